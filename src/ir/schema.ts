@@ -1,0 +1,292 @@
+/**
+ * The Text2Mem IR (v1) as zod schemas; TypeScript types are inferred from them.
+ *
+ * The schemas check *shape*: field types and enum values. Cross-field invariants (one target
+ * mode, mutually exclusive args, ranges, required fields, confirmation for `all`) belong to the
+ * checker (src/check), which reports them as diagnostics with source spans.
+ *
+ * They accept what the upstream reference engine accepts, which is more than the published JSON
+ * Schema: objects that real data extends (payload, args, set, target, filter, facets, search
+ * overrides) are `looseObject`s, so unknown keys are kept, never dropped. Values are kept as
+ * written (offsets, id strings, a single id versus a list); normalisation happens in lowering.
+ */
+import { z } from 'zod';
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export const JsonValue: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonValue), z.record(z.string(), JsonValue)]),
+);
+export const JsonObject = z.record(z.string(), JsonValue);
+export type JsonObject = z.infer<typeof JsonObject>;
+
+export const STAGES = ['ENC', 'STO', 'RET'] as const;
+export const Stage = z.enum(STAGES);
+export type Stage = z.infer<typeof Stage>;
+
+export const OPS = [
+  'Encode', 'Update', 'Label', 'Promote', 'Demote', 'Merge', 'Split', 'Lock', 'Expire', 'Delete', 'Retrieve', 'Summarize',
+] as const;
+export const Op = z.enum(OPS);
+export type Op = z.infer<typeof Op>;
+
+/** The stage each op belongs to (paper, Table 1). */
+export const STAGE_OF: Readonly<Record<Op, Stage>> = {
+  Encode: 'ENC',
+  Update: 'STO', Label: 'STO', Promote: 'STO', Demote: 'STO', Merge: 'STO', Split: 'STO',
+  Lock: 'STO', Expire: 'STO', Delete: 'STO',
+  Retrieve: 'RET', Summarize: 'RET',
+};
+
+export const READ_PERMS = ['public', 'team', 'private', 'custom'] as const;
+export const WRITE_PERMS = ['open', 'maintainer', 'owner_only', 'custom'] as const;
+export const TIME_UNITS = ['minutes', 'hours', 'days', 'weeks', 'months', 'years'] as const;
+export const ORDER_BY = ['relevance', 'time_desc', 'time_asc', 'weight_desc'] as const;
+export const LABEL_MODES = ['add', 'replace', 'remove'] as const;
+export const LOCK_MODES = ['read_only', 'append_only'] as const;
+export const ON_EXPIRE = ['soft_delete', 'hard_delete', 'demote', 'anonymize'] as const;
+export const SPLIT_STRATEGIES = ['by_sentences', 'by_chunks', 'custom'] as const;
+export const SPLIT_LANGS = ['zh', 'en', 'auto'] as const;
+export const MERGE_STRATEGIES = ['merge_into_primary'] as const;
+export const INCLUDE_FIELDS = [
+  'id', 'text', 'type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source', 'weight',
+  'read_perm_level', 'write_perm_level', 'read_whitelist', 'read_blacklist', 'write_whitelist', 'write_blacklist',
+] as const;
+
+const str = z.string();
+const num = z.number();
+const int = z.number().int();
+const bool = z.boolean();
+/** Datetimes and durations are strings here; their syntax is a checker rule (with spans). */
+const DateTime = z.string();
+const Duration = z.string();
+const Tags = z.array(z.string());
+const IdList = z.array(z.string());
+export const ReadPerm = z.enum(READ_PERMS);
+export const WritePerm = z.enum(WRITE_PERMS);
+
+/** Known facet keys are strings; any other key holds any JSON value. */
+export const Facets = z.looseObject({
+  subject: str.optional(),
+  time: DateTime.optional(),
+  location: str.optional(),
+  topic: str.optional(),
+});
+export type Facets = z.infer<typeof Facets>;
+
+export const TimeRange = z.looseObject({
+  start: DateTime.optional(),
+  end: DateTime.optional(),
+  relative: z.enum(['last', 'next']).optional(),
+  amount: int.optional(),
+  unit: z.enum(TIME_UNITS).optional(),
+});
+export type TimeRange = z.infer<typeof TimeRange>;
+
+export const Filter = z.looseObject({
+  time_range: TimeRange.optional(),
+  has_tags: Tags.optional(),
+  not_tags: Tags.optional(),
+  type: str.optional(),
+  subject: str.optional(),
+  location: str.optional(),
+  topic: str.optional(),
+  weight_gte: num.optional(),
+  weight_lte: num.optional(),
+  expire_before: DateTime.optional(),
+  expire_after: DateTime.optional(),
+  limit: int.optional(),
+});
+export type Filter = z.infer<typeof Filter>;
+
+export const SearchIntent = z.looseObject({
+  query: str.optional(),
+  vector: z.array(num).optional(),
+  context: str.optional(),
+});
+export const SearchOverrides = z.looseObject({
+  k: int.optional(),
+  alpha: num.optional(),
+  order_by: z.enum(ORDER_BY).optional(),
+});
+export const Search = z.looseObject({
+  intent: SearchIntent,
+  overrides: SearchOverrides.optional(),
+  limit: int.optional(),
+});
+export type Search = z.infer<typeof Search>;
+
+/** Ids are usually strings ("001" stays "001"); numbers are accepted as written. */
+export const Id = z.union([z.string(), z.number()]);
+export const Target = z.looseObject({
+  ids: z.union([Id, z.array(Id)]).optional(),
+  filter: Filter.optional(),
+  search: Search.optional(),
+  all: bool.optional(),
+});
+export type Target = z.infer<typeof Target>;
+
+export const Meta = z.strictObject({
+  actor: str.optional(),
+  lang: str.optional(),
+  trace_id: str.optional(),
+  timestamp: DateTime.optional(),
+  dry_run: bool.optional(),
+  confirmation: bool.optional(),
+});
+export type Meta = z.infer<typeof Meta>;
+
+const permissionFields = {
+  read_perm_level: ReadPerm.optional(),
+  write_perm_level: WritePerm.optional(),
+  read_whitelist: IdList.optional(),
+  read_blacklist: IdList.optional(),
+  write_whitelist: IdList.optional(),
+  write_blacklist: IdList.optional(),
+};
+
+export const Payload = z.looseObject({
+  text: str.optional(),
+  url: str.optional(),
+  structured: JsonObject.optional(),
+});
+
+export const EncodeArgs = z.looseObject({
+  payload: Payload.optional(),
+  type: str.optional(),
+  tags: Tags.optional(),
+  facets: Facets.optional(),
+  time: DateTime.optional(),
+  subject: str.optional(),
+  location: str.optional(),
+  topic: str.optional(),
+  skip_embedding: bool.optional(),
+  source: str.optional(),
+  auto_frequency: str.optional(),
+  expire_at: DateTime.optional(),
+  next_auto_update_at: DateTime.optional(),
+  embedding: z.array(num).optional(),
+  ...permissionFields,
+});
+
+export const UpdateSet = z.looseObject({
+  text: str.optional(),
+  time: DateTime.optional(),
+  type: str.optional(),
+  ttl: Duration.optional(),
+  weight: num.optional(),
+  subject: str.optional(),
+  location: str.optional(),
+  topic: str.optional(),
+  facets: Facets.optional(),
+  tags: Tags.optional(),
+  auto_frequency: str.optional(),
+  expire_at: DateTime.optional(),
+  next_auto_update_at: DateTime.optional(),
+  ...permissionFields,
+});
+export const UpdateArgs = z.looseObject({ set: UpdateSet.optional() });
+
+export const LabelArgs = z.looseObject({
+  tags: Tags.optional(),
+  facets: Facets.optional(),
+  mode: z.enum(LABEL_MODES).optional(),
+});
+
+export const Remind = z.looseObject({ rrule: str.optional(), until: DateTime.optional() });
+export const PromoteArgs = z.looseObject({
+  weight: num.optional(),
+  weight_delta: num.optional(),
+  remind: Remind.optional(),
+  reason: str.optional(),
+});
+
+export const DemoteArgs = z.looseObject({
+  archive: bool.optional(),
+  weight: num.optional(),
+  weight_delta: num.optional(),
+  reason: str.optional(),
+});
+
+export const MergeArgs = z.looseObject({
+  strategy: z.enum(MERGE_STRATEGIES).optional(),
+  primary_id: z.union([z.string(), z.number()]).optional(),
+  soft_delete_children: bool.optional(),
+  skip_reembedding: bool.optional(),
+});
+
+export const SplitParams = z.looseObject({
+  by_sentences: z.looseObject({ lang: z.enum(SPLIT_LANGS).optional(), max_sentences: int.optional() }).optional(),
+  by_chunks: z.looseObject({ chunk_size: int.optional(), num_chunks: int.optional() }).optional(),
+  custom: z.looseObject({ instruction: str.optional(), max_splits: int.optional() }).optional(),
+});
+export const SplitArgs = z.looseObject({
+  strategy: z.enum(SPLIT_STRATEGIES).optional(),
+  params: SplitParams.optional(),
+  inherit_all: bool.optional(),
+});
+
+export const LockPolicy = z.looseObject({
+  allow: z.array(Op).optional(),
+  deny: z.array(Op).optional(),
+  reviewers: IdList.optional(),
+  expires: DateTime.optional(),
+});
+export const LockArgs = z.looseObject({
+  mode: z.enum(LOCK_MODES).optional(),
+  reason: str.optional(),
+  policy: LockPolicy.optional(),
+});
+
+export const ExpireArgs = z.looseObject({
+  ttl: Duration.optional(),
+  until: DateTime.optional(),
+  on_expire: z.enum(ON_EXPIRE).optional(),
+});
+
+export const DeleteArgs = z.looseObject({
+  older_than: Duration.optional(),
+  time_range: TimeRange.optional(),
+  soft: bool.optional(),
+  reason: str.optional(),
+});
+
+export const RetrieveArgs = z.looseObject({ include: z.array(z.enum(INCLUDE_FIELDS)).optional() });
+
+export const SummarizeArgs = z.looseObject({ focus: str.optional(), max_tokens: int.optional() });
+
+function instruction<O extends Op, A extends z.ZodType>(op: O, args: A) {
+  return z.strictObject({
+    stage: Stage,
+    op: z.literal(op),
+    target: Target.optional(),
+    args: args.optional(),
+    meta: Meta.optional(),
+    _comment: str.optional(),
+  });
+}
+
+export const EncodeIR = instruction('Encode', EncodeArgs);
+export const UpdateIR = instruction('Update', UpdateArgs);
+export const LabelIR = instruction('Label', LabelArgs);
+export const PromoteIR = instruction('Promote', PromoteArgs);
+export const DemoteIR = instruction('Demote', DemoteArgs);
+export const MergeIR = instruction('Merge', MergeArgs);
+export const SplitIR = instruction('Split', SplitArgs);
+export const LockIR = instruction('Lock', LockArgs);
+export const ExpireIR = instruction('Expire', ExpireArgs);
+export const DeleteIR = instruction('Delete', DeleteArgs);
+export const RetrieveIR = instruction('Retrieve', RetrieveArgs);
+export const SummarizeIR = instruction('Summarize', SummarizeArgs);
+
+/** One Text2Mem instruction. */
+export const IR = z.discriminatedUnion('op', [
+  EncodeIR, UpdateIR, LabelIR, PromoteIR, DemoteIR, MergeIR, SplitIR, LockIR, ExpireIR, DeleteIR, RetrieveIR, SummarizeIR,
+]);
+export type IR = z.infer<typeof IR>;
+export type IROf<O extends Op> = Extract<IR, { op: O }>;
+
+export const ARGS_SCHEMA: Readonly<Record<Op, z.ZodType>> = {
+  Encode: EncodeArgs, Update: UpdateArgs, Label: LabelArgs, Promote: PromoteArgs, Demote: DemoteArgs,
+  Merge: MergeArgs, Split: SplitArgs, Lock: LockArgs, Expire: ExpireArgs, Delete: DeleteArgs,
+  Retrieve: RetrieveArgs, Summarize: SummarizeArgs,
+};

@@ -1,0 +1,42 @@
+/** Loads every IR in ../shared: benchmark prerequisites and gold schema_list items, and ir/examples. */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const SHARED = resolve(import.meta.dirname, '../../shared');
+export const BENCHMARK = join(SHARED, 'benchmark/text2mem-bench-v2.en.jsonl');
+
+export interface CorpusIr {
+  /** Where it came from, e.g. `bench:t2m-en-...:schema_list[0]`. */
+  readonly where: string;
+  readonly ir: unknown;
+}
+
+export function benchmarkSamples(): any[] {
+  return readFileSync(BENCHMARK, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+}
+
+function walkFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? walkFiles(p) : p.endsWith('.json') ? [p] : [];
+  });
+}
+
+function collectIrs(value: unknown, where: string, out: CorpusIr[]): void {
+  if (Array.isArray(value)) value.forEach((v, i) => collectIrs(v, `${where}[${i}]`, out));
+  else if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    if (typeof o.op === 'string' && typeof o.stage === 'string') out.push({ where, ir: o });
+    else for (const [k, v] of Object.entries(o)) collectIrs(v, `${where}.${k}`, out);
+  }
+}
+
+export function corpusIrs(): CorpusIr[] {
+  const out: CorpusIr[] = [];
+  for (const s of benchmarkSamples()) {
+    s.prerequisites.forEach((ir: unknown, i: number) => out.push({ where: `bench:${s.id}:prerequisites[${i}]`, ir }));
+    s.schema_list.forEach((ir: unknown, i: number) => out.push({ where: `bench:${s.id}:schema_list[${i}]`, ir }));
+  }
+  for (const f of walkFiles(join(SHARED, 'ir/examples'))) collectIrs(JSON.parse(readFileSync(f, 'utf8')), f.slice(SHARED.length + 1), out);
+  return out;
+}
