@@ -1,0 +1,55 @@
+/**
+ * The slice of Monaco the playground uses, loaded the way monaco-editor ≥ 0.56 documents for ESM
+ * bundlers: the API from `monaco-editor/editor`, each editor feature from
+ * `monaco-editor/features/<name>/register`, each language from `monaco-editor/languages/…`.
+ * Importing the package root would pull in every language and the TypeScript worker.
+ */
+import * as monaco from 'monaco-editor/editor';
+import 'monaco-editor/features/bracketMatching/register';
+import 'monaco-editor/features/clipboard/register';
+import 'monaco-editor/features/codeAction/register';
+import 'monaco-editor/features/comment/register';
+import 'monaco-editor/features/contextmenu/register';
+import 'monaco-editor/features/cursorUndo/register';
+import 'monaco-editor/features/find/register';
+import 'monaco-editor/features/folding/register';
+import 'monaco-editor/features/format/register';
+import 'monaco-editor/features/gotoError/register';
+import 'monaco-editor/features/hover/register';
+import 'monaco-editor/features/indentation/register';
+import 'monaco-editor/features/linesOperations/register';
+import 'monaco-editor/features/multicursor/register';
+import 'monaco-editor/features/semanticTokens/register';
+import 'monaco-editor/features/snippet/register';
+import 'monaco-editor/features/suggest/register';
+import 'monaco-editor/features/wordHighlighter/register';
+import 'monaco-editor/features/wordOperations/register';
+import 'monaco-editor/languages/definitions/sql/register';
+import 'monaco-editor/languages/features/json/register';
+// `?worker` makes Vite bundle each worker entry with its imports; a bare URL would copy one file.
+import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
+import JsonWorker from 'monaco-editor/languages/features/json/json.worker?worker';
+
+/** Workers that failed to start; the test API reports them so a broken bundle fails the e2e tests. */
+export const workerErrors: string[] = [];
+
+function watched(worker: Worker, label: string): Worker {
+  worker.addEventListener('error', (event) => {
+    const message = `Monaco worker "${label}" failed: ${event.message || 'could not load'}`;
+    workerErrors.push(message);
+    // Loud on purpose: Monaco would otherwise fall back to running on the main thread.
+    console.error(message);
+  });
+  return worker;
+}
+
+self.MonacoEnvironment = {
+  getWorker(_workerId: string, label: string): Worker {
+    if (label === 'json') return watched(new JsonWorker(), label);
+    if (label === 'editorWorkerService') return watched(new EditorWorker(), label);
+    // Only the languages above are bundled; any other label means a missing worker.
+    throw new Error(`No Monaco worker bundled for label "${label}"`);
+  },
+};
+
+export { monaco };
