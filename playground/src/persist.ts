@@ -1,0 +1,56 @@
+/**
+ * IndexedDB persistence: one object store of named values (the open scripts and the sqlite image
+ * of the memory store), so a reload finds the work where it was left.
+ */
+const DB_NAME = 't2m-playground';
+const STORE = 'kv';
+
+export interface SavedScript {
+  readonly name: string;
+  readonly text: string;
+}
+
+export interface Workspace {
+  readonly scripts: readonly SavedScript[];
+  readonly active: number;
+}
+
+function open(): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(DB_NAME, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+let dbPromise: Promise<IDBDatabase> | undefined;
+function db(): Promise<IDBDatabase> {
+  dbPromise ??= open();
+  return dbPromise;
+}
+
+async function tx<T>(mode: IDBTransactionMode, body: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
+  const database = await db();
+  return new Promise((resolve, reject) => {
+    const transaction = database.transaction(STORE, mode);
+    const request = body(transaction.objectStore(STORE));
+    transaction.oncomplete = () => resolve(request.result);
+    transaction.onerror = () => reject(transaction.error);
+    transaction.onabort = () => reject(transaction.error);
+  });
+}
+
+export async function loadValue<T>(key: string): Promise<T | undefined> {
+  return (await tx('readonly', (s) => s.get(key))) as T | undefined;
+}
+
+export async function saveValue(key: string, value: unknown): Promise<void> {
+  await tx('readwrite', (s) => s.put(value, key));
+}
+
+export async function deleteValue(key: string): Promise<void> {
+  await tx('readwrite', (s) => s.delete(key));
+}
+
+export const KEYS = { workspace: 'workspace', store: 'store-sqlite' } as const;
