@@ -1,0 +1,90 @@
+/**
+ * The checker: cross-field invariants of validated IR (shape is zod's job, see src/ir/validate.ts).
+ * All rules of src/check/rules run in one traversal per statement; diagnostics point at the most
+ * specific IR path, resolved to a range through the statement's source map.
+ */
+import type { Diagnostic, Severity } from '../diagnostics/diagnostic.ts';
+import { joinPath, resolveRange, type SourceMap } from '../diagnostics/sourceMap.ts';
+import type { IR } from '../ir/schema.ts';
+import type { Report, Rule, RuleContext } from './rule.ts';
+import { RULES } from './rules/index.ts';
+
+export type Policy = 'default' | 'strict';
+
+export interface CheckOptions {
+  /** One source map per IR (same index), to give diagnostics ranges. */
+  readonly sourceMaps?: ReadonlyArray<SourceMap | undefined>;
+  /** `strict` turns warnings into errors. */
+  readonly policy?: Policy;
+  /** Index of the first IR in the script, when checking a slice of it. */
+  readonly firstStatement?: number;
+  readonly rules?: readonly Rule[];
+}
+
+export function check(irs: readonly IR[], options: CheckOptions = {}): Diagnostic[] {
+  const rules = options.rules ?? RULES;
+  const valueRules = rules.filter((r) => r.value);
+  const out: Diagnostic[] = [];
+  irs.forEach((ir, i) => {
+    const statement = (options.firstStatement ?? 0) + i;
+    const sourceMap = options.sourceMaps?.[i];
+    let current: Rule = rules[0];
+    const ctx: RuleContext = {
+      ir,
+      statement,
+      sourceMap,
+      report: (r) => out.push(toDiagnostic(r, current, statement, sourceMap)),
+    };
+    for (const rule of rules) {
+      current = rule;
+      rule.statement?.(ir, ctx);
+    }
+    if (valueRules.length === 0) return;
+    const visit = (value: unknown, path: string): void => {
+      for (const rule of valueRules) {
+        current = rule;
+        rule.value!(value, path, ctx);
+      }
+      if (Array.isArray(value)) value.forEach((v, k) => visit(v, joinPath(path, k)));
+      else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, joinPath(path, k));
+    };
+    visit(ir, '');
+  });
+  return applyPolicy(out, options.policy ?? 'default');
+}
+
+function toDiagnostic(r: Report, rule: Rule, statement: number, sourceMap: SourceMap | undefined): Diagnostic {
+  const severity: Severity | undefined = r.severity ?? rule.codes[r.code];
+  if (!severity) throw new Error(`${rule.name} reported '${r.code}', which it does not declare`);
+  const range = resolveRange(sourceMap, r.path);
+  const related = r.related?.map((x) => {
+    const at = resolveRange(sourceMap, x.path);
+    return at ? { message: x.message, range: at } : { message: `${x.message} (${x.path})` };
+  });
+  return {
+    code: r.code,
+    severity,
+    message: r.message,
+    ...(range ? { range } : {}),
+    path: r.path,
+    statement,
+    ...(related?.length ? { related } : {}),
+    ...(r.fix ? { fix: r.fix } : {}),
+  };
+}
+
+/** Under the `strict` policy every warning is an error; `default` leaves severities alone. */
+export function applyPolicy(diagnostics: Diagnostic[], policy: Policy): Diagnostic[] {
+  if (policy !== 'strict') return diagnostics;
+  return diagnostics.map((d) => (d.severity === 'warning' ? { ...d, severity: 'error' } : d));
+}
+
+/** Every code any rule can report, with its default severity (for docs and tests). */
+export function ruleCodes(rules: readonly Rule[] = RULES): Map<string, { rule: string; severity: Severity }> {
+  const m = new Map<string, { rule: string; severity: Severity }>();
+  for (const r of rules) for (const [code, severity] of Object.entries(r.codes)) m.set(code, { rule: r.name, severity });
+  return m;
+}
+
+export { RULES };
+export type { Rule, RuleContext, Report };

@@ -1,0 +1,42 @@
+/** Shared knowledge of where in an IR particular kinds of values live. */
+import type { Op } from '../ir/schema.ts';
+
+/** Ops that change stored memories (stage STO), to which write safety rules apply. */
+export function isWrite(op: Op): boolean {
+  return op !== 'Encode' && op !== 'Retrieve' && op !== 'Summarize';
+}
+
+/** The paths of a statement's time ranges: the filter's, and Delete's own `args.time_range`. */
+export function timeRangePaths(op: Op): string[] {
+  return op === 'Delete' ? ['target.filter.time_range', 'args.time_range'] : ['target.filter.time_range'];
+}
+
+/** Matches `path` against a pattern of dotted segments where `*` stands for one segment. */
+export function matchPath(pattern: string, path: string): boolean {
+  const p = pattern.split('.');
+  const s = path.split('.');
+  return p.length === s.length && p.every((seg, i) => seg === '*' || seg === s[i]);
+}
+
+/** A field table: `Op:path` entries (or `*:path` for every op). */
+export function fieldTable(entries: readonly string[]): (op: Op, path: string) => boolean {
+  const parsed = entries.map((e) => {
+    const colon = e.indexOf(':');
+    return { op: e.slice(0, colon), pattern: e.slice(colon + 1) };
+  });
+  const exact = new Set(parsed.filter((e) => !e.pattern.includes('*')).map((e) => `${e.op}:${e.pattern}`));
+  const wild = parsed.filter((e) => e.pattern.includes('*'));
+  return (op, path) =>
+    exact.has(`${op}:${path}`) || exact.has(`*:${path}`) || wild.some((e) => (e.op === '*' || e.op === op) && matchPath(e.pattern, path));
+}
+
+/** The value at a dotted path of a JSON value, or undefined. */
+export function valueAt(root: unknown, path: string): unknown {
+  if (path === '') return root;
+  let v: unknown = root;
+  for (const k of path.split('.')) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return v;
+}

@@ -1,0 +1,41 @@
+/**
+ * The shape of a check rule. Rules are visitors: `check` walks every statement once and calls
+ * each rule's `statement` hook, then its `value` hook for every value in the statement's IR,
+ * so all rules share one traversal (see src/check/index.ts).
+ */
+import type { Fix, RelatedInformation, Severity } from '../diagnostics/diagnostic.ts';
+import type { SourceMap } from '../diagnostics/sourceMap.ts';
+import type { IR } from '../ir/schema.ts';
+
+export interface Report {
+  readonly code: string;
+  readonly message: string;
+  /** Dotted JSON path into the statement's IR; the range is its nearest mapped ancestor's. */
+  readonly path: string;
+  /** Defaults to the severity the rule declares for the code. */
+  readonly severity?: Severity;
+  readonly fix?: Fix;
+  /** Related places given as IR paths (resolved to ranges like `path`). */
+  readonly related?: ReadonlyArray<{ readonly message: string; readonly path: string }>;
+}
+
+export interface RuleContext {
+  readonly ir: IR;
+  /** 0-based index of the statement in the script. */
+  readonly statement: number;
+  readonly sourceMap?: SourceMap;
+  report(r: Report): void;
+}
+
+export interface Rule {
+  /** The rule's name, as in its file name (`TargetModeRule`). */
+  readonly name: string;
+  /** Each diagnostic code the rule reports, with its default severity. */
+  readonly codes: Readonly<Record<string, Severity>>;
+  /** Called once per statement, before its values. */
+  statement?(ir: IR, ctx: RuleContext): void;
+  /** Called for every value of the statement's IR (objects, lists and scalars) with its dotted path. */
+  value?(value: unknown, path: string, ctx: RuleContext): void;
+}
+
+export type { RelatedInformation };

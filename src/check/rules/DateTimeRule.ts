@@ -1,0 +1,73 @@
+/**
+ * Invariant: every datetime field of the IR is an ISO-8601 date and time with an explicit offset
+ * (`Z` or `±HH:MM`), e.g. `2025-04-10T15:30:00+08:00`, and names a real calendar instant.
+ * Spec: spec/checks.md#invalid-datetime
+ */
+import { fieldTable } from '../paths.ts';
+import type { Rule } from '../rule.ts';
+
+/** The datetime fields of the IR (free-form facet keys such as `facets.launch_date` are data, not checked). */
+export const isDateTimeField = fieldTable([
+  '*:target.filter.time_range.start',
+  '*:target.filter.time_range.end',
+  '*:target.filter.expire_before',
+  '*:target.filter.expire_after',
+  '*:meta.timestamp',
+  'Encode:args.time',
+  'Encode:args.expire_at',
+  'Encode:args.next_auto_update_at',
+  'Encode:args.facets.time',
+  'Encode:args.payload.facets.time',
+  'Update:args.set.time',
+  'Update:args.set.expire_at',
+  'Update:args.set.next_auto_update_at',
+  'Update:args.set.facets.time',
+  'Label:args.facets.time',
+  'Promote:args.remind.until',
+  'Lock:args.policy.expires',
+  'Expire:args.until',
+  'Delete:args.time_range.start',
+  'Delete:args.time_range.end',
+]);
+
+const DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))?$/;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Milliseconds since the epoch, or why the text is not a valid datetime. */
+export function parseDateTime(text: string): number | string {
+  const m = DATETIME.exec(text);
+  if (!m) {
+    if (DATE_ONLY.test(text)) return 'a date needs a time and an offset';
+    if (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/.test(text)) return "date and time must be separated by 'T'";
+    return 'not an ISO-8601 datetime';
+  }
+  const [, y, mo, d, h, mi, s = '0', frac = '', zone, oh = '0', om = '0'] = m;
+  if (!zone) return 'the time needs an offset (Z or ±HH:MM)';
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month < 1 || month > 12) return `month ${mo} does not exist`;
+  if (day < 1 || day > daysInMonth) return `day ${d} does not exist in ${y}-${mo}`;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return `${h}:${mi}:${s.padStart(2, '0')} is not a time of day`;
+  if (Number(oh) > 18 || Number(om) > 59) return `offset ${zone} is out of range`;
+  const offsetMinutes = zone === 'Z' ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
+  const millis = frac ? Math.round(Number(`0${frac}`) * 1000) : 0;
+  return Date.UTC(year, month - 1, day, Number(h), Number(mi), Number(s), millis) - offsetMinutes * 60_000;
+}
+
+export const DateTimeRule: Rule = {
+  name: 'DateTimeRule',
+  codes: { 'invalid-datetime': 'error' },
+  value(value, path, ctx) {
+    if (typeof value !== 'string' || !isDateTimeField(ctx.ir.op, path)) return;
+    const parsed = parseDateTime(value);
+    if (typeof parsed === 'string') {
+      ctx.report({
+        code: 'invalid-datetime',
+        message: `'${value}' is not a valid datetime: ${parsed} (expected e.g. 2025-04-10T15:30:00+08:00)`,
+        path,
+      });
+    }
+  },
+};

@@ -1,0 +1,40 @@
+/**
+ * Invariant: at most one of each group of alternative arguments is given — Promote `weight |
+ * weight_delta | remind`, Demote `archive | weight | weight_delta`, Expire `ttl | until`, Encode
+ * payload `text | url | structured`, search intent `query | vector`.
+ * Spec: spec/checks.md#exclusive-args
+ */
+import type { Op } from '../../ir/schema.ts';
+import { valueAt } from '../paths.ts';
+import type { Rule } from '../rule.ts';
+
+/** The groups of mutually exclusive fields: the object's path and its alternative keys. */
+export const EXCLUSIVE_GROUPS: ReadonlyArray<{ readonly op?: Op; readonly at: string; readonly keys: readonly string[] }> = [
+  { op: 'Promote', at: 'args', keys: ['weight', 'weight_delta', 'remind'] },
+  { op: 'Demote', at: 'args', keys: ['archive', 'weight', 'weight_delta'] },
+  { op: 'Expire', at: 'args', keys: ['ttl', 'until'] },
+  { op: 'Encode', at: 'args.payload', keys: ['text', 'url', 'structured'] },
+  { at: 'target.search.intent', keys: ['query', 'vector'] },
+];
+
+export const ExclusiveArgsRule: Rule = {
+  name: 'ExclusiveArgsRule',
+  codes: { 'exclusive-args': 'error' },
+  statement(ir, ctx) {
+    for (const group of EXCLUSIVE_GROUPS) {
+      if (group.op && group.op !== ir.op) continue;
+      const obj = valueAt(ir, group.at);
+      if (obj === null || typeof obj !== 'object') continue;
+      const given = group.keys.filter((k) => (obj as Record<string, unknown>)[k] !== undefined);
+      const [first, ...rest] = given;
+      for (const k of rest) {
+        ctx.report({
+          code: 'exclusive-args',
+          message: `'${k}' cannot be combined with '${first}': give one of ${group.keys.join(' | ')}`,
+          path: `${group.at}.${k}`,
+          related: [{ message: `'${first}' given here`, path: `${group.at}.${first}` }],
+        });
+      }
+    }
+  },
+};

@@ -1,0 +1,27 @@
+/**
+ * Invariant: a Merge by ids names at least two memories, and an explicit `primary_id` (other than
+ * `auto`) is one of them.
+ * Spec: spec/checks.md#merge
+ */
+import type { Rule } from '../rule.ts';
+
+export const MergeRule: Rule = {
+  name: 'MergeRule',
+  codes: { 'merge-too-few-ids': 'error', 'merge-primary-not-in-ids': 'error' },
+  statement(ir, ctx) {
+    if (ir.op !== 'Merge' || ir.target?.ids === undefined) return;
+    const ids = (Array.isArray(ir.target.ids) ? ir.target.ids : [ir.target.ids]).map(String);
+    if (ids.length < 2) {
+      ctx.report({ code: 'merge-too-few-ids', message: 'Merge combines several memories: list at least two ids', path: 'target.ids' });
+    }
+    const primary = ir.args?.primary_id;
+    if (primary !== undefined && primary !== 'auto' && !ids.includes(String(primary))) {
+      ctx.report({
+        code: 'merge-primary-not-in-ids',
+        message: `primary_id '${String(primary)}' is not one of the merged ids (${ids.join(', ')})`,
+        path: 'args.primary_id',
+        related: [{ message: 'ids given here', path: 'target.ids' }],
+      });
+    }
+  },
+};

@@ -1,0 +1,53 @@
+/**
+ * Invariant: each op carries the arguments it cannot run without — Encode a payload with text,
+ * url or structured content; Update a non-empty `set`; Label tags or facets; Promote one of
+ * weight, weight_delta or remind (and a reminder its rrule); Demote one of archive, weight or
+ * weight_delta; Expire ttl or until; a search intent its query or vector.
+ * Spec: spec/checks.md#missing-field
+ */
+import type { IR } from '../../ir/schema.ts';
+import { valueAt } from '../paths.ts';
+import type { Rule, RuleContext } from '../rule.ts';
+
+/** Where a group of alternatives lives and which of them must be present (at least one). */
+const NEEDS: ReadonlyArray<{ readonly op?: IR['op']; readonly at: string; readonly anyOf: readonly string[]; readonly what: string }> = [
+  { op: 'Encode', at: 'args.payload', anyOf: ['text', 'url', 'structured'], what: 'Encode needs content' },
+  { op: 'Label', at: 'args', anyOf: ['tags', 'facets'], what: 'Label needs something to attach' },
+  { op: 'Promote', at: 'args', anyOf: ['weight', 'weight_delta', 'remind'], what: 'Promote needs to know how' },
+  { op: 'Demote', at: 'args', anyOf: ['archive', 'weight', 'weight_delta'], what: 'Demote needs to know how' },
+  { op: 'Expire', at: 'args', anyOf: ['ttl', 'until'], what: 'Expire needs a horizon' },
+];
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function missing(ctx: RuleContext, path: string, message: string): void {
+  ctx.report({ code: 'missing-field', message, path });
+}
+
+export const RequiredFieldsRule: Rule = {
+  name: 'RequiredFieldsRule',
+  codes: { 'missing-field': 'error' },
+  statement(ir, ctx) {
+    for (const need of NEEDS) {
+      if (need.op !== ir.op) continue;
+      const obj = valueAt(ir, need.at);
+      if (isObject(obj) && need.anyOf.some((k) => obj[k] !== undefined)) continue;
+      const where = need.at.split('.').pop();
+      missing(ctx, isObject(obj) ? need.at : '', `${need.what}: give one of ${need.anyOf.join(', ')} in ${where}`);
+    }
+    if (ir.op === 'Update') {
+      const set = ir.args?.set;
+      if (!isObject(set)) missing(ctx, ir.args ? 'args' : '', 'Update needs a set of fields to change (args.set)');
+      else if (Object.keys(set).length === 0) missing(ctx, 'args.set', 'Update has an empty set: name at least one field to change');
+    }
+    if (ir.op === 'Promote' && ir.args?.remind && ir.args.remind.rrule === undefined) {
+      missing(ctx, 'args.remind', 'a reminder needs an rrule (e.g. FREQ=WEEKLY;BYDAY=MO)');
+    }
+    const intent = ir.target?.search?.intent;
+    if (intent && intent.query === undefined && intent.vector === undefined) {
+      missing(ctx, 'target.search.intent', 'a search needs a query or a vector');
+    }
+  },
+};

@@ -1,0 +1,36 @@
+/** Every check rule, in the order their diagnostics are reported for a statement. */
+import type { Rule } from '../rule.ts';
+import { ConfirmationRule } from './ConfirmationRule.ts';
+import { DateTimeRule } from './DateTimeRule.ts';
+import { DurationRule } from './DurationRule.ts';
+import { ExclusiveArgsRule } from './ExclusiveArgsRule.ts';
+import { LockPolicyRule } from './LockPolicyRule.ts';
+import { MergeRule } from './MergeRule.ts';
+import { RangeRule } from './RangeRule.ts';
+import { RequiredFieldsRule } from './RequiredFieldsRule.ts';
+import { RRuleRule } from './RRuleRule.ts';
+import { StageOpRule } from './StageOpRule.ts';
+import { TargetModeRule } from './TargetModeRule.ts';
+import { TimeRangeRule } from './TimeRangeRule.ts';
+import { WriteLimitRule } from './WriteLimitRule.ts';
+
+export const RULES: readonly Rule[] = [
+  StageOpRule,
+  TargetModeRule,
+  ConfirmationRule,
+  WriteLimitRule,
+  RequiredFieldsRule,
+  ExclusiveArgsRule,
+  TimeRangeRule,
+  RangeRule,
+  MergeRule,
+  LockPolicyRule,
+  DateTimeRule,
+  DurationRule,
+  RRuleRule,
+];
+
+export {
+  ConfirmationRule, DateTimeRule, DurationRule, ExclusiveArgsRule, LockPolicyRule, MergeRule, RangeRule,
+  RequiredFieldsRule, RRuleRule, StageOpRule, TargetModeRule, TimeRangeRule, WriteLimitRule,
+};

@@ -1,0 +1,132 @@
+/**
+ * Reads IR JSON text while keeping positions, so IR files get line:column diagnostics like DSL
+ * scripts: a JSON object (one instruction), a JSON array of instructions, or JSONL (one per
+ * line). Each instruction comes with a SourceMap from its JSON paths to source ranges, including
+ * `<path>#key` entries for the spans of property names.
+ */
+import { type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
+import type { Diagnostic } from '../diagnostics/diagnostic.ts';
+import { LineIndex } from '../diagnostics/position.ts';
+import { joinPath, type SourceMap } from '../diagnostics/sourceMap.ts';
+
+export type JsonLayout = 'object' | 'array' | 'jsonl';
+
+export interface JsonItem {
+  readonly value: unknown;
+  readonly sourceMap: SourceMap;
+  /** 1-based line where the item starts (the line number of a JSONL record). */
+  readonly line: number;
+}
+
+export interface JsonRead {
+  readonly layout: JsonLayout;
+  readonly items: JsonItem[];
+  /** JSON syntax errors (`json-syntax`), with positions. Items of broken records are left out. */
+  readonly diagnostics: Diagnostic[];
+}
+
+const PARSE_OPTIONS = { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false };
+
+/** Read one JSON document holding an instruction object or an array of them. */
+export function readJson(text: string, lines = new LineIndex(text)): JsonRead {
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, PARSE_OPTIONS);
+  const diagnostics = errors.map((e) => syntaxDiagnostic(e, lines, 0));
+  if (!root || errors.length) return { layout: root?.type === 'array' ? 'array' : 'object', items: [], diagnostics };
+  if (root.type === 'array') {
+    return {
+      layout: 'array',
+      items: (root.children ?? []).map((n) => ({ value: nodeValue(n), sourceMap: mapNode(n, lines, 0), line: lines.position(n.offset).line })),
+      diagnostics,
+    };
+  }
+  return { layout: 'object', items: [{ value: nodeValue(root), sourceMap: mapNode(root, lines, 0), line: 1 }], diagnostics };
+}
+
+export interface JsonlRecord {
+  /** 1-based line number of the record. */
+  readonly line: number;
+  /** The record, absent when its line is not valid JSON. */
+  readonly item?: JsonItem;
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Read JSONL record by record: every non-blank line is one JSON value; a broken line never stops the rest. */
+export function readJsonlRecords(text: string, lines = new LineIndex(text)): JsonlRecord[] {
+  const records: JsonlRecord[] = [];
+  let offset = 0;
+  for (const raw of text.split('\n')) {
+    const lineStart = offset;
+    offset += raw.length + 1;
+    if (!raw.trim()) continue;
+    const line = lines.position(lineStart).line;
+    const errors: ParseError[] = [];
+    const root = parseTree(raw, errors, PARSE_OPTIONS);
+    if (!root || errors.length) records.push({ line, diagnostics: errors.map((e) => syntaxDiagnostic(e, lines, lineStart)) });
+    else records.push({ line, item: { value: nodeValue(root), sourceMap: mapNode(root, lines, lineStart), line }, diagnostics: [] });
+  }
+  return records;
+}
+
+/** Read JSONL as one batch: the items of the valid lines, and the syntax errors of the others. */
+export function readJsonl(text: string, lines = new LineIndex(text)): JsonRead {
+  const records = readJsonlRecords(text, lines);
+  return {
+    layout: 'jsonl',
+    items: records.flatMap((r) => (r.item ? [r.item] : [])),
+    diagnostics: records.flatMap((r) => r.diagnostics),
+  };
+}
+
+function syntaxDiagnostic(e: ParseError, lines: LineIndex, base: number): Diagnostic {
+  const start = base + e.offset;
+  return {
+    code: 'json-syntax',
+    severity: 'error',
+    message: `invalid JSON: ${describeParseError(printParseErrorCode(e.error))}`,
+    range: lines.range(start, start + Math.max(1, e.length)),
+  };
+}
+
+function describeParseError(code: string): string {
+  return code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
+/** The JSON value of a node (jsonc-parser's getNodeValue, but keeping `__proto__` keys as data). */
+function nodeValue(node: Node): unknown {
+  switch (node.type) {
+    case 'object': {
+      const o: Record<string, unknown> = {};
+      for (const prop of node.children ?? []) {
+        const [key, value] = prop.children ?? [];
+        if (key && value) Object.defineProperty(o, key.value as string, { value: nodeValue(value), enumerable: true, writable: true, configurable: true });
+      }
+      return o;
+    }
+    case 'array':
+      return (node.children ?? []).map(nodeValue);
+    default:
+      return node.value;
+  }
+}
+
+/** Paths → ranges for every value (and property name, as `<path>#key`) under `node`. */
+function mapNode(node: Node, lines: LineIndex, base: number): SourceMap {
+  const map: SourceMap = new Map();
+  const visit = (n: Node, path: string): void => {
+    map.set(path, lines.range(base + n.offset, base + n.offset + n.length));
+    if (n.type === 'object') {
+      for (const prop of n.children ?? []) {
+        const [key, value] = prop.children ?? [];
+        if (!key || !value) continue;
+        const p = joinPath(path, key.value as string);
+        map.set(`${p}#key`, lines.range(base + key.offset, base + key.offset + key.length));
+        visit(value, p);
+      }
+    } else if (n.type === 'array') {
+      (n.children ?? []).forEach((c, i) => visit(c, joinPath(path, i)));
+    }
+  };
+  visit(node, '');
+  return map;
+}

@@ -1,0 +1,221 @@
+/**
+ * Validation of untrusted JSON against the IR's zod schema, with zod's issues turned into
+ * Diagnostics: a stable code, a message naming what was expected, a range resolved through the
+ * statement's source map, and a "did you mean" fix for a misspelt verb, enum value or field.
+ *
+ * Unknown keys in the loose parts of the IR are real data and stay allowed; only an unknown key
+ * that is a near miss of a known field of the same object is flagged (`unknown-field` warning).
+ */
+import type { z } from 'zod';
+import type { Diagnostic, Fix } from '../diagnostics/diagnostic.ts';
+import { renameKeyFix, replaceValueFix } from '../diagnostics/fix.ts';
+import { resolveRange, type SourceMap } from '../diagnostics/sourceMap.ts';
+import { closest } from '../diagnostics/suggest.ts';
+import { IR, OPS, type Op } from './schema.ts';
+
+export interface ValidateResult {
+  /** The typed IR, present when the JSON has the IR's shape (warnings may still be reported). */
+  readonly ir?: IR;
+  readonly diagnostics: Diagnostic[];
+}
+
+type Path = ReadonlyArray<PropertyKey>;
+type Issue = z.core.$ZodIssue;
+
+/** The zod schema of each op's instruction, taken from the discriminated union itself. */
+const SCHEMA_OF_OP: ReadonlyMap<string, z.ZodType> = new Map(
+  (IR.options as readonly z.ZodObject[]).map((o) => [String((o.shape.op as z.ZodLiteral).value), o]),
+);
+
+/** Validate one statement's JSON; `sourceMap` and `statement` locate the diagnostics. */
+export function validateIr(json: unknown, sourceMap?: SourceMap, statement?: number): ValidateResult {
+  const out = new Reporter(json, sourceMap, statement);
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    out.report('invalid-type', `an instruction must be an object, got ${describe(json)}`, []);
+    return { diagnostics: out.diagnostics };
+  }
+  const op = (json as Record<string, unknown>).op;
+  const schema = typeof op === 'string' ? SCHEMA_OF_OP.get(op) : undefined;
+  if (!schema) {
+    reportBadOp(out, op);
+    return { diagnostics: out.diagnostics };
+  }
+  const parsed = IR.safeParse(json);
+  if (!parsed.success) for (const issue of parsed.error.issues) reportIssue(out, issue, []);
+  nearMissKeys(out, schema, json, []);
+  return parsed.success ? { ir: parsed.data, diagnostics: out.diagnostics } : { diagnostics: out.diagnostics };
+}
+
+function reportBadOp(out: Reporter, op: unknown): void {
+  if (op === undefined) {
+    out.report('missing-field', `missing required field 'op' (one of ${OPS.join(', ')})`, ['op']);
+  } else if (typeof op !== 'string') {
+    out.report('invalid-type', `'op' must be a string, got ${describe(op)}`, ['op']);
+  } else {
+    const guess = closest(op, OPS, 3);
+    out.report('unknown-op', `unknown op '${op}'${guess ? `; did you mean '${guess}'?` : ` (expected one of ${OPS.join(', ')})`}`, ['op'], {
+      fix: guess ? out.replaceValue(['op'], op, guess) : undefined,
+    });
+  }
+}
+
+function reportIssue(out: Reporter, issue: Issue, prefix: Path): void {
+  const path = [...prefix, ...issue.path];
+  switch (issue.code) {
+    case 'invalid_type': {
+      const value = out.valueAt(path);
+      const field = path.length ? `'${path.join('.')}'` : 'the instruction';
+      if (value === undefined) out.report('missing-field', `missing required field ${field}`, path);
+      else out.report('invalid-type', `${field} must be ${article(issue.expected)}, got ${describe(value)}`, path);
+      return;
+    }
+    case 'invalid_value': {
+      const value = out.valueAt(path);
+      const allowed = issue.values.map(String);
+      const field = `'${path.join('.')}'`;
+      if (typeof value !== 'string') {
+        out.report('invalid-enum', `${field} must be one of ${allowed.join(', ')}, got ${describe(value)}`, path);
+        return;
+      }
+      const guess = closest(value, allowed, 3);
+      out.report(
+        'invalid-enum',
+        `'${value}' is not a valid ${field}${guess ? `; did you mean '${guess}'?` : ` (expected one of ${allowed.join(', ')})`}`,
+        path,
+        { fix: guess ? out.replaceValue(path, value, guess) : undefined },
+      );
+      return;
+    }
+    case 'unrecognized_keys': {
+      const known = out.knownKeysOfStrict(path);
+      for (const key of issue.keys) {
+        const guess = closest(key, known, 2);
+        const keyPath = [...path, key];
+        out.report(
+          'unknown-field',
+          `unknown field '${key}'${path.length ? ` in '${path.join('.')}'` : ''}${guess ? `; did you mean '${guess}'?` : ` (allowed: ${known.join(', ')})`}`,
+          keyPath,
+          { fix: guess ? out.replaceKey(keyPath, key, guess) : undefined },
+        );
+      }
+      return;
+    }
+    case 'invalid_union': {
+      // Follow the alternative that got furthest into the value; otherwise name all alternatives.
+      const deepest = issue.errors.flat().filter((e) => e.path.length > 0);
+      if (deepest.length) {
+        const best = deepest.reduce((a, b) => (b.path.length > a.path.length ? b : a));
+        reportIssue(out, best, path);
+        return;
+      }
+      const expected = [...new Set(issue.errors.flat().map((e) => (e.code === 'invalid_type' ? article(e.expected) : 'valid')))];
+      out.report('invalid-type', `'${path.join('.')}' must be ${expected.join(' or ')}, got ${describe(out.valueAt(path))}`, path);
+      return;
+    }
+    default:
+      out.report('invalid-value', `'${path.join('.')}': ${issue.message}`, path);
+  }
+}
+
+/** Warn about unknown keys of loose objects that are near misses of a known key there. */
+function nearMissKeys(out: Reporter, schema: z.ZodType, value: unknown, path: Path): void {
+  const def = (schema as any)._zod.def;
+  switch (def.type) {
+    case 'optional':
+      nearMissKeys(out, def.innerType, value, path);
+      return;
+    case 'array':
+      if (Array.isArray(value)) value.forEach((v, i) => nearMissKeys(out, def.element, v, [...path, i]));
+      return;
+    case 'object': {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
+      const shape = def.shape as Record<string, z.ZodType>;
+      const known = Object.keys(shape);
+      const loose = def.catchall?._zod.def.type === 'unknown';
+      for (const [key, v] of Object.entries(value)) {
+        if (key in shape) nearMissKeys(out, shape[key], v, [...path, key]);
+        else if (loose) {
+          const guess = closest(key, known, 2);
+          if (!guess || guess === key) continue;
+          const keyPath = [...path, key];
+          out.report('unknown-field', `unknown field '${key}'; did you mean '${guess}'?`, keyPath, {
+            severity: 'warning',
+            fix: out.replaceKey(keyPath, key, guess),
+          });
+        }
+      }
+      return;
+    }
+    default:
+  }
+}
+
+class Reporter {
+  readonly diagnostics: Diagnostic[] = [];
+
+  constructor(
+    private readonly json: unknown,
+    private readonly sourceMap: SourceMap | undefined,
+    private readonly statement: number | undefined,
+  ) {}
+
+  report(code: string, message: string, path: Path, extra: { severity?: Diagnostic['severity']; fix?: Fix } = {}): void {
+    const dotted = path.map(String).join('.');
+    const range = resolveRange(this.sourceMap, dotted);
+    this.diagnostics.push({
+      code,
+      severity: extra.severity ?? 'error',
+      message,
+      ...(range ? { range } : {}),
+      path: dotted,
+      ...(this.statement !== undefined ? { statement: this.statement } : {}),
+      ...(extra.fix ? { fix: extra.fix } : {}),
+    });
+  }
+
+  valueAt(path: Path): unknown {
+    let v: unknown = this.json;
+    for (const k of path) {
+      if (v === null || typeof v !== 'object') return undefined;
+      v = (v as Record<PropertyKey, unknown>)[k as string];
+    }
+    return v;
+  }
+
+  /** Known keys of the strict object at `path` (the instruction itself or `meta`). */
+  knownKeysOfStrict(path: Path): string[] {
+    const op = (this.json as Record<string, unknown>).op as Op;
+    let schema: any = SCHEMA_OF_OP.get(op);
+    for (const k of path) {
+      while (schema?._zod.def.type === 'optional') schema = schema._zod.def.innerType;
+      schema = schema?._zod.def.shape?.[k as string];
+    }
+    while (schema?._zod.def.type === 'optional') schema = schema._zod.def.innerType;
+    return Object.keys(schema?._zod.def.shape ?? {});
+  }
+
+  replaceValue(path: Path, oldValue: string, newValue: string): Fix | undefined {
+    return replaceValueFix(this.sourceMap, path.map(String).join('.'), oldValue, newValue);
+  }
+
+  replaceKey(path: Path, oldKey: string, newKey: string): Fix | undefined {
+    return renameKeyFix(this.sourceMap, path.map(String).join('.'), oldKey, newKey);
+  }
+}
+
+/** How a JSON value is named in messages. */
+export function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  return `${typeof value === 'number' ? 'the number' : 'the boolean'} ${String(value)}`;
+}
+
+function article(expected: string): string {
+  if (expected === 'array') return 'a list';
+  if (expected === 'int') return 'an integer';
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}
+
