@@ -9,7 +9,7 @@
 import type { z } from 'zod';
 import type { Diagnostic, Fix } from '../diagnostics/diagnostic.ts';
 import { renameKeyFix, replaceValueFix } from '../diagnostics/fix.ts';
-import { resolveRange, type SourceMap } from '../diagnostics/sourceMap.ts';
+import { resolveKeyRange, resolveRange, type SourceMap } from '../diagnostics/sourceMap.ts';
 import { closest } from '../diagnostics/suggest.ts';
 import { IR, OPS, type Op } from './schema.ts';
 
@@ -95,7 +95,7 @@ function reportIssue(out: Reporter, issue: Issue, prefix: Path): void {
           'unknown-field',
           `unknown field '${key}'${path.length ? ` in '${path.join('.')}'` : ''}${guess ? `; did you mean '${guess}'?` : ` (allowed: ${known.join(', ')})`}`,
           keyPath,
-          { fix: guess ? out.replaceKey(keyPath, key, guess) : undefined },
+          { fix: guess ? out.replaceKey(keyPath, key, guess) : undefined, atKey: true },
         );
       }
       return;
@@ -141,6 +141,7 @@ function nearMissKeys(out: Reporter, schema: z.ZodType, value: unknown, path: Pa
           out.report('unknown-field', `unknown field '${key}'; did you mean '${guess}'?`, keyPath, {
             severity: 'warning',
             fix: out.replaceKey(keyPath, key, guess),
+            atKey: true,
           });
         }
       }
@@ -159,9 +160,10 @@ class Reporter {
     private readonly statement: number | undefined,
   ) {}
 
-  report(code: string, message: string, path: Path, extra: { severity?: Diagnostic['severity']; fix?: Fix } = {}): void {
+  /** `atKey` points the range at the field's name (when mapped) rather than at its value. */
+  report(code: string, message: string, path: Path, extra: { severity?: Diagnostic['severity']; fix?: Fix; atKey?: boolean } = {}): void {
     const dotted = path.map(String).join('.');
-    const range = resolveRange(this.sourceMap, dotted);
+    const range = (extra.atKey ? resolveKeyRange(this.sourceMap, dotted) : undefined) ?? resolveRange(this.sourceMap, dotted);
     this.diagnostics.push({
       code,
       severity: extra.severity ?? 'error',
