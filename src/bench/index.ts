@@ -1,0 +1,221 @@
+/**
+ * The Text2Mem benchmark runner: for each sample, a fresh store at the sample's clock, its
+ * prerequisites then its gold `schema_list`, then the SQL assertions and the ranking check.
+ */
+import type { SqlJsStatic } from 'sql.js';
+import { OPS } from '../ir/schema.ts';
+import { loadSqlJs, openStore, type Store } from '../execute/store.ts';
+import { run, type StatementResult } from '../engine/index.ts';
+
+export interface Assertion {
+  readonly name: string;
+  readonly select: { readonly from: string; readonly where: readonly string[] };
+  readonly expect: { readonly op: string; readonly value: number };
+  readonly params?: Readonly<Record<string, unknown>>;
+}
+
+export interface Ranking {
+  readonly gold_ids: readonly (string | number)[];
+  readonly min_hits: number;
+  readonly allow_extra: boolean;
+  readonly k: number;
+}
+
+export interface Sample {
+  readonly id: string;
+  readonly prerequisites: readonly unknown[];
+  readonly schema_list: readonly unknown[];
+  readonly expected: {
+    readonly assertions: readonly Assertion[];
+    readonly ranking: Ranking | null;
+    readonly meta: { readonly eval_time_utc: string };
+  };
+}
+
+export interface Tally {
+  total: number;
+  passed: number;
+}
+
+export interface Failure {
+  readonly sample: string;
+  readonly op: string;
+  readonly kind: 'assertion' | 'ranking' | 'error';
+  readonly name: string;
+  readonly why: string;
+}
+
+export interface BenchReport {
+  readonly samples: Tally;
+  readonly assertions: Tally;
+  readonly ranking: Tally;
+  readonly by_op: Record<string, { samples: Tally; assertions: Tally; ranking: Tally }>;
+  readonly failures: Failure[];
+}
+
+const tally = (): Tally => ({ total: 0, passed: 0 });
+
+/** The operation a sample exercises: from its id (`...-single-label-003`), else its last gold op. */
+export function sampleOp(sample: Sample): string {
+  const m = /-(encode|update|label|promote|demote|merge|split|lock|expire|delete|retrieve|summarize)-\d+$/i.exec(sample.id);
+  if (m) return OPS.find((o) => o.toLowerCase() === m[1].toLowerCase())!;
+  const last = sample.schema_list.at(-1) as { op?: string } | undefined;
+  return last?.op ?? 'unknown';
+}
+
+function compare(op: string, actual: number, expected: number): boolean {
+  switch (op) {
+    case '==': return actual === expected;
+    case '!=': return actual !== expected;
+    case '>=': return actual >= expected;
+    case '<=': return actual <= expected;
+    case '>': return actual > expected;
+    case '<': return actual < expected;
+    default: return false;
+  }
+}
+
+/** Evaluates one assertion as `SELECT COUNT(*) FROM <from> WHERE (w1) AND (w2)...` with its named parameters. */
+export function evaluateAssertion(store: Store, a: Assertion): { passed: boolean; actual: number | string } {
+  const where = a.select.where.length ? a.select.where.map((w) => `(${w})`).join(' AND ') : '1 = 1';
+  const sql = `SELECT COUNT(*) AS n FROM ${a.select.from} WHERE ${where}`;
+  const bind: Record<string, string | number | null> = {};
+  for (const [k, v] of Object.entries(a.params ?? {})) {
+    if (new RegExp(`:${k}\\b`).test(sql)) bind[`:${k}`] = v === null || typeof v === 'number' || typeof v === 'string' ? v : JSON.stringify(v);
+  }
+  try {
+    // Benchmark assertions are the benchmark's own SQL, run as given against the store's database.
+    const stmt = store.db.prepare(sql);
+    try {
+      stmt.bind(bind);
+      stmt.step();
+      const n = Number(stmt.get()[0]);
+      return { passed: compare(a.expect.op, n, Number(a.expect.value)), actual: n };
+    } finally {
+      stmt.free();
+    }
+  } catch (e) {
+    return { passed: false, actual: `SQL error: ${(e as Error).message}` };
+  }
+}
+
+/** Checks the gold ids against the first `k` results of the last Retrieve. */
+export function evaluateRanking(results: readonly StatementResult[], r: Ranking): { passed: boolean; why: string } {
+  const retrieve = [...results].reverse().find((s) => s.op === 'Retrieve') ?? [...results].reverse().find((s) => s.op === 'Summarize');
+  if (!retrieve) return { passed: false, why: 'no Retrieve statement ran' };
+  const top = retrieve.ids.slice(0, r.k).map(String);
+  const gold = r.gold_ids.map(String);
+  const hits = top.filter((id) => gold.includes(id)).length;
+  const extra = top.filter((id) => !gold.includes(id));
+  const passed = hits >= r.min_hits && (r.allow_extra || extra.length === 0);
+  return { passed, why: `top-${r.k} [${top.join(', ')}], gold [${gold.join(', ')}], ${hits} hit(s), need ${r.min_hits}${r.allow_extra ? '' : ', no extras'}` };
+}
+
+export interface BenchOptions {
+  /** Only samples of this op. */
+  readonly only?: string;
+  readonly sqlJs?: SqlJsStatic;
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+export async function runBenchmark(samples: readonly Sample[], options: BenchOptions = {}): Promise<BenchReport> {
+  const sqlJs = options.sqlJs ?? (await loadSqlJs());
+  const chosen = options.only ? samples.filter((s) => sampleOp(s).toLowerCase() === options.only!.toLowerCase()) : samples;
+  const report: BenchReport = { samples: tally(), assertions: tally(), ranking: tally(), by_op: {}, failures: [] };
+  for (const [i, sample] of chosen.entries()) {
+    const op = sampleOp(sample);
+    const byOp = (report.by_op[op] ??= { samples: tally(), assertions: tally(), ranking: tally() });
+    const fail = (kind: Failure['kind'], name: string, why: string) => report.failures.push({ sample: sample.id, op, kind, name, why });
+    let ok = true;
+    const opened = await openStore({ sqlJs });
+    if (!opened.ok) throw new Error('internal: cannot open an empty store');
+    const store = opened.store;
+    try {
+      const now = sample.expected.meta.eval_time_utc;
+      const pre = run(store, sample.prerequisites, { now });
+      if (!pre.ok) {
+        ok = false;
+        fail('error', 'prerequisites', pre.diagnostics.filter((d) => d.severity === 'error').map((d) => `[${d.statement}] ${d.code}: ${d.message}`).join('; '));
+      }
+      const gold = run(store, sample.schema_list, { now });
+      if (!gold.ok) {
+        ok = false;
+        fail('error', 'schema_list', gold.diagnostics.filter((d) => d.severity === 'error').map((d) => `[${d.statement}] ${d.code}: ${d.message}`).join('; '));
+      }
+      for (const a of sample.expected.assertions) {
+        const r = evaluateAssertion(store, a);
+        report.assertions.total++;
+        byOp.assertions.total++;
+        if (r.passed) {
+          report.assertions.passed++;
+          byOp.assertions.passed++;
+        } else {
+          ok = false;
+          fail('assertion', a.name, `expected COUNT ${a.expect.op} ${a.expect.value}, got ${r.actual}; WHERE ${a.select.where.join(' AND ')} ${JSON.stringify(a.params ?? {})}`);
+        }
+      }
+      if (sample.expected.ranking) {
+        const r = evaluateRanking(gold.results, sample.expected.ranking);
+        report.ranking.total++;
+        byOp.ranking.total++;
+        if (r.passed) {
+          report.ranking.passed++;
+          byOp.ranking.passed++;
+        } else {
+          ok = false;
+          fail('ranking', 'ranking', r.why);
+        }
+      }
+    } finally {
+      store.close();
+    }
+    report.samples.total++;
+    byOp.samples.total++;
+    if (ok) {
+      report.samples.passed++;
+      byOp.samples.passed++;
+    }
+    options.onProgress?.(i + 1, chosen.length);
+  }
+  return report;
+}
+
+/** Parses benchmark JSONL text; a bad line is reported with its line number. */
+export function parseSamples(text: string): { samples: Sample[]; errors: string[] } {
+  const samples: Sample[] = [];
+  const errors: string[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    try {
+      const s = JSON.parse(line);
+      if (!s || typeof s !== 'object' || !Array.isArray(s.schema_list) || !s.expected) throw new Error('not a benchmark sample (needs schema_list and expected)');
+      samples.push({ ...s, prerequisites: s.prerequisites ?? [] });
+    } catch (e) {
+      errors.push(`line ${i + 1}: ${(e as Error).message}`);
+    }
+  });
+  return { samples, errors };
+}
+
+const pct = (t: Tally) => (t.total ? ((100 * t.passed) / t.total).toFixed(2) + '%' : '-');
+
+/** The human-readable report. */
+export function formatReport(r: BenchReport): string {
+  const lines: string[] = [];
+  lines.push(`samples     ${r.samples.passed}/${r.samples.total} (${pct(r.samples)})`);
+  lines.push(`assertions  ${r.assertions.passed}/${r.assertions.total} (${pct(r.assertions)})`);
+  lines.push(`ranking     ${r.ranking.passed}/${r.ranking.total} (${pct(r.ranking)})`);
+  lines.push('', 'op          samples        assertions     ranking');
+  for (const [op, t] of Object.entries(r.by_op).sort()) {
+    const cell = (x: Tally) => `${x.passed}/${x.total}`.padEnd(15);
+    lines.push(`${op.padEnd(12)}${cell(t.samples)}${cell(t.assertions)}${x(t.ranking)}`);
+  }
+  if (r.failures.length) {
+    lines.push('', `failures (${r.failures.length}):`);
+    for (const f of r.failures) lines.push(`  ${f.sample} [${f.op}] ${f.kind} ${f.name}: ${f.why}`);
+  }
+  return lines.join('\n');
+  function x(t: Tally) {
+    return t.total ? `${t.passed}/${t.total}` : '-';
+  }
+}

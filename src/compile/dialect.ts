@@ -1,0 +1,53 @@
+/**
+ * The one SQL dialect interface. Everything that differs between SQL engines (identifier quoting,
+ * placeholders, JSON functions, scalar min/max, insert-returning) is a hook here; the compiler in
+ * this folder only concatenates fragments the dialect returns. SQLite is `dialects/sqlite.ts`;
+ * PostgreSQL will be a sibling implementing the same hooks.
+ */
+
+/** A statement ready for the driver: SQL text with placeholders, and the values bound to them. */
+export interface SqlStatement {
+  readonly sql: string;
+  readonly params: readonly SqlValue[];
+}
+
+export type SqlValue = string | number | null;
+
+export interface Dialect {
+  readonly name: string;
+  /** Quote an identifier (table or column name); never used for values. */
+  quoteIdent(name: string): string;
+  /** The placeholder for the `index`-th (0-based) bound parameter. */
+  placeholder(index: number): string;
+  /**
+   * A boolean expression: the JSON-array text in `column` contains the string bound at
+   * `param` (an already-rendered placeholder).
+   */
+  jsonArrayContains(column: string, param: string): string;
+  /** A boolean expression: some element of the JSON array in `column` equals some element of the JSON array bound at `param`. */
+  jsonArrayOverlaps(column: string, param: string): string;
+  /** The text value of `key` in the JSON object in `column`; `keyParam` is a rendered placeholder holding the key. */
+  jsonObjectField(column: string, keyParam: string): string;
+  /** Scalar least / greatest of two expressions (SQLite: MIN/MAX; PostgreSQL: LEAST/GREATEST). */
+  least(a: string, b: string): string;
+  greatest(a: string, b: string): string;
+  /** SQL appended to an INSERT to get the new row id back as column `id`, or null when the driver reports it another way. */
+  insertReturningId(): string | null;
+  /** The statement that yields the id of the last inserted row (used when `insertReturningId` is null). */
+  lastInsertId(): string;
+  /** Case-insensitive substring match of `expr` against the pattern bound at `param`. */
+  ilike(expr: string, param: string): string;
+  /** DDL for the store's tables, in order. */
+  schema(): readonly string[];
+}
+
+/** Collects bound parameters while a statement's SQL text is built, so placeholders are numbered right. */
+export class ParamList {
+  readonly values: SqlValue[] = [];
+  constructor(private readonly dialect: Dialect) {}
+  /** Bind a value and return its placeholder. */
+  bind(value: SqlValue): string {
+    this.values.push(value);
+    return this.dialect.placeholder(this.values.length - 1);
+  }
+}

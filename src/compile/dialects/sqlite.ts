@@ -1,0 +1,42 @@
+/** The SQLite dialect (sql.js in Node and the browser). The only file that knows SQLite's SQL. */
+import type { Dialect } from '../dialect.ts';
+import { MEMORY_COLUMNS } from '../columns.ts';
+
+const MEMORY_DDL = `CREATE TABLE IF NOT EXISTS memory (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+${MEMORY_COLUMNS.filter((c) => c.name !== 'id')
+  .map((c) => `  ${c.name} ${c.sqlType}${c.name === 'deleted' ? ' DEFAULT 0' : ''}`)
+  .join(',\n')}
+)`;
+
+export const sqlite: Dialect = {
+  name: 'sqlite',
+  quoteIdent: (name) => `"${name.replace(/"/g, '""')}"`,
+  placeholder: () => '?',
+  jsonArrayContains: (column, param) => `EXISTS (SELECT 1 FROM json_each(COALESCE(${column}, '[]')) WHERE value = ${param})`,
+  jsonArrayOverlaps: (column, param) =>
+    `EXISTS (SELECT 1 FROM json_each(COALESCE(${column}, '[]')) AS a JOIN json_each(${param}) AS b ON a.value = b.value)`,
+  jsonObjectField: (column, keyParam) => `json_extract(COALESCE(${column}, '{}'), '$."' || ${keyParam} || '"')`,
+  least: (a, b) => `MIN(${a}, ${b})`,
+  greatest: (a, b) => `MAX(${a}, ${b})`,
+  insertReturningId: () => ' RETURNING id',
+  lastInsertId: () => 'SELECT last_insert_rowid() AS id',
+  ilike: (expr, param) => `${expr} LIKE ${param}`,
+  schema: () => [
+    MEMORY_DDL,
+    'CREATE INDEX IF NOT EXISTS memory_time ON memory(time)',
+    'CREATE INDEX IF NOT EXISTS memory_deleted ON memory(deleted)',
+    `CREATE TABLE IF NOT EXISTS audit_log (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  at TEXT NOT NULL,
+  actor TEXT,
+  op TEXT NOT NULL,
+  ir TEXT,
+  affected_ids TEXT NOT NULL,
+  before TEXT,
+  after TEXT,
+  undone_by INTEGER
+)`,
+    `CREATE TABLE IF NOT EXISTS t2m_meta (key TEXT PRIMARY KEY, value TEXT)`,
+  ],
+};

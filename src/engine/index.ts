@@ -1,0 +1,234 @@
+/**
+ * The engine API used by the CLI, the benchmark runner and the browser playground:
+ * `createStore`, `run` (a script as one transaction), `explain` (the plan, nothing changed),
+ * `sweep` (apply due expiry actions) and `undo` (revert a soft delete from the audit log).
+ * No Node APIs here; file I/O is in ./file-store.ts.
+ */
+import {
+  compileAuditInsert, compileAuditLastId, compileAuditMarkUndone, compileAuditSelect, compileDeleteById, compileDueExpiries, compileSelectByIds,
+  compileUpdateById, decodeRow, type SqlStatement,
+} from '../compile/index.ts';
+import type { Diagnostic } from '../diagnostics/diagnostic.ts';
+import { resolveRange, type SourceMap } from '../diagnostics/sourceMap.ts';
+import type { IR } from '../ir/schema.ts';
+import { validateIr } from '../ir/validate.ts';
+import { ARCHIVE_WEIGHT, formatUtc, lowerIr, parseInstant } from '../lower/index.ts';
+import { executeOperation, type Change, type StatementResult } from '../execute/execute.ts';
+import { openStore, Store, type StoreOptions } from '../execute/store.ts';
+
+export { Store, openStore, type StoreOptions, type OpenResult } from '../execute/store.ts';
+export type { StatementResult, Change } from '../execute/execute.ts';
+export { HashEmbedder, ExtractiveSummarizer, type Embedder, type Summarizer } from '../execute/text.ts';
+export type { SqlStatement } from '../compile/index.ts';
+
+/** A fresh empty store (or one over trusted bytes; use `openStore` for bytes that may be foreign or corrupt). */
+export async function createStore(options: StoreOptions = {}): Promise<Store> {
+  const opened = await openStore(options);
+  if (!opened.ok) throw new Error(opened.diagnostics.map((d) => d.message).join('; '));
+  return opened.store;
+}
+
+export interface RunOptions {
+  /** The clock (default: the real time). */
+  readonly now?: Date | string;
+  /** The acting actor; an IR's `meta.actor` wins for its statement. */
+  readonly actor?: string;
+  /** Per-statement source maps, to give diagnostics source ranges. */
+  readonly sourceMaps?: readonly (SourceMap | undefined)[];
+  /** Roll everything back at the end, whatever `meta.dry_run` says (used by `explain`). */
+  readonly dryRun?: boolean;
+}
+
+export interface RunResult {
+  /** True when the script committed (or, under dry run, would have). */
+  readonly ok: boolean;
+  /** One result per statement, present when `ok`. */
+  readonly results: readonly StatementResult[];
+  /** Errors (the script changed nothing) and warnings. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+function clock(now: Date | string | undefined): Date | Diagnostic {
+  if (now === undefined) return new Date();
+  if (now instanceof Date) return now;
+  return parseInstant(now) ?? { code: 'bad-datetime', severity: 'error', message: `--now '${now}' is not an ISO-8601 date-time` };
+}
+
+function locate(d: Diagnostic, index: number, maps: RunOptions['sourceMaps']): Diagnostic {
+  const map = maps?.[index];
+  const range = d.range ?? resolveRange(map, d.path ?? '');
+  return { ...d, statement: index, ...(range ? { range } : {}) };
+}
+
+/**
+ * Runs a script (a list of IR instructions) as one transaction: every statement is validated,
+ * lowered against the clock and executed in order; the first error rolls everything back and
+ * is returned as a diagnostic naming the statement (and its span when source maps are given).
+ * A statement with `meta.dry_run` reports its plan and would-be ids, and its effects are undone.
+ */
+export function run(store: Store, irs: readonly unknown[], options: RunOptions = {}): RunResult {
+  const now = clock(options.now);
+  if (!(now instanceof Date)) return { ok: false, results: [], diagnostics: [now] };
+  const warnings: Diagnostic[] = [];
+  const validated: IR[] = [];
+  for (const [i, json] of irs.entries()) {
+    const v = validateIr(json, options.sourceMaps?.[i], i);
+    const errors = v.diagnostics.filter((d) => d.severity === 'error');
+    if (errors.length || !v.ir) return { ok: false, results: [], diagnostics: v.diagnostics.map((d) => locate(d, i, options.sourceMaps)) };
+    warnings.push(...v.diagnostics);
+    validated.push(v.ir);
+  }
+  return store.transaction<RunResult>(() => {
+    const results: StatementResult[] = [];
+    for (const [i, ir] of validated.entries()) {
+      const lowered = lowerIr(ir, { now, actor: options.actor });
+      if (!lowered.ok) {
+        return { commit: false, value: { ok: false, results: [], diagnostics: lowered.diagnostics.map((d) => locate(d, i, options.sourceMaps)) } };
+      }
+      warnings.push(...lowered.warnings.map((d) => locate(d, i, options.sourceMaps)));
+      const op = lowered.operation;
+      const outcome = op.dryRun
+        ? store.transaction(() => ({ commit: false, value: executeOperation(store, op, i) }))
+        : executeOperation(store, op, i);
+      if (!outcome.ok) {
+        return { commit: false, value: { ok: false, results: [], diagnostics: [locate(outcome.diagnostic, i, options.sourceMaps)] } };
+      }
+      warnings.push(...outcome.result.warnings.map((d) => locate(d, i, options.sourceMaps)));
+      results.push(outcome.result);
+    }
+    return { commit: !options.dryRun, value: { ok: true, results, diagnostics: warnings } };
+  });
+}
+
+/** The plan of a script: runs it and rolls it back, returning each statement's SQL and would-be ids. */
+export function explain(store: Store, irs: readonly unknown[], options: Omit<RunOptions, 'dryRun'> = {}): RunResult {
+  return run(store, irs, { ...options, dryRun: true });
+}
+
+export interface SweepResult {
+  readonly applied: readonly { readonly id: number; readonly action: string }[];
+  readonly changes: readonly Change[];
+  readonly sql: readonly SqlStatement[];
+}
+
+/** What `demote` lowers an expired record's weight to, and the text `anonymize` leaves. */
+export const ANONYMIZED_TEXT = '[anonymized]';
+
+/**
+ * Applies the expiry action of every record whose `expire_at` has passed, as one transaction
+ * with one audit entry. `demote` and `anonymize` clear the expiry so the record is live again.
+ */
+export function sweep(store: Store, now: Date | string = new Date(), actor = 'system:sweep'): SweepResult | { diagnostics: Diagnostic[] } {
+  const at = clock(now);
+  if (!(at instanceof Date)) return { diagnostics: [at] };
+  const nowText = formatUtc(at);
+  const d = store.dialect;
+  return store.transaction(() => {
+    const sql: SqlStatement[] = [];
+    const exec = (s: SqlStatement) => (sql.push(s), store.run(s));
+    const due = store.all(compileDueExpiries(nowText, d)).map(decodeRow);
+    const applied: { id: number; action: string }[] = [];
+    const changes: Change[] = [];
+    for (const row of due) {
+      const id = Number(row.id);
+      const action = String(row.expire_action ?? 'soft_delete');
+      let set: Record<string, unknown> | null = null;
+      switch (action) {
+        case 'hard_delete':
+          exec(compileDeleteById(id, d));
+          changes.push({ id, before: row, after: null });
+          break;
+        case 'demote':
+          set = { weight: Math.min(typeof row.weight === 'number' ? row.weight : 1, ARCHIVE_WEIGHT), expire_at: null, expire_action: null };
+          break;
+        case 'anonymize':
+          set = { text: ANONYMIZED_TEXT, subject: null, location: null, source: null, facets: {}, embedding: null, embedding_model: null, expire_at: null, expire_action: null };
+          break;
+        default:
+          set = { deleted: 1, deleted_at: nowText };
+      }
+      if (set) {
+        exec(compileUpdateById(id, { ...set, updated_at: nowText }, d));
+        changes.push({ id, before: Object.fromEntries(Object.keys(set).map((k) => [k, row[k] ?? null])), after: set });
+      }
+      applied.push({ id, action });
+    }
+    if (changes.length) {
+      exec(compileAuditInsert({
+        at: nowText, actor, op: 'Sweep', ir: null, affectedIds: changes.map((c) => c.id),
+        before: Object.fromEntries(changes.map((c) => [c.id, c.before])), after: Object.fromEntries(changes.map((c) => [c.id, c.after])),
+      }, d));
+    }
+    return { commit: true, value: { applied, changes, sql } };
+  });
+}
+
+export interface AuditRecord {
+  readonly id: number;
+  readonly at: string;
+  readonly actor: string | null;
+  readonly op: string;
+  readonly ir: unknown;
+  readonly affectedIds: number[];
+  readonly before: Record<string, Record<string, unknown> | null> | null;
+  readonly after: Record<string, Record<string, unknown> | null> | null;
+  readonly undoneBy: number | null;
+}
+
+/** The audit log, oldest first (or one entry). */
+export function auditLog(store: Store, id?: number): AuditRecord[] {
+  return store.all(compileAuditSelect(store.dialect, id)).map((r) => ({
+    id: Number(r.id),
+    at: String(r.at),
+    actor: r.actor === null ? null : String(r.actor),
+    op: String(r.op),
+    ir: JSON.parse(String(r.ir ?? 'null')),
+    affectedIds: JSON.parse(String(r.affected_ids)),
+    before: JSON.parse(String(r.before ?? 'null')),
+    after: JSON.parse(String(r.after ?? 'null')),
+    undoneBy: r.undone_by === null ? null : Number(r.undone_by),
+  }));
+}
+
+export type UndoResult =
+  | { readonly ok: true; readonly restored: readonly number[]; readonly auditId: number }
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+
+/**
+ * Undoes the soft deletes recorded by audit entry `auditId` (a soft Delete, a Merge's or
+ * Split's retired records, a sweep's soft_delete): the records become live again. Other writes
+ * of that entry are not reverted; an entry without soft deletes is refused.
+ */
+export function undo(store: Store, auditId: number, options: { now?: Date | string; actor?: string } = {}): UndoResult {
+  const fail = (code: string, message: string): UndoResult => ({ ok: false, diagnostics: [{ code, severity: 'error', message }] });
+  const at = clock(options.now);
+  if (!(at instanceof Date)) return { ok: false, diagnostics: [at] };
+  const [entry] = auditLog(store, auditId);
+  if (!entry) return fail('undo-not-found', `no audit entry #${auditId}`);
+  if (entry.undoneBy !== null) return fail('undo-already-done', `audit entry #${auditId} was already undone by entry #${entry.undoneBy}`);
+  const softDeleted = Object.entries(entry.after ?? {})
+    .filter(([, after]) => after && after.deleted === 1)
+    .map(([id]) => Number(id));
+  if (!softDeleted.length) return fail('undo-unsupported', `audit entry #${auditId} (${entry.op}) soft-deleted nothing; only soft deletes can be undone`);
+  const nowText = formatUtc(at);
+  const d = store.dialect;
+  return store.transaction<UndoResult>(() => {
+    const rows = store.all(compileSelectByIds(softDeleted, d)).map(decodeRow);
+    const restored: number[] = [];
+    const changes: Change[] = [];
+    for (const row of rows) {
+      if (row.deleted !== 1) continue;
+      store.run(compileUpdateById(Number(row.id), { deleted: 0, deleted_at: null, updated_at: nowText }, d));
+      restored.push(Number(row.id));
+      changes.push({ id: Number(row.id), before: { deleted: 1, deleted_at: row.deleted_at ?? null }, after: { deleted: 0, deleted_at: null } });
+    }
+    if (!restored.length) return { commit: false, value: fail('undo-nothing', `the records of audit entry #${auditId} are gone or already live`) };
+    store.run(compileAuditInsert({
+      at: nowText, actor: options.actor ?? null, op: 'Undo', ir: { undo: auditId }, affectedIds: restored,
+      before: Object.fromEntries(changes.map((c) => [c.id, c.before])), after: Object.fromEntries(changes.map((c) => [c.id, c.after])),
+    }, d));
+    const [last] = store.all(compileAuditLastId(d));
+    store.run(compileAuditMarkUndone(auditId, Number(last.id), d));
+    return { commit: true, value: { ok: true, restored, auditId: Number(last.id) } };
+  });
+}

@@ -1,0 +1,420 @@
+/**
+ * Execute: runs one lowered Operation on a Store and reports what it did. Reads the target rows
+ * with the compiled target select, checks governance, computes each record's new values and
+ * writes them with compiled per-row statements, then records the write in the audit log.
+ * Refusals (locks, permissions, missing confirmation, bad references) come back as diagnostics.
+ */
+import {
+  compile, compileAuditInsert, compileDeleteById, compileInsert, compileUpdateById, decodeRow,
+  type SqlStatement,
+} from '../compile/index.ts';
+import type { Diagnostic } from '../diagnostics/diagnostic.ts';
+import type { JsonValue } from '../ir/schema.ts';
+import { ARCHIVE_WEIGHT, DEFAULT_WEIGHT } from '../lower/index.ts';
+import type {
+  DeleteOp, DemoteOp, EncodeOp, ExpireOp, LabelOp, LockOp, MergeOp, Operation, PromoteOp, RetrieveOp, SplitOp,
+  SummarizeOp, TargetedOperation, UpdateOp, WeightChange,
+} from '../lower/operation.ts';
+import { lockRefusal, writeRefusal } from './governance.ts';
+import type { Store } from './store.ts';
+import { cosine, keywordOverlap, splitChunks, splitInto, splitSections, splitSentences, tokens } from './text.ts';
+
+export type Row = Record<string, unknown> & { id: number };
+
+/** Before/after images of the fields a statement changed in one record (after is null when the record was removed). */
+export interface Change {
+  readonly id: number;
+  readonly before: Readonly<Record<string, unknown>> | null;
+  readonly after: Readonly<Record<string, unknown>> | null;
+}
+
+export interface StatementResult {
+  readonly index: number;
+  readonly op: Operation['kind'];
+  /** Records written (or, under dry_run, that would be); for reads, the records returned. */
+  readonly ids: readonly number[];
+  /** Retrieve: the returned records, projected to `include`. */
+  readonly rows?: readonly Record<string, unknown>[];
+  /** Retrieve/Summarize with a search: relevance score per returned id. */
+  readonly scores?: Readonly<Record<number, number>>;
+  readonly summary?: string;
+  readonly changes: readonly Change[];
+  readonly warnings: readonly Diagnostic[];
+  /** Every statement issued, in order (the target select first). */
+  readonly sql: readonly SqlStatement[];
+  readonly dryRun: boolean;
+}
+
+export type ExecuteResult = { readonly ok: true; readonly result: StatementResult } | { readonly ok: false; readonly diagnostic: Diagnostic };
+
+/** A user-facing refusal; caught at the `executeOperation` boundary and returned as a diagnostic. */
+class Refusal extends Error {
+  constructor(readonly code: string, message: string, readonly path?: string) {
+    super(message);
+  }
+}
+
+const DEFAULT_SEARCH_K = 10;
+const WRITE_OPS = new Set(['Update', 'Label', 'Promote', 'Demote', 'Merge', 'Split', 'Lock', 'Expire', 'Delete']);
+
+class Execution {
+  readonly sql: SqlStatement[] = [];
+  readonly warnings: Diagnostic[] = [];
+  readonly changes: Change[] = [];
+  constructor(readonly store: Store, readonly op: Operation, readonly index: number) {}
+
+  query(stmt: SqlStatement): Row[] {
+    this.sql.push(stmt);
+    return this.store.all(stmt).map((r) => decodeRow(r) as Row);
+  }
+  write(stmt: SqlStatement): number {
+    this.sql.push(stmt);
+    return this.store.run(stmt);
+  }
+  warn(code: string, message: string, path?: string): void {
+    this.warnings.push({ code, severity: 'warning', message, path, statement: this.index });
+  }
+
+  /** Target rows: the compiled select, then relevance scoring and the limit for searches. */
+  target(op: TargetedOperation): { rows: Row[]; scores?: Record<number, number> } {
+    const sel = op.selection;
+    if (sel.all && WRITE_OPS.has(op.kind) && !op.confirmation) {
+      throw new Refusal('confirmation-required', `${op.kind} on all records needs meta.confirmation = true`, 'target.all');
+    }
+    const plan = compile(op, this.store.dialect);
+    let rows = this.query(plan.target!);
+    if (sel.ids) {
+      const found = new Set(rows.map((r) => r.id));
+      const missing = sel.ids.filter((id) => !found.has(id));
+      if (missing.length) this.warn('ids-not-found', `no live record with id ${missing.join(', ')}`, 'target.ids');
+    }
+    if (!sel.search) return { rows };
+    const q = tokens(sel.search.query);
+    const qv = this.store.embedder.embed(sel.search.query);
+    const scored = rows
+      .map((row) => {
+        const text = [row.text, ...(Array.isArray(row.tags) ? row.tags : []), row.subject, row.topic].filter(Boolean).join(' ');
+        const emb = Array.isArray(row.embedding) && row.embedding.length ? (row.embedding as number[]) : this.store.embedder.embed(text);
+        const score = (1 - sel.search!.alpha) * keywordOverlap(q, tokens(text)) + sel.search!.alpha * Math.max(0, cosine(qv, emb));
+        return { row, score };
+      })
+      .filter((x) => x.score > 0);
+    if (sel.orderBy === 'relevance') scored.sort((a, b) => b.score - a.score || a.row.id - b.row.id);
+    const kept = scored.slice(0, sel.limit ?? DEFAULT_SEARCH_K);
+    return { rows: kept.map((x) => x.row), scores: Object.fromEntries(kept.map((x) => [x.row.id, round(x.score)])) };
+  }
+
+  /** Refuses the whole statement if any target record is locked against it or not writable by the actor. */
+  guard(op: TargetedOperation, rows: readonly Row[], appendOnlyCompatible = false): void {
+    for (const row of rows) {
+      const lock = lockRefusal(row, op.kind, op.actor, op.now, appendOnlyCompatible);
+      if (lock) {
+        const until = typeof row.lock_expires === 'string' ? ` until ${row.lock_expires}` : '';
+        const reason = typeof row.lock_reason === 'string' && row.lock_reason ? ` (reason: ${row.lock_reason})` : '';
+        throw new Refusal('record-locked', `${op.kind} refused: memory #${row.id} is locked ${row.lock_mode}${until}${reason}; ${lock}`);
+      }
+      const perm = writeRefusal(row, op.actor);
+      if (perm) throw new Refusal('permission-denied', `${op.kind} refused: memory #${row.id}: ${perm}`);
+    }
+  }
+
+  /** Writes `changes` to `row` and records before/after images of the changed fields. */
+  update(row: Row, changes: Record<string, unknown>): void {
+    const changed = Object.keys(changes).filter((k) => JSON.stringify(row[k] ?? null) !== JSON.stringify(changes[k] ?? null));
+    if (!changed.length) return;
+    const set: Record<string, unknown> = {};
+    for (const k of changed) set[k] = changes[k];
+    set.updated_at = this.op.now;
+    this.write(compileUpdateById(row.id, set, this.store.dialect));
+    this.changes.push({ id: row.id, before: pick(row, changed), after: pick(set, changed) });
+    Object.assign(row, set);
+  }
+
+  insert(values: Record<string, unknown>): number {
+    const stmt = compileInsert(values, this.store.dialect);
+    this.sql.push(stmt);
+    const rows = this.store.all(stmt);
+    const id = Number(rows[0]?.id ?? this.store.all({ sql: this.store.dialect.lastInsertId(), params: [] })[0].id);
+    this.changes.push({ id, before: null, after: { id, ...values } });
+    return id;
+  }
+
+  remove(row: Row): void {
+    this.write(compileDeleteById(row.id, this.store.dialect));
+    this.changes.push({ id: row.id, before: row, after: null });
+  }
+
+  embedding(text: string): { embedding: number[]; embedding_model: string } {
+    return { embedding: this.store.embedder.embed(text), embedding_model: this.store.embedder.model };
+  }
+
+  result(ids: readonly number[], extra: Partial<StatementResult> = {}): StatementResult {
+    return {
+      index: this.index, op: this.op.kind, ids, changes: this.changes, warnings: this.warnings, sql: this.sql,
+      dryRun: this.op.dryRun, ...extra,
+    };
+  }
+}
+
+const round = (x: number) => Math.round(x * 1e4) / 1e4;
+const clamp01 = (x: number) => Math.round(Math.min(1, Math.max(0, x)) * 1e6) / 1e6;
+
+function pick(row: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.map((k) => [k, row[k] ?? null]));
+}
+
+const asTags = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+const asObject = (v: unknown): Record<string, JsonValue> => (v && typeof v === 'object' && !Array.isArray(v) ? { ...(v as Record<string, JsonValue>) } : {});
+const asIds = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number) : []);
+
+/** Facet keys mirrored into columns. */
+function facetMirror(facets: Record<string, JsonValue>, base: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of ['subject', 'location', 'topic'] as const) if (typeof facets[key] === 'string') out[key] = facets[key];
+  if (base.time !== undefined) out.time = base.time;
+  return out;
+}
+
+function newWeight(current: unknown, change: WeightChange): number | undefined {
+  const w = typeof current === 'number' ? current : DEFAULT_WEIGHT;
+  switch (change.kind) {
+    case 'set': return clamp01(change.weight);
+    case 'shift': return clamp01(w + change.delta);
+    case 'archive': return clamp01(Math.min(w, ARCHIVE_WEIGHT));
+    case 'none': return undefined;
+  }
+}
+
+function encode(x: Execution, op: EncodeOp): StatementResult {
+  const text = String(op.values.text ?? '');
+  const values: Record<string, unknown> = {
+    ...op.values,
+    owner: op.actor ?? null,
+    created_at: op.now,
+    updated_at: op.now,
+    deleted: 0,
+  };
+  if (op.embedding) Object.assign(values, { embedding: op.embedding, embedding_model: 'caller' });
+  else if (!op.skipEmbedding) Object.assign(values, x.embedding(text));
+  const id = x.insert(values);
+  return withAudit(x, [id]);
+}
+
+function update(x: Execution, op: UpdateOp, rows: Row[]): void {
+  x.guard(op, rows);
+  for (const row of rows) {
+    const changes: Record<string, unknown> = { ...op.set };
+    if (Object.keys(op.facets).length) {
+      const facets = { ...asObject(row.facets), ...op.facets };
+      changes.facets = facets;
+      Object.assign(changes, facetMirror(op.facets, op.set));
+    }
+    x.update(row, changes);
+  }
+}
+
+function label(x: Execution, op: LabelOp, rows: Row[]): void {
+  x.guard(op, rows, op.mode === 'add');
+  for (const row of rows) {
+    const old = asTags(row.tags);
+    const tags =
+      op.mode === 'replace' ? [...op.tags]
+        : op.mode === 'remove' ? old.filter((t) => !op.tags.includes(t))
+        : [...new Set([...old, ...op.tags])];
+    if (op.mode === 'remove') {
+      const absent = op.tags.filter((t) => !old.includes(t));
+      if (absent.length) x.warn('tag-not-present', `memory #${row.id} has no tag ${absent.map((t) => `'${t}'`).join(', ')}`, 'args.tags');
+    }
+    const changes: Record<string, unknown> = { tags };
+    if (Object.keys(op.facets).length) {
+      changes.facets = { ...asObject(row.facets), ...op.facets };
+      Object.assign(changes, facetMirror(op.facets, {}));
+    }
+    x.update(row, changes);
+  }
+}
+
+function promote(x: Execution, op: PromoteOp | DemoteOp, rows: Row[]): void {
+  x.guard(op, rows);
+  for (const row of rows) {
+    const changes: Record<string, unknown> = {};
+    const w = newWeight(row.weight, op.change);
+    if (w !== undefined) changes.weight = w;
+    if (op.kind === 'Promote' && op.remind) {
+      changes.auto_frequency = op.remind.rrule;
+      changes.next_auto_update_at = op.remind.next;
+    }
+    x.update(row, changes);
+  }
+}
+
+function merge(x: Execution, op: MergeOp, rows: Row[]): number[] {
+  let primary: Row | undefined;
+  if (op.primary === 'auto') primary = rows[0];
+  else {
+    primary = rows.find((r) => r.id === op.primary);
+    if (!primary) {
+      const [extra] = x.query(compile({ ...op, selection: { ids: [op.primary], all: false, orderBy: 'time_desc' } } as MergeOp, x.store.dialect).target!);
+      if (!extra) throw new Refusal('merge-primary-missing', `Merge: primary record #${op.primary} does not exist (or is deleted or expired)`, 'args.primary_id');
+      primary = extra;
+    }
+  }
+  const children = rows.filter((r) => r !== primary);
+  if (!primary || children.length === 0) {
+    throw new Refusal('merge-needs-two', `Merge needs at least two live records; the target selects ${rows.length}`, 'target');
+  }
+  x.guard(op, children);
+  x.guard(op, [primary], true);
+  const text = [primary.text, ...children.map((c) => c.text)].filter((t) => typeof t === 'string' && t).join('\n');
+  const primaryChanges: Record<string, unknown> = {
+    text,
+    tags: [...new Set([...asTags(primary.tags), ...children.flatMap((c) => asTags(c.tags))])],
+    lineage_children: [...new Set([...asIds(primary.lineage_children), ...children.map((c) => c.id)])],
+    weight: Math.max(...[primary, ...children].map((r) => (typeof r.weight === 'number' ? r.weight : DEFAULT_WEIGHT))),
+  };
+  if (op.reembed && primary.embedding_model !== 'caller' && primary.embedding) Object.assign(primaryChanges, x.embedding(text));
+  x.update(primary, primaryChanges);
+  for (const child of children) {
+    if (op.softDeleteChildren) {
+      x.update(child, { lineage_parents: [...new Set([...asIds(child.lineage_parents), primary.id])], deleted: 1, deleted_at: op.now });
+    } else x.remove(child);
+  }
+  return [primary.id, ...children.map((c) => c.id)];
+}
+
+function pieces(op: SplitOp, text: string): string[] {
+  const r = op.rule;
+  switch (r.kind) {
+    case 'by_sentences': {
+      const s = splitSentences(text);
+      const out: string[] = [];
+      const sep = /[\u3040-\u30ff\u3400-\u9fff]/.test(text) ? '' : ' ';
+      for (let i = 0; i < s.length; i += r.maxSentences) out.push(s.slice(i, i + r.maxSentences).join(sep));
+      return out;
+    }
+    case 'by_chunks':
+      return r.chunkSize ? splitChunks(text, r.chunkSize) : splitInto(text, r.numChunks ?? 2);
+    case 'custom': {
+      const s = splitSections(text);
+      if (!r.maxSplits || s.length <= r.maxSplits) return s;
+      // Too many sections: fold the tail into the last allowed piece.
+      return [...s.slice(0, r.maxSplits - 1), s.slice(r.maxSplits - 1).join('\n\n')];
+    }
+  }
+}
+
+const INHERITED = ['type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source', 'weight', 'expire_at', 'expire_action',
+  'expire_reason', 'read_perm_level', 'write_perm_level', 'read_whitelist', 'read_blacklist', 'write_whitelist', 'write_blacklist'];
+
+function split(x: Execution, op: SplitOp, rows: Row[]): number[] {
+  x.guard(op, rows);
+  const ids: number[] = [];
+  for (const row of rows) {
+    const parts = pieces(op, String(row.text ?? ''));
+    if (parts.length < 2) {
+      x.warn('split-single-piece', `memory #${row.id} yields one piece under ${op.rule.kind}; it is left as is`);
+      continue;
+    }
+    const childIds = parts.map((text) => {
+      const values: Record<string, unknown> = {
+        text,
+        ...(op.inheritAll ? pick(row, INHERITED) : { type: row.type ?? null, time: row.time ?? null }),
+        lineage_parents: [row.id],
+        owner: op.actor ?? row.owner ?? null,
+        created_at: op.now,
+        updated_at: op.now,
+        deleted: 0,
+        ...x.embedding(text),
+      };
+      return x.insert(values);
+    });
+    const changes: Record<string, unknown> = { lineage_children: [...asIds(row.lineage_children), ...childIds] };
+    if (!op.keepSource) Object.assign(changes, { deleted: 1, deleted_at: op.now });
+    x.update(row, changes);
+    ids.push(row.id, ...childIds);
+  }
+  return ids;
+}
+
+function lock(x: Execution, op: LockOp, rows: Row[]): void {
+  x.guard(op, rows);
+  for (const row of rows) {
+    x.update(row, {
+      lock_mode: op.mode,
+      lock_reason: op.reason ?? null,
+      lock_policy: op.policy ?? null,
+      lock_expires: op.expires ?? null,
+    });
+  }
+}
+
+function expire(x: Execution, op: ExpireOp, rows: Row[]): void {
+  x.guard(op, rows);
+  if (op.expireAt <= op.now) x.warn('expires-immediately', `the expiry time ${op.expireAt} is not after now (${op.now}); the records are hidden at once`);
+  for (const row of rows) x.update(row, { expire_at: op.expireAt, expire_action: op.action, expire_reason: op.reason ?? null });
+}
+
+function remove(x: Execution, op: DeleteOp, rows: Row[]): void {
+  x.guard(op, rows);
+  for (const row of rows) {
+    if (op.soft) x.update(row, { deleted: 1, deleted_at: op.now });
+    else x.remove(row);
+  }
+}
+
+function project(row: Row, include: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(include.map((k) => [k, row[k] ?? null]));
+}
+
+/** Executes one operation; the caller owns the transaction. */
+export function executeOperation(store: Store, op: Operation, index: number): ExecuteResult {
+  const x = new Execution(store, op, index);
+  try {
+    if (op.kind === 'Encode') return { ok: true, result: encode(x, op) };
+    const { rows, scores } = x.target(op);
+    if (rows.length === 0 && op.kind !== 'Retrieve' && op.kind !== 'Summarize') {
+      x.warn('no-match', `${op.kind}: the target matches no live record`, 'target');
+    }
+    switch (op.kind) {
+      case 'Retrieve':
+        return { ok: true, result: x.result(rows.map((r) => r.id), { rows: rows.map((r) => project(r, (op as RetrieveOp).include)), scores }) };
+      case 'Summarize': {
+        const s = op as SummarizeOp;
+        const texts = rows.filter((r) => typeof r.text === 'string').map((r) => ({ id: r.id, text: r.text as string }));
+        const summary = store.summarizer.summarize(texts, { focus: s.focus, maxTokens: s.maxTokens });
+        return { ok: true, result: x.result(rows.map((r) => r.id), { summary, scores }) };
+      }
+      case 'Update': update(x, op, rows); break;
+      case 'Label': label(x, op, rows); break;
+      case 'Promote': case 'Demote': promote(x, op, rows); break;
+      case 'Merge': return { ok: true, result: withAudit(x, merge(x, op, rows)) };
+      case 'Split': return { ok: true, result: withAudit(x, split(x, op, rows)) };
+      case 'Lock': lock(x, op, rows); break;
+      case 'Expire': expire(x, op, rows); break;
+      case 'Delete': remove(x, op, rows); break;
+    }
+    return { ok: true, result: withAudit(x, rows.map((r) => r.id)) };
+  } catch (e) {
+    if (e instanceof Refusal) {
+      return { ok: false, diagnostic: { code: e.code, severity: 'error', message: e.message, path: e.path, statement: index } };
+    }
+    throw e;
+  }
+}
+
+/** Appends the statement's audit entry (writes only) and builds its result. */
+function withAudit(x: Execution, ids: number[]): StatementResult {
+  const op = x.op;
+  if (x.changes.length) {
+    x.write(compileAuditInsert({
+      at: op.now,
+      actor: op.actor ?? null,
+      op: op.kind,
+      ir: op.ir,
+      affectedIds: x.changes.map((c) => c.id),
+      before: Object.fromEntries(x.changes.map((c) => [c.id, c.before])),
+      after: Object.fromEntries(x.changes.map((c) => [c.id, c.after])),
+    }, x.store.dialect));
+  }
+  return x.result(ids);
+}

@@ -1,0 +1,401 @@
+/**
+ * Lowering: IR → Operation. The only place values are normalised: times to UTC, relative ranges
+ * and TTLs made concrete against the injected clock, ids parsed to numbers, defaults applied.
+ * Bad values are returned as diagnostics (code + JSON path), never thrown.
+ */
+import * as rruleModule from 'rrule';
+import type { Diagnostic } from '../diagnostics/diagnostic.ts';
+import type { IR, IROf, JsonValue, Op } from '../ir/schema.ts';
+import type {
+  ColumnValues, LoweredFilter, LoweredSearch, Operation, OrderBy, Selection, SplitRule, TimeWindow, WeightChange,
+} from './operation.ts';
+import { addDuration, formatUtc, parseDuration, parseInstant, unitDuration } from './time.ts';
+
+export type * from './operation.ts';
+export { formatUtc, normalizeInstant, parseDuration, parseInstant, addDuration } from './time.ts';
+
+export interface LowerContext {
+  readonly now: Date;
+  /** The acting actor; `meta.actor` of the IR wins when present. */
+  readonly actor?: string;
+}
+
+export type LowerResult =
+  | { readonly ok: true; readonly operation: Operation; readonly warnings: readonly Diagnostic[] }
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+
+/** Weight a new record gets, and the weight archiving caps a record at. */
+export const DEFAULT_WEIGHT = 0.5;
+export const ARCHIVE_WEIGHT = 0.1;
+/** Shift applied by a Promote/Demote that names neither a weight nor a delta. */
+export const DEFAULT_WEIGHT_STEP = 0.2;
+export const DEFAULT_MAX_TOKENS = 256;
+export const DEFAULT_INCLUDE = ['id', 'text', 'type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source', 'weight'];
+
+// rrule ships CommonJS to Node (named exports under `default`) and ESM to bundlers.
+const { RRule, rrulestr } = ((rruleModule as { default?: typeof rruleModule }).default ?? rruleModule) as typeof rruleModule;
+
+const FACET_COLUMNS = ['subject', 'time', 'location', 'topic'] as const;
+const PERM_LISTS = ['read_whitelist', 'read_blacklist', 'write_whitelist', 'write_blacklist'] as const;
+
+class Lowerer {
+  readonly errors: Diagnostic[] = [];
+  readonly warnings: Diagnostic[] = [];
+  constructor(readonly now: Date) {}
+
+  error(code: string, message: string, path: string): void {
+    this.errors.push({ code, severity: 'error', message, path });
+  }
+  warn(code: string, message: string, path: string): void {
+    this.warnings.push({ code, severity: 'warning', message, path });
+  }
+
+  instant(value: string | undefined, path: string): string | undefined {
+    if (value === undefined) return undefined;
+    const d = parseInstant(value);
+    if (!d) {
+      this.error('bad-datetime', `'${value}' is not an ISO-8601 date or date-time`, path);
+      return undefined;
+    }
+    return formatUtc(d);
+  }
+
+  /** now ± an ISO or short duration. */
+  shifted(value: string, sign: 1 | -1, path: string): string | undefined {
+    const d = parseDuration(value);
+    if (!d) {
+      this.error('bad-duration', `'${value}' is not a duration (ISO-8601 like P30D or PT12H, or 30d)`, path);
+      return undefined;
+    }
+    return formatUtc(addDuration(this.now, d, sign));
+  }
+
+  timeRange(tr: Record<string, unknown> | undefined, path: string): TimeWindow | undefined {
+    if (!tr) return undefined;
+    if (tr.relative !== undefined || tr.amount !== undefined) {
+      const amount = tr.amount;
+      const unit = tr.unit as Parameters<typeof unitDuration>[1] | undefined;
+      if (typeof amount !== 'number' || !unit) {
+        this.error('bad-time-range', 'a relative time range needs `amount` and `unit`', path);
+        return undefined;
+      }
+      const other = formatUtc(addDuration(this.now, unitDuration(amount, unit), tr.relative === 'next' ? 1 : -1));
+      const now = formatUtc(this.now);
+      return tr.relative === 'next' ? { from: now, to: other } : { from: other, to: now };
+    }
+    const from = this.instant(tr.start as string | undefined, `${path}.start`);
+    const to = this.instant(tr.end as string | undefined, `${path}.end`);
+    if (from && to && from > to) this.error('bad-time-range', `time range starts (${from}) after it ends (${to})`, path);
+    return from || to ? { from, to } : undefined;
+  }
+
+  ids(value: unknown, path: string): number[] {
+    const list = Array.isArray(value) ? value : [value];
+    const out: number[] = [];
+    list.forEach((v, i) => {
+      const text = String(v).trim();
+      if (/^\d+$/.test(text) && Number(text) > 0) out.push(Number(text));
+      else this.error('bad-id', `'${String(v)}' is not a memory id (a positive integer)`, Array.isArray(value) ? `${path}.${i}` : path);
+    });
+    return [...new Set(out)];
+  }
+
+  filter(f: Record<string, any>, path: string, extraTime?: TimeWindow): LoweredFilter {
+    let time = this.timeRange(f.time_range, `${path}.time_range`);
+    if (extraTime) time = intersect(time, extraTime);
+    const facets: Record<string, JsonValue> = {};
+    if (f.facets && typeof f.facets === 'object') Object.assign(facets, f.facets);
+    return {
+      time,
+      hasTags: dedupe(f.has_tags ?? []),
+      notTags: dedupe(f.not_tags ?? []),
+      type: f.type, subject: f.subject, location: f.location, topic: f.topic,
+      weightGte: f.weight_gte, weightLte: f.weight_lte,
+      expireBefore: this.instant(f.expire_before, `${path}.expire_before`),
+      expireAfter: this.instant(f.expire_after, `${path}.expire_after`),
+      facets,
+    };
+  }
+
+  selection(ir: IR, extraTime?: TimeWindow): Selection {
+    const t = (ir.target ?? {}) as Record<string, any>;
+    const ids = t.ids !== undefined ? this.ids(t.ids, 'target.ids') : undefined;
+    // Some IRs carry time bounds beside the filter; they narrow it.
+    const looseTime = t.time_from || t.time_to
+      ? { from: this.instant(t.time_from, 'target.time_from'), to: this.instant(t.time_to, 'target.time_to') }
+      : undefined;
+    const time = extraTime && looseTime ? intersect(extraTime, looseTime) : extraTime ?? looseTime;
+    const filter = t.filter || time ? this.filter(t.filter ?? {}, 'target.filter', time) : undefined;
+    let search: LoweredSearch | undefined;
+    if (t.search) {
+      const query = String(t.search.intent?.query ?? t.search.intent?.context ?? '').trim();
+      if (!query) this.error('empty-search', 'a search target needs `intent.query` text', 'target.search.intent');
+      const alpha = t.search.overrides?.alpha ?? 0.5;
+      search = { query, alpha: Math.min(1, Math.max(0, alpha)) };
+    }
+    const limit: number | undefined = t.search?.overrides?.k ?? t.search?.limit ?? t.filter?.limit;
+    if (limit !== undefined && limit < 1) this.error('bad-limit', `limit must be at least 1, got ${limit}`, 'target.filter.limit');
+    const orderBy: OrderBy = t.search?.overrides?.order_by ?? (search ? 'relevance' : 'time_desc');
+    if (ir.op !== 'Encode' && ids === undefined && !filter && !search && !t.all) {
+      this.error('missing-target', `${ir.op} needs a target: ids, filter, search or all`, 'target');
+    }
+    return { ids, filter, search, all: t.all === true, limit, orderBy };
+  }
+
+  weightChange(args: { weight?: number; weight_delta?: number }, sign: 1 | -1, path: string): WeightChange {
+    if (args.weight !== undefined) {
+      if (args.weight < 0 || args.weight > 1) this.warn('weight-clamped', `weight ${args.weight} is clamped to [0,1]`, `${path}.weight`);
+      return { kind: 'set', weight: clamp01(args.weight) };
+    }
+    if (args.weight_delta !== undefined) return { kind: 'shift', delta: sign * Math.abs(args.weight_delta) };
+    return { kind: 'none' };
+  }
+}
+
+function intersect(a: TimeWindow | undefined, b: TimeWindow): TimeWindow {
+  if (!a) return b;
+  const from = a.from && b.from ? (a.from > b.from ? a.from : b.from) : a.from ?? b.from;
+  const to = a.to && b.to ? (a.to < b.to ? a.to : b.to) : a.to ?? b.to;
+  return { from, to };
+}
+
+const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
+const dedupe = (xs: readonly string[]) => [...new Set(xs.map((x) => x.trim()).filter(Boolean))];
+
+/** Facet keys that are columns are copied to those columns (time normalised). */
+function facetColumns(l: Lowerer, facets: Record<string, JsonValue>, path: string): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  for (const key of FACET_COLUMNS) {
+    const v = facets[key];
+    if (typeof v !== 'string') continue;
+    out[key] = key === 'time' ? l.instant(v, `${path}.time`) ?? null : v;
+  }
+  return out;
+}
+
+function lowerEncode(l: Lowerer, ir: IROf<'Encode'>) {
+  const a = (ir.args ?? {}) as Record<string, any>;
+  const payload = a.payload ?? {};
+  const text: string | undefined =
+    typeof payload.text === 'string' ? payload.text
+      : payload.structured ? JSON.stringify(payload.structured)
+      : typeof payload.url === 'string' ? payload.url : undefined;
+  if (text === undefined || text.trim() === '') l.error('empty-payload', 'Encode needs payload text, structured data or a url', 'args.payload');
+  // Some IRs spell a key with stray spaces (" facets"); read it as the intended key.
+  const facetsArg = a.facets ?? a[' facets'];
+  const facets: Record<string, JsonValue> = facetsArg && typeof facetsArg === 'object' ? { ...facetsArg } : {};
+  const values: Record<string, JsonValue> = {
+    text: text ?? null,
+    type: a.type ?? null,
+    tags: dedupe(a.tags ?? []),
+    facets,
+    ...facetColumns(l, facets, 'args.facets'),
+    weight: DEFAULT_WEIGHT,
+    source: a.source ?? payload.source ?? null,
+    auto_frequency: a.auto_frequency ?? null,
+    expire_at: l.instant(a.expire_at, 'args.expire_at') ?? null,
+    next_auto_update_at: l.instant(a.next_auto_update_at, 'args.next_auto_update_at') ?? null,
+    read_perm_level: a.read_perm_level ?? null,
+    write_perm_level: a.write_perm_level ?? null,
+  };
+  for (const key of ['time', 'subject', 'location', 'topic'] as const) {
+    if (a[key] !== undefined) values[key] = key === 'time' ? l.instant(a.time, 'args.time') ?? null : a[key];
+  }
+  for (const key of PERM_LISTS) if (a[key] !== undefined) values[key] = dedupe(a[key]);
+  return { values, skipEmbedding: a.skip_embedding === true, embedding: a.embedding };
+}
+
+function lowerUpdate(l: Lowerer, ir: IROf<'Update'>) {
+  const s = ((ir.args ?? {}) as Record<string, any>).set ?? {};
+  const set: Record<string, JsonValue> = {};
+  const facets: Record<string, JsonValue> = {};
+  if (Object.keys(s).length === 0) l.error('empty-update', 'Update needs at least one field in `set`', 'args.set');
+  for (const [key, v] of Object.entries(s) as [string, any][]) {
+    const path = `args.set.${key}`;
+    switch (key) {
+      case 'text': case 'type': case 'subject': case 'location': case 'topic': case 'auto_frequency':
+      case 'read_perm_level': case 'write_perm_level': case 'source':
+        set[key] = v; break;
+      case 'time': case 'expire_at': case 'next_auto_update_at':
+        set[key] = l.instant(v, path) ?? null; break;
+      case 'ttl': {
+        const at = l.shifted(v, 1, path);
+        if (at) set.expire_at = at;
+        break;
+      }
+      case 'weight':
+        if (v < 0 || v > 1) l.warn('weight-clamped', `weight ${v} is clamped to [0,1]`, path);
+        set.weight = clamp01(v); break;
+      case 'tags':
+        set.tags = dedupe(v); break;
+      case 'facets':
+        Object.assign(facets, v);
+        Object.assign(set, facetColumns(l, v, path));
+        break;
+      default:
+        if ((PERM_LISTS as readonly string[]).includes(key)) set[key] = dedupe(v);
+        // Any other field is a facet: `set.status = "done"` lands in facets.status.
+        else facets[key] = v;
+    }
+  }
+  return { set, facets };
+}
+
+function lowerSplit(l: Lowerer, ir: IROf<'Split'>): SplitRule {
+  const a = (ir.args ?? {}) as Record<string, any>;
+  const strategy = a.strategy ?? 'by_sentences';
+  const p = a.params?.[strategy] ?? {};
+  if (strategy === 'by_chunks') {
+    if (p.chunk_size !== undefined && p.chunk_size < 1) l.error('bad-split', 'chunk_size must be at least 1', 'args.params.by_chunks.chunk_size');
+    if (p.num_chunks !== undefined && p.num_chunks < 1) l.error('bad-split', 'num_chunks must be at least 1', 'args.params.by_chunks.num_chunks');
+    return { kind: 'by_chunks', chunkSize: p.chunk_size, numChunks: p.num_chunks ?? (p.chunk_size ? undefined : 2) };
+  }
+  if (strategy === 'custom') return { kind: 'custom', instruction: p.instruction ?? '', maxSplits: p.max_splits };
+  return { kind: 'by_sentences', lang: p.lang ?? 'auto', maxSentences: Math.max(1, p.max_sentences ?? 1) };
+}
+
+function lowerRemind(l: Lowerer, remind: Record<string, any>) {
+  const rule = String(remind.rrule ?? '').trim();
+  const until = l.instant(remind.until, 'args.remind.until');
+  if (!rule) {
+    l.error('bad-rrule', 'remind needs an `rrule` (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO)', 'args.remind.rrule');
+    return undefined;
+  }
+  try {
+    const body = rule.replace(/^RRULE:/i, '');
+    const options = RRule.parseString(body);
+    if (options.freq === undefined) throw new Error('no FREQ');
+    const dtstart = options.dtstart ?? l.now;
+    const rr = rrulestr(`RRULE:${body}`, { dtstart });
+    let next = rr.after(l.now, false);
+    if (next && until && formatUtc(next) > until) next = null;
+    return { rrule: body, until, next: next ? formatUtc(next) : null };
+  } catch (e) {
+    l.error('bad-rrule', `'${rule}' is not an RFC 5545 recurrence rule: ${(e as Error).message}`, 'args.remind.rrule');
+    return undefined;
+  }
+}
+
+/** Lowers one validated IR against a clock. */
+export function lowerIr(ir: IR, ctx: LowerContext): LowerResult {
+  const l = new Lowerer(ctx.now);
+  const meta = ir.meta ?? {};
+  const base = {
+    ir,
+    actor: meta.actor ?? ctx.actor,
+    now: formatUtc(ctx.now),
+    dryRun: meta.dry_run === true,
+    confirmation: meta.confirmation === true,
+  };
+  const a = (ir.args ?? {}) as Record<string, any>;
+  let op: Operation;
+  switch (ir.op) {
+    case 'Encode':
+      op = { kind: 'Encode', ...base, ...lowerEncode(l, ir) };
+      break;
+    case 'Update':
+      op = { kind: 'Update', ...base, selection: l.selection(ir), ...lowerUpdate(l, ir) };
+      break;
+    case 'Label': {
+      const tags = dedupe(a.tags ?? []);
+      const facets = a.facets && typeof a.facets === 'object' ? { ...a.facets } : {};
+      if (tags.length === 0 && Object.keys(facets).length === 0 && a.mode !== 'replace') {
+        l.error('empty-label', 'Label needs tags or facets', 'args');
+      }
+      op = { kind: 'Label', ...base, selection: l.selection(ir), mode: a.mode ?? 'add', tags, facets };
+      break;
+    }
+    case 'Promote': {
+      const change = l.weightChange(a, 1, 'args');
+      const remind = a.remind ? lowerRemind(l, a.remind) : undefined;
+      op = {
+        kind: 'Promote', ...base, selection: l.selection(ir),
+        change: change.kind === 'none' && !remind ? { kind: 'shift', delta: DEFAULT_WEIGHT_STEP } : change,
+        remind, reason: a.reason,
+      };
+      break;
+    }
+    case 'Demote': {
+      const change = a.archive ? { kind: 'archive' as const } : l.weightChange(a, -1, 'args');
+      op = {
+        kind: 'Demote', ...base, selection: l.selection(ir),
+        change: change.kind === 'none' ? { kind: 'shift', delta: -DEFAULT_WEIGHT_STEP } : change,
+        reason: a.reason,
+      };
+      break;
+    }
+    case 'Merge': {
+      const primary = a.primary_id === undefined || a.primary_id === 'auto' ? 'auto' : l.ids(a.primary_id, 'args.primary_id')[0] ?? 'auto';
+      op = {
+        kind: 'Merge', ...base, selection: l.selection(ir), primary,
+        softDeleteChildren: a.soft_delete_children !== false, reembed: a.skip_reembedding !== true,
+      };
+      break;
+    }
+    case 'Split':
+      op = {
+        kind: 'Split', ...base, selection: l.selection(ir), rule: lowerSplit(l, ir),
+        inheritAll: a.inherit_all !== false, keepSource: a.keep_source === true,
+      };
+      break;
+    case 'Lock': {
+      const policy = a.policy ?? {};
+      const mode = a.mode ?? a.lock_mode ?? (policy.allow || policy.deny ? 'custom' : 'read_only');
+      const hasPolicy = policy.allow || policy.deny || policy.reviewers;
+      op = {
+        kind: 'Lock', ...base, selection: l.selection(ir), mode, reason: a.reason,
+        policy: hasPolicy ? { allow: policy.allow, deny: policy.deny, reviewers: policy.reviewers } : undefined,
+        expires: l.instant(policy.expires ?? a.lock_expires, 'args.policy.expires'),
+      };
+      break;
+    }
+    case 'Expire': {
+      let expireAt: string | undefined;
+      if (a.until !== undefined) expireAt = l.instant(a.until, 'args.until');
+      else if (a.ttl !== undefined) expireAt = l.shifted(a.ttl, 1, 'args.ttl');
+      else l.error('expire-needs-time', 'Expire needs `ttl` or `until`', 'args');
+      op = {
+        kind: 'Expire', ...base, selection: l.selection(ir), expireAt: expireAt ?? base.now,
+        action: a.on_expire ?? 'soft_delete', reason: a.reason,
+      };
+      break;
+    }
+    case 'Delete': {
+      let extra: TimeWindow | undefined;
+      if (a.older_than !== undefined) {
+        const to = l.shifted(a.older_than, -1, 'args.older_than');
+        if (to) extra = { to };
+      }
+      const range = l.timeRange(a.time_range, 'args.time_range');
+      if (range) extra = extra ? intersect(extra, range) : range;
+      const selection = l.selection(ir, extra);
+      op = { kind: 'Delete', ...base, selection, soft: a.soft !== false, reason: a.reason ?? a.expire_reason };
+      break;
+    }
+    case 'Retrieve': {
+      const include: string[] = a.include?.length ? [...new Set(['id', ...a.include])] : DEFAULT_INCLUDE;
+      op = { kind: 'Retrieve', ...base, selection: l.selection(ir), include };
+      break;
+    }
+    case 'Summarize': {
+      const maxTokens = a.max_tokens ?? DEFAULT_MAX_TOKENS;
+      if (maxTokens < 1) l.error('bad-max-tokens', 'max_tokens must be at least 1', 'args.max_tokens');
+      op = { kind: 'Summarize', ...base, selection: l.selection(ir), focus: a.focus, maxTokens };
+      break;
+    }
+  }
+  if (l.errors.length) return { ok: false, diagnostics: l.errors };
+  // The IR is the caller's object: it is referenced, never frozen.
+  for (const [key, value] of Object.entries(op)) if (key !== 'ir') deepFreeze(value);
+  return { ok: true, operation: Object.freeze(op), warnings: l.warnings };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+export type { ColumnValues, Op };

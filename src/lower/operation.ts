@@ -1,0 +1,161 @@
+/**
+ * Operations: the lowered form of an IR instruction. Kind-tagged, frozen, every value
+ * normalised (times are UTC `YYYY-MM-DDTHH:MM:SSZ`, relative ranges concrete, ids numbers,
+ * defaults applied), so compile and execute never interpret IR spelling again.
+ */
+import type { IR, JsonValue, Op } from '../ir/schema.ts';
+
+export type OrderBy = 'relevance' | 'time_desc' | 'time_asc' | 'weight_desc';
+
+/** Inclusive bounds on the `time` column. */
+export interface TimeWindow {
+  readonly from?: string;
+  readonly to?: string;
+}
+
+export interface LoweredFilter {
+  readonly time?: TimeWindow;
+  readonly hasTags: readonly string[];
+  readonly notTags: readonly string[];
+  readonly type?: string;
+  readonly subject?: string;
+  readonly location?: string;
+  readonly topic?: string;
+  readonly weightGte?: number;
+  readonly weightLte?: number;
+  readonly expireBefore?: string;
+  readonly expireAfter?: string;
+  /** Facet key → value the record's facets must hold. */
+  readonly facets: Readonly<Record<string, JsonValue>>;
+}
+
+export interface LoweredSearch {
+  readonly query: string;
+  /** Weight of the embedding score against keyword overlap, in [0,1]. */
+  readonly alpha: number;
+}
+
+/** Which records an operation acts on. Deleted and expired records are never selected. */
+export interface Selection {
+  readonly ids?: readonly number[];
+  readonly filter?: LoweredFilter;
+  readonly search?: LoweredSearch;
+  /** `target.all`; write ops need `meta.confirmation` with it. */
+  readonly all: boolean;
+  readonly limit?: number;
+  readonly orderBy: OrderBy;
+}
+
+/** Record fields an Encode or Update writes; keys are `memory` column names. */
+export type ColumnValues = Readonly<Record<string, JsonValue>>;
+
+interface Base<K extends Op> {
+  readonly kind: K;
+  /** The IR it was lowered from, kept for the audit log. */
+  readonly ir: IR;
+  readonly actor?: string;
+  /** The clock the operation runs at (UTC). */
+  readonly now: string;
+  readonly dryRun: boolean;
+  readonly confirmation: boolean;
+}
+
+interface Targeted<K extends Op> extends Base<K> {
+  readonly selection: Selection;
+}
+
+export interface EncodeOp extends Base<'Encode'> {
+  readonly values: ColumnValues;
+  readonly skipEmbedding: boolean;
+  /** A caller-supplied embedding, stored as given. */
+  readonly embedding?: readonly number[];
+}
+
+export interface UpdateOp extends Targeted<'Update'> {
+  /** Columns set to these values. */
+  readonly set: ColumnValues;
+  /** Merged into the facets object (and mirrored to the subject/time/location/topic columns). */
+  readonly facets: Readonly<Record<string, JsonValue>>;
+}
+
+export interface LabelOp extends Targeted<'Label'> {
+  readonly mode: 'add' | 'replace' | 'remove';
+  readonly tags: readonly string[];
+  readonly facets: Readonly<Record<string, JsonValue>>;
+}
+
+/** How Promote/Demote change the weight. */
+export type WeightChange =
+  | { readonly kind: 'set'; readonly weight: number }
+  | { readonly kind: 'shift'; readonly delta: number }
+  | { readonly kind: 'archive' }
+  | { readonly kind: 'none' };
+
+export interface PromoteOp extends Targeted<'Promote'> {
+  readonly change: WeightChange;
+  readonly remind?: { readonly rrule: string; readonly until?: string; readonly next: string | null };
+  readonly reason?: string;
+}
+
+export interface DemoteOp extends Targeted<'Demote'> {
+  readonly change: WeightChange;
+  readonly reason?: string;
+}
+
+export interface MergeOp extends Targeted<'Merge'> {
+  /** A record id, or `auto` = the first selected record. */
+  readonly primary: number | 'auto';
+  readonly softDeleteChildren: boolean;
+  readonly reembed: boolean;
+}
+
+export type SplitRule =
+  | { readonly kind: 'by_sentences'; readonly lang: 'zh' | 'en' | 'auto'; readonly maxSentences: number }
+  | { readonly kind: 'by_chunks'; readonly chunkSize?: number; readonly numChunks?: number }
+  | { readonly kind: 'custom'; readonly instruction: string; readonly maxSplits?: number };
+
+export interface SplitOp extends Targeted<'Split'> {
+  readonly rule: SplitRule;
+  readonly inheritAll: boolean;
+  readonly keepSource: boolean;
+}
+
+export interface LockPolicyLowered {
+  readonly allow?: readonly Op[];
+  readonly deny?: readonly Op[];
+  readonly reviewers?: readonly string[];
+}
+
+export interface LockOp extends Targeted<'Lock'> {
+  readonly mode: 'read_only' | 'append_only' | 'custom';
+  readonly reason?: string;
+  readonly policy?: LockPolicyLowered;
+  readonly expires?: string;
+}
+
+export interface ExpireOp extends Targeted<'Expire'> {
+  readonly expireAt: string;
+  readonly action: 'soft_delete' | 'hard_delete' | 'demote' | 'anonymize';
+  readonly reason?: string;
+}
+
+export interface DeleteOp extends Targeted<'Delete'> {
+  readonly soft: boolean;
+  readonly reason?: string;
+}
+
+export interface RetrieveOp extends Targeted<'Retrieve'> {
+  /** Columns returned per record; `id` always first. */
+  readonly include: readonly string[];
+}
+
+export interface SummarizeOp extends Targeted<'Summarize'> {
+  readonly focus?: string;
+  readonly maxTokens: number;
+}
+
+export type Operation =
+  | EncodeOp | UpdateOp | LabelOp | PromoteOp | DemoteOp | MergeOp | SplitOp | LockOp | ExpireOp
+  | DeleteOp | RetrieveOp | SummarizeOp;
+
+export type TargetedOperation = Exclude<Operation, EncodeOp>;
