@@ -1,0 +1,339 @@
+/**
+ * The Text2Mem DSL grammar: a pure Chevrotain `CstParser` (no semantic actions). Each rule's doc
+ * comment is its production. The grammar is deliberately uniform: a statement is a verb followed
+ * by keyword-led clauses; which clause a verb accepts, and which IR field it fills, is decided by
+ * `src/convert` (so a clause in the wrong statement gets a precise diagnostic instead of a
+ * generic parse error).
+ */
+import { CstParser, type CstNode, type IParserErrorMessageProvider, type TokenType, defaultParserErrorProvider, type IToken } from 'chevrotain';
+import * as T from './tokens.ts';
+
+/** Clause keywords followed by exactly one value. */
+export const VALUE_CLAUSE_TOKENS: TokenType[] = [
+  T.TYPE, T.TIME, T.SOURCE, T.SUBJECT, T.LOCATION, T.TOPIC, T.URL, T.STRUCTURED, T.PAYLOAD, T.FACETS,
+  T.MODE, T.REASON, T.POLICY, T.INTO, T.STRATEGY, T.TTL, T.UNTIL, T.THEN, T.FOCUS, T.REMIND, T.BY,
+  T.STAGE, T.AS, T.LANG, T.TRACE, T.AT, T.COMMENT,
+];
+/** Clause keywords followed by one value or a comma-separated list. */
+export const LIST_CLAUSE_TOKENS: TokenType[] = [T.TAGS, T.INCLUDE];
+/** Clause keywords that stand alone (`DRY RUN` is two words). */
+export const FLAG_CLAUSE_TOKENS: TokenType[] = [T.ARCHIVE, T.SOFT, T.HARD, T.CONFIRM];
+/** Field names a WHERE condition may start with besides identifiers and strings. */
+export const FIELD_KEYWORD_TOKENS: TokenType[] = [T.TYPE, T.TAGS, T.TIME, T.SUBJECT, T.LOCATION, T.TOPIC, T.SOURCE];
+
+/**
+ * Records what the parser expected at each failing token, so `parse` can suggest the closest
+ * keyword ("did you mean TYPE?") without parsing Chevrotain's message text.
+ */
+export const expectedAtToken = new WeakMap<IToken, TokenType[]>();
+
+function firstTokens(paths: TokenType[][]): TokenType[] {
+  const out = new Set<TokenType>();
+  for (const p of paths) if (p[0]) out.add(p[0]);
+  return [...out];
+}
+function describe(tokens: TokenType[]): string {
+  const names = [...new Set(tokens.map((t) => (typeof t.LABEL === 'string' ? t.LABEL : t.name)))];
+  const shown = names.slice(0, 12).join(', ');
+  return names.length > 12 ? `${shown}, …` : shown;
+}
+function actualText(t: IToken): string {
+  return t.tokenType.name === 'EOF' ? 'end of input' : `'${t.image}'`;
+}
+
+const errorMessages: IParserErrorMessageProvider = {
+  buildMismatchTokenMessage({ expected, actual }) {
+    expectedAtToken.set(actual, [expected]);
+    return `Expected ${describe([expected])} but found ${actualText(actual)}.`;
+  },
+  buildNotAllInputParsedMessage(options) {
+    return defaultParserErrorProvider.buildNotAllInputParsedMessage(options);
+  },
+  buildNoViableAltMessage({ expectedPathsPerAlt, actual }) {
+    const expected = firstTokens(expectedPathsPerAlt.flat());
+    expectedAtToken.set(actual[0], expected);
+    return `Expected one of ${describe(expected)} but found ${actualText(actual[0])}.`;
+  },
+  buildEarlyExitMessage({ expectedIterationPaths, actual }) {
+    const expected = firstTokens(expectedIterationPaths);
+    expectedAtToken.set(actual[0], expected);
+    return `Expected at least one of ${describe(expected)} but found ${actualText(actual[0])}.`;
+  },
+};
+
+export class T2mParser extends CstParser {
+  constructor() {
+    super(T.allTokens, { recoveryEnabled: true, maxLookahead: 3, errorMessageProvider: errorMessages, nodeLocationTracking: 'full' });
+    this.performSelfAnalysis();
+  }
+
+  /** script := statement* */
+  script = this.RULE('script', () => {
+    this.MANY(() => this.SUBRULE(this.statement));
+  });
+
+  /** statement := verb StringLiteral? clause* ';'?   (the `;` may be left out only at the end) */
+  statement = this.RULE('statement', () => {
+    this.SUBRULE(this.verb);
+    this.OPTION(() => this.CONSUME(T.StringLiteral, { LABEL: 'text' }));
+    this.MANY(() => this.SUBRULE(this.clause));
+    this.OPTION2(() => this.CONSUME(T.Semicolon));
+  });
+
+  /** verb := ENCODE | UPDATE | LABEL | PROMOTE | DEMOTE | MERGE | SPLIT | LOCK | EXPIRE | DELETE | RETRIEVE | SUMMARIZE */
+  verb = this.RULE('verb', () => {
+    this.OR(T.VERB_TOKENS.map((t) => ({ ALT: () => this.CONSUME(t) })));
+  });
+
+  /** clause := idClause | idsClause | ALL | whereClause | valueClause | listClause | maxClause | olderClause | withinClause | flagClause | setClause | withClause */
+  clause = this.RULE('clause', () => {
+    this.OR([
+      { ALT: () => this.SUBRULE(this.idClause) },
+      { ALT: () => this.SUBRULE(this.idsClause) },
+      { ALT: () => this.CONSUME(T.ALL) },
+      { ALT: () => this.SUBRULE(this.whereClause) },
+      { ALT: () => this.SUBRULE(this.valueClause) },
+      { ALT: () => this.SUBRULE(this.listClause) },
+      { ALT: () => this.SUBRULE(this.maxClause) },
+      { ALT: () => this.SUBRULE(this.olderClause) },
+      { ALT: () => this.SUBRULE(this.withinClause) },
+      { ALT: () => this.SUBRULE(this.flagClause) },
+      { ALT: () => this.SUBRULE(this.setClause) },
+      { ALT: () => this.SUBRULE(this.withClause) },
+    ]);
+  });
+
+  /** idClause := ID value */
+  idClause = this.RULE('idClause', () => {
+    this.CONSUME(T.ID);
+    this.SUBRULE(this.value);
+  });
+
+  /** idsClause := IDS valueList */
+  idsClause = this.RULE('idsClause', () => {
+    this.CONSUME(T.IDS);
+    this.SUBRULE(this.valueList);
+  });
+
+  /** whereClause := WHERE condition (AND condition)* (LIMIT value)? */
+  whereClause = this.RULE('whereClause', () => {
+    this.CONSUME(T.WHERE);
+    this.SUBRULE(this.condition);
+    this.MANY(() => {
+      this.CONSUME(T.AND);
+      this.SUBRULE2(this.condition);
+    });
+    this.OPTION(() => {
+      this.CONSUME(T.LIMIT);
+      this.SUBRULE3(this.value);
+    });
+  });
+
+  /** condition := searchCondition | fieldCondition */
+  condition = this.RULE('condition', () => {
+    this.OR([
+      { ALT: () => this.SUBRULE(this.searchCondition) },
+      { ALT: () => this.SUBRULE(this.fieldCondition) },
+    ]);
+  });
+
+  /** searchCondition := SEARCH StringLiteral? searchOption*   (a LIMIT right after it limits the search) */
+  searchCondition = this.RULE('searchCondition', () => {
+    this.CONSUME(T.SEARCH);
+    this.OPTION(() => this.CONSUME(T.StringLiteral, { LABEL: 'query' }));
+    this.MANY(() => this.SUBRULE(this.searchOption));
+  });
+
+  /** searchOption := (K | ALPHA | LIMIT | CONTEXT | VECTOR) value | ORDER BY value */
+  searchOption = this.RULE('searchOption', () => {
+    this.OR([
+      { ALT: () => this.CONSUME(T.K) },
+      { ALT: () => this.CONSUME(T.ALPHA) },
+      { ALT: () => this.CONSUME(T.LIMIT) },
+      { ALT: () => this.CONSUME(T.CONTEXT) },
+      { ALT: () => this.CONSUME(T.VECTOR) },
+      { ALT: () => { this.CONSUME(T.ORDER); this.CONSUME(T.BY); } },
+    ]);
+    this.SUBRULE(this.value);
+  });
+
+  /** fieldCondition := fieldName ( '=' value | HAS valueList | NOT HAS valueList | '>=' value | '<=' value | BEFORE value | AFTER value | timeRange ) */
+  fieldCondition = this.RULE('fieldCondition', () => {
+    this.SUBRULE(this.fieldName);
+    this.OR([
+      { ALT: () => { this.CONSUME(T.Equals); this.SUBRULE(this.value); } },
+      { ALT: () => { this.CONSUME(T.HAS); this.SUBRULE(this.valueList); } },
+      { ALT: () => { this.CONSUME(T.NOT); this.CONSUME2(T.HAS); this.SUBRULE2(this.valueList); } },
+      { ALT: () => { this.CONSUME(T.GreaterEq); this.SUBRULE3(this.value); } },
+      { ALT: () => { this.CONSUME(T.LessEq); this.SUBRULE4(this.value); } },
+      { ALT: () => { this.CONSUME(T.BEFORE); this.SUBRULE5(this.value); } },
+      { ALT: () => { this.CONSUME(T.AFTER); this.SUBRULE6(this.value); } },
+      { ALT: () => this.SUBRULE(this.timeRange) },
+    ]);
+  });
+
+  /** fieldName := Identifier | StringLiteral | TYPE | TAGS | TIME | SUBJECT | LOCATION | TOPIC | SOURCE */
+  fieldName = this.RULE('fieldName', () => {
+    this.OR([
+      { ALT: () => this.CONSUME(T.Identifier) },
+      { ALT: () => this.CONSUME(T.StringLiteral) },
+      ...FIELD_KEYWORD_TOKENS.map((t) => ({ ALT: () => this.CONSUME(t) })),
+    ]);
+  });
+
+  /** timeRange := relativeRange (FROM value)? (TO value)? | FROM value (TO value)? | TO value */
+  timeRange = this.RULE('timeRange', () => {
+    this.OR([
+      {
+        ALT: () => {
+          this.SUBRULE(this.relativeRange);
+          this.OPTION(() => { this.CONSUME(T.FROM); this.SUBRULE(this.value); });
+          this.OPTION2(() => { this.CONSUME(T.TO); this.SUBRULE2(this.value); });
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME2(T.FROM);
+          this.SUBRULE3(this.value);
+          this.OPTION3(() => { this.CONSUME2(T.TO); this.SUBRULE4(this.value); });
+        },
+      },
+      { ALT: () => { this.CONSUME3(T.TO); this.SUBRULE5(this.value); } },
+    ]);
+  });
+
+  /** relativeRange := IN? (LAST | NEXT) value Identifier */
+  relativeRange = this.RULE('relativeRange', () => {
+    this.OPTION(() => this.CONSUME(T.IN));
+    this.OR([{ ALT: () => this.CONSUME(T.LAST) }, { ALT: () => this.CONSUME(T.NEXT) }]);
+    this.SUBRULE(this.value);
+    this.CONSUME(T.Identifier, { LABEL: 'unit' });
+  });
+
+  /** valueClause := (TYPE | TIME | SOURCE | SUBJECT | LOCATION | TOPIC | URL | STRUCTURED | PAYLOAD | FACETS | MODE | REASON | POLICY | INTO | STRATEGY | TTL | UNTIL | THEN | FOCUS | REMIND | BY | STAGE | AS | LANG | TRACE | AT | COMMENT) value */
+  valueClause = this.RULE('valueClause', () => {
+    this.OR(VALUE_CLAUSE_TOKENS.map((t) => ({ ALT: () => this.CONSUME(t, { LABEL: 'keyword' }) })));
+    this.SUBRULE(this.value);
+  });
+
+  /** listClause := (TAGS | INCLUDE) valueList */
+  listClause = this.RULE('listClause', () => {
+    this.OR(LIST_CLAUSE_TOKENS.map((t) => ({ ALT: () => this.CONSUME(t, { LABEL: 'keyword' }) })));
+    this.SUBRULE(this.valueList);
+  });
+
+  /** maxClause := MAX value TOKENS */
+  maxClause = this.RULE('maxClause', () => {
+    this.CONSUME(T.MAX);
+    this.SUBRULE(this.value);
+    this.CONSUME(T.TOKENS);
+  });
+
+  /** olderClause := OLDER THAN value */
+  olderClause = this.RULE('olderClause', () => {
+    this.CONSUME(T.OLDER);
+    this.CONSUME(T.THAN);
+    this.SUBRULE(this.value);
+  });
+
+  /** withinClause := WITHIN timeRange */
+  withinClause = this.RULE('withinClause', () => {
+    this.CONSUME(T.WITHIN);
+    this.SUBRULE(this.timeRange);
+  });
+
+  /** flagClause := ARCHIVE | SOFT | HARD | CONFIRM | DRY RUN */
+  flagClause = this.RULE('flagClause', () => {
+    this.OR([
+      ...FLAG_CLAUSE_TOKENS.map((t) => ({ ALT: () => this.CONSUME(t, { LABEL: 'keyword' }) })),
+      { ALT: () => { this.CONSUME(T.DRY, { LABEL: 'keyword' }); this.CONSUME(T.RUN); } },
+    ]);
+  });
+
+  /** setClause := SET assignment (',' assignment)* */
+  setClause = this.RULE('setClause', () => {
+    this.CONSUME(T.SET);
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.assignment) });
+  });
+
+  /** assignment := key '='? value */
+  assignment = this.RULE('assignment', () => {
+    this.SUBRULE(this.key);
+    this.OPTION(() => this.CONSUME(T.Equals));
+    this.SUBRULE(this.value);
+  });
+
+  /** withClause := WITH key ('.' key)* '=' value */
+  withClause = this.RULE('withClause', () => {
+    this.CONSUME(T.WITH);
+    this.AT_LEAST_ONE_SEP({ SEP: T.Dot, DEF: () => this.SUBRULE(this.key) });
+    this.CONSUME(T.Equals);
+    this.SUBRULE(this.value);
+  });
+
+  /** valueList := value (',' value)*   (a single bracketed list is the list itself) */
+  valueList = this.RULE('valueList', () => {
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.value) });
+  });
+
+  /** value := StringLiteral | NumberLiteral | DateTimeLiteral | DurationLiteral | TRUE | FALSE | NULL | Identifier | list | object */
+  value = this.RULE('value', () => {
+    this.OR([
+      { ALT: () => this.CONSUME(T.StringLiteral) },
+      { ALT: () => this.CONSUME(T.NumberLiteral) },
+      { ALT: () => this.CONSUME(T.DateTimeLiteral) },
+      { ALT: () => this.CONSUME(T.DurationLiteral) },
+      { ALT: () => this.CONSUME(T.True) },
+      { ALT: () => this.CONSUME(T.False) },
+      { ALT: () => this.CONSUME(T.Null) },
+      { ALT: () => this.CONSUME(T.Identifier) },
+      { ALT: () => this.SUBRULE(this.list) },
+      { ALT: () => this.SUBRULE(this.object) },
+    ]);
+  });
+
+  /** element := value | Keyword   (inside brackets a keyword is just a bare word, e.g. [Retrieve]) */
+  element = this.RULE('element', () => {
+    this.OR([
+      { ALT: () => this.SUBRULE(this.value) },
+      { ALT: () => this.CONSUME(T.Keyword) },
+    ]);
+  });
+
+  /** list := '[' (element (',' element)*)? ']' */
+  list = this.RULE('list', () => {
+    this.CONSUME(T.LBracket);
+    this.MANY_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.element) });
+    this.CONSUME(T.RBracket);
+  });
+
+  /** object := '{' (entry (',' entry)*)? '}' */
+  object = this.RULE('object', () => {
+    this.CONSUME(T.LBrace);
+    this.MANY_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.entry) });
+    this.CONSUME(T.RBrace);
+  });
+
+  /** entry := key ':' element */
+  entry = this.RULE('entry', () => {
+    this.SUBRULE(this.key);
+    this.CONSUME(T.Colon);
+    this.SUBRULE(this.element);
+  });
+
+  /** key := Identifier | StringLiteral | Keyword | TRUE | FALSE | NULL */
+  key = this.RULE('key', () => {
+    this.OR([
+      { ALT: () => this.CONSUME(T.Identifier) },
+      { ALT: () => this.CONSUME(T.StringLiteral) },
+      { ALT: () => this.CONSUME(T.Keyword) },
+      { ALT: () => this.CONSUME(T.True) },
+      { ALT: () => this.CONSUME(T.False) },
+      { ALT: () => this.CONSUME(T.Null) },
+    ]);
+  });
+}
+
+/** The one parser instance (Chevrotain parsers are meant to be reused). */
+export const parser = new T2mParser();
+export type { CstNode };

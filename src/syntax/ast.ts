@@ -1,0 +1,166 @@
+/**
+ * The Text2Mem DSL syntax tree. Nodes are readonly, tagged by `kind`, and carry the source span
+ * they came from (`loc`). Trees built from IR (`irToAst`) carry a zero span.
+ */
+import type { Range } from '../diagnostics/diagnostic.ts';
+
+export interface Node {
+  readonly kind: string;
+  readonly loc: Range;
+}
+
+// ---------------------------------------------------------------- values
+
+export interface StringValue extends Node { readonly kind: 'String'; readonly value: string }
+export interface NumberValue extends Node { readonly kind: 'Number'; readonly value: number }
+export interface BooleanValue extends Node { readonly kind: 'Boolean'; readonly value: boolean }
+export interface NullValue extends Node { readonly kind: 'Null' }
+/** An ISO-8601 date/datetime written bare; its value is the text as written. */
+export interface DateTimeValue extends Node { readonly kind: 'DateTime'; readonly value: string }
+/** An ISO-8601 duration written bare (`P7D`); its value is the text as written. */
+export interface DurationValue extends Node { readonly kind: 'Duration'; readonly value: string }
+/** A bare word in a value position (`note`, `read_only`, `Retrieve`); it means the string. */
+export interface IdentifierValue extends Node { readonly kind: 'Identifier'; readonly value: string }
+export interface ListValue extends Node { readonly kind: 'List'; readonly items: readonly Value[] }
+export interface ObjectEntry extends Node { readonly kind: 'Entry'; readonly key: Key; readonly value: Value }
+export interface ObjectValue extends Node { readonly kind: 'Object'; readonly entries: readonly ObjectEntry[] }
+
+export type Value =
+  | StringValue | NumberValue | BooleanValue | NullValue | DateTimeValue | DurationValue | IdentifierValue
+  | ListValue | ObjectValue;
+
+/** An object key, field name or path segment; `name` is the key as written (strings decoded). */
+export interface Key extends Node { readonly kind: 'Key'; readonly name: string }
+
+// ---------------------------------------------------------------- statements
+
+export interface Comment extends Node { readonly kind: 'Comment'; /** Text after `#`, as written. */ readonly text: string }
+
+export interface Script extends Node {
+  readonly kind: 'Script';
+  readonly statements: readonly Statement[];
+  /** Comments after the last statement. */
+  readonly trailingComments: readonly Comment[];
+}
+
+export const VERB_NAMES = [
+  'ENCODE', 'UPDATE', 'LABEL', 'PROMOTE', 'DEMOTE', 'MERGE', 'SPLIT', 'LOCK', 'EXPIRE', 'DELETE', 'RETRIEVE', 'SUMMARIZE',
+] as const;
+export type VerbName = (typeof VERB_NAMES)[number];
+
+export interface Verb extends Node { readonly kind: 'Verb'; readonly name: VerbName }
+
+export interface Statement extends Node {
+  readonly kind: 'Statement';
+  readonly verb: Verb;
+  /** ENCODE's leading string: the payload text. */
+  readonly text?: StringValue;
+  readonly clauses: readonly Clause[];
+  /** Comments on the lines before the statement (and any written inside it, which move here). */
+  readonly leadingComments: readonly Comment[];
+  /** A comment after the statement on its last line. */
+  readonly trailingComment?: Comment;
+  /** True when the source had an empty line before this statement (kept by the printer). */
+  readonly blankLineBefore?: boolean;
+}
+
+export type Clause =
+  | IdClause | IdsClause | AllClause | WhereClause | ValueClause | ListClause | MaxTokensClause | OlderThanClause
+  | WithinClause | FlagClause | SetClause | WithClause;
+
+/** `ID v`: `target.ids` as a single id. */
+export interface IdClause extends Node { readonly kind: 'IdClause'; readonly value: Value }
+/** `IDS a, b` or `IDS [a, b]`: `target.ids` as a list. */
+export interface IdsClause extends Node { readonly kind: 'IdsClause'; readonly values: ValueList }
+/** `ALL`: `target.all = true`. */
+export interface AllClause extends Node { readonly kind: 'AllClause' }
+
+/** The clause keywords followed by one value. */
+export const VALUE_KEYWORDS = [
+  'TYPE', 'TIME', 'SOURCE', 'SUBJECT', 'LOCATION', 'TOPIC', 'URL', 'STRUCTURED', 'PAYLOAD', 'FACETS', 'MODE',
+  'REASON', 'POLICY', 'INTO', 'STRATEGY', 'TTL', 'UNTIL', 'THEN', 'FOCUS', 'REMIND', 'BY', 'STAGE', 'AS', 'LANG',
+  'TRACE', 'AT', 'COMMENT',
+] as const;
+export type ValueKeyword = (typeof VALUE_KEYWORDS)[number];
+export interface ValueClause extends Node { readonly kind: 'ValueClause'; readonly keyword: ValueKeyword; readonly keywordLoc: Range; readonly value: Value }
+
+export const LIST_KEYWORDS = ['TAGS', 'INCLUDE'] as const;
+export type ListKeyword = (typeof LIST_KEYWORDS)[number];
+export interface ListClause extends Node { readonly kind: 'ListClause'; readonly keyword: ListKeyword; readonly keywordLoc: Range; readonly values: ValueList }
+
+/** `MAX n TOKENS` */
+export interface MaxTokensClause extends Node { readonly kind: 'MaxTokensClause'; readonly value: Value }
+/** `OLDER THAN P30D` */
+export interface OlderThanClause extends Node { readonly kind: 'OlderThanClause'; readonly value: Value }
+/** `WITHIN LAST 7 DAYS` / `WITHIN FROM a TO b` */
+export interface WithinClause extends Node { readonly kind: 'WithinClause'; readonly range: TimeRange }
+
+export const FLAG_KEYWORDS = ['ARCHIVE', 'SOFT', 'HARD', 'CONFIRM', 'DRY RUN'] as const;
+export type FlagKeyword = (typeof FLAG_KEYWORDS)[number];
+export interface FlagClause extends Node { readonly kind: 'FlagClause'; readonly keyword: FlagKeyword }
+
+/** `SET k = v, ...`: UPDATE's `args.set`, any other verb's `args`. */
+export interface SetClause extends Node { readonly kind: 'SetClause'; readonly assignments: readonly Assignment[] }
+export interface Assignment extends Node { readonly kind: 'Assignment'; readonly key: Key; readonly value: Value }
+
+/** `WITH a.b.c = v`: sets any IR path; the escape for fields no other clause can express. */
+export interface WithClause extends Node { readonly kind: 'WithClause'; readonly path: readonly Key[]; readonly value: Value }
+
+/** `a, b, c` or `[a, b, c]` (then `bracketed`), always a JSON array. */
+export interface ValueList extends Node {
+  readonly kind: 'ValueList';
+  readonly items: readonly Value[];
+  /** The list was written as one bracketed list literal. */
+  readonly bracketed: boolean;
+}
+
+// ---------------------------------------------------------------- WHERE
+
+export interface WhereClause extends Node {
+  readonly kind: 'WhereClause';
+  readonly conditions: readonly Condition[];
+  /** The trailing `LIMIT n`: `target.filter.limit`. */
+  readonly limit?: Value;
+}
+
+export type Condition = SearchCondition | FieldCondition;
+
+export const SEARCH_OPTIONS = ['K', 'ALPHA', 'ORDER BY', 'LIMIT', 'CONTEXT', 'VECTOR'] as const;
+export type SearchOptionName = (typeof SEARCH_OPTIONS)[number];
+export interface SearchOption extends Node { readonly kind: 'SearchOption'; readonly name: SearchOptionName; readonly value: Value }
+
+/** `search "query" K 10 ALPHA 0.5 ORDER BY relevance CONTEXT "..." VECTOR [..] LIMIT 5` */
+export interface SearchCondition extends Node {
+  readonly kind: 'SearchCondition';
+  readonly query?: StringValue;
+  readonly options: readonly SearchOption[];
+}
+
+export type FieldOperator = '=' | 'HAS' | 'NOT HAS' | '>=' | '<=' | 'BEFORE' | 'AFTER' | 'RANGE';
+export interface FieldCondition extends Node {
+  readonly kind: 'FieldCondition';
+  readonly field: Key;
+  readonly operator: FieldOperator;
+  readonly operatorLoc: Range;
+  /** For `=`, `>=`, `<=`, BEFORE, AFTER. */
+  readonly value?: Value;
+  /** For HAS and NOT HAS. */
+  readonly values?: ValueList;
+  /** For RANGE (`time IN LAST 7 DAYS`, `time FROM a TO b`). */
+  readonly range?: TimeRange;
+}
+
+export interface TimeRange extends Node {
+  readonly kind: 'TimeRange';
+  readonly relative?: RelativeRange;
+  readonly from?: Value;
+  readonly to?: Value;
+}
+/** `LAST 7 DAYS`; `unit` is lower-cased. */
+export interface RelativeRange extends Node {
+  readonly kind: 'RelativeRange';
+  readonly direction: 'last' | 'next';
+  readonly amount: Value;
+  readonly unit: string;
+  readonly unitLoc: Range;
+}

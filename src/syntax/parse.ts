@@ -1,0 +1,599 @@
+/**
+ * `parse`: DSL text → `Script` AST plus diagnostics. Never throws. The token stream is cut at
+ * each `;` and every piece is parsed on its own, so one broken statement cannot hide the errors
+ * of the next; a missing `;` before a verb is reported and parsing goes on.
+ */
+import type { CstNode, IToken, TokenType } from 'chevrotain';
+import { tokenMatcher } from 'chevrotain';
+import type { Diagnostic, Range } from '../diagnostics/diagnostic.ts';
+import { closest } from '../diagnostics/suggest.ts';
+import * as T from '../../grammar/tokens.ts';
+import { parser, expectedAtToken } from '../../grammar/parser.ts';
+import type * as A from './ast.ts';
+
+// ---------------------------------------------------------------- tokens
+
+export type TokenKind = 'keyword' | 'verb' | 'identifier' | 'string' | 'number' | 'datetime' | 'duration' | 'boolean' | 'null' | 'punctuation' | 'comment' | 'invalid';
+
+export interface Token {
+  readonly kind: TokenKind;
+  /** The Chevrotain token name, e.g. `ENCODE`, `StringLiteral`, `Comma`. */
+  readonly type: string;
+  readonly image: string;
+  readonly range: Range;
+}
+
+const VERB_SET = new Set<TokenType>(T.VERB_TOKENS);
+
+function tokenKind(t: IToken): TokenKind {
+  const type = t.tokenType;
+  if (VERB_SET.has(type)) return 'verb';
+  if (tokenMatcher(t, T.Keyword)) return 'keyword';
+  switch (type) {
+    case T.Identifier: return 'identifier';
+    case T.StringLiteral: return 'string';
+    case T.NumberLiteral: return 'number';
+    case T.DateTimeLiteral: return 'datetime';
+    case T.DurationLiteral: return 'duration';
+    case T.True: case T.False: return 'boolean';
+    case T.Null: return 'null';
+    case T.Comment: return 'comment';
+    case T.BadString: return 'invalid';
+    default: return 'punctuation';
+  }
+}
+
+export function tokenRange(t: IToken): Range {
+  return {
+    start: { line: t.startLine ?? 1, column: t.startColumn ?? 1, offset: t.startOffset },
+    end: { line: t.endLine ?? 1, column: (t.endColumn ?? 0) + 1, offset: (t.endOffset ?? t.startOffset) + 1 },
+  };
+}
+
+function span(a: Range, b: Range): Range {
+  return { start: a.start, end: b.end };
+}
+
+interface Lexed {
+  readonly tokens: IToken[];
+  readonly comments: IToken[];
+  readonly diagnostics: Diagnostic[];
+}
+
+function lex(text: string): Lexed {
+  const result = T.lexer.tokenize(text);
+  const diagnostics: Diagnostic[] = [];
+  for (const e of result.errors) {
+    const start = { line: e.line ?? 1, column: e.column ?? 1, offset: e.offset };
+    const bad = text.slice(e.offset, e.offset + e.length);
+    diagnostics.push({
+      code: 'invalid-character',
+      severity: 'error',
+      message: `Unexpected character${bad.length > 1 ? 's' : ''} '${bad}'.`,
+      range: { start, end: { line: start.line, column: start.column + e.length, offset: e.offset + e.length } },
+    });
+  }
+  const tokens: IToken[] = [];
+  for (const t of result.tokens) {
+    if (t.tokenType === T.BadString) {
+      const unterminated = t.image.length < 2 || !t.image.endsWith('"') || /\\"$/.test(t.image) && !/\\\\"$/.test(t.image);
+      diagnostics.push({
+        code: unterminated ? 'unterminated-string' : 'invalid-escape',
+        severity: 'error',
+        message: unterminated
+          ? 'This string has no closing quote on its line.'
+          : 'Invalid escape in string; use \\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX.',
+        range: tokenRange(t),
+      });
+      // Keep parsing: treat it as a string so the rest of the statement is still checked.
+      tokens.push({ ...t, tokenType: T.StringLiteral, tokenTypeIdx: T.StringLiteral.tokenTypeIdx!, image: '""' });
+    } else tokens.push(t);
+  }
+  return { tokens, comments: (result.groups.comments as IToken[] | undefined) ?? [], diagnostics };
+}
+
+/** The tokens of `text` (comments included, in source order) for highlighting, plus lexical errors. */
+export function tokenize(text: string): { tokens: Token[]; diagnostics: Diagnostic[] } {
+  const result = T.lexer.tokenize(text);
+  const all = [...result.tokens, ...((result.groups.comments as IToken[] | undefined) ?? [])].sort((a, b) => a.startOffset - b.startOffset);
+  const { diagnostics } = lex(text);
+  return { tokens: all.map((t) => ({ kind: tokenKind(t), type: t.tokenType.name, image: t.image, range: tokenRange(t) })), diagnostics };
+}
+
+// ---------------------------------------------------------------- CST → AST
+
+type Children = CstNode['children'];
+
+function toks(c: Children, name: string): IToken[] {
+  return (c[name] as IToken[] | undefined) ?? [];
+}
+function nodes(c: Children, name: string): CstNode[] {
+  return (c[name] as CstNode[] | undefined) ?? [];
+}
+/** Real tokens only: tokens invented by error recovery have no position. */
+function tok(c: Children, name: string): IToken | undefined {
+  const t = toks(c, name)[0];
+  return t && !t.isInsertedInRecovery && Number.isFinite(t.startOffset) ? t : undefined;
+}
+function node(c: Children, name: string): CstNode | undefined {
+  return nodes(c, name)[0];
+}
+
+export function decodeString(image: string): string {
+  const body = image.slice(1, -1);
+  return body.replace(/\\(u[0-9a-fA-F]{4}|["\\/bfnrt])/g, (_, e: string) => {
+    switch (e[0]) {
+      case 'u': return String.fromCharCode(parseInt(e.slice(1), 16));
+      case 'b': return '\b';
+      case 'f': return '\f';
+      case 'n': return '\n';
+      case 'r': return '\r';
+      case 't': return '\t';
+      default: return e;
+    }
+  });
+}
+
+function buildValue(n: CstNode | undefined): A.Value | undefined {
+  if (!n || n.recoveredNode) return undefined;
+  const c = n.children;
+  let t: IToken | undefined;
+  if ((t = tok(c, 'StringLiteral'))) return { kind: 'String', value: decodeString(t.image), loc: tokenRange(t) };
+  if ((t = tok(c, 'NumberLiteral'))) return { kind: 'Number', value: Number(t.image), loc: tokenRange(t) };
+  if ((t = tok(c, 'DateTimeLiteral'))) return { kind: 'DateTime', value: t.image, loc: tokenRange(t) };
+  if ((t = tok(c, 'DurationLiteral'))) return { kind: 'Duration', value: t.image, loc: tokenRange(t) };
+  if ((t = tok(c, 'True'))) return { kind: 'Boolean', value: true, loc: tokenRange(t) };
+  if ((t = tok(c, 'False'))) return { kind: 'Boolean', value: false, loc: tokenRange(t) };
+  if ((t = tok(c, 'Null'))) return { kind: 'Null', loc: tokenRange(t) };
+  if ((t = tok(c, 'Identifier'))) return { kind: 'Identifier', value: t.image, loc: tokenRange(t) };
+  const list = node(c, 'list');
+  if (list) return buildList(list);
+  const obj = node(c, 'object');
+  if (obj) return buildObject(obj);
+  return undefined;
+}
+
+function buildElement(n: CstNode): A.Value | undefined {
+  const kw = tok(n.children, 'Keyword');
+  if (kw) return { kind: 'Identifier', value: kw.image, loc: tokenRange(kw) };
+  return buildValue(node(n.children, 'value'));
+}
+
+function nodeRange(n: CstNode, first?: IToken, last?: IToken): Range | undefined {
+  const l = n.location;
+  if (l && Number.isFinite(l.startOffset) && Number.isFinite(l.endOffset)) {
+    return {
+      start: { line: l.startLine ?? 1, column: l.startColumn ?? 1, offset: l.startOffset },
+      end: { line: l.endLine ?? 1, column: (l.endColumn ?? 0) + 1, offset: (l.endOffset ?? l.startOffset) + 1 },
+    };
+  }
+  if (first && last) return span(tokenRange(first), tokenRange(last));
+  return undefined;
+}
+
+function buildList(n: CstNode): A.ListValue | undefined {
+  const open = tok(n.children, 'LBracket');
+  const close = tok(n.children, 'RBracket');
+  const loc = nodeRange(n, open, close);
+  if (!loc || !close) return undefined;
+  const items: A.Value[] = [];
+  for (const e of nodes(n.children, 'element')) {
+    const v = buildElement(e);
+    if (v) items.push(v);
+  }
+  return { kind: 'List', items, loc };
+}
+
+function buildKey(n: CstNode | undefined): A.Key | undefined {
+  if (!n) return undefined;
+  const c = n.children;
+  const s = tok(c, 'StringLiteral');
+  if (s) return { kind: 'Key', name: decodeString(s.image), loc: tokenRange(s) };
+  // Any other single token (identifier, keyword, true/false/null) is the key as written.
+  const t = (Object.values(c)[0] as IToken[] | undefined)?.[0];
+  return t && Number.isFinite(t.startOffset) && !t.isInsertedInRecovery ? { kind: 'Key', name: t.image, loc: tokenRange(t) } : undefined;
+}
+
+function buildObject(n: CstNode): A.ObjectValue | undefined {
+  const open = tok(n.children, 'LBrace');
+  const close = tok(n.children, 'RBrace');
+  const loc = nodeRange(n, open, close);
+  if (!loc || !close) return undefined;
+  const entries: A.ObjectEntry[] = [];
+  for (const e of nodes(n.children, 'entry')) {
+    const key = buildKey(node(e.children, 'key'));
+    const el = node(e.children, 'element');
+    const value = el && buildElement(el);
+    if (key && value) entries.push({ kind: 'Entry', key, value, loc: span(key.loc, value.loc) });
+  }
+  return { kind: 'Object', entries, loc };
+}
+
+function buildValueList(n: CstNode | undefined): A.ValueList | undefined {
+  if (!n) return undefined;
+  const items: A.Value[] = [];
+  for (const v of nodes(n.children, 'value')) {
+    const value = buildValue(v);
+    if (value) items.push(value);
+  }
+  if (items.length === 0) return undefined;
+  const loc = span(items[0].loc, items[items.length - 1].loc);
+  if (items.length === 1 && items[0].kind === 'List') return { kind: 'ValueList', items: items[0].items, bracketed: true, loc };
+  return { kind: 'ValueList', items, bracketed: false, loc };
+}
+
+function buildTimeRange(n: CstNode | undefined): A.TimeRange | undefined {
+  if (!n) return undefined;
+  const c = n.children;
+  let relative: A.RelativeRange | undefined;
+  const rel = node(c, 'relativeRange');
+  if (rel) {
+    const rc = rel.children;
+    const dir = tok(rc, 'LAST') ?? tok(rc, 'NEXT');
+    const amount = buildValue(node(rc, 'value'));
+    const unit = tok(rc, 'unit');
+    if (!dir || !amount || !unit) return undefined;
+    const first = tok(rc, 'IN') ?? dir;
+    relative = {
+      kind: 'RelativeRange',
+      direction: dir.tokenType === T.LAST ? 'last' : 'next',
+      amount,
+      unit: unit.image.toLowerCase(),
+      unitLoc: tokenRange(unit),
+      loc: span(tokenRange(first), tokenRange(unit)),
+    };
+  }
+  // Values in source order: FROM's value precedes TO's.
+  const values = nodes(c, 'value').map(buildValue);
+  const hasFrom = toks(c, 'FROM').length > 0;
+  const hasTo = toks(c, 'TO').length > 0;
+  const from = hasFrom ? values[0] : undefined;
+  const to = hasTo ? values[hasFrom ? 1 : 0] : undefined;
+  if ((hasFrom && !from) || (hasTo && !to)) return undefined;
+  const first = relative?.loc ?? tokenRange(toks(c, 'FROM')[0] ?? toks(c, 'TO')[0]);
+  const last = to?.loc ?? from?.loc ?? relative!.loc;
+  return { kind: 'TimeRange', relative, from, to, loc: span(first, last) };
+}
+
+function buildCondition(n: CstNode): A.Condition | undefined {
+  const search = node(n.children, 'searchCondition');
+  if (search) {
+    const c = search.children;
+    const kw = tok(c, 'SEARCH')!;
+    const q = tok(c, 'query');
+    const options: A.SearchOption[] = [];
+    for (const o of nodes(c, 'searchOption')) {
+      const oc = o.children;
+      const value = buildValue(node(oc, 'value'));
+      const k = tok(oc, 'K') ?? tok(oc, 'ALPHA') ?? tok(oc, 'LIMIT') ?? tok(oc, 'CONTEXT') ?? tok(oc, 'VECTOR') ?? tok(oc, 'ORDER');
+      if (!k || !value) continue;
+      const name = (k.tokenType === T.ORDER ? 'ORDER BY' : k.tokenType.name) as A.SearchOptionName;
+      options.push({ kind: 'SearchOption', name, value, loc: span(tokenRange(k), value.loc) });
+    }
+    const query: A.StringValue | undefined = q ? { kind: 'String', value: decodeString(q.image), loc: tokenRange(q) } : undefined;
+    const last = options.length ? options[options.length - 1].loc : query?.loc ?? tokenRange(kw);
+    return { kind: 'SearchCondition', query, options, loc: span(tokenRange(kw), last) };
+  }
+  const field = node(n.children, 'fieldCondition');
+  if (!field) return undefined;
+  const c = field.children;
+  const key = buildKey(node(c, 'fieldName'));
+  if (!key) return undefined;
+  const opTok = (name: string) => tok(c, name);
+  let operator: A.FieldOperator;
+  let opLoc: Range;
+  let t: IToken | undefined;
+  if ((t = opTok('Equals'))) operator = '=';
+  else if ((t = opTok('NOT'))) operator = 'NOT HAS';
+  else if ((t = opTok('HAS'))) operator = 'HAS';
+  else if ((t = opTok('GreaterEq'))) operator = '>=';
+  else if ((t = opTok('LessEq'))) operator = '<=';
+  else if ((t = opTok('BEFORE'))) operator = 'BEFORE';
+  else if ((t = opTok('AFTER'))) operator = 'AFTER';
+  else operator = 'RANGE';
+  if (operator === 'RANGE') {
+    const range = buildTimeRange(node(c, 'timeRange'));
+    if (!range) return undefined;
+    return { kind: 'FieldCondition', field: key, operator, operatorLoc: range.loc, range, loc: span(key.loc, range.loc) };
+  }
+  opLoc = operator === 'NOT HAS' ? span(tokenRange(t!), tokenRange(toks(c, 'HAS')[0] ?? t!)) : tokenRange(t!);
+  if (operator === 'HAS' || operator === 'NOT HAS') {
+    const values = buildValueList(node(c, 'valueList'));
+    if (!values) return undefined;
+    return { kind: 'FieldCondition', field: key, operator, operatorLoc: opLoc, values, loc: span(key.loc, values.loc) };
+  }
+  const value = buildValue(node(c, 'value'));
+  if (!value) return undefined;
+  return { kind: 'FieldCondition', field: key, operator, operatorLoc: opLoc, value, loc: span(key.loc, value.loc) };
+}
+
+function buildClause(n: CstNode): A.Clause | undefined {
+  const c = n.children;
+  const all = tok(c, 'ALL');
+  if (all) return { kind: 'AllClause', loc: tokenRange(all) };
+  const [name, sub] = Object.entries(c)[0] ?? [];
+  const child = (sub as CstNode[] | undefined)?.[0];
+  if (!name || !child || !('children' in child)) return undefined;
+  const cc = child.children;
+  switch (name) {
+    case 'idClause': {
+      const kw = tok(cc, 'ID');
+      const value = buildValue(node(cc, 'value'));
+      return kw && value ? { kind: 'IdClause', value, loc: span(tokenRange(kw), value.loc) } : undefined;
+    }
+    case 'idsClause': {
+      const kw = tok(cc, 'IDS');
+      const values = buildValueList(node(cc, 'valueList'));
+      return kw && values ? { kind: 'IdsClause', values, loc: span(tokenRange(kw), values.loc) } : undefined;
+    }
+    case 'whereClause': {
+      const kw = tok(cc, 'WHERE');
+      if (!kw) return undefined;
+      const conditions: A.Condition[] = [];
+      for (const cond of nodes(cc, 'condition')) {
+        const built = buildCondition(cond);
+        if (built) conditions.push(built);
+      }
+      const limit = tok(cc, 'LIMIT') ? buildValue(node(cc, 'value')) : undefined;
+      if (conditions.length === 0) return undefined;
+      const last = limit?.loc ?? conditions[conditions.length - 1].loc;
+      return { kind: 'WhereClause', conditions, limit, loc: span(tokenRange(kw), last) };
+    }
+    case 'valueClause':
+    case 'listClause': {
+      const kw = tok(cc, 'keyword');
+      if (!kw) return undefined;
+      const keywordLoc = tokenRange(kw);
+      if (name === 'valueClause') {
+        const value = buildValue(node(cc, 'value'));
+        return value ? { kind: 'ValueClause', keyword: kw.tokenType.name as A.ValueKeyword, keywordLoc, value, loc: span(keywordLoc, value.loc) } : undefined;
+      }
+      const values = buildValueList(node(cc, 'valueList'));
+      return values ? { kind: 'ListClause', keyword: kw.tokenType.name as A.ListKeyword, keywordLoc, values, loc: span(keywordLoc, values.loc) } : undefined;
+    }
+    case 'maxClause': {
+      const kw = tok(cc, 'MAX');
+      const end = tok(cc, 'TOKENS');
+      const value = buildValue(node(cc, 'value'));
+      return kw && end && value ? { kind: 'MaxTokensClause', value, loc: span(tokenRange(kw), tokenRange(end)) } : undefined;
+    }
+    case 'olderClause': {
+      const kw = tok(cc, 'OLDER');
+      const value = buildValue(node(cc, 'value'));
+      return kw && value ? { kind: 'OlderThanClause', value, loc: span(tokenRange(kw), value.loc) } : undefined;
+    }
+    case 'withinClause': {
+      const kw = tok(cc, 'WITHIN');
+      const range = buildTimeRange(node(cc, 'timeRange'));
+      return kw && range ? { kind: 'WithinClause', range, loc: span(tokenRange(kw), range.loc) } : undefined;
+    }
+    case 'flagClause': {
+      const kw = tok(cc, 'keyword');
+      if (!kw) return undefined;
+      if (kw.tokenType === T.DRY) {
+        const run = tok(cc, 'RUN');
+        return run ? { kind: 'FlagClause', keyword: 'DRY RUN', loc: span(tokenRange(kw), tokenRange(run)) } : undefined;
+      }
+      return { kind: 'FlagClause', keyword: kw.tokenType.name as A.FlagKeyword, loc: tokenRange(kw) };
+    }
+    case 'setClause': {
+      const kw = tok(cc, 'SET');
+      if (!kw) return undefined;
+      const assignments: A.Assignment[] = [];
+      for (const a of nodes(cc, 'assignment')) {
+        const key = buildKey(node(a.children, 'key'));
+        const value = buildValue(node(a.children, 'value'));
+        if (key && value) assignments.push({ kind: 'Assignment', key, value, loc: span(key.loc, value.loc) });
+      }
+      if (assignments.length === 0) return undefined;
+      return { kind: 'SetClause', assignments, loc: span(tokenRange(kw), assignments[assignments.length - 1].loc) };
+    }
+    case 'withClause': {
+      const kw = tok(cc, 'WITH');
+      const path = nodes(cc, 'key').map(buildKey);
+      const value = buildValue(node(cc, 'value'));
+      if (!kw || !value || path.length === 0 || path.some((k) => !k)) return undefined;
+      return { kind: 'WithClause', path: path as A.Key[], value, loc: span(tokenRange(kw), value.loc) };
+    }
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------- driver
+
+function diagnosticAt(t: IToken, code: string, message: string, fix?: Diagnostic['fix']): Diagnostic {
+  return { code, severity: 'error', message, range: tokenRange(t), ...(fix ? { fix } : {}) };
+}
+
+function isVerb(t: IToken | undefined): boolean {
+  return !!t && VERB_SET.has(t.tokenType);
+}
+
+/** Words a clause may start with, for "did you mean". */
+const CLAUSE_WORDS = ['ID', 'IDS', 'ALL', 'WHERE', 'SET', 'WITH', 'TAGS', 'INCLUDE', 'MAX', 'OLDER', 'WITHIN', 'ARCHIVE', 'SOFT', 'HARD', 'CONFIRM', 'DRY', 'LIMIT', 'AND',
+  'TYPE', 'TIME', 'SOURCE', 'SUBJECT', 'LOCATION', 'TOPIC', 'URL', 'STRUCTURED', 'PAYLOAD', 'FACETS', 'MODE', 'REASON', 'POLICY', 'INTO', 'STRATEGY', 'TTL', 'UNTIL', 'THEN', 'FOCUS', 'REMIND', 'BY', 'STAGE', 'AS', 'LANG', 'TRACE', 'AT', 'COMMENT'];
+
+function suggestionFix(t: IToken, word: string): Diagnostic['fix'] {
+  return { message: `replace '${t.image}' with '${word}'`, edits: [{ range: tokenRange(t), newText: word }] };
+}
+
+/** A diagnostic for a parser error, with "did you mean" when a bare word is close to an expected keyword. */
+function parserErrorDiagnostic(e: { message: string; token: IToken }): Diagnostic {
+  const t = e.token;
+  const atEof = t.tokenType.name === 'EOF' || !Number.isFinite(t.startOffset);
+  if (t.tokenType === T.Identifier) {
+    const expected = (expectedAtToken.get(t) ?? []).filter((x) => T.KEYWORDS.includes(x.name)).map((x) => x.name);
+    const word = closest(t.image, expected.length ? expected : T.KEYWORDS);
+    if (word) return diagnosticAt(t, 'unknown-keyword', `Unknown word '${t.image}'; did you mean ${word}? ${e.message}`, suggestionFix(t, word));
+  }
+  if (atEof) return { code: 'unexpected-end', severity: 'error', message: e.message };
+  return diagnosticAt(t, 'unexpected-token', e.message);
+}
+
+/** Last real token index (exclusive end) covered by a CST node, searched in `tokens` from `from`. */
+function consumedUntil(cst: CstNode, tokens: IToken[], from: number): number {
+  const end = cst.location?.endOffset;
+  if (end === undefined || !Number.isFinite(end)) return from;
+  let i = from;
+  while (i < tokens.length && tokens[i].startOffset <= end) i++;
+  return i;
+}
+
+export interface ParseResult {
+  readonly script: A.Script;
+  readonly diagnostics: Diagnostic[];
+}
+
+const ZERO: Range = { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
+
+/** Parses a DSL script. Never throws: problems come back as diagnostics next to a partial tree. */
+export function parse(text: string): ParseResult {
+  try {
+    return parseUnsafe(text);
+  } catch (err) {
+    // Only a bug can get here; report it as a diagnostic rather than crash an editor.
+    return {
+      script: { kind: 'Script', statements: [], trailingComments: [], loc: ZERO },
+      diagnostics: [{ code: 'internal-error', severity: 'error', message: `Internal parser error: ${(err as Error).message}` }],
+    };
+  }
+}
+
+interface RawStatement {
+  readonly verb: A.Verb;
+  readonly text?: A.StringValue;
+  readonly clauses: A.Clause[];
+  readonly loc: Range;
+}
+
+function parseUnsafe(text: string): ParseResult {
+  const { tokens, comments, diagnostics } = lex(text);
+  const raw: RawStatement[] = [];
+
+  // Cut at every `;` (it never appears inside a value), keeping the `;` with its statement.
+  const chunks: IToken[][] = [];
+  let current: IToken[] = [];
+  for (const t of tokens) {
+    current.push(t);
+    if (t.tokenType === T.Semicolon) {
+      chunks.push(current);
+      current = [];
+    }
+  }
+  if (current.length) chunks.push(current);
+
+  for (const chunk of chunks) {
+    let i = 0;
+    while (i < chunk.length) {
+      const t = chunk[i];
+      if (t.tokenType === T.Semicolon) { i++; continue; }
+      if (!isVerb(t)) {
+        const word = t.tokenType === T.Identifier || tokenMatcher(t, T.Keyword) ? closest(t.image, T.VERBS) : undefined;
+        diagnostics.push(word
+          ? diagnosticAt(t, 'unknown-verb', `Unknown verb '${t.image}'; did you mean ${word}?`, suggestionFix(t, word))
+          : diagnosticAt(t, 'expected-statement', `Expected a statement starting with a verb (${T.VERBS.join(', ')}) but found '${t.image}'.`));
+        break;
+      }
+      parser.input = chunk.slice(i);
+      const cst = parser.statement();
+      // Input left after the statement is handled below, not reported as "redundant input".
+      const errors = parser.errors.filter((e) => e.name !== 'NotAllInputParsedException');
+      for (const e of errors) diagnostics.push(parserErrorDiagnostic(e));
+      const next = consumedUntil(cst, chunk, i);
+      const built = buildStatement(cst);
+      if (built) raw.push(built);
+      if (next <= i) break;
+      const rest = chunk[next];
+      if (rest && rest.tokenType !== T.Semicolon) {
+        const alreadyReported = errors.some((e) => e.token === rest);
+        if (isVerb(rest)) {
+          const prev = chunk[next - 1];
+          if (!alreadyReported) {
+            diagnostics.push({
+              ...diagnosticAt(rest, 'missing-semicolon', `Expected ';' before '${rest.image}': statements end with ';'.`),
+              fix: { message: "insert ';'", edits: [{ range: { start: tokenRange(prev).end, end: tokenRange(prev).end }, newText: ';' }] },
+            });
+          }
+          i = next;
+          continue;
+        }
+        if (!alreadyReported && errors.length === 0) {
+          const word = rest.tokenType === T.Identifier ? closest(rest.image, [...CLAUSE_WORDS, ...T.VERBS]) : undefined;
+          const message = `Unexpected '${rest.image}': expected a clause keyword (such as WHERE, SET, TAGS, REASON) or ';'.`;
+          diagnostics.push(word
+            ? diagnosticAt(rest, 'unknown-keyword', `Unknown word '${rest.image}'; did you mean ${word}? ${message}`, suggestionFix(rest, word))
+            : diagnosticAt(rest, 'unexpected-token', message));
+        }
+        // Resume at the next verb in this piece, if any (a missing `;` after a broken clause).
+        let j = next + 1;
+        while (j < chunk.length && !isVerb(chunk[j])) j++;
+        i = j;
+        continue;
+      }
+      i = next;
+    }
+  }
+
+  const script = attachComments(text, raw, comments);
+  return { script, diagnostics };
+}
+
+function buildStatement(cst: CstNode): RawStatement | undefined {
+  const c = cst.children;
+  const verbNode = node(c, 'verb');
+  const verbTok = verbNode && (Object.values(verbNode.children)[0] as IToken[] | undefined)?.[0];
+  if (!verbTok || !Number.isFinite(verbTok.startOffset)) return undefined;
+  const verb: A.Verb = { kind: 'Verb', name: verbTok.tokenType.name as A.VerbName, loc: tokenRange(verbTok) };
+  const t = tok(c, 'text');
+  const text: A.StringValue | undefined = t ? { kind: 'String', value: decodeString(t.image), loc: tokenRange(t) } : undefined;
+  const clauses: A.Clause[] = [];
+  for (const cl of nodes(c, 'clause')) {
+    const built = buildClause(cl);
+    if (built) clauses.push(built);
+  }
+  const semi = tok(c, 'Semicolon');
+  const end = semi ? tokenRange(semi) : clauses.length ? clauses[clauses.length - 1].loc : text?.loc ?? verb.loc;
+  return { verb, text, clauses, loc: span(verb.loc, end) };
+}
+
+function commentNode(t: IToken): A.Comment {
+  return { kind: 'Comment', text: t.image.slice(1), loc: tokenRange(t) };
+}
+
+function attachComments(text: string, raw: RawStatement[], commentTokens: IToken[]): A.Script {
+  const comments = commentTokens.map(commentNode);
+  let ci = 0;
+  let prevEnd = 0;
+  const statements: A.Statement[] = [];
+  raw.forEach((s, index) => {
+    const leading: A.Comment[] = [];
+    let trailing: A.Comment | undefined;
+    // Comments before this statement, or inside it (they move in front of it).
+    while (ci < comments.length && comments[ci].loc.start.offset < s.loc.end.offset) leading.push(comments[ci++]);
+    // A comment on the statement's last line, after it, trails it.
+    const c = comments[ci];
+    const nextStart = raw[index + 1]?.loc.start.offset ?? Infinity;
+    if (c && c.loc.start.line === s.loc.end.line && c.loc.start.offset < nextStart) {
+      trailing = c;
+      ci++;
+    }
+    const firstOffset = leading[0]?.loc.start.offset ?? s.loc.start.offset;
+    const blankLineBefore = index > 0 && /\n[ \t\r]*\n/.test(text.slice(prevEnd, firstOffset));
+    prevEnd = (trailing ?? s).loc.end.offset;
+    statements.push({
+      kind: 'Statement', verb: s.verb, text: s.text, clauses: s.clauses, leadingComments: leading,
+      ...(trailing ? { trailingComment: trailing } : {}), ...(blankLineBefore ? { blankLineBefore } : {}), loc: s.loc,
+    });
+  });
+  const trailingComments = comments.slice(ci);
+  const end = { line: 1, column: 1, offset: 0 };
+  return {
+    kind: 'Script', statements, trailingComments,
+    loc: { start: end, end: endPosition(text) },
+  };
+}
+
+function endPosition(text: string) {
+  const lines = text.split('\n');
+  return { line: lines.length, column: lines[lines.length - 1].length + 1, offset: text.length };
+}
