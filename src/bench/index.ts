@@ -99,11 +99,15 @@ export function evaluateAssertion(store: Store, a: Assertion): { passed: boolean
   }
 }
 
-/** Checks the gold ids against the first `k` results of the last Retrieve. */
+/**
+ * Checks the gold ids against the first `k` retrieved ids: the results of the script's Retrieve
+ * statements in order (deduplicated), or of its last Summarize when it has no Retrieve.
+ */
 export function evaluateRanking(results: readonly StatementResult[], r: Ranking): { passed: boolean; why: string } {
-  const retrieve = [...results].reverse().find((s) => s.op === 'Retrieve') ?? [...results].reverse().find((s) => s.op === 'Summarize');
-  if (!retrieve) return { passed: false, why: 'no Retrieve statement ran' };
-  const top = retrieve.ids.slice(0, r.k).map(String);
+  const retrieves = results.filter((s) => s.op === 'Retrieve');
+  const sources = retrieves.length ? retrieves : results.filter((s) => s.op === 'Summarize').slice(-1);
+  if (!sources.length) return { passed: false, why: 'no Retrieve statement ran' };
+  const top = [...new Set(sources.flatMap((s) => s.ids))].slice(0, r.k).map(String);
   const gold = r.gold_ids.map(String);
   const hits = top.filter((id) => gold.includes(id)).length;
   const extra = top.filter((id) => !gold.includes(id));

@@ -42,7 +42,10 @@ export interface RunOptions {
 export interface RunResult {
   /** True when the script committed (or, under dry run, would have). */
   readonly ok: boolean;
-  /** One result per statement, present when `ok`. */
+  /**
+   * One result per statement. When the script fails: the results of the statements before the
+   * failing one (what they did or read before everything was rolled back).
+   */
   readonly results: readonly StatementResult[];
   /** Errors (the script changed nothing) and warnings. */
   readonly diagnostics: readonly Diagnostic[];
@@ -83,7 +86,7 @@ export function run(store: Store, irs: readonly unknown[], options: RunOptions =
     for (const [i, ir] of validated.entries()) {
       const lowered = lowerIr(ir, { now, actor: options.actor });
       if (!lowered.ok) {
-        return { commit: false, value: { ok: false, results: [], diagnostics: lowered.diagnostics.map((d) => locate(d, i, options.sourceMaps)) } };
+        return { commit: false, value: { ok: false, results, diagnostics: lowered.diagnostics.map((d) => locate(d, i, options.sourceMaps)) } };
       }
       warnings.push(...lowered.warnings.map((d) => locate(d, i, options.sourceMaps)));
       const op = lowered.operation;
@@ -91,7 +94,7 @@ export function run(store: Store, irs: readonly unknown[], options: RunOptions =
         ? store.transaction(() => ({ commit: false, value: executeOperation(store, op, i) }))
         : executeOperation(store, op, i);
       if (!outcome.ok) {
-        return { commit: false, value: { ok: false, results: [], diagnostics: [locate(outcome.diagnostic, i, options.sourceMaps)] } };
+        return { commit: false, value: { ok: false, results, diagnostics: [locate(outcome.diagnostic, i, options.sourceMaps)] } };
       }
       warnings.push(...outcome.result.warnings.map((d) => locate(d, i, options.sourceMaps)));
       results.push(outcome.result);

@@ -10,7 +10,7 @@ import {
 } from '../compile/index.ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { JsonValue } from '../ir/schema.ts';
-import { ARCHIVE_WEIGHT, DEFAULT_WEIGHT } from '../lower/index.ts';
+import { ARCHIVE_WEIGHT, BASE_WEIGHT } from '../lower/index.ts';
 import type {
   DeleteOp, DemoteOp, EncodeOp, ExpireOp, LabelOp, LockOp, MergeOp, Operation, PromoteOp, RetrieveOp, SplitOp,
   SummarizeOp, TargetedOperation, UpdateOp, WeightChange,
@@ -176,7 +176,7 @@ function facetMirror(facets: Record<string, JsonValue>, base: Record<string, unk
 }
 
 function newWeight(current: unknown, change: WeightChange): number | undefined {
-  const w = typeof current === 'number' ? current : DEFAULT_WEIGHT;
+  const w = typeof current === 'number' ? current : BASE_WEIGHT;
   switch (change.kind) {
     case 'set': return clamp01(change.weight);
     case 'shift': return clamp01(w + change.delta);
@@ -270,8 +270,9 @@ function merge(x: Execution, op: MergeOp, rows: Row[]): number[] {
     text,
     tags: [...new Set([...asTags(primary.tags), ...children.flatMap((c) => asTags(c.tags))])],
     lineage_children: [...new Set([...asIds(primary.lineage_children), ...children.map((c) => c.id)])],
-    weight: Math.max(...[primary, ...children].map((r) => (typeof r.weight === 'number' ? r.weight : DEFAULT_WEIGHT))),
   };
+  const weights = [primary, ...children].map((r) => r.weight).filter((w): w is number => typeof w === 'number');
+  if (weights.length) primaryChanges.weight = Math.max(...weights);
   if (op.reembed && primary.embedding_model !== 'caller' && primary.embedding) Object.assign(primaryChanges, x.embedding(text));
   x.update(primary, primaryChanges);
   for (const child of children) {

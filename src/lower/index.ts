@@ -24,8 +24,11 @@ export type LowerResult =
   | { readonly ok: true; readonly operation: Operation; readonly warnings: readonly Diagnostic[] }
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
-/** Weight a new record gets, and the weight archiving caps a record at. */
-export const DEFAULT_WEIGHT = 0.5;
+/**
+ * A new record has no weight (NULL: never promoted or demoted); Promote/Demote shift from this
+ * neutral base. Archiving caps a record's weight at ARCHIVE_WEIGHT.
+ */
+export const BASE_WEIGHT = 0.5;
 export const ARCHIVE_WEIGHT = 0.1;
 /** Shift applied by a Promote/Demote that names neither a weight nor a delta. */
 export const DEFAULT_WEIGHT_STEP = 0.2;
@@ -81,7 +84,11 @@ class Lowerer {
       }
       const other = formatUtc(addDuration(this.now, unitDuration(amount, unit), tr.relative === 'next' ? 1 : -1));
       const now = formatUtc(this.now);
-      return tr.relative === 'next' ? { from: now, to: other } : { from: other, to: now };
+      if (tr.relative === 'next') return { from: now, to: other };
+      // "The last N days" includes all of today: the window ends at the end of the current UTC
+      // day for day-or-longer units, and at now for minutes and hours.
+      const to = unit === 'minutes' || unit === 'hours' ? now : now.slice(0, 10) + 'T23:59:59Z';
+      return { from: other, to };
     }
     const from = this.instant(tr.start as string | undefined, `${path}.start`);
     const to = this.instant(tr.end as string | undefined, `${path}.end`);
@@ -147,7 +154,16 @@ class Lowerer {
       if (args.weight < 0 || args.weight > 1) this.warn('weight-clamped', `weight ${args.weight} is clamped to [0,1]`, `${path}.weight`);
       return { kind: 'set', weight: clamp01(args.weight) };
     }
-    if (args.weight_delta !== undefined) return { kind: 'shift', delta: sign * Math.abs(args.weight_delta) };
+    if (args.weight_delta !== undefined) {
+      const delta = args.weight_delta;
+      if (sign === -1 && delta > 0) {
+        // A Demote never raises a weight: a positive delta is read as the size of the decrease.
+        this.warn('demote-positive-delta', `Demote with weight_delta ${delta} lowers the weight by ${delta}`, `${path}.weight_delta`);
+        return { kind: 'shift', delta: -delta };
+      }
+      if (sign === 1 && delta < 0) this.warn('promote-negative-delta', `Promote with weight_delta ${delta} lowers the weight`, `${path}.weight_delta`);
+      return { kind: 'shift', delta };
+    }
     return { kind: 'none' };
   }
 }
@@ -190,7 +206,6 @@ function lowerEncode(l: Lowerer, ir: IROf<'Encode'>) {
     tags: dedupe(a.tags ?? []),
     facets,
     ...facetColumns(l, facets, 'args.facets'),
-    weight: DEFAULT_WEIGHT,
     source: a.source ?? payload.source ?? null,
     auto_frequency: a.auto_frequency ?? null,
     expire_at: l.instant(a.expire_at, 'args.expire_at') ?? null,
