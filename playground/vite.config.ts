@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { railroadDiagrams } from './diagrams-plugin.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -7,6 +8,7 @@ const repo = fileURLToPath(new URL('..', import.meta.url));
 /** The playground: a static page (no server code); `npm start` builds it and serves `dist/`. */
 export default defineConfig({
   root,
+  plugins: [railroadDiagrams()],
   base: './',
   // Workers are ES modules: Monaco's and ours import the pipeline, which is ESM.
   worker: { format: 'es' },

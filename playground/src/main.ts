@@ -1,6 +1,13 @@
-import { monaco, workerErrors } from './monaco.ts';
+import './style.css';
+import { App } from './app.ts';
 
-const el = document.getElementById('app')!;
-el.style.height = '100vh';
-const editor = monaco.editor.create(el, { value: 'PROMOTE WHERE search "OKR progress" LIMIT 5 SET weight 0.9\n', language: 'sql' });
-(window as any).t2m = { editor, workerErrors };
+const app = new App();
+const api = app.testApi();
+declare global {
+  interface Window { t2m?: ReturnType<App['testApi']> & { loaded: Promise<void> } }
+}
+const loaded = app.mount(document.getElementById('app')!);
+window.t2m = { ...api, loaded };
+loaded.catch((error: unknown) => {
+  console.error('playground failed to start', error);
+});

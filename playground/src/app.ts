@@ -1,0 +1,634 @@
+/**
+ * The playground page: a DSL editor, a Run button and side panes (results, timeline, IR, SQL,
+ * memory table, docs) kept in sync with the editor. Language smarts come from `src/services`
+ * through `language.ts`; execution from the engine through `pipeline.ts`.
+ */
+import type { Diagnostic } from '../../src/diagnostics/diagnostic.ts';
+import { diffRows, type Row, type RowDiff } from '../../src/services/timeline.ts';
+import { clear, download, h, pickFile } from './dom.ts';
+import { EXAMPLES } from './examples.ts';
+import { AnalysisClient } from './analysis-client.ts';
+import { monaco, workerErrors } from './monaco.ts';
+import { registerT2mLanguage, setStoreVocabulary, toMarkers } from './language.ts';
+import { KEYS, loadValue, saveValue, type SavedScript, type Workspace } from './persist.ts';
+import { analyze, formatDsl, irsToDsl, openStore, type PlaygroundStore } from './pipeline.ts';
+import { decodeShareHash, encodeShareHash } from './share.ts';
+import diagramsUrl from './diagrams.ts';
+
+/** One executed statement as the page shows it and `window.t2m.state()` reports it. */
+export interface StatementView {
+  readonly statement: number;
+  readonly op: string;
+  readonly source: string;
+  readonly ok: boolean;
+  readonly affectedIds: readonly string[];
+  readonly rows: readonly Row[];
+  readonly warnings: readonly string[];
+  readonly errors: readonly Diagnostic[];
+  readonly summary?: string;
+  readonly sql: readonly { sql: string; params: readonly unknown[] }[];
+  readonly before: readonly Row[];
+  readonly after: readonly Row[];
+  readonly diff: RowDiff;
+}
+
+export interface PageState {
+  readonly script: string;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly results: readonly StatementView[];
+  readonly memory: readonly Row[];
+  readonly workerErrors: readonly string[];
+  readonly ready: boolean;
+  readonly committed: boolean;
+}
+
+const TABS = ['Results', 'Timeline', 'IR', 'SQL', 'Memory', 'Docs'] as const;
+type Tab = (typeof TABS)[number];
+
+const DEFAULT_SCRIPT = EXAMPLES[0]?.text ?? '';
+
+export class App {
+  private editor!: monaco.editor.IStandaloneCodeEditor;
+  private irEditor!: monaco.editor.IStandaloneCodeEditor;
+  private sqlModel!: monaco.editor.ITextModel;
+  private store!: PlaygroundStore;
+  private readonly analysis = new AnalysisClient();
+  private diagnostics: Diagnostic[] = [];
+  private results: StatementView[] = [];
+  private memory: Row[] = [];
+  private scripts: SavedScript[] = [];
+  private active = 0;
+  private step = 0;
+  private tab: Tab = 'Results';
+  private ready = false;
+  /** Whether the last run committed (false: a statement failed and everything was rolled back). */
+  private committed = true;
+  /** Set while the page itself rewrites an editor, so the change is not echoed back. */
+  private syncing = false;
+  private irDirty = false;
+  private stepDecorations?: monaco.editor.IEditorDecorationsCollection;
+
+  private readonly el = {
+    status: h('span', { class: 'status', 'data-testid': 'status' }),
+    problems: h('div', { class: 'problems', 'data-testid': 'problems' }),
+    scripts: h('div', { class: 'scripts' }),
+    tabs: h('div', { class: 'tabs' }),
+    panes: new Map<Tab, HTMLElement>(),
+    irNote: h('div', { class: 'pane-note' }),
+    clock: h('input', {
+      class: 'clock', type: 'text', size: 22, placeholder: 'clock: now', 'aria-label': 'Clock',
+      title: 'The clock scripts run against (ISO-8601, e.g. 2025-10-01T00:00:00Z); empty = the real time',
+    }),
+  };
+
+  /** The clock for a run: the clock field when it holds a valid time, else the real time. */
+  private now(): Date {
+    const text = this.el.clock.value.trim();
+    const t = text ? new Date(text) : new Date();
+    return Number.isNaN(t.getTime()) ? new Date() : t;
+  }
+
+  async mount(root: HTMLElement): Promise<void> {
+    registerT2mLanguage();
+    const editorHost = h('div', { id: 'editor' });
+    const irHost = h('div', { style: 'min-height:0' });
+    const sqlHost = h('div', { style: 'min-height:0' });
+    const examples = h('select', { 'aria-label': 'Examples', onchange: (e: Event) => this.loadExample(e) },
+      h('option', { value: '' }, 'Examples…'),
+      ...EXAMPLES.map((ex, i) => h('option', { value: String(i) }, ex.title)));
+    const header = h('header', {},
+      h('h1', {}, 'Text2Mem playground'),
+      examples,
+      h('button', { class: 'primary', title: 'Run the script (Ctrl/Cmd-Enter)', 'data-testid': 'run', onclick: () => void this.run() }, '▶ Run'),
+      h('button', { title: 'Format with the project printer (Shift-Alt-F)', onclick: () => this.format() }, 'Format'),
+      h('button', { title: 'Copy a link with the script in it', onclick: () => void this.share() }, 'Share'),
+      h('button', { title: 'Download the store as a .sqlite file', onclick: () => this.exportStore() }, 'Export store'),
+      h('button', { title: 'Load a .sqlite store', onclick: () => void this.importStore() }, 'Import store'),
+      h('button', { title: 'Download the script as DSL', onclick: () => this.exportScript('dsl') }, 'Save .t2m'),
+      h('button', { title: 'Download the script as IR JSON', onclick: () => this.exportScript('json') }, 'Save .json'),
+      h('button', { title: 'Open a .t2m or IR .json file', onclick: () => void this.importScript() }, 'Open…'),
+      h('button', { title: 'Empty the memory store', onclick: () => void this.resetStore() }, 'Reset store'),
+      this.el.clock,
+      h('span', { class: 'spacer' }),
+      this.el.status);
+    for (const tab of TABS) {
+      const pane = h('section', { class: 'pane', 'data-pane': tab });
+      this.el.panes.set(tab, pane);
+      this.el.tabs.append(h('button', { 'data-tab': tab, onclick: () => this.showTab(tab) }, tab));
+    }
+    const irPane = this.el.panes.get('IR')!;
+    irPane.classList.add('editor-pane');
+    irPane.append(this.el.irNote, irHost);
+    const sqlPane = this.el.panes.get('SQL')!;
+    sqlPane.classList.add('editor-pane');
+    sqlPane.append(h('div', { class: 'pane-note' }, 'SQL of the last run; values are bound parameters (shown after each statement).'), sqlHost);
+    this.el.panes.get('Docs')!.append(h('iframe', { class: 'docs', src: diagramsUrl, title: 'Railroad diagrams of the grammar' }));
+    clear(root, header, h('main', {},
+      h('div', { class: 'left' }, this.el.scripts, editorHost, this.el.problems),
+      h('div', { class: 'right' }, this.el.tabs, ...this.el.panes.values())));
+
+    const common: monaco.editor.IStandaloneEditorConstructionOptions = {
+      theme: 'vs-dark', automaticLayout: true, minimap: { enabled: false }, fontSize: 13, scrollBeyondLastLine: false,
+    };
+    this.editor = monaco.editor.create(editorHost, {
+      ...common, language: 't2m', wordWrap: 'on', 'semanticHighlighting.enabled': true, fixedOverflowWidgets: true,
+    });
+    this.irEditor = monaco.editor.create(irHost, { ...common, language: 'json', tabSize: 2 });
+    this.sqlModel = monaco.editor.createModel('', 'sql');
+    monaco.editor.create(sqlHost, { ...common, model: this.sqlModel, readOnly: true, wordWrap: 'on' });
+    this.stepDecorations = this.editor.createDecorationsCollection();
+
+    this.editor.addAction({
+      id: 't2m.run', label: 'Run script', keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter],
+      run: () => void this.run(),
+    });
+    this.editor.onDidChangeModelContent(() => this.onScriptChanged());
+    this.irEditor.onDidChangeModelContent(() => {
+      if (this.syncing) return;
+      this.irDirty = true;
+      this.debounce('ir', 400, () => this.onIrEdited());
+    });
+    this.analysis.onResult = (result) => this.onAnalysis(result.version, result.diagnostics);
+
+    await this.restore();
+    this.showTab(this.tab);
+    this.ready = true;
+    this.setStatus('ready');
+  }
+
+  // ---- scripts and persistence -------------------------------------------------------------
+
+  private async restore(): Promise<void> {
+    const saved = await loadValue<Workspace>(KEYS.workspace).catch(() => undefined);
+    this.scripts = saved?.scripts.length ? [...saved.scripts] : [{ name: 'script 1', text: DEFAULT_SCRIPT }];
+    this.active = Math.min(saved?.active ?? 0, this.scripts.length - 1);
+    const shared = await decodeShareHash(location.hash);
+    if (shared !== undefined) {
+      this.scripts.push({ name: `shared ${this.scripts.length + 1}`, text: shared });
+      this.active = this.scripts.length - 1;
+      history.replaceState(null, '', location.pathname + location.search);
+    }
+    const bytes = await loadValue<Uint8Array>(KEYS.store).catch(() => undefined);
+    this.store = await openStore(bytes);
+    this.refreshMemory();
+    this.renderScriptTabs();
+    this.setEditorText(this.scripts[this.active].text);
+  }
+
+  private persistScripts(): void {
+    this.debounce('save', 300, () => {
+      void saveValue(KEYS.workspace, { scripts: this.scripts, active: this.active } satisfies Workspace);
+    });
+  }
+
+  private async persistStore(): Promise<void> {
+    await saveValue(KEYS.store, this.store.exportBytes());
+  }
+
+  private renderScriptTabs(): void {
+    clear(this.el.scripts,
+      ...this.scripts.map((s, i) => h('button', {
+        class: i === this.active ? 'active' : undefined, title: 'Double-click to rename',
+        onclick: () => this.switchScript(i),
+        ondblclick: () => {
+          const name = prompt('Script name', s.name);
+          if (name) { this.scripts[i] = { ...s, name }; this.renderScriptTabs(); this.persistScripts(); }
+        },
+      }, s.name)),
+      h('button', { title: 'New script', onclick: () => this.newScript('') }, '+'),
+      this.scripts.length > 1 ? h('button', { title: 'Close this script', onclick: () => this.closeScript() }, '×') : null);
+  }
+
+  private switchScript(i: number): void {
+    this.active = i;
+    this.renderScriptTabs();
+    this.setEditorText(this.scripts[i].text);
+    this.persistScripts();
+  }
+
+  private newScript(text: string, name = `script ${this.scripts.length + 1}`): void {
+    this.scripts.push({ name, text });
+    this.switchScript(this.scripts.length - 1);
+  }
+
+  private closeScript(): void {
+    this.scripts.splice(this.active, 1);
+    this.switchScript(Math.max(0, this.active - 1));
+  }
+
+  private loadExample(event: Event): void {
+    const select = event.target as HTMLSelectElement;
+    const example = EXAMPLES[Number(select.value)];
+    select.value = '';
+    if (example) this.newScript(example.text, example.title);
+  }
+
+  private setEditorText(text: string): void {
+    this.editor.setValue(text);
+  }
+
+  private onScriptChanged(): void {
+    const text = this.editor.getValue();
+    this.scripts[this.active] = { ...this.scripts[this.active], text };
+    this.persistScripts();
+    this.stepDecorations?.clear();
+    this.analysis.request(text);
+  }
+
+  // ---- live diagnostics and the IR pane ----------------------------------------------------
+
+  private onAnalysis(version: number, diagnostics: Diagnostic[]): void {
+    if (version !== this.analysis.latest) return;
+    this.diagnostics = diagnostics;
+    const model = this.editor.getModel()!;
+    monaco.editor.setModelMarkers(model, 't2m', toMarkers(diagnostics));
+    this.renderProblems();
+    if (!this.irDirty || !this.irEditor.hasTextFocus()) this.syncIrPane();
+  }
+
+  private syncIrPane(): void {
+    const { irs, diagnostics } = analyze(this.editor.getValue());
+    if (diagnostics.some((d) => d.severity === 'error' && d.code !== undefined && irs.length === 0)) {
+      this.el.irNote.textContent = 'Fix the errors in the script to see its IR.';
+      return;
+    }
+    this.syncing = true;
+    this.irEditor.setValue(JSON.stringify(irs, null, 2));
+    this.syncing = false;
+    this.irDirty = false;
+    this.el.irNote.className = 'pane-note';
+    this.el.irNote.textContent = 'The script as JSON IR, one instruction per statement. Edit it: the DSL follows.';
+  }
+
+  private onIrEdited(): void {
+    let json: unknown;
+    try {
+      json = JSON.parse(this.irEditor.getValue());
+    } catch (e) {
+      this.el.irNote.className = 'pane-note error';
+      this.el.irNote.textContent = `Not valid JSON: ${(e as Error).message}`;
+      return;
+    }
+    const result = irsToDsl(Array.isArray(json) ? json : [json]);
+    if (result.text === undefined) {
+      this.el.irNote.className = 'pane-note error';
+      this.el.irNote.textContent = result.diagnostics.map((d) => `${d.statement !== undefined ? `#${d.statement + 1} ` : ''}${d.path ? `${d.path}: ` : ''}${d.message}`).join('\n');
+      return;
+    }
+    this.el.irNote.className = 'pane-note';
+    this.el.irNote.textContent = 'IR converted back to DSL.';
+    const model = this.editor.getModel()!;
+    this.editor.executeEdits('ir-pane', [{ range: model.getFullModelRange(), text: result.text }]);
+    this.irDirty = false;
+  }
+
+  private renderProblems(): void {
+    const all = [...this.diagnostics, ...this.results.flatMap((r) => r.errors)];
+    if (all.length === 0) {
+      clear(this.el.problems, h('div', { class: 'ok' }, 'No problems.'));
+      return;
+    }
+    clear(this.el.problems, ...all.map((d) => h('div', {
+      class: d.severity, 'data-code': d.code,
+      onclick: () => {
+        if (!d.range) return;
+        this.editor.setSelection(new monaco.Range(d.range.start.line, d.range.start.column, d.range.end.line, d.range.end.column));
+        this.editor.revealLineInCenter(d.range.start.line);
+        this.editor.focus();
+      },
+    }, `${d.range ? `${d.range.start.line}:${d.range.start.column} ` : ''}${d.severity} ${d.code}: ${d.message}`)));
+  }
+
+  // ---- running -----------------------------------------------------------------------------
+
+  /** Runs the whole script one statement at a time, snapshotting `memory` around each one. */
+  async run(): Promise<void> {
+    const text = this.editor.getValue();
+    const { irs, sourceMaps, diagnostics } = analyze(text);
+    this.diagnostics = diagnostics;
+    const model = this.editor.getModel()!;
+    monaco.editor.setModelMarkers(model, 't2m', toMarkers(diagnostics));
+    if (diagnostics.some((d) => d.severity === 'error')) {
+      this.results = [];
+      monaco.editor.setModelMarkers(model, 't2m-runtime', []);
+      this.renderProblems();
+      this.setStatus('not run: the script has errors');
+      return;
+    }
+    this.setStatus('running…');
+    const started = performance.now();
+    const outcome = this.store.runScript(irs, sourceMaps, this.now());
+    const results: StatementView[] = outcome.statements.map(({ run, before, after }, i) => {
+      const span = sourceMaps[i]?.get('');
+      return {
+        statement: i,
+        op: irs[i].op,
+        source: span ? text.slice(span.start.offset, span.end.offset) : '',
+        ok: run.errors.length === 0,
+        affectedIds: run.affectedIds,
+        rows: run.rows,
+        warnings: run.warnings,
+        errors: run.errors,
+        summary: run.summary,
+        sql: run.sql,
+        before,
+        after,
+        diff: diffRows(before, after),
+      };
+    });
+    this.committed = outcome.committed;
+    this.results = results;
+    this.refreshMemory();
+    await this.persistStore();
+    const runtime = results.flatMap((r) => r.errors);
+    monaco.editor.setModelMarkers(model, 't2m-runtime', toMarkers(runtime));
+    this.renderProblems();
+    this.renderResults();
+    this.renderSql();
+    this.step = 0;
+    this.renderTimeline();
+    const ms = Math.round(performance.now() - started);
+    this.setStatus(outcome.committed
+      ? `ran ${results.length} statement${results.length === 1 ? '' : 's'} in ${ms} ms`
+      : `statement ${results.length} failed: the script was rolled back, memory is unchanged`);
+  }
+
+  private refreshMemory(): void {
+    this.memory = this.store.memoryRows();
+    setStoreVocabulary(this.store.vocabulary());
+    this.renderMemory();
+  }
+
+  private renderResults(): void {
+    const pane = this.el.panes.get('Results')!;
+    if (this.results.length === 0) {
+      clear(pane, h('div', { class: 'pane-note' }, 'Press Run (Ctrl/Cmd-Enter) to execute the script against the in-browser store.'));
+      return;
+    }
+    const note = this.committed ? null
+      : h('div', { class: 'pane-note error' }, 'A statement failed, so the script was rolled back: memory is as it was before the run. The statements before it show what they would have done.');
+    clear(pane, note, ...this.results.map((r) => {
+      const body = h('div', { class: 'body' },
+        r.affectedIds.length ? h('div', {}, 'affected ids: ', h('span', { class: 'mono' }, r.affectedIds.join(', '))) : null,
+        ...r.warnings.map((w) => h('div', { class: 'warn' }, `⚠ ${w}`)),
+        ...r.errors.map((e) => h('div', { class: 'err' }, `✖ ${e.code}: ${e.message}`)),
+        r.summary ? h('div', { class: 'summary' }, h('b', {}, 'Summary: '), r.summary) : null,
+        r.rows.length ? rowsTable(r.rows) : null);
+      return h('div', { class: `result${r.ok ? '' : ' error'}`, 'data-statement': String(r.statement) },
+        h('div', { class: 'head', onclick: () => { this.step = r.statement; this.showTab('Timeline'); } },
+          h('span', { class: 'op' }, `${r.statement + 1}. ${r.op}`),
+          diffBadges(r.diff),
+          r.rows.length ? h('span', { class: 'badge' }, `${r.rows.length} row${r.rows.length === 1 ? '' : 's'}`) : null),
+        body);
+    }));
+  }
+
+  private renderSql(): void {
+    const lines: string[] = [];
+    for (const r of this.results) {
+      lines.push(`-- ${r.statement + 1}. ${r.op}`);
+      for (const s of r.sql) {
+        lines.push(s.sql.trim().replace(/;?$/, ';'));
+        if (s.params.length) lines.push(`-- params: ${JSON.stringify(s.params)}`);
+      }
+      lines.push('');
+    }
+    this.sqlModel.setValue(lines.join('\n'));
+  }
+
+  private renderMemory(): void {
+    const pane = this.el.panes.get('Memory')!;
+    clear(pane,
+      h('div', { class: 'pane-note' }, `The memory table: ${this.memory.length} row${this.memory.length === 1 ? '' : 's'}.`),
+      this.memory.length ? rowsTable(this.memory) : null);
+  }
+
+  /** The timeline: memory after the selected statement, with what that statement changed marked. */
+  private renderTimeline(): void {
+    const pane = this.el.panes.get('Timeline')!;
+    if (this.results.length === 0) {
+      this.stepDecorations?.clear();
+      clear(pane, h('div', { class: 'pane-note' }, 'Run the script to step through what each statement did to memory.'));
+      return;
+    }
+    this.step = Math.max(0, Math.min(this.step, this.results.length - 1));
+    const r = this.results[this.step];
+    const steps = h('div', { class: 'timeline-steps' },
+      h('button', { title: 'Previous statement', disabled: this.step === 0, onclick: () => this.goStep(this.step - 1) }, '◀'),
+      ...this.results.map((s) => h('button', {
+        class: s.statement === this.step ? 'active' : undefined, 'data-step': String(s.statement),
+        title: s.source, onclick: () => this.goStep(s.statement),
+      }, `${s.statement + 1}. ${s.op}${s.ok ? '' : ' ✖'}`)),
+      h('button', { title: 'Next statement', disabled: this.step === this.results.length - 1, onclick: () => this.goStep(this.step + 1) }, '▶'));
+    clear(pane, steps,
+      h('div', { class: 'timeline-statement' }, r.source),
+      h('div', {}, diffBadges(r.diff), r.errors.length ? h('span', { class: 'err' }, ` ✖ ${r.errors.map((e) => e.message).join('; ')}`) : null),
+      diffTable(r));
+    const span = this.analysisSpan(this.step);
+    if (span) this.stepDecorations?.set([{ range: span, options: { isWholeLine: true, className: 'stmt-highlight' } }]);
+  }
+
+  private analysisSpan(statement: number): monaco.Range | undefined {
+    const { sourceMaps } = analyze(this.editor.getValue());
+    const span = sourceMaps[statement]?.get('');
+    return span && new monaco.Range(span.start.line, span.start.column, span.end.line, span.end.column);
+  }
+
+  private goStep(step: number): void {
+    this.step = step;
+    this.renderTimeline();
+  }
+
+  // ---- commands ----------------------------------------------------------------------------
+
+  private format(): void {
+    void this.editor.getAction('editor.action.formatDocument')?.run();
+  }
+
+  private async share(): Promise<void> {
+    const hash = await encodeShareHash(this.editor.getValue());
+    const url = location.href.replace(/#.*$/, '') + hash;
+    await navigator.clipboard?.writeText(url).catch(() => undefined);
+    history.replaceState(null, '', hash);
+    this.setStatus('share link copied to the clipboard (and in the address bar)');
+  }
+
+  private exportStore(): void {
+    download('text2mem-store.sqlite', this.store.exportBytes() as BlobPart, 'application/vnd.sqlite3');
+  }
+
+  private async importStore(): Promise<void> {
+    const file = await pickFile('.sqlite,.db,application/vnd.sqlite3');
+    if (!file) return;
+    try {
+      const next = await openStore(new Uint8Array(await file.arrayBuffer()));
+      this.store.close();
+      this.store = next;
+    } catch (e) {
+      this.setStatus(`could not open ${file.name}: ${(e as Error).message}`);
+      return;
+    }
+    this.results = [];
+    this.refreshMemory();
+    await this.persistStore();
+    this.renderResults();
+    this.renderTimeline();
+    this.setStatus(`store loaded from ${file.name}`);
+  }
+
+  private exportScript(as: 'dsl' | 'json'): void {
+    const name = this.scripts[this.active].name.replace(/[^\w.-]+/g, '_');
+    if (as === 'dsl') {
+      download(`${name}.t2m`, this.editor.getValue(), 'text/plain');
+      return;
+    }
+    const { irs, diagnostics } = analyze(this.editor.getValue());
+    if (diagnostics.some((d) => d.severity === 'error')) {
+      this.setStatus('fix the errors before saving as IR JSON');
+      return;
+    }
+    download(`${name}.json`, JSON.stringify(irs, null, 2), 'application/json');
+  }
+
+  private async importScript(): Promise<void> {
+    const file = await pickFile('.t2m,.json,.jsonl,.txt');
+    if (!file) return;
+    const text = await file.text();
+    if (/^\s*[[{]/.test(text)) {
+      let json: unknown;
+      try {
+        json = text.trimStart().startsWith('[') ? JSON.parse(text) : text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      } catch (e) {
+        this.setStatus(`${file.name}: not valid JSON: ${(e as Error).message}`);
+        return;
+      }
+      const result = irsToDsl(json as unknown[]);
+      if (result.text === undefined) {
+        this.setStatus(`${file.name}: ${result.diagnostics[0]?.message ?? 'not an IR'}`);
+        return;
+      }
+      this.newScript(result.text, file.name.replace(/\.\w+$/, ''));
+    } else {
+      this.newScript(text, file.name.replace(/\.\w+$/, ''));
+    }
+  }
+
+  private async resetStore(): Promise<void> {
+    const next = await openStore();
+    this.store.close();
+    this.store = next;
+    this.results = [];
+    this.refreshMemory();
+    await this.persistStore();
+    this.renderResults();
+    this.renderTimeline();
+    this.renderSql();
+    this.setStatus('store emptied');
+  }
+
+  // ---- plumbing ----------------------------------------------------------------------------
+
+  private showTab(tab: Tab): void {
+    this.tab = tab;
+    for (const b of this.el.tabs.querySelectorAll('button')) b.classList.toggle('active', b.dataset.tab === tab);
+    for (const [name, pane] of this.el.panes) pane.classList.toggle('active', name === tab);
+    if (tab === 'Results') this.renderResults();
+    if (tab === 'Timeline') this.renderTimeline();
+  }
+
+  private setStatus(text: string): void {
+    this.el.status.textContent = text;
+  }
+
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private debounce(key: string, ms: number, fn: () => void): void {
+    clearTimeout(this.timers.get(key));
+    this.timers.set(key, setTimeout(fn, ms));
+  }
+
+  /** Applies a formatted text as one undoable edit (used by the formatting provider's tests too). */
+  formatNow(): void {
+    const result = formatDsl(this.editor.getValue());
+    if (result.text !== undefined) this.setEditorText(result.text);
+  }
+
+  // ---- the test API ------------------------------------------------------------------------
+
+  testApi() {
+    return {
+      setScript: (text: string) => {
+        this.editor.setValue(text);
+      },
+      run: () => this.run(),
+      setClock: (iso: string) => { this.el.clock.value = iso; },
+      /** Resolves after the worker has checked the current text. */
+      settled: () => this.analysis.settled(),
+      state: (): PageState => JSON.parse(JSON.stringify({
+        script: this.editor.getValue(),
+        diagnostics: this.diagnostics,
+        results: this.results.map(({ before: _b, after: _a, ...rest }) => rest),
+        memory: this.memory,
+        workerErrors,
+        ready: this.ready,
+        committed: this.committed,
+      }, (_key, value) => (value instanceof Uint8Array ? `<${value.length} bytes>` : value))),
+      markers: () => monaco.editor.getModelMarkers({ resource: this.editor.getModel()!.uri })
+        .map((m) => ({ owner: m.owner, severity: m.severity, message: m.message, line: m.startLineNumber, column: m.startColumn, endLine: m.endLineNumber, endColumn: m.endColumn })),
+      showTab: (tab: Tab) => this.showTab(tab),
+      step: (n: number) => { this.showTab('Timeline'); this.goStep(n); },
+      irText: () => this.irEditor.getValue(),
+      setIrText: (text: string) => { this.irEditor.focus(); this.irEditor.setValue(text); },
+      sqlText: () => this.sqlModel.getValue(),
+    };
+  }
+}
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '∅';
+  if (typeof value === 'string') return value;
+  if (value instanceof Uint8Array) return `<${value.length} bytes>`;
+  return JSON.stringify(value);
+}
+
+function columnsOf(rows: readonly Row[]): string[] {
+  return [...new Set(rows.flatMap((r) => Object.keys(r)))];
+}
+
+function rowsTable(rows: readonly Row[]): HTMLTableElement {
+  const columns = columnsOf(rows);
+  return h('table', {},
+    h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', {}, c)))),
+    h('tbody', {}, ...rows.map((r) => h('tr', {}, ...columns.map((c) => h('td', { title: cell(r[c]) }, cell(r[c])))))));
+}
+
+function diffBadges(diff: RowDiff): HTMLElement {
+  return h('span', { class: 'diff-badges' },
+    h('span', { class: 'badge added', 'data-added': String(diff.added.length) }, `+${diff.added.length}`), ' ',
+    h('span', { class: 'badge removed', 'data-removed': String(diff.removed.length) }, `−${diff.removed.length}`), ' ',
+    h('span', { class: 'badge changed', 'data-changed': String(diff.changed.length) }, `~${diff.changed.length}`));
+}
+
+/** Memory after the statement: added rows green, removed rows struck out, changed cells yellow. */
+function diffTable(r: StatementView): HTMLElement {
+  const rows = [...r.after, ...r.diff.removed];
+  if (rows.length === 0) return h('div', { class: 'pane-note' }, 'Memory is empty.');
+  const columns = columnsOf(rows);
+  const added = new Set(r.diff.added.map((row) => String(row.id)));
+  const removed = new Set(r.diff.removed.map((row) => String(row.id)));
+  const changed = new Map(r.diff.changed.map((c) => [c.id, c]));
+  return h('table', { 'data-testid': 'timeline-table' },
+    h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', {}, c)))),
+    h('tbody', {}, ...rows.map((row) => {
+      const id = String(row.id);
+      const change = changed.get(id);
+      const kind = added.has(id) ? 'added' : removed.has(id) ? 'removed' : change ? 'changed' : undefined;
+      return h('tr', { class: kind, 'data-row': id },
+        ...columns.map((c) => {
+          const isChanged = change?.fields.includes(c) ?? false;
+          return h('td', {
+            class: isChanged ? 'changed' : undefined,
+            title: isChanged ? `was: ${cell(change!.before[c])}` : cell(row[c]),
+          }, cell(row[c]));
+        }));
+    })));
+}

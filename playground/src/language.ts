@@ -1,0 +1,132 @@
+/**
+ * Adapts the editor services of `src/services` (plain functions over offsets) to Monaco's
+ * providers. Nothing here knows the language: keywords, docs and formatting come from the services.
+ */
+import type { Diagnostic } from '../../src/diagnostics/diagnostic.ts';
+import { getCompletions, type CompletionKind, type StoreVocabulary } from '../../src/services/completion.ts';
+import { format } from '../../src/services/format.ts';
+import { getHover } from '../../src/services/hover.ts';
+import { monarchLanguage, languageConfiguration } from '../../src/services/highlight.ts';
+import { monaco } from './monaco.ts';
+import diagramsUrl from './diagrams.ts';
+
+let vocabulary: StoreVocabulary = { tags: [], types: [], subjects: [] };
+
+/** Tags, types and subjects in the current store, offered by completion. */
+export function setStoreVocabulary(next: StoreVocabulary): void {
+  vocabulary = next;
+}
+
+const SEVERITY = {
+  error: monaco.MarkerSeverity.Error,
+  warning: monaco.MarkerSeverity.Warning,
+  info: monaco.MarkerSeverity.Info,
+} as const;
+
+/** Diagnostics without a range (rare: IR-only problems) are shown on the first line. */
+export function toMarkers(diagnostics: readonly Diagnostic[]): monaco.editor.IMarkerData[] {
+  return diagnostics.map((d) => ({
+    severity: SEVERITY[d.severity],
+    message: d.message,
+    code: d.code,
+    source: 't2m',
+    startLineNumber: d.range?.start.line ?? 1,
+    startColumn: d.range?.start.column ?? 1,
+    endLineNumber: d.range?.end.line ?? 1,
+    // Monaco hides zero-width markers; widen them to one character.
+    endColumn: d.range ? (d.range.end.offset === d.range.start.offset ? d.range.end.column + 1 : d.range.end.column) : 2,
+  }));
+}
+
+const KIND: Record<CompletionKind, monaco.languages.CompletionItemKind> = {
+  keyword: monaco.languages.CompletionItemKind.Keyword,
+  verb: monaco.languages.CompletionItemKind.Function,
+  field: monaco.languages.CompletionItemKind.Field,
+  enum: monaco.languages.CompletionItemKind.EnumMember,
+  tag: monaco.languages.CompletionItemKind.Value,
+  type: monaco.languages.CompletionItemKind.Class,
+  subject: monaco.languages.CompletionItemKind.Text,
+};
+
+function rangeOf(model: monaco.editor.ITextModel, from: number, to: number): monaco.Range {
+  const a = model.getPositionAt(from);
+  const b = model.getPositionAt(to);
+  return new monaco.Range(a.lineNumber, a.column, b.lineNumber, b.column);
+}
+
+let registered = false;
+
+export function registerT2mLanguage(): void {
+  if (registered) return;
+  registered = true;
+  monaco.languages.register({ id: 't2m', extensions: ['.t2m'], aliases: ['Text2Mem', 't2m'] });
+  monaco.languages.setMonarchTokensProvider('t2m', monarchLanguage() as monaco.languages.IMonarchLanguage);
+  monaco.languages.setLanguageConfiguration('t2m', languageConfiguration() as monaco.languages.LanguageConfiguration);
+
+  monaco.languages.registerCompletionItemProvider('t2m', {
+    triggerCharacters: ['"', ' ', ':'],
+    provideCompletionItems(model, position) {
+      const offset = model.getOffsetAt(position);
+      const items = getCompletions(model.getValue(), offset, vocabulary);
+      return {
+        suggestions: items.map((item, i) => ({
+          label: item.label,
+          kind: KIND[item.kind],
+          detail: item.detail,
+          documentation: item.documentation ? { value: item.documentation } : undefined,
+          insertText: item.insertText ?? item.label,
+          range: rangeOf(model, item.from, item.to),
+          sortText: String(i).padStart(4, '0'),
+        })),
+      };
+    },
+  });
+
+  monaco.languages.registerHoverProvider('t2m', {
+    provideHover(model, position) {
+      const hover = getHover(model.getValue(), model.getOffsetAt(position), { diagramsUrl });
+      if (!hover) return null;
+      return { range: rangeOf(model, hover.from, hover.to), contents: [{ value: hover.markdown, isTrusted: false }] };
+    },
+  });
+
+  monaco.languages.registerDocumentFormattingEditProvider('t2m', {
+    provideDocumentFormattingEdits(model) {
+      const result = format(model.getValue());
+      if (result.text === undefined || result.text === model.getValue()) return [];
+      return [{ range: model.getFullModelRange(), text: result.text }];
+    },
+  });
+
+  // A diagnostic's fix (e.g. "did you mean …") becomes a quick fix on its marker.
+  monaco.languages.registerCodeActionProvider('t2m', {
+    provideCodeActions(model, _range, context) {
+      const actions: monaco.languages.CodeAction[] = [];
+      for (const marker of context.markers) {
+        const fix = lastDiagnostics.find((d) => d.fix && d.code === (typeof marker.code === 'string' ? marker.code : marker.code?.value)
+          && d.range?.start.line === marker.startLineNumber && d.range?.start.column === marker.startColumn)?.fix;
+        if (!fix) continue;
+        actions.push({
+          title: fix.message,
+          kind: 'quickfix',
+          diagnostics: [marker],
+          isPreferred: true,
+          edit: {
+            edits: fix.edits.map((e) => ({
+              resource: model.uri,
+              versionId: model.getVersionId(),
+              textEdit: { range: rangeOf(model, e.range.start.offset, e.range.end.offset), text: e.newText },
+            })),
+          },
+        });
+      }
+      return { actions, dispose() {} };
+    },
+  });
+}
+
+let lastDiagnostics: readonly Diagnostic[] = [];
+/** The diagnostics behind the current markers, so quick fixes can find their edits. */
+export function setLastDiagnostics(diagnostics: readonly Diagnostic[]): void {
+  lastDiagnostics = diagnostics;
+}

@@ -1,0 +1,124 @@
+/**
+ * The playground's view of the project: the front end (`src/pipeline.ts`) and the engine
+ * (`src/engine`) on sql.js, whose wasm file Vite serves as an asset.
+ */
+import wasmUrl from 'sql.js/dist/sql-wasm.wasm?url';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic.ts';
+import type { SourceMap } from '../../src/diagnostics/sourceMap.ts';
+import { openStore as openEngineStore, run, type Store } from '../../src/engine/index.ts';
+import type { IR } from '../../src/ir/schema.ts';
+import { formatText, irsToText, readInput, textToIr } from '../../src/pipeline.ts';
+import type { StoreVocabulary } from '../../src/services/completion.ts';
+import type { Row } from '../../src/services/timeline.ts';
+import { storeVocabulary } from '../../src/services/vocabulary.ts';
+
+export interface Analysis {
+  readonly irs: IR[];
+  readonly sourceMaps: SourceMap[];
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Memoised: the page asks for the same text's IR several times per edit (IR pane, run, timeline). */
+let last: { text: string; analysis: Analysis } | undefined;
+export function analyze(text: string): Analysis {
+  if (last?.text !== text) last = { text, analysis: textToIr(text) };
+  return last.analysis;
+}
+
+/** IR JSON (already parsed) → canonical DSL, or the diagnostics of the IR. */
+export function irsToDsl(json: unknown[]): { text?: string; diagnostics: Diagnostic[] } {
+  const read = readInput(JSON.stringify(json, null, 2));
+  if (read.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: read.diagnostics };
+  return { text: irsToText(read.irs), diagnostics: read.diagnostics };
+}
+
+export function formatDsl(text: string): { text?: string; diagnostics: readonly Diagnostic[] } {
+  return formatText(text);
+}
+
+export interface StatementRun {
+  readonly affectedIds: string[];
+  readonly rows: Row[];
+  readonly warnings: string[];
+  readonly errors: Diagnostic[];
+  readonly sql: { sql: string; params: readonly unknown[] }[];
+  readonly summary?: string;
+}
+
+export interface ScriptRun {
+  /** True when every statement succeeded and the script was committed. */
+  readonly committed: boolean;
+  /** One entry per statement that ran (up to and including the first failure). */
+  readonly statements: readonly { run: StatementRun; before: Row[]; after: Row[] }[];
+}
+
+export interface PlaygroundStore {
+  /**
+   * Runs a script as one transaction, like the engine's `run`, but statement by statement so the
+   * page can snapshot `memory` around each one; the first failure rolls the whole script back.
+   */
+  runScript(irs: readonly IR[], sourceMaps: readonly SourceMap[], now: Date): ScriptRun;
+  memoryRows(): Row[];
+  vocabulary(): StoreVocabulary;
+  exportBytes(): Uint8Array;
+  close(): void;
+}
+
+const MEMORY_SELECT = { sql: 'SELECT * FROM memory ORDER BY id', params: [] };
+
+function statementRun(store: Store, ir: IR, sourceMap: SourceMap, index: number, now: Date): StatementRun {
+  const result = run(store, [ir], { now, sourceMaps: [sourceMap] });
+  const renumber = (d: Diagnostic): Diagnostic => ({ ...d, statement: index });
+  const errors = result.diagnostics.filter((d) => d.severity === 'error').map(renumber);
+  const warnings = result.diagnostics.filter((d) => d.severity !== 'error').map((d) => d.message);
+  const r = result.results[0];
+  if (!result.ok || !r) return { affectedIds: [], rows: [], warnings, errors, sql: [] };
+  return {
+    affectedIds: r.ids.map(String),
+    rows: (r.rows ?? []).map((row) => ({ ...row })),
+    warnings: [...warnings, ...r.warnings.map((w) => w.message)].filter((w, i, all) => all.indexOf(w) === i),
+    errors,
+    sql: r.sql.map((s) => ({ sql: s.sql, params: s.params })),
+    summary: r.summary,
+  };
+}
+
+class BrowserStore implements PlaygroundStore {
+  constructor(private readonly store: Store) {}
+
+  runScript(irs: readonly IR[], sourceMaps: readonly SourceMap[], now: Date): ScriptRun {
+    return this.store.transaction<ScriptRun>(() => {
+      const statements: { run: StatementRun; before: Row[]; after: Row[] }[] = [];
+      for (let i = 0; i < irs.length; i++) {
+        const before = this.memoryRows();
+        const result = statementRun(this.store, irs[i], sourceMaps[i], i, now);
+        statements.push({ run: result, before, after: this.memoryRows() });
+        if (result.errors.length) return { commit: false, value: { committed: false, statements } };
+      }
+      return { commit: true, value: { committed: true, statements } };
+    });
+  }
+
+  memoryRows(): Row[] {
+    return this.store.all(MEMORY_SELECT);
+  }
+
+  vocabulary(): StoreVocabulary {
+    return storeVocabulary(this.memoryRows());
+  }
+
+  exportBytes(): Uint8Array {
+    return this.store.export();
+  }
+
+  close(): void {
+    this.store.close();
+  }
+}
+
+/** Opens the in-browser store: empty, or from the bytes of a `.sqlite` store file. */
+export async function openStore(bytes?: Uint8Array): Promise<PlaygroundStore> {
+  const opened = await openEngineStore({ locateFile: () => wasmUrl, data: bytes });
+  if (!opened.ok) throw new Error(opened.diagnostics.map((d) => d.message).join('; '));
+  return new BrowserStore(opened.store);
+}

@@ -1,0 +1,110 @@
+/**
+ * Writes the playground's examples menu, `playground/examples/*.t2m`, from IR: the paper's two
+ * appendix workflows (B.1.1, B.1.2; transcribed below as valid IR) and the upstream scenarios in
+ * `../shared/ir/examples/{real_world_scenarios,op_workflows}`. The DSL comes from the project's
+ * own `irsToText`, so the examples are canonical by construction; a test checks they are fresh.
+ *
+ *   npx tsx scripts/playground-examples.ts          # write
+ *   npx tsx scripts/playground-examples.ts --check  # exit 1 when a file is stale
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { IR } from '../src/ir/schema.ts';
+import { irsToText } from '../src/pipeline.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SHARED = join(ROOT, '..', 'shared', 'ir', 'examples');
+const OUT = join(ROOT, 'playground', 'examples');
+
+interface Workflow {
+  readonly name: string;
+  readonly steps: readonly { readonly name: string; readonly ir: IR }[];
+}
+
+/** Appendix B.1.1 and B.1.2 of the paper. The paper's `overrides` sit outside `target`; here they are where the IR schema puts them. */
+export const PAPER_WORKFLOWS: readonly Workflow[] = [
+  {
+    name: 'Paper B.1.1 - Semantic promotion',
+    steps: [
+      { name: 'Encode relevant and background notes', ir: {
+        stage: 'ENC', op: 'Encode', args: {
+          payload: { text: 'Q2 OKR review meeting notes: marketing reach increased by 25%, sales pipeline ahead of target, and product adoption remains steady.' },
+          tags: ['OKR', 'review', 'meeting'], type: 'note', time: '2025-04-10T15:30:00+08:00', source: 'meeting_minutes',
+          facets: { subject: 'Q2 performance', topic: 'OKR progress' },
+        } } },
+      { name: 'A background note', ir: {
+        stage: 'ENC', op: 'Encode', args: {
+          payload: { text: 'Action item: follow up with design team on the new dashboard for OKR tracking by next Monday.' },
+          tags: ['OKR', 'task', 'dashboard'], type: 'task', time: '2025-04-11T10:00:00+08:00', source: 'project_tracker',
+          facets: { subject: 'dashboard design', topic: 'task follow-up' },
+        } } },
+      { name: 'Promote via semantic search', ir: {
+        stage: 'STO', op: 'Promote', target: { search: { intent: { query: 'OKR progress' }, limit: 5 } }, args: { weight: 0.9 },
+      } },
+    ],
+  },
+  {
+    name: 'Paper B.1.2 - Incident postmortem archive',
+    steps: [
+      { name: 'Encode the incident timeline', ir: {
+        stage: 'ENC', op: 'Encode', args: {
+          payload: { text: 'SEV-1 (high-severity incident) network incident timeline: 20:07 alert triggered by API latency, 20:12 automatic failover to backup nodes, 20:28 routing misconfiguration identified, 20:41 hotfix deployed, 20:48 service restored to 95% availability.' },
+          tags: ['incident:p1-network', 'postmortem', 'owner:sre-ling'], type: 'incident_timeline', time: '2025-09-28T22:30:00+08:00',
+          facets: { subject: '2025-09-28 API Outage', topic: 'incident_response', location: 'cn-shanghai' },
+        } } },
+      { name: 'Lock the incident records', ir: {
+        stage: 'STO', op: 'Lock',
+        target: { filter: { has_tags: ['incident:p1-network'], time_range: { start: '2025-09-28T00:00:00+08:00', end: '2025-10-05T23:59:59+08:00' }, limit: 200 } },
+        args: {
+          mode: 'read_only', reason: 'Preserve SEV-1 incident records for compliance and leadership audit',
+          policy: { allow: ['Retrieve', 'Summarize'], deny: ['Update', 'Delete'], reviewers: ['oncall_manager', 'sre_lead'], expires: '2025-12-31T23:59:59+08:00' },
+        },
+        meta: { actor: 'sre-ling', timestamp: '2025-09-29T00:05:00+08:00' },
+      } },
+      { name: 'Generate the postmortem summary', ir: {
+        stage: 'RET', op: 'Summarize',
+        target: { search: { intent: { query: '2025-09-28 API outage follow-up', context: 'executive briefing' }, overrides: { k: 8, order_by: 'time_desc' }, limit: 8 } },
+        args: { focus: 'Summarize root cause, customer impact, and assigned remediation owners.' },
+      } },
+    ],
+  },
+];
+
+function readWorkflows(dir: string): { file: string; workflow: Workflow }[] {
+  const path = join(SHARED, dir);
+  if (!existsSync(path)) return [];
+  return readdirSync(path).filter((f) => f.endsWith('.json')).sort()
+    .map((f) => ({ file: basename(f, '.json'), workflow: JSON.parse(readFileSync(join(path, f), 'utf8')) as Workflow }));
+}
+
+/** One statement per step, each under a `#` comment naming the step; the first line is the title. */
+export function workflowToDsl(workflow: Workflow): string {
+  const parts = [`# ${workflow.name}\n`];
+  for (const step of workflow.steps) parts.push(`\n# ${step.name}\n${irsToText([step.ir]).trimEnd()}\n`);
+  return parts.join('');
+}
+
+export function examples(): Map<string, string> {
+  const out = new Map<string, string>();
+  PAPER_WORKFLOWS.forEach((w, i) => out.set(`0${i + 1}-paper-${w.name.replace(/^.*- /, '').toLowerCase().replace(/\W+/g, '-')}.t2m`, workflowToDsl(w)));
+  for (const { file, workflow } of readWorkflows('real_world_scenarios')) out.set(`10-${file.replace(/_/g, '-')}.t2m`, workflowToDsl(workflow));
+  for (const { file, workflow } of readWorkflows('op_workflows')) out.set(`20-${file.replace(/_/g, '-')}.t2m`, workflowToDsl(workflow));
+  return out;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const check = process.argv.includes('--check');
+  mkdirSync(OUT, { recursive: true });
+  let stale = 0;
+  for (const [name, text] of examples()) {
+    const path = join(OUT, name);
+    const current = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+    if (current === text) continue;
+    stale++;
+    if (check) console.error(`stale: playground/examples/${name}`);
+    else writeFileSync(path, text);
+  }
+  console.log(check ? `${stale} stale example(s)` : `wrote ${stale} example(s) to playground/examples/`);
+  if (check && stale) process.exit(1);
+}

@@ -1,0 +1,7 @@
+/** Diagnostics for an editor: parse, convert, validate and check, exactly as the CLI's `t2m check`. */
+import type { Diagnostic } from '../diagnostics/diagnostic.ts';
+import { textToIr, type Policy } from '../pipeline.ts';
+
+export function getDiagnostics(text: string, policy: Policy = 'default'): Diagnostic[] {
+  return textToIr(text, { policy }).diagnostics;
+}
