@@ -1,0 +1,78 @@
+/** `t2m run <file> [--db store.sqlite] [--now <iso>] [--json]`: execute a DSL script or IR file. */
+import type { Command } from 'commander';
+import { hasErrors } from '../../diagnostics/diagnostic.ts';
+import { explain, openStore, run, sweep } from '../../engine/index.ts';
+import { loadStoreFile, saveStoreFile } from '../../engine/file-store.ts';
+import { formatStatement } from '../engine-output.ts';
+import { displayName, printDiagnostics, readSource } from '../input.ts';
+
+interface RunFlags {
+  db?: string;
+  now?: string;
+  json?: boolean;
+  actor?: string;
+  sweep?: boolean;
+  dryRun?: boolean;
+}
+
+export function runCommand(program: Command): void {
+  program
+    .command('run')
+    .description('run a DSL script or IR JSON/JSONL as one transaction and print what each statement did')
+    .argument('<file>', 'input file, or - for stdin')
+    .option('--db <store>', 'store file (created when missing, saved atomically); default: a temporary in-memory store')
+    .option('--now <iso>', 'the clock, e.g. 2025-10-21T00:00:00Z (default: the current time)')
+    .option('--actor <name>', 'the acting actor (for permissions and the audit log)')
+    .option('--sweep', 'first apply due expiry actions (soft/hard delete, demote, anonymize)')
+    .option('--dry-run', 'plan only: print the SQL and the would-be affected ids, change nothing')
+    .option('--json', 'print the result as JSON')
+    .addHelpText('after', '\nExit codes: 0 done, 1 the script failed (nothing changed), 2 the input or store could not be read.')
+    .action(async (file: string, flags: RunFlags) => {
+      const text = readSource('run', file);
+      if (text === undefined) return;
+      // Loaded on use so the other commands do not pay for the front end.
+      const { readInput } = await import('../../pipeline.ts');
+      const input = readInput(text);
+      if (hasErrors(input.diagnostics)) {
+        if (flags.json) process.stdout.write(`${JSON.stringify({ ok: false, results: [], diagnostics: input.diagnostics }, null, 2)}\n`);
+        else printDiagnostics(process.stderr, input.diagnostics, file, text);
+        process.exitCode = 1;
+        return;
+      }
+      const opened = flags.db ? await loadStoreFile(flags.db) : await openStore();
+      if (!opened.ok) {
+        for (const d of opened.diagnostics) process.stderr.write(`t2m run: ${d.message}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      const store = opened.store;
+      const swept = flags.sweep ? sweep(store, flags.now ?? new Date(), flags.actor ?? 'system:sweep') : undefined;
+      if (swept && 'diagnostics' in swept) {
+        for (const d of swept.diagnostics) process.stderr.write(`t2m run: ${d.message}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      const options = { now: flags.now, actor: flags.actor, sourceMaps: input.sourceMaps };
+      const result = flags.dryRun ? explain(store, input.irs, options) : run(store, input.irs, options);
+      const diagnostics = [...input.diagnostics, ...result.diagnostics];
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify({ ...result, diagnostics, swept: swept?.applied }, null, 2)}\n`);
+      } else {
+        if (swept?.applied.length) process.stdout.write(`sweep: ${swept.applied.map((a) => `#${a.id} ${a.action}`).join(', ')}\n`);
+        if (result.ok) for (const r of result.results) process.stdout.write(`${formatStatement(r)}\n`);
+        printDiagnostics(result.ok ? process.stdout : process.stderr, diagnostics, file, text);
+        if (!result.ok) process.stderr.write(`${displayName(file)}: the script was rolled back; nothing changed\n`);
+      }
+      if (!result.ok) {
+        process.exitCode = 1;
+        return;
+      }
+      if (flags.db && (!flags.dryRun || swept?.applied.length)) {
+        const problem = saveStoreFile(store, flags.db);
+        if (problem) {
+          process.stderr.write(`t2m run: ${problem.message}\n`);
+          process.exitCode = 2;
+        }
+      }
+    });
+}

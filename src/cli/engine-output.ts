@@ -1,0 +1,44 @@
+/** Readable rendering of engine results for the CLI: one block per statement, tables for rows. */
+import type { Change, StatementResult } from '../engine/index.ts';
+
+const MAX_CELL = 60;
+
+function cell(v: unknown): string {
+  const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
+  const flat = s.replace(/\s+/g, ' ');
+  return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
+}
+
+/** A plain-text table with a header rule. */
+export function table(rows: readonly Record<string, unknown>[]): string {
+  if (!rows.length) return '  (no rows)';
+  const cols = Object.keys(rows[0]);
+  const cells = rows.map((r) => cols.map((c) => cell(r[c])));
+  const widths = cols.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i].length)));
+  const line = (vals: string[]) => '  ' + vals.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  return [line(cols), '  ' + widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
+}
+
+function change(c: Change): string {
+  if (!c.before) return `  #${c.id} created`;
+  if (!c.after) return `  #${c.id} removed`;
+  const fields = Object.keys(c.after).map((k) => `${k}: ${cell(c.before?.[k])} → ${cell(c.after?.[k])}`);
+  return `  #${c.id} ${fields.join('; ')}`;
+}
+
+export function formatStatement(r: StatementResult): string {
+  const head = `[${r.index + 1}] ${r.op}${r.dryRun ? ' (dry run: nothing changed)' : ''}`;
+  const out = [head];
+  if (r.op === 'Retrieve') {
+    out.push(`  ${r.ids.length} record${r.ids.length === 1 ? '' : 's'}`);
+    const rows = (r.rows ?? []).map((row) => (r.scores ? { ...row, score: r.scores[Number(row.id)] } : row));
+    out.push(table(rows));
+  } else if (r.op === 'Summarize') {
+    out.push(`  from ${r.ids.length} record${r.ids.length === 1 ? '' : 's'} [${r.ids.join(', ')}]`, `  ${r.summary || '(nothing to summarise)'}`);
+  } else {
+    out.push(`  ${r.dryRun ? 'would affect' : 'affected'}: ${r.ids.length ? r.ids.map((id) => `#${id}`).join(', ') : 'none'}`);
+    out.push(...r.changes.map(change));
+  }
+  if (r.dryRun) for (const s of r.sql) out.push(`  sql: ${s.sql}  -- params ${JSON.stringify(s.params)}`);
+  return out.join('\n');
+}
