@@ -560,6 +560,7 @@ export class App {
         this.editor.setValue(text);
       },
       run: () => this.run(),
+      shareUrl: async () => location.href.replace(/#.*$/, '') + await encodeShareHash(this.editor.getValue()),
       setClock: (iso: string) => { this.el.clock.value = iso; },
       /** Resolves after the worker has checked the current text. */
       settled: () => this.analysis.settled(),

@@ -1,18 +1,220 @@
+/**
+ * The playground in a real browser: the built page (vite build + vite preview) driven by
+ * Debian's Chromium through playwright-core and the page's `window.t2m` test API.
+ */
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAndServe, collectProblems, type Served } from './harness.ts';
 
-let served: Served;
-beforeAll(async () => { served = await buildAndServe(); }, 180_000);
-afterAll(async () => { await served?.close(); });
+const ARTIFACTS = fileURLToPath(new URL('../../artifacts/', import.meta.url));
 
-describe('playground', () => {
-  it('loads with no console errors and starts the editor worker', async () => {
-    const page = await served.browser.newPage();
+const GOOD = `# OKR notes
+ENCODE "Q2 OKR review: marketing reach +25%" TYPE note TAGS "OKR", "review" TIME 2025-04-10T15:30:00+08:00;
+ENCODE "Follow up on the OKR dashboard" TYPE task TAGS "OKR", "task" TIME 2025-04-11T10:00:00+08:00;
+ENCODE "Lunch menu for Friday" TYPE note TAGS "misc" TIME 2025-04-11T12:00:00+08:00;
+PROMOTE WHERE search "OKR progress" LIMIT 5 SET weight 0.9;
+DELETE WHERE tags HAS "misc" LIMIT 10 SOFT;
+RETRIEVE WHERE tags HAS "OKR" LIMIT 10 INCLUDE id, text, weight;
+`;
+
+interface PageState {
+  script: string;
+  diagnostics: { code: string; severity: string; message: string; range?: { start: { line: number } } }[];
+  results: {
+    statement: number; op: string; ok: boolean; affectedIds: string[]; rows: Record<string, unknown>[];
+    diff: { added: Record<string, unknown>[]; removed: Record<string, unknown>[]; changed: { id: string; fields: string[] }[] };
+  }[];
+  memory: Record<string, unknown>[];
+  workerErrors: string[];
+  ready: boolean;
+  committed: boolean;
+}
+
+let served: Served;
+beforeAll(async () => {
+  served = await buildAndServe();
+}, 300_000);
+afterAll(async () => {
+  await served?.close();
+});
+
+async function open(page: Page): Promise<void> {
+  await page.goto(served.url);
+  await page.waitForFunction(() => window.t2m !== undefined);
+  await page.evaluate(() => window.t2m!.loaded);
+}
+
+const state = (page: Page): Promise<PageState> => page.evaluate(() => window.t2m!.state() as unknown as PageState);
+
+/** Types like a person (through the editor, so Monaco's own events fire) and waits for the worker's answer. */
+async function typeScript(page: Page, text: string): Promise<void> {
+  await page.evaluate(() => window.t2m!.setScript(''));
+  await page.click('#editor .view-lines');
+  await page.keyboard.insertText(text);
+  await page.evaluate(() => window.t2m!.settled());
+}
+
+describe('playground in Chromium', () => {
+  it('loads with no console errors, starts its workers, and highlights the DSL', async () => {
+    const context = await served.browser.newContext();
+    const page = await context.newPage();
     const problems = collectProblems(page);
-    await page.goto(served.url);
-    await page.waitForFunction(() => (window as any).t2m !== undefined);
-    await page.waitForTimeout(2000);
-    console.log(page.workers().map((w) => w.url()));
+    await open(page);
+    const s = await state(page);
+    expect(s.ready).toBe(true);
+    // Monaco's editor worker is created on demand: formatting asks it for minimal edits.
+    await typeScript(page, 'promote   where search "OKR progress" limit 5 set weight 0.9');
+    await page.keyboard.press('Shift+Alt+F');
+    await page.waitForFunction(() => window.t2m!.state().script.startsWith('PROMOTE'));
+    await page.evaluate(() => window.t2m!.showTab('IR'));
+    await page.waitForFunction(() => window.t2m!.irText().includes('"Promote"'));
+    await page.waitForTimeout(500);
+    const workers = page.workers().map((w) => w.url());
+    expect(workers.some((u) => /analysis\.worker/.test(u)), workers.join('\n')).toBe(true);
+    expect(workers.some((u) => /editor\.worker/.test(u)), workers.join('\n')).toBe(true);
+    expect(workers.some((u) => /json\.worker/.test(u)), workers.join('\n')).toBe(true);
+    // Highlighting comes from the Monarch tokenizer built from the grammar's keywords.
+    expect(await page.locator('#editor .view-lines span[class*="mtk"]').count()).toBeGreaterThan(3);
+    expect((await state(page)).workerErrors).toEqual([]);
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('marks a bad line, completes and hovers, runs a good script, shows rows and the timeline diff, and keeps the work across a reload', async () => {
+    const context = await served.browser.newContext();
+    const page = await context.newPage();
+    const problems = collectProblems(page);
+    await open(page);
+
+    // A bad line gets a marker on that line.
+    await typeScript(page, 'ENCODE "fine" TYPE note;\nPROMOTE WHERE tags HAS "x" LIMT 5 SET weight 0.9;\n');
+    const markers = await page.evaluate(() => window.t2m!.markers());
+    expect(markers.length).toBeGreaterThan(0);
+    expect(markers.every((m) => m.line === 2), JSON.stringify(markers)).toBe(true);
+    await page.waitForSelector('#editor .squiggly-error');
+    expect(await page.locator('[data-testid=problems] .error').count()).toBeGreaterThan(0);
+
+    // Run a good script.
+    await typeScript(page, GOOD);
+    expect((await page.evaluate(() => window.t2m!.markers())).filter((m) => m.severity === 8)).toEqual([]);
+    await page.evaluate(() => window.t2m!.run());
+    const s = await state(page);
+    expect(s.committed).toBe(true);
+    expect(s.results.map((r) => r.op)).toEqual(['Encode', 'Encode', 'Encode', 'Promote', 'Delete', 'Retrieve']);
+    expect(s.results.every((r) => r.ok)).toBe(true);
+    expect(s.memory).toHaveLength(3);
+    expect(s.results[0].diff.added).toHaveLength(1);
+    const promote = s.results[3];
+    expect(promote.affectedIds.length).toBeGreaterThan(0);
+    expect(promote.diff.changed.every((c) => c.fields.includes('weight'))).toBe(true);
+    const retrieve = s.results[5];
+    expect(retrieve.rows.map((r) => r.text)).toEqual(expect.arrayContaining(['Q2 OKR review: marketing reach +25%']));
+    // The rows are on the page, as a table.
+    await page.evaluate(() => window.t2m!.showTab('Results'));
+    await expect.poll(() => page.locator('.result[data-statement="5"] table tbody tr').count()).toBeGreaterThan(0);
+
+    // The timeline: step to the Promote and see its changed weight cells highlighted.
+    await page.evaluate(() => window.t2m!.step(3));
+    await expect.poll(() => page.locator('[data-testid=timeline-table] tr.changed td.changed').count()).toBeGreaterThan(0);
+    await page.evaluate(() => window.t2m!.step(0));
+    await expect.poll(() => page.locator('[data-testid=timeline-table] tr.added').count()).toBe(1);
+    await page.evaluate(() => window.t2m!.step(3));
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.setViewportSize({ width: 1400, height: 820 });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${ARTIFACTS}playground.png` });
+
+    // The SQL pane shows the statements with their bound parameters.
+    const sql = await page.evaluate(() => window.t2m!.sqlText());
+    expect(sql).toMatch(/INSERT INTO memory/i);
+    expect(sql).toContain('-- params:');
+
+    // Completion offers tags that now exist in the store.
+    await typeScript(page, 'LABEL WHERE tags HAS "O');
+    await page.keyboard.press('Control+Space');
+    await page.waitForSelector('.suggest-widget .monaco-list-row');
+    expect(await page.locator('.suggest-widget .monaco-list-row').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining('OKR')]));
+    await page.keyboard.press('Escape');
+
+    // Hover documents a keyword.
+    await typeScript(page, 'PROMOTE WHERE search "OKR progress" LIMIT 5 SET weight 0.9');
+    await page.locator('#editor .view-lines span', { hasText: 'WHERE' }).first().hover();
+    await page.waitForSelector('.monaco-hover-content');
+    expect(await page.locator('.monaco-hover-content').innerText()).toContain('Select memories');
+
+    // Reload: the script and the store are still there.
+    await page.reload();
+    await page.waitForFunction(() => window.t2m !== undefined);
+    await page.evaluate(() => window.t2m!.loaded);
+    const after = await state(page);
+    expect(after.script).toBe('PROMOTE WHERE search "OKR progress" LIMIT 5 SET weight 0.9');
+    expect(after.memory).toHaveLength(3);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('rolls back a failing script, marks the failing statement, and converts IR edits back to DSL', async () => {
+    const context = await served.browser.newContext();
+    const page = await context.newPage();
+    const problems = collectProblems(page);
+    await open(page);
+    await typeScript(page, 'ENCODE "incident log" TAGS "sev1";\nLOCK WHERE tags HAS "sev1" LIMIT 5 MODE read_only;\nUPDATE WHERE tags HAS "sev1" LIMIT 5 SET text "rewritten";\n');
+    await page.evaluate(() => window.t2m!.run());
+    const s = await state(page);
+    expect(s.committed).toBe(false);
+    expect(s.memory).toEqual([]);
+    const runtime = (await page.evaluate(() => window.t2m!.markers())).filter((m) => m.owner === 't2m-runtime');
+    expect(runtime.length).toBe(1);
+    expect(runtime[0].line).toBe(3);
+
+    // Edit the IR pane: the DSL follows.
+    await page.evaluate(() => window.t2m!.showTab('IR'));
+    await page.evaluate(() => window.t2m!.setIrText(JSON.stringify([{ stage: 'RET', op: 'Retrieve', target: { ids: ['1'] } }])));
+    await page.waitForFunction(() => window.t2m!.state().script.startsWith('RETRIEVE'));
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('fails when a worker cannot load', async () => {
+    const context = await served.browser.newContext();
+    const page = await context.newPage();
+    const problems = collectProblems(page);
+    await page.route(/editor\.worker.*\.js$/, (route) => route.fulfill({ status: 404, body: 'missing' }));
+    await open(page);
+    await typeScript(page, 'promote   where search "x" limit 5 set weight 0.9');
+    await page.keyboard.press('Shift+Alt+F');
+    await expect.poll(() => problems.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await context.close();
+  });
+
+  it('opens a share link with the script in the URL hash', async () => {
+    const context = await served.browser.newContext();
+    const page = await context.newPage();
+    await open(page);
+    const script = 'RETRIEVE WHERE subject = "数据库 failover" LIMIT 3 INCLUDE id, text';
+    await typeScript(page, script);
+    const url = await page.evaluate(() => window.t2m!.shareUrl());
+    expect(url).toMatch(/#script=[\w-]+$/);
+    const other = await (await served.browser.newContext()).newPage();
+    await other.goto(url);
+    await other.waitForFunction(() => window.t2m !== undefined);
+    await other.evaluate(() => window.t2m!.loaded);
+    expect((await other.evaluate(() => window.t2m!.state())).script).toBe(script);
+    await other.context().close();
+    await context.close();
+  });
+});
+
+describe('playground bundle', () => {
+  it('bundles only the Monaco languages it uses and reports its gzipped size', async () => {
+    const { playgroundSize } = await import('../../scripts/playground-size.ts');
+    const report = playgroundSize();
+    expect(report.monacoLanguages).toEqual(['sql']);
+    const all = [...report.initial, ...report.workers, ...report.lazy].map((f) => f.file).join('\n');
+    // No TypeScript/CSS/HTML language service workers: those are the heavy ones.
+    expect(all).not.toMatch(/ts\.worker|css\.worker|html\.worker/);
+    console.log(`playground JS gzipped: ${(report.totals.initialGzip / 1024).toFixed(1)} KiB up front, ${(report.totals.workersGzip / 1024).toFixed(1)} KiB workers, ${(report.totals.lazyGzip / 1024).toFixed(1)} KiB on demand`);
   });
 });
