@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { evaluateAssertion, evaluateRanking, parseSamples, runBenchmark, sampleOp, type Sample } from '../../src/bench/index.ts';
+import { createStore, run } from '../../src/engine/index.ts';
+
+const sample: Sample = {
+  id: 't2m-test-single-label-001',
+  prerequisites: [{ stage: 'ENC', op: 'Encode', args: { payload: { text: 'a note' }, tags: ['x'], time: '2025-10-20T00:00:00Z' } }],
+  schema_list: [{ stage: 'STO', op: 'Label', target: { filter: { has_tags: ['x'] } }, args: { tags: ['y'], mode: 'add' } }],
+  expected: {
+    assertions: [
+      { name: 'tagged', select: { from: 'memory', where: ['deleted=0', 'EXISTS (SELECT 1 FROM json_each(tags) WHERE value LIKE :tag)'] }, expect: { op: '==', value: 1 }, params: { tag: '%y%', unused: 1 } },
+      { name: 'wrong', select: { from: 'memory', where: ['deleted=1'] }, expect: { op: '>=', value: 1 } },
+    ],
+    ranking: null,
+    meta: { eval_time_utc: '2025-10-21T00:00:00Z' },
+  },
+};
+
+describe('benchmark runner', () => {
+  it('counts passing and failing assertions and explains failures', async () => {
+    const report = await runBenchmark([sample]);
+    expect(report.assertions).toEqual({ total: 2, passed: 1 });
+    expect(report.samples).toEqual({ total: 1, passed: 0 });
+    expect(report.by_op.Label.assertions).toEqual({ total: 2, passed: 1 });
+    expect(report.failures).toHaveLength(1);
+    expect(report.failures[0].why).toContain('expected COUNT >= 1, got 0');
+  });
+
+  it('filters by op', async () => {
+    expect((await runBenchmark([sample], { only: 'delete' })).samples.total).toBe(0);
+    expect((await runBenchmark([sample], { only: 'label' })).samples.total).toBe(1);
+  });
+
+  it('reports an SQL error in an assertion as a failure, not a crash', async () => {
+    const store = await createStore();
+    const r = evaluateAssertion(store, { name: 'bad', select: { from: 'memory', where: ['no_such_column = 1'] }, expect: { op: '==', value: 0 } });
+    expect(r.passed).toBe(false);
+    expect(String(r.actual)).toMatch(/SQL error/);
+  });
+
+  it('checks ranking against retrieved ids: min_hits, allow_extra, k', async () => {
+    const store = await createStore();
+    const enc = (t: string) => ({ stage: 'ENC', op: 'Encode', args: { payload: { text: t }, tags: ['k'], time: '2025-10-20T00:00:00Z' } });
+    const res = run(store, [enc('one'), enc('two'), enc('three'), { stage: 'RET', op: 'Retrieve', target: { filter: { has_tags: ['k'] } }, args: {} }], { now: '2025-10-21T00:00:00Z' });
+    expect(evaluateRanking(res.results, { gold_ids: ['3'], min_hits: 1, allow_extra: true, k: 1 }).passed).toBe(true);
+    expect(evaluateRanking(res.results, { gold_ids: ['1'], min_hits: 1, allow_extra: true, k: 1 }).passed).toBe(false);
+    expect(evaluateRanking(res.results, { gold_ids: ['1', '2'], min_hits: 2, allow_extra: false, k: 3 }).passed).toBe(false);
+    expect(evaluateRanking(res.results, { gold_ids: ['1', '2', '3'], min_hits: 3, allow_extra: false, k: 3 }).passed).toBe(true);
+  });
+
+  it('names the op of a sample from its id, else its last gold op', () => {
+    expect(sampleOp(sample)).toBe('Label');
+    expect(sampleOp({ ...sample, id: 'x' })).toBe('Label');
+  });
+
+  it('reports unparsable JSONL lines with their numbers', () => {
+    const { samples, errors } = parseSamples(`${JSON.stringify(sample)}\n{oops\n{"a":1}\n`);
+    expect(samples).toHaveLength(1);
+    expect(errors.map((e) => e.split(':')[0])).toEqual(['line 2', 'line 3']);
+  });
+});
