@@ -35,3 +35,14 @@ export function resolveRange(map: SourceMap | undefined, path: string): Range | 
 export function resolveKeyRange(map: SourceMap | undefined, path: string): Range | undefined {
   return map?.get(`${path}#key`);
 }
+
+/** The part of `map` under `prefix` (e.g. one element `"2"` of an array), re-keyed relative to it. */
+export function subSourceMap(map: SourceMap, prefix: string): SourceMap {
+  const out: SourceMap = new Map();
+  for (const [key, range] of map) {
+    if (key === prefix) out.set('', range);
+    else if (key.startsWith(`${prefix}.`)) out.set(key.slice(prefix.length + 1), range);
+    else if (key.startsWith(`${prefix}#`)) continue;
+  }
+  return out;
+}

@@ -1,0 +1,35 @@
+/** Reading command inputs (a file or `-` for stdin) and reporting diagnostics for the CLI. */
+import { readFileSync } from 'node:fs';
+import { formatDiagnostics } from '../diagnostics/codeFrame.ts';
+import type { Diagnostic } from '../diagnostics/diagnostic.ts';
+
+/** The text of `file` (`-` is stdin), or undefined after reporting why it cannot be read (exit code 2). */
+export function readSource(command: string, file: string): string | undefined {
+  try {
+    return readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const why = err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'is a directory' : err.message;
+    process.stderr.write(`t2m ${command}: cannot read ${file}: ${why}\n`);
+    process.exitCode = 2;
+    return undefined;
+  }
+}
+
+/** Print diagnostics with code frames; the name shown for stdin is `<stdin>`. */
+export function printDiagnostics(stream: NodeJS.WriteStream, diagnostics: readonly Diagnostic[], file: string, text: string): void {
+  if (!diagnostics.length) return;
+  stream.write(`${formatDiagnostics(diagnostics, { path: displayName(file), text })}\n`);
+}
+
+export function displayName(file: string): string {
+  return file === '-' ? '<stdin>' : file;
+}
+
+/** `2 errors, 1 warning` */
+export function countSummary(diagnostics: readonly Diagnostic[]): string {
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
+}
