@@ -16,7 +16,8 @@ export const sqlite: Dialect = {
   jsonArrayContains: (column, param) => `EXISTS (SELECT 1 FROM json_each(COALESCE(${column}, '[]')) WHERE value = ${param})`,
   jsonArrayOverlaps: (column, param) =>
     `EXISTS (SELECT 1 FROM json_each(COALESCE(${column}, '[]')) AS a JOIN json_each(${param}) AS b ON a.value = b.value)`,
-  jsonObjectField: (column, keyParam) => `json_extract(COALESCE(${column}, '{}'), '$."' || ${keyParam} || '"')`,
+  // json_each rather than a JSON path, so keys with quotes or dots need no escaping.
+  jsonObjectField: (column, keyParam) => `(SELECT value FROM json_each(COALESCE(${column}, '{}')) WHERE key = ${keyParam})`,
   least: (a, b) => `MIN(${a}, ${b})`,
   greatest: (a, b) => `MAX(${a}, ${b})`,
   insertReturningId: () => ' RETURNING id',
