@@ -1,0 +1,307 @@
+/**
+ * `astToIr`: Script AST → one JSON IR per statement, plus a SourceMap per statement that ties
+ * every emitted value (and the name of every field, as `<path>#key`) to the span that produced
+ * it. Values are kept as written: no normalisation happens here.
+ */
+import type { Diagnostic, Range } from '../diagnostics/diagnostic.ts';
+import type { SourceMap } from '../diagnostics/sourceMap.ts';
+import { closest } from '../diagnostics/suggest.ts';
+import { STAGE_OF, type Op } from '../ir/schema.ts';
+import type * as A from '../syntax/ast.ts';
+import { OP_OF_VERB, CLAUSE_TARGETS, FLAG_TARGETS, COMMON_CLAUSES, SEARCH_OPTION_PATHS, clauseVerbs } from './clauses.ts';
+
+export type { SourceMap };
+
+export interface AstToIrResult {
+  readonly irs: unknown[];
+  readonly sourceMaps: SourceMap[];
+  /** Clauses a verb does not take, fields set twice, conditions on unknown fields. */
+  readonly diagnostics: Diagnostic[];
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Own-property assignment, so a key such as `__proto__` is data, as in JSON.parse. */
+function setOwn(o: JsonObject, key: string, value: Json): void {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function joinPath(parent: string, key: string | number): string {
+  return parent === '' ? String(key) : `${parent}.${key}`;
+}
+
+class StatementBuilder {
+  readonly ir: JsonObject = {};
+  readonly map: SourceMap = new Map();
+
+  constructor(
+    private readonly diagnostics: Diagnostic[],
+    private readonly statement: number,
+  ) {}
+
+  error(code: string, message: string, range: Range, extra: Partial<Diagnostic> = {}): void {
+    this.diagnostics.push({ code, severity: 'error', message, range, statement: this.statement, ...extra });
+  }
+
+  /** JSON of a value node, recording the span of every element and entry under `path`. */
+  json(v: A.Value, path: string): Json {
+    this.map.set(path, v.loc);
+    switch (v.kind) {
+      case 'String': case 'DateTime': case 'Duration': case 'Identifier': return v.value;
+      case 'Number': case 'Boolean': return v.value;
+      case 'Null': return null;
+      case 'List': return v.items.map((item, i) => this.json(item, joinPath(path, i)));
+      case 'Object': {
+        const o: JsonObject = {};
+        for (const e of v.entries) {
+          const p = joinPath(path, e.key.name);
+          if (Object.prototype.hasOwnProperty.call(o, e.key.name)) {
+            this.error('duplicate-key', `Key '${e.key.name}' appears twice in this object.`, e.key.loc, { path: p });
+            continue;
+          }
+          this.map.set(`${p}#key`, e.key.loc);
+          setOwn(o, e.key.name, this.json(e.value, p));
+        }
+        return o;
+      }
+    }
+  }
+
+  /** The object at `path` (created if absent), or undefined after reporting a conflict. */
+  object(path: readonly string[], loc: Range): JsonObject | undefined {
+    let o = this.ir;
+    let p = '';
+    for (const key of path) {
+      p = joinPath(p, key);
+      if (!Object.prototype.hasOwnProperty.call(o, key)) {
+        setOwn(o, key, {});
+        if (!this.map.has(p)) this.map.set(p, loc);
+      }
+      const next = o[key];
+      if (!isObject(next)) {
+        this.error('conflicting-fields', `'${p}' is already set to a non-object value, so it cannot hold fields.`, loc, { path: p });
+        return undefined;
+      }
+      o = next;
+    }
+    return o;
+  }
+
+  /** Sets the field at `path` to the value node, reporting a field set twice. */
+  set(path: readonly string[], value: A.Value | Json, loc: Range, keyLoc?: Range): void {
+    const parent = this.object(path.slice(0, -1), loc);
+    if (!parent) return;
+    const key = path[path.length - 1];
+    const p = path.join('.');
+    if (Object.prototype.hasOwnProperty.call(parent, key)) {
+      this.error('duplicate-field', `'${p}' is set twice.`, keyLoc ?? loc, {
+        path: p,
+        related: this.map.has(p) ? [{ message: 'first set here', range: this.map.get(p)! }] : [],
+      });
+      return;
+    }
+    const json = isNode(value) ? this.json(value, p) : value;
+    if (!isNode(value)) this.map.set(p, loc);
+    if (keyLoc) this.map.set(`${p}#key`, keyLoc);
+    setOwn(parent, key, json);
+  }
+
+  /** Appends list items to the array at `path` (so `tags HAS a AND tags HAS b` means both). */
+  append(path: readonly string[], values: A.ValueList, keyLoc: Range): void {
+    const parent = this.object(path.slice(0, -1), values.loc);
+    if (!parent) return;
+    const key = path[path.length - 1];
+    const p = path.join('.');
+    const existing = parent[key];
+    if (!Array.isArray(existing)) return this.set(path, listNode(values), values.loc, keyLoc);
+    values.items.forEach((item) => existing.push(this.json(item, joinPath(p, existing.length))));
+  }
+}
+
+function isNode(v: unknown): v is A.Value {
+  return typeof v === 'object' && v !== null && 'kind' in v && 'loc' in v && typeof (v as { kind: unknown }).kind === 'string';
+}
+
+function listNode(values: A.ValueList): A.ListValue {
+  return { kind: 'List', items: values.items, loc: values.loc };
+}
+
+function rangeToIr(b: StatementBuilder, base: readonly string[], r: A.TimeRange): void {
+  b.object(base, r.loc);
+  if (r.relative) {
+    const { relative } = r;
+    b.set([...base, 'relative'], relative.direction, relative.loc);
+    b.set([...base, 'amount'], relative.amount, relative.amount.loc);
+    b.set([...base, 'unit'], relative.unit, relative.unitLoc);
+  }
+  if (r.from) b.set([...base, 'start'], r.from, r.from.loc);
+  if (r.to) b.set([...base, 'end'], r.to, r.to.loc);
+}
+
+const FIELD_OPERATORS: Record<string, string> = {
+  HAS: 'tags', 'NOT HAS': 'tags', '>=': 'weight', '<=': 'weight', BEFORE: 'expires', AFTER: 'expires', RANGE: 'time',
+};
+
+function whereToIr(b: StatementBuilder, w: A.WhereClause): void {
+  for (const c of w.conditions) {
+    if (c.kind === 'SearchCondition') {
+      b.object(['target', 'search'], c.loc);
+      if (c.query) b.set(['target', 'search', 'intent', 'query'], c.query, c.query.loc);
+      for (const o of c.options) b.set(['target', 'search', ...SEARCH_OPTION_PATHS[o.name]], o.value, o.loc);
+      continue;
+    }
+    const field = c.field.name;
+    const filter = ['target', 'filter'];
+    if (c.operator === '=') {
+      b.set([...filter, field], c.value!, c.loc, c.field.loc);
+      continue;
+    }
+    const wanted = FIELD_OPERATORS[c.operator];
+    if (field !== wanted) {
+      const op = c.operator === 'RANGE' ? 'a time range' : c.operator;
+      b.error('invalid-condition', `${op} applies to '${wanted}', not '${field}'. Write \`${field} = value\` to match a field exactly.`, c.field.loc, {
+        fix: closest(field, [wanted]) ? { message: `replace with '${wanted}'`, edits: [{ range: c.field.loc, newText: wanted }] } : undefined,
+      });
+      continue;
+    }
+    switch (c.operator) {
+      case 'HAS': b.append([...filter, 'has_tags'], c.values!, c.field.loc); break;
+      case 'NOT HAS': b.append([...filter, 'not_tags'], c.values!, c.field.loc); break;
+      case '>=': b.set([...filter, 'weight_gte'], c.value!, c.loc, c.field.loc); break;
+      case '<=': b.set([...filter, 'weight_lte'], c.value!, c.loc, c.field.loc); break;
+      case 'BEFORE': b.set([...filter, 'expire_before'], c.value!, c.loc, c.field.loc); break;
+      case 'AFTER': b.set([...filter, 'expire_after'], c.value!, c.loc, c.field.loc); break;
+      case 'RANGE':
+        if (b.map.has('target.filter.time_range')) {
+          b.error('duplicate-field', "'target.filter.time_range' is set twice.", c.loc, { path: 'target.filter.time_range' });
+        } else rangeToIr(b, [...filter, 'time_range'], c.range!);
+        break;
+    }
+  }
+  if (w.limit) b.set(['target', 'filter', 'limit'], w.limit, w.limit.loc);
+}
+
+function notAllowed(b: StatementBuilder, keyword: string, verb: A.VerbName, loc: Range): void {
+  const verbs = clauseVerbs(keyword);
+  b.error('clause-not-allowed', `${verb} does not take ${keyword}${verbs.length ? ` (${keyword} belongs to ${verbs.join(', ')})` : ''}.`, loc);
+}
+
+function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[]): { ir: JsonObject; map: SourceMap } {
+  const b = new StatementBuilder(diagnostics, index);
+  const op: Op = OP_OF_VERB[s.verb.name];
+  const verb = s.verb.name;
+  b.map.set('', s.loc);
+  let stageClause: A.ValueClause | undefined;
+  for (const c of s.clauses) if (c.kind === 'ValueClause' && c.keyword === 'STAGE') stageClause ??= c;
+  if (stageClause) b.set(['stage'], stageClause.value, stageClause.loc, stageClause.keywordLoc);
+  else b.set(['stage'], STAGE_OF[op], s.verb.loc);
+  b.set(['op'], op, s.verb.loc);
+
+  if (s.text) {
+    if (op === 'Encode') b.set(['args', 'payload', 'text'], s.text, s.text.loc);
+    else b.error('clause-not-allowed', `Only ENCODE starts with a text; ${verb} selects memories with ID, IDS, WHERE or ALL.`, s.text.loc);
+  }
+
+  const targetPath = (keyword: string, loc: Range): readonly string[] | undefined => {
+    const common = COMMON_CLAUSES[keyword];
+    if (common) return common;
+    const path = CLAUSE_TARGETS[keyword]?.[op];
+    if (!path) notAllowed(b, keyword, verb, loc);
+    return path;
+  };
+
+  for (const c of s.clauses) {
+    switch (c.kind) {
+      case 'IdClause': b.set(['target', 'ids'], c.value, c.loc); break;
+      case 'IdsClause': b.set(['target', 'ids'], listNode(c.values), c.loc); break;
+      case 'AllClause': b.set(['target', 'all'], true, c.loc); break;
+      case 'WhereClause': whereToIr(b, c); break;
+      case 'ValueClause': {
+        if (c.keyword === 'STAGE') {
+          if (c !== stageClause) b.error('duplicate-field', "'stage' is set twice.", c.keywordLoc, { path: 'stage' });
+          break;
+        }
+        const path = targetPath(c.keyword, c.keywordLoc);
+        if (!path) break;
+        if (c.keyword === 'PAYLOAD') {
+          if (c.value.kind !== 'Object') {
+            b.error('expected-object', 'PAYLOAD takes an object of payload fields, e.g. PAYLOAD { context: "..." }.', c.value.loc);
+            break;
+          }
+          b.object(path, c.loc);
+          for (const e of c.value.entries) b.set([...path, e.key.name], e.value, e.loc, e.key.loc);
+          break;
+        }
+        b.set(path, c.value, c.loc, c.keywordLoc);
+        break;
+      }
+      case 'ListClause': {
+        const path = targetPath(c.keyword, c.keywordLoc);
+        if (path) b.set(path, listNode(c.values), c.loc, c.keywordLoc);
+        break;
+      }
+      case 'MaxTokensClause': {
+        const path = targetPath('MAX', c.loc);
+        if (path) b.set(path, c.value, c.loc);
+        break;
+      }
+      case 'OlderThanClause': {
+        const path = targetPath('OLDER', c.loc);
+        if (path) b.set(path, c.value, c.loc);
+        break;
+      }
+      case 'WithinClause': {
+        const path = targetPath('WITHIN', c.loc);
+        if (!path) break;
+        if (b.map.has(path.join('.'))) b.error('duplicate-field', `'${path.join('.')}' is set twice.`, c.loc, { path: path.join('.') });
+        else rangeToIr(b, path, c.range);
+        break;
+      }
+      case 'FlagClause': {
+        const flag = FLAG_TARGETS[c.keyword];
+        const path = flag.ops === 'all' || flag.ops.includes(op) ? flag.path : undefined;
+        if (!path) notAllowed(b, c.keyword, verb, c.loc);
+        else b.set(path, flag.value, c.loc);
+        break;
+      }
+      case 'SetClause': {
+        const base = op === 'Update' ? ['args', 'set'] : ['args'];
+        b.object(base, c.loc);
+        for (const a of c.assignments) b.set([...base, a.key.name], a.value, a.loc, a.key.loc);
+        break;
+      }
+      case 'WithClause': {
+        const path = c.path.map((k) => k.name);
+        b.set(path, c.value, c.loc, c.path[c.path.length - 1].loc);
+        break;
+      }
+    }
+  }
+  return { ir: ordered(b.ir), map: b.map };
+}
+
+const TOP_ORDER = ['stage', 'op', 'target', 'args', 'meta', '_comment'];
+function ordered(ir: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const k of TOP_ORDER) if (Object.prototype.hasOwnProperty.call(ir, k)) setOwn(out, k, ir[k]);
+  for (const k of Object.keys(ir)) if (!TOP_ORDER.includes(k)) setOwn(out, k, ir[k]);
+  return out;
+}
+
+/** Converts each statement of a script to its IR (plain JSON) and source map. */
+export function astToIr(script: A.Script): AstToIrResult {
+  const diagnostics: Diagnostic[] = [];
+  const irs: unknown[] = [];
+  const sourceMaps: SourceMap[] = [];
+  script.statements.forEach((s, i) => {
+    const { ir, map } = statementToIr(s, i, diagnostics);
+    irs.push(ir);
+    sourceMaps.push(map);
+  });
+  return { irs, sourceMaps, diagnostics };
+}

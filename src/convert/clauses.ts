@@ -1,0 +1,79 @@
+/**
+ * The one table of which clause fills which IR field, per verb. Both directions (astToIr and
+ * irToAst) and the spec's field table are driven by it.
+ */
+import type { Op } from '../ir/schema.ts';
+import type { FlagKeyword, SearchOptionName, VerbName } from '../syntax/ast.ts';
+
+export const OP_OF_VERB: Readonly<Record<VerbName, Op>> = {
+  ENCODE: 'Encode', UPDATE: 'Update', LABEL: 'Label', PROMOTE: 'Promote', DEMOTE: 'Demote', MERGE: 'Merge',
+  SPLIT: 'Split', LOCK: 'Lock', EXPIRE: 'Expire', DELETE: 'Delete', RETRIEVE: 'Retrieve', SUMMARIZE: 'Summarize',
+};
+export const VERB_OF_OP = Object.fromEntries(Object.entries(OP_OF_VERB).map(([v, o]) => [o, v])) as Readonly<Record<Op, VerbName>>;
+
+type Path = readonly string[];
+
+/** Clauses every verb takes: stage, meta and the comment. */
+export const COMMON_CLAUSES: Readonly<Record<string, Path>> = {
+  AS: ['meta', 'actor'],
+  LANG: ['meta', 'lang'],
+  TRACE: ['meta', 'trace_id'],
+  AT: ['meta', 'timestamp'],
+  COMMENT: ['_comment'],
+};
+
+/** Verb-specific clauses (value, list, MAX … TOKENS, OLDER THAN, WITHIN): keyword → op → IR path. */
+export const CLAUSE_TARGETS: Readonly<Record<string, Partial<Record<Op, Path>>>> = {
+  TYPE: { Encode: ['args', 'type'] },
+  TAGS: { Encode: ['args', 'tags'], Label: ['args', 'tags'] },
+  TIME: { Encode: ['args', 'time'] },
+  SOURCE: { Encode: ['args', 'source'] },
+  SUBJECT: { Encode: ['args', 'subject'] },
+  LOCATION: { Encode: ['args', 'location'] },
+  TOPIC: { Encode: ['args', 'topic'] },
+  URL: { Encode: ['args', 'payload', 'url'] },
+  STRUCTURED: { Encode: ['args', 'payload', 'structured'] },
+  PAYLOAD: { Encode: ['args', 'payload'] },
+  FACETS: { Encode: ['args', 'facets'], Label: ['args', 'facets'] },
+  MODE: { Label: ['args', 'mode'], Lock: ['args', 'mode'] },
+  REASON: { Promote: ['args', 'reason'], Demote: ['args', 'reason'], Lock: ['args', 'reason'], Delete: ['args', 'reason'] },
+  POLICY: { Lock: ['args', 'policy'] },
+  INTO: { Merge: ['args', 'primary_id'] },
+  STRATEGY: { Merge: ['args', 'strategy'], Split: ['args', 'strategy'] },
+  TTL: { Expire: ['args', 'ttl'] },
+  UNTIL: { Expire: ['args', 'until'], Promote: ['args', 'remind', 'until'] },
+  THEN: { Expire: ['args', 'on_expire'] },
+  FOCUS: { Summarize: ['args', 'focus'] },
+  REMIND: { Promote: ['args', 'remind', 'rrule'] },
+  BY: { Promote: ['args', 'weight_delta'], Demote: ['args', 'weight_delta'] },
+  INCLUDE: { Retrieve: ['args', 'include'] },
+  MAX: { Summarize: ['args', 'max_tokens'] },
+  OLDER: { Delete: ['args', 'older_than'] },
+  WITHIN: { Delete: ['args', 'time_range'] },
+};
+
+export const FLAG_TARGETS: Readonly<Record<FlagKeyword, { path: Path; value: boolean; ops: readonly Op[] | 'all' }>> = {
+  ARCHIVE: { path: ['args', 'archive'], value: true, ops: ['Demote'] },
+  SOFT: { path: ['args', 'soft'], value: true, ops: ['Delete'] },
+  HARD: { path: ['args', 'soft'], value: false, ops: ['Delete'] },
+  CONFIRM: { path: ['meta', 'confirmation'], value: true, ops: 'all' },
+  'DRY RUN': { path: ['meta', 'dry_run'], value: true, ops: 'all' },
+};
+
+/** Search options → path under `target.search`. */
+export const SEARCH_OPTION_PATHS: Readonly<Record<SearchOptionName, Path>> = {
+  K: ['overrides', 'k'],
+  ALPHA: ['overrides', 'alpha'],
+  'ORDER BY': ['overrides', 'order_by'],
+  LIMIT: ['limit'],
+  CONTEXT: ['intent', 'context'],
+  VECTOR: ['intent', 'vector'],
+};
+
+/** The verbs that take a clause keyword (for "X belongs to ..." messages). */
+export function clauseVerbs(keyword: string): string[] {
+  const ops = CLAUSE_TARGETS[keyword] ?? {};
+  const flag = FLAG_TARGETS[keyword as FlagKeyword];
+  const list = flag ? (flag.ops === 'all' ? [] : flag.ops) : (Object.keys(ops) as Op[]);
+  return list.map((o) => VERB_OF_OP[o]);
+}

@@ -1,0 +1,177 @@
+/**
+ * `print`: Script AST → canonical DSL text, the only formatter (CLI `fmt`, JSON → DSL, prettier
+ * plugin, playground). Canonical means: keywords upper-case, field names lower-case, clauses in
+ * one fixed order, one statement per line group ending with `;`, statements longer than the
+ * line width wrapped one clause per line, comments and single blank lines kept. The output
+ * depends only on the tree, so printing is idempotent.
+ */
+import type * as A from '../syntax/ast.ts';
+import { DATETIME_PATTERN, DURATION_PATTERN, IDENTIFIER_PATTERN, keywordToken } from '../../grammar/tokens.ts';
+import { FIELD_KEYWORD_TOKENS } from '../../grammar/parser.ts';
+
+export interface PrintOptions {
+  /** Statements longer than this are wrapped, one clause per line. Default 100. */
+  readonly width?: number;
+}
+
+const DATETIME_FULL = new RegExp(`^(?:${DATETIME_PATTERN.source})$`);
+const DURATION_FULL = new RegExp(`^(?:${DURATION_PATTERN.source})$`);
+const LITERAL_WORDS = new Set(['true', 'false', 'null']);
+const FIELD_WORDS = new Set(FIELD_KEYWORD_TOKENS.map((t) => t.name.toLowerCase()));
+
+/** A string that reads back as the same string when written bare (not a keyword or literal). */
+function isBareWord(s: string): boolean {
+  return IDENTIFIER_PATTERN.test(s) && !keywordToken(s) && !LITERAL_WORDS.has(s.toLowerCase()) && !DURATION_FULL.test(s);
+}
+
+/** How a clause shows a string: `enum` bare words (`note`, `read_only`), `time` bare datetimes/durations. */
+type Style = 'plain' | 'enum' | 'time';
+
+function printNumber(n: number): string {
+  return Object.is(n, -0) ? '-0' : String(n);
+}
+
+export function printKey(name: string): string {
+  // Keywords are fine as keys, but a duration-looking word would lex as a duration.
+  return IDENTIFIER_PATTERN.test(name) && !DURATION_FULL.test(name) ? name : JSON.stringify(name);
+}
+
+function printString(s: string, style: Style): string {
+  if (style === 'enum' && isBareWord(s)) return s;
+  if (style === 'time' && (DATETIME_FULL.test(s) || DURATION_FULL.test(s))) return s;
+  return JSON.stringify(s);
+}
+
+export function printValue(v: A.Value, style: Style = 'plain'): string {
+  switch (v.kind) {
+    case 'String': case 'Identifier': case 'DateTime': case 'Duration': return printString(v.value, style);
+    case 'Number': return printNumber(v.value);
+    case 'Boolean': return String(v.value);
+    case 'Null': return 'null';
+    case 'List': return `[${v.items.map((i) => printValue(i)).join(', ')}]`;
+    case 'Object': return v.entries.length ? `{ ${v.entries.map((e) => `${printKey(e.key.name)}: ${printValue(e.value)}`).join(', ')} }` : '{}';
+  }
+}
+
+function printValueList(l: A.ValueList, style: Style = 'plain'): string {
+  const bracketed = l.items.length === 0 || (l.items.length === 1 && l.items[0].kind === 'List');
+  const items = l.items.map((i) => printValue(i, style)).join(', ');
+  return bracketed ? `[${items}]` : items;
+}
+
+function printFieldName(name: string): string {
+  return isBareWord(name) || (FIELD_WORDS.has(name) && name === name.toLowerCase()) ? name : JSON.stringify(name);
+}
+
+function printRange(r: A.TimeRange): string {
+  const parts: string[] = [];
+  if (r.relative) parts.push(`IN ${r.relative.direction.toUpperCase()} ${printValue(r.relative.amount)} ${r.relative.unit.toUpperCase()}`);
+  if (r.from) parts.push(`FROM ${printValue(r.from, 'time')}`);
+  if (r.to) parts.push(`TO ${printValue(r.to, 'time')}`);
+  return parts.join(' ');
+}
+
+const SEARCH_OPTION_ORDER: readonly A.SearchOptionName[] = ['VECTOR', 'CONTEXT', 'K', 'ALPHA', 'ORDER BY', 'LIMIT'];
+
+function printCondition(c: A.Condition): string {
+  if (c.kind === 'SearchCondition') {
+    const parts = ['search'];
+    if (c.query) parts.push(JSON.stringify(c.query.value));
+    const options = [...c.options].sort((a, b) => SEARCH_OPTION_ORDER.indexOf(a.name) - SEARCH_OPTION_ORDER.indexOf(b.name));
+    for (const o of options) parts.push(`${o.name} ${printValue(o.value, o.name === 'ORDER BY' ? 'enum' : 'plain')}`);
+    return parts.join(' ');
+  }
+  const field = printFieldName(c.field.name);
+  switch (c.operator) {
+    case 'HAS': case 'NOT HAS': return `${field} ${c.operator} ${printValueList(c.values!)}`;
+    case 'RANGE': return `${field} ${printRange(c.range!)}`;
+    case '=': return `${field} = ${printValue(c.value!, c.field.name === 'type' ? 'enum' : 'time')}`;
+    default: return `${field} ${c.operator} ${printValue(c.value!, 'time')}`;
+  }
+}
+
+/** Conditions in canonical order: the search first, so a LIMIT after it stays the search's. */
+function whereParts(w: A.WhereClause): string[] {
+  const search = w.conditions.filter((c) => c.kind === 'SearchCondition');
+  const fields = w.conditions.filter((c) => c.kind !== 'SearchCondition');
+  const conditions = [...search, ...fields].map(printCondition);
+  // A filter LIMIT right after a search would be read as the search's: keep it apart.
+  const limit = w.limit ? ` LIMIT ${printValue(w.limit)}` : '';
+  if (limit && fields.length === 0) conditions.push(`"limit" = ${printValue(w.limit!)}`);
+  else if (limit) conditions[conditions.length - 1] += limit;
+  return conditions;
+}
+
+const VALUE_STYLE: Partial<Record<A.ValueKeyword, Style>> = {
+  TYPE: 'enum', MODE: 'enum', STRATEGY: 'enum', THEN: 'enum', STAGE: 'enum', LANG: 'enum',
+  TIME: 'time', UNTIL: 'time', AT: 'time', TTL: 'time',
+};
+
+/** Canonical clause order (index = rank). */
+const CLAUSE_ORDER: readonly string[] = [
+  'IdClause', 'IdsClause', 'AllClause', 'WhereClause',
+  'TYPE', 'TAGS', 'TIME', 'SOURCE', 'SUBJECT', 'LOCATION', 'TOPIC', 'URL', 'STRUCTURED', 'PAYLOAD', 'FACETS',
+  'MODE', 'INTO', 'STRATEGY', 'BY', 'ARCHIVE', 'REMIND', 'TTL', 'UNTIL', 'THEN', 'SOFT', 'HARD', 'OlderThanClause',
+  'WithinClause', 'INCLUDE', 'FOCUS', 'MaxTokensClause', 'REASON', 'POLICY', 'SetClause', 'WithClause',
+  'AS', 'LANG', 'TRACE', 'AT', 'DRY RUN', 'CONFIRM', 'STAGE', 'COMMENT',
+];
+function rank(c: A.Clause): number {
+  const name = c.kind === 'ValueClause' || c.kind === 'ListClause' || c.kind === 'FlagClause' ? c.keyword : c.kind;
+  return CLAUSE_ORDER.indexOf(name);
+}
+
+function printClause(c: A.Clause): string {
+  switch (c.kind) {
+    case 'IdClause': return `ID ${printValue(c.value)}`;
+    case 'IdsClause': return `IDS ${printValueList(c.values)}`;
+    case 'AllClause': return 'ALL';
+    case 'WhereClause': return `WHERE ${whereParts(c).join(' AND ')}`;
+    case 'ValueClause': return `${c.keyword} ${printValue(c.value, VALUE_STYLE[c.keyword] ?? 'plain')}`;
+    case 'ListClause': return `${c.keyword} ${printValueList(c.values, c.keyword === 'INCLUDE' ? 'enum' : 'plain')}`;
+    case 'MaxTokensClause': return `MAX ${printValue(c.value)} TOKENS`;
+    case 'OlderThanClause': return `OLDER THAN ${printValue(c.value, 'time')}`;
+    case 'WithinClause': return `WITHIN ${printRange(c.range).replace(/^IN /, '')}`;
+    case 'FlagClause': return c.keyword;
+    case 'SetClause': return `SET ${c.assignments.map((a) => `${printKey(a.key.name)} = ${printValue(a.value)}`).join(', ')}`;
+    case 'WithClause': return `WITH ${c.path.map((k) => printKey(k.name)).join('.')} = ${printValue(c.value)}`;
+  }
+}
+
+function printStatement(s: A.Statement, width: number): string {
+  const head = s.text ? `${s.verb.name} ${JSON.stringify(s.text.value)}` : s.verb.name;
+  const clauses = s.clauses.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i).map(({ c }) => c);
+  const oneLine = [head, ...clauses.map(printClause)].join(' ');
+  if (oneLine.length + 1 <= width) return `${oneLine};`;
+  // Wrapped: the target stays on the verb's line when it fits; every other clause on its own line.
+  const lines: string[] = [head];
+  for (const c of clauses) {
+    let text = printClause(c);
+    const isTarget = c.kind === 'IdClause' || c.kind === 'IdsClause' || c.kind === 'AllClause' || c.kind === 'WhereClause';
+    if (isTarget && lines.length === 1 && `${lines[0]} ${text}`.length <= width) {
+      lines[0] += ` ${text}`;
+      continue;
+    }
+    if (c.kind === 'WhereClause' && text.length + 2 > width) text = `WHERE ${whereParts(c).join('\n    AND ')}`;
+    lines.push(`  ${text}`);
+  }
+  return `${lines.join('\n')};`;
+}
+
+function printComment(c: A.Comment): string {
+  return `#${c.text}`.trimEnd();
+}
+
+/** Canonical DSL text for a script; ends with a newline unless the script is empty. */
+export function print(script: A.Script, options: PrintOptions = {}): string {
+  const width = options.width ?? 100;
+  const out: string[] = [];
+  script.statements.forEach((s, i) => {
+    if (i > 0 && s.blankLineBefore) out.push('');
+    for (const c of s.leadingComments) out.push(printComment(c));
+    const text = printStatement(s, width);
+    out.push(s.trailingComment ? `${text} ${printComment(s.trailingComment)}` : text);
+  });
+  if (script.trailingComments.length && out.length) out.push('');
+  for (const c of script.trailingComments) out.push(printComment(c));
+  return out.length ? `${out.join('\n')}\n` : '';
+}
