@@ -115,6 +115,16 @@ const CLAUSE_ORDER: readonly string[] = [
   'WithinClause', 'INCLUDE', 'FOCUS', 'MaxTokensClause', 'REASON', 'POLICY', 'SetClause', 'WithClause',
   'AS', 'LANG', 'TRACE', 'AT', 'DRY RUN', 'CONFIRM', 'STAGE', 'COMMENT',
 ];
+function withKey(c: A.Clause): string {
+  return c.kind === 'WithClause' ? JSON.stringify(c.path.map((k) => k.name)) : '';
+}
+/** Clauses sorted by rank; WITH clauses by path, so the text does not depend on IR key order. */
+function sortClauses(clauses: readonly A.Clause[]): A.Clause[] {
+  return clauses
+    .map((c, i) => ({ c, i, r: rank(c), w: withKey(c) }))
+    .sort((a, b) => a.r - b.r || (a.w < b.w ? -1 : a.w > b.w ? 1 : 0) || a.i - b.i)
+    .map(({ c }) => c);
+}
 function rank(c: A.Clause): number {
   const name = c.kind === 'ValueClause' || c.kind === 'ListClause' || c.kind === 'FlagClause' ? c.keyword : c.kind;
   return CLAUSE_ORDER.indexOf(name);
@@ -139,7 +149,7 @@ function printClause(c: A.Clause): string {
 
 function printStatement(s: A.Statement, width: number): string {
   const head = s.text ? `${s.verb.name} ${JSON.stringify(s.text.value)}` : s.verb.name;
-  const clauses = s.clauses.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i).map(({ c }) => c);
+  const clauses = sortClauses(s.clauses);
   const oneLine = [head, ...clauses.map(printClause)].join(' ');
   if (oneLine.length + 1 <= width) return `${oneLine};`;
   // Wrapped: the target stays on the verb's line when it fits; every other clause on its own line.
