@@ -1,0 +1,237 @@
+/** The semantics of each verb, on a real sql.js store. */
+import { describe, expect, it } from 'vitest';
+import { run } from '../../src/engine/index.ts';
+import { encode, freshStore, NOW, op, row, rows, runOk } from '../engine/harness.ts';
+
+const T = '2025-10-20T10:00:00Z';
+
+describe('Encode', () => {
+  it('inserts one record with metadata, facet columns, owner, times and an embedding', async () => {
+    const store = await freshStore();
+    const r = runOk(store, [encode('Hello world', { type: 'note', tags: ['a', 'a', 'b'], time: T, facets: { subject: 'greeting', location: 'Paris', priority: 'high' }, source: 'chat' })], { actor: 'ann' });
+    expect(r.results[0].ids).toEqual([1]);
+    const m = row(store, 1);
+    expect(m).toMatchObject({ text: 'Hello world', type: 'note', tags: ['a', 'b'], time: T, subject: 'greeting', location: 'Paris', source: 'chat', owner: 'ann', deleted: 0, weight: null, created_at: NOW });
+    expect(m.facets).toEqual({ subject: 'greeting', location: 'Paris', priority: 'high' });
+    expect(JSON.parse(m.embedding)).toHaveLength(64);
+    expect(m.embedding_model).toBe('t2m-hash-64');
+  });
+
+  it('skips the embedding when asked and numbers records 1, 2, 3', async () => {
+    const store = await freshStore();
+    const r = runOk(store, [encode('a', { skip_embedding: true }), encode('b'), encode('c')]);
+    expect(r.results.map((x) => x.ids[0])).toEqual([1, 2, 3]);
+    expect(row(store, 1).embedding).toBeNull();
+  });
+
+  it('stores structured payloads as JSON text', async () => {
+    const store = await freshStore();
+    runOk(store, [{ stage: 'ENC', op: 'Encode', args: { payload: { structured: { k: 'v' } } } }]);
+    expect(row(store, 1).text).toBe('{"k":"v"}');
+  });
+});
+
+describe('Update', () => {
+  it('sets fields, mirrors facets, turns ttl into expire_at and unknown fields into facets', async () => {
+    const store = await freshStore();
+    const r = runOk(store, [
+      encode('old', { tags: ['x'], time: T, facets: { subject: 's' } }),
+      op('Update', { ids: ['1'] }, { set: { text: 'new', tags: ['y', 'y'], weight: 1.7, ttl: 'P1D', status: 'done', facets: { topic: 'tp' } } }),
+    ]);
+    expect(row(store, 1)).toMatchObject({ text: 'new', tags: ['y'], weight: 1, expire_at: '2025-10-22T00:00:00Z', topic: 'tp', facets: { subject: 's', status: 'done', topic: 'tp' } });
+    const change = r.results[1].changes[0];
+    expect(change.before).toMatchObject({ text: 'old', tags: ['x'], weight: null });
+    expect(change.after).toMatchObject({ text: 'new', tags: ['y'], weight: 1 });
+    expect(r.diagnostics.map((d) => d.code)).toContain('weight-clamped');
+  });
+});
+
+describe('Label', () => {
+  it('adds (deduplicated), replaces and removes tags and merges facets', async () => {
+    const store = await freshStore();
+    runOk(store, [encode('t', { tags: ['a', 'b'], facets: { k: 1 } }), op('Label', { ids: ['1'] }, { tags: ['b', 'c'], facets: { j: 2 } })]);
+    expect(row(store, 1)).toMatchObject({ tags: ['a', 'b', 'c'], facets: { k: 1, j: 2 } });
+    const r = runOk(store, [op('Label', { ids: ['1'] }, { tags: ['a', 'zz'], mode: 'remove' })]);
+    expect(row(store, 1).tags).toEqual(['b', 'c']);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['tag-not-present']);
+    runOk(store, [op('Label', { ids: ['1'] }, { tags: ['only'], mode: 'replace' })]);
+    expect(row(store, 1).tags).toEqual(['only']);
+  });
+});
+
+describe('Promote / Demote', () => {
+  it('shifts from the 0.5 base, sets absolutely, archives to <= 0.3 and clamps to [0,1]', async () => {
+    const store = await freshStore();
+    runOk(store, [encode('a'), encode('b'), encode('c'), encode('d')]);
+    runOk(store, [
+      op('Promote', { ids: ['1'] }, { weight_delta: 0.3 }),
+      op('Promote', { ids: ['1'] }, { weight_delta: 0.9 }),
+      op('Demote', { ids: ['2'] }, { weight_delta: -0.2 }),
+      op('Demote', { ids: ['3'] }, { archive: true }),
+      op('Promote', { ids: ['4'] }, { weight: 0.75 }),
+      op('Demote', { ids: ['4'] }, { weight_delta: -5 }),
+    ]);
+    expect(rows(store).map((r) => r.weight)).toEqual([1, 0.3, 0.1, 0]);
+  });
+
+  it('keeps an archived record retrievable', async () => {
+    const store = await freshStore();
+    const r = runOk(store, [encode('archived note', { tags: ['t'] }), op('Demote', { ids: ['1'] }, { archive: true }), op('Retrieve', { filter: { has_tags: ['t'] } })]);
+    expect(r.results[2].ids).toEqual([1]);
+  });
+
+  it('stores a reminder rule and its next occurrence', async () => {
+    const store = await freshStore();
+    runOk(store, [encode('standup'), op('Promote', { ids: ['1'] }, { remind: { rrule: 'FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0' } })]);
+    expect(row(store, 1)).toMatchObject({ auto_frequency: 'FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0', next_auto_update_at: '2025-10-21T09:00:00Z', weight: null });
+  });
+});
+
+describe('Merge', () => {
+  it('keeps the primary, appends the others, links lineage both ways and soft-deletes the children', async () => {
+    const store = await freshStore();
+    const r = runOk(store, [encode('one', { tags: ['a'] }), encode('two', { tags: ['b'] }), encode('three', { tags: ['c'] }), op('Merge', { ids: ['1', '2', '3'] }, { primary_id: '2' })]);
+    expect(r.results[3].ids).toEqual([2, 1, 3]);
+    const p = row(store, 2);
+    expect(p).toMatchObject({ text: 'two\none\nthree', tags: ['b', 'a', 'c'], deleted: 0 });
+    expect(JSON.parse(p.lineage_children)).toEqual([1, 3]);
+    expect(row(store, 1)).toMatchObject({ deleted: 1 });
+    expect(JSON.parse(row(store, 3).lineage_parents)).toEqual([2]);
+  });
+
+  it('"auto" picks the first record; soft_delete_children=false deletes them', async () => {
+    const store = await freshStore();
+    runOk(store, [encode('one'), encode('two'), op('Merge', { ids: ['2', '1'] }, { soft_delete_children: false })]);
+    expect(rows(store).map((r) => r.id)).toEqual([1]);
+    expect(row(store, 1).text).toBe('one\ntwo');
+  });
+
+  it('refuses fewer than two records', async () => {
+    const store = await freshStore();
+    const r = run(store, [encode('one'), op('Merge', { ids: ['1'] })], { now: NOW });
+    expect(r.ok).toBe(false);
+    expect(r.diagnostics[0]).toMatchObject({ code: 'merge-needs-two', statement: 1 });
+    expect(rows(store)).toEqual([]);
+  });
+});
+
+describe('Split', () => {
+  it('splits by sentences, Western and CJK, into linked children and retires the source', async () => {
+    const store = await freshStore();
+    const r = runOk(store, [encode('First point. Second point! 第三点。第四点？', { tags: ['t'], type: 'note', time: T }), op('Split', { ids: ['1'] }, { strategy: 'by_sentences' })]);
+    expect(r.results[1].ids).toEqual([1, 2, 3, 4, 5]);
+    expect(rows(store).map((x) => x.text)).toEqual(['First point. Second point! 第三点。第四点？', 'First point.', 'Second point!', '第三点。', '第四点？']);
+    expect(row(store, 1).deleted).toBe(1);
+    expect(JSON.parse(row(store, 1).lineage_children)).toEqual([2, 3, 4, 5]);
+    expect(row(store, 2)).toMatchObject({ tags: ['t'], type: 'note', time: T, lineage_parents: '[1]' });
+  });
+
+  it('splits by chunks and by headings, keeps the source when told, inherits only when asked', async () => {
+    const store = await freshStore();
+    runOk(store, [
+      encode('# A\nalpha\n# B\nbeta\n# C\ngamma', { tags: ['t'] }),
+      op('Split', { ids: ['1'] }, { strategy: 'custom', params: { custom: { instruction: 'by headings', max_splits: 2 } }, inherit_all: false, keep_source: true }),
+    ]);
+    expect(rows(store).map((x) => x.text)).toEqual(['# A\nalpha\n# B\nbeta\n# C\ngamma', '# A\nalpha', '# B\nbeta\n\n# C\ngamma']);
+    expect(row(store, 1).deleted).toBe(0);
+    expect(row(store, 2).tags).toBeNull();
+    const s2 = await freshStore();
+    runOk(s2, [encode('abcdefghij klmnopqrst uvwxyz'), op('Split', { ids: ['1'] }, { strategy: 'by_chunks', params: { by_chunks: { chunk_size: 10 } } })]);
+    expect(rows(s2).slice(1).map((x) => x.text)).toEqual(['abcdefghij', 'klmnopqrst', 'uvwxyz']);
+  });
+
+  it('leaves a one-sentence record alone with a warning', async () => {
+    const store = await freshStore();
+    const r = runOk(store, [encode('Just one.'), op('Split', { ids: ['1'] })]);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['split-single-piece']);
+    expect(rows(store)).toHaveLength(1);
+  });
+});
+
+describe('Lock / Expire / Delete', () => {
+  it('Lock sets mode, reason, policy and expiry', async () => {
+    const store = await freshStore();
+    runOk(store, [encode('doc'), op('Lock', { ids: ['1'] }, { mode: 'append_only', reason: 'final', policy: { allow: ['Label'], reviewers: ['ann'], expires: '2026-01-01T00:00:00Z' } })]);
+    expect(row(store, 1)).toMatchObject({ lock_mode: 'append_only', lock_reason: 'final', lock_expires: '2026-01-01T00:00:00Z', lock_policy: '{"allow":["Label"],"reviewers":["ann"]}' });
+  });
+
+  it('Expire registers an until time or a TTL and an action', async () => {
+    const store = await freshStore();
+    runOk(store, [encode('a'), encode('b'), op('Expire', { ids: ['1'] }, { ttl: 'P7D', on_expire: 'hard_delete' }), op('Expire', { ids: ['2'] }, { until: '2026-01-01' })]);
+    expect(row(store, 1)).toMatchObject({ expire_at: '2025-10-28T00:00:00Z', expire_action: 'hard_delete' });
+    expect(row(store, 2)).toMatchObject({ expire_at: '2026-01-01T00:00:00Z', expire_action: 'soft_delete' });
+  });
+
+  it('Delete is soft by default, hard when soft=false, and honours older_than and time_range', async () => {
+    const store = await freshStore();
+    runOk(store, [
+      encode('old', { tags: ['t'], time: '2025-01-01T00:00:00Z' }),
+      encode('mid', { tags: ['t'], time: '2025-06-01T00:00:00Z' }),
+      encode('new', { tags: ['t'], time: '2025-10-20T00:00:00Z' }),
+      op('Delete', { filter: { has_tags: ['t'] } }, { older_than: 'P180D' }),
+      op('Delete', { filter: { has_tags: ['t'] } }, { time_range: { start: '2025-05-01T00:00:00Z', end: '2025-07-01T00:00:00Z' }, soft: false }),
+    ]);
+    expect(rows(store).map((r) => [r.id, r.deleted])).toEqual([[1, 1], [3, 0]]);
+  });
+});
+
+describe('Retrieve', () => {
+  async function seeded() {
+    const store = await freshStore();
+    runOk(store, [
+      encode('Quarterly budget review meeting with finance', { tags: ['budget'], time: '2025-10-01T00:00:00Z' }),
+      encode('Dentist appointment on Friday', { tags: ['personal'], time: '2025-10-02T00:00:00Z' }),
+      encode('Budget for the marketing campaign was approved', { tags: ['budget'], time: '2025-10-03T00:00:00Z' }),
+      op('Promote', { ids: ['1'] }, { weight: 0.9 }),
+    ]);
+    return store;
+  }
+
+  it('filters, orders (time_desc default, time_asc, weight_desc), limits and projects include fields', async () => {
+    const store = await seeded();
+    const r = runOk(store, [
+      op('Retrieve', { filter: { has_tags: ['budget'] } }, { include: ['text'] }),
+      op('Retrieve', { filter: { limit: 2 }, search: undefined }),
+      op('Retrieve', { search: { intent: { query: 'budget' }, overrides: { order_by: 'time_asc' } } }),
+      op('Retrieve', { search: { intent: { query: 'budget' }, overrides: { order_by: 'weight_desc' } } }),
+    ]);
+    expect(r.results[0].ids).toEqual([3, 1]);
+    expect(r.results[0].rows![0]).toEqual({ id: 3, text: 'Budget for the marketing campaign was approved' });
+    expect(r.results[1].ids).toEqual([3, 2]);
+    expect(r.results[2].ids).toEqual([1, 3]);
+    expect(r.results[3].ids).toEqual([1, 3]);
+  });
+
+  it('ranks a search by relevance and drops records with no overlap', async () => {
+    const store = await seeded();
+    const r = runOk(store, [op('Retrieve', { search: { intent: { query: 'dentist appointment' }, overrides: { k: 5 } } })]);
+    expect(r.results[0].ids[0]).toBe(2);
+    expect(r.results[0].scores![2]).toBeGreaterThan(0.5);
+  });
+
+  it('skips deleted and expired records', async () => {
+    const store = await seeded();
+    const r = runOk(store, [
+      op('Delete', { ids: ['1'] }),
+      op('Expire', { ids: ['3'] }, { until: '2025-10-20T00:00:00Z' }),
+      op('Retrieve', { filter: { has_tags: ['budget'] } }),
+    ]);
+    expect(r.results[2].ids).toEqual([]);
+  });
+});
+
+describe('Summarize', () => {
+  it('is extractive, focus-aware and within max_tokens', async () => {
+    const store = await freshStore();
+    const r = runOk(store, [
+      encode('The launch is on Monday. Budget was approved at two million. The team had lunch.', { tags: ['p'] }),
+      encode('Risks: the payment vendor may slip. Budget overrun is possible.', { tags: ['p'] }),
+      op('Summarize', { filter: { has_tags: ['p'] } }, { focus: 'budget', max_tokens: 16 }),
+    ]);
+    const s = r.results[2].summary!;
+    expect(s).toMatch(/Budget/);
+    expect(s).not.toMatch(/lunch/);
+    expect(s.split(/\s+/).length).toBeLessThanOrEqual(16);
+    expect(r.results[2].ids.sort()).toEqual([1, 2]);
+  });
+});
