@@ -232,6 +232,6 @@ describe('Summarize', () => {
     expect(s).toMatch(/Budget/);
     expect(s).not.toMatch(/lunch/);
     expect(s.split(/\s+/).length).toBeLessThanOrEqual(16);
-    expect(r.results[2].ids.sort()).toEqual([1, 2]);
+    expect([...r.results[2].ids].sort()).toEqual([1, 2]);
   });
 });
