@@ -78,7 +78,7 @@ class Execution {
   /** Target rows: the compiled select, then relevance scoring and the limit for searches. */
   target(op: TargetedOperation): { rows: Row[]; scores?: Record<number, number> } {
     const sel = op.selection;
-    if (sel.all && WRITE_OPS.has(op.kind) && !op.confirmation) {
+    if (sel.all && WRITE_OPS.has(op.kind) && !op.confirmation && !op.dryRun) {
       throw new Refusal('confirmation-required', `${op.kind} on all records needs meta.confirmation = true`, 'target.all');
     }
     const plan = compile(op, this.store.dialect);
