@@ -4,6 +4,7 @@ import type { Diagnostic, Range } from '../../src/diagnostics/diagnostic.ts';
 import { LineIndex } from '../../src/diagnostics/position.ts';
 import { readJson } from '../../src/ir/json.ts';
 import { validateIr } from '../../src/ir/validate.ts';
+import { textToIr } from '../../src/pipeline.ts';
 
 /** Validate and check one JSON document (an IR object or an array of IRs), keeping positions. */
 export function diagnoseJson(text: string, policy: Policy = 'default'): Diagnostic[] {
@@ -40,3 +41,8 @@ export function expectJsonDiagnostics(text: string, policy: Policy = 'default'):
 
 /** One-line JSON of an IR, so columns equal offsets + 1 and `at` finds values easily. */
 export const json = (ir: unknown): string => JSON.stringify(ir);
+
+/** `[{code, range}]` of a DSL script run through the whole front end (parse → … → check). */
+export function expectDiagnostics(src: string, policy: Policy = 'default'): Array<{ code: string; range: string }> {
+  return textToIr(src, { policy }).diagnostics.map((d) => ({ code: d.code, range: showRange(d.range) }));
+}

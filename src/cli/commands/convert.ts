@@ -1,0 +1,124 @@
+/**
+ * `t2m convert <file|-> [--to dsl|json] [--jsonl] [--strict]`: DSL ⇄ JSON IR.
+ *
+ * Whole-file mode auto-detects the input (DSL, a JSON IR object, a JSON array of IRs, JSONL) and
+ * prints a canonical DSL script or the IRs. `--jsonl` converts datasets line by line: `--to dsl`
+ * reads one IR (or a JSON array of IRs) per line and writes `{"dsl": "..."}` per line; `--to json`
+ * reads `{"dsl": "..."}` lines back into one IR (or array) per line. A line that fails gives
+ * `{"diagnostics": [...]}` in its place and the other lines are still converted.
+ */
+import type { Command } from 'commander';
+import { type Diagnostic, hasErrors } from '../../diagnostics/diagnostic.ts';
+import { type SourceMap, subSourceMap } from '../../diagnostics/sourceMap.ts';
+import { readJsonlRecords } from '../../ir/json.ts';
+import type { Policy } from '../../pipeline.ts';
+
+// The front end is loaded on use so the other commands do not pay for it.
+type Pipeline = typeof import('../../pipeline.ts');
+import { printDiagnostics, readSource } from '../input.ts';
+
+type Target = 'dsl' | 'json';
+
+export function convertCommand(program: Command): void {
+  program
+    .command('convert')
+    .description('convert between the DSL and the JSON IR (input format auto-detected)')
+    .argument('<file>', 'input file, or - for stdin')
+    .option('--to <format>', 'output format: dsl or json (default: the other one)')
+    .option('--jsonl', 'dataset mode: convert line by line, one JSON record per output line')
+    .option('--strict', 'strict policy: warnings count as errors')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  t2m convert notes.t2m --to json          DSL script -> JSON array of IRs',
+        '  t2m convert ir.json --to dsl             IR object/array/JSONL -> canonical DSL',
+        '  t2m convert irs.jsonl --to dsl --jsonl   each line {IR} -> {"dsl": "..."}',
+        '  t2m convert dsl.jsonl --to json --jsonl  each line {"dsl": "..."} -> {IR}',
+        '',
+        'A line that fails becomes {"diagnostics": [...]}; the others are still converted.',
+        'Exit codes: 0 ok, 1 errors in the input (or in any line), 2 bad options or unreadable input.',
+      ].join('\n'),
+    )
+    .action(async (file: string, opts: { to?: string; jsonl?: boolean; strict?: boolean }) => {
+      if (opts.to !== undefined && opts.to !== 'dsl' && opts.to !== 'json') {
+        process.stderr.write(`t2m convert: --to must be dsl or json, got '${opts.to}'\n`);
+        process.exitCode = 2;
+        return;
+      }
+      if (opts.jsonl && !opts.to) {
+        process.stderr.write('t2m convert: --jsonl needs --to dsl (IR lines in) or --to json (DSL lines in)\n');
+        process.exitCode = 2;
+        return;
+      }
+      const text = readSource('convert', file);
+      if (text === undefined) return;
+      const policy: Policy = opts.strict ? 'strict' : 'default';
+      const pipeline = await import('../../pipeline.ts');
+      if (opts.jsonl) convertLines(pipeline, text, opts.to as Target, policy);
+      else convertWhole(pipeline, file, text, opts.to as Target | undefined, policy);
+    });
+}
+
+function convertWhole({ readInput, irsToText }: Pipeline, file: string, text: string, to: Target | undefined, policy: Policy): void {
+  const result = readInput(text, { policy });
+  printDiagnostics(process.stderr, result.diagnostics, file, text);
+  if (hasErrors(result.diagnostics)) {
+    process.exitCode = 1;
+    return;
+  }
+  const target = to ?? (result.kind === 'dsl' ? 'json' : 'dsl');
+  if (target === 'dsl') {
+    process.stdout.write(irsToText(result.irs));
+    return;
+  }
+  // Keep the input's layout when it is JSON; a DSL script is a list of statements.
+  if (result.kind === 'jsonl') process.stdout.write(result.irs.map((ir) => `${JSON.stringify(ir)}\n`).join(''));
+  else if (result.kind === 'json-object' && result.irs.length === 1) process.stdout.write(`${JSON.stringify(result.irs[0], null, 2)}\n`);
+  else process.stdout.write(`${JSON.stringify(result.irs, null, 2)}\n`);
+}
+
+function convertLines(pipeline: Pipeline, text: string, to: Target, policy: Policy): void {
+  let failed = 0;
+  let total = 0;
+  const out: string[] = [];
+  for (const record of readJsonlRecords(text)) {
+    total++;
+    const line: object = record.item
+      ? to === 'dsl'
+        ? irLineToDsl(pipeline, record.item.value, record.item.sourceMap, policy)
+        : dslLineToIr(pipeline, record.item.value, policy)
+      : { diagnostics: record.diagnostics };
+    if (!Array.isArray(line) && 'diagnostics' in line) failed++;
+    out.push(JSON.stringify(line));
+  }
+  process.stdout.write(out.map((l) => `${l}\n`).join(''));
+  if (failed) {
+    process.stderr.write(`t2m convert: ${failed} of ${total} lines failed (see their "diagnostics")\n`);
+    process.exitCode = 1;
+  }
+}
+
+/** One JSONL record holding an IR (or an array of IRs) → `{dsl}` or `{diagnostics}`. */
+function irLineToDsl({ validateAndCheck, irsToText }: Pipeline, value: unknown, sourceMap: SourceMap, policy: Policy): { dsl: string } | { diagnostics: Diagnostic[] } {
+  const items = Array.isArray(value) ? value.map((v, i) => ({ value: v, sourceMap: subSourceMap(sourceMap, String(i)) })) : [{ value, sourceMap }];
+  const result = validateAndCheck(items, { policy });
+  if (hasErrors(result.diagnostics)) return { diagnostics: result.diagnostics };
+  return { dsl: irsToText(result.irs).replace(/\n$/, '') };
+}
+
+/** One JSONL record `{"dsl": "..."}` → the IR (an array when the script has several statements) or `{diagnostics}`. */
+function dslLineToIr({ detectInput, textToIr }: Pipeline, value: unknown, policy: Policy): object {
+  const dsl = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>).dsl : undefined;
+  if (typeof dsl !== 'string') {
+    const diagnostic: Diagnostic = { code: 'invalid-record', severity: 'error', message: 'each line must be an object {"dsl": "<script>"}' };
+    return { diagnostics: [diagnostic] };
+  }
+  if (detectInput(dsl) !== 'dsl') {
+    return { diagnostics: [{ code: 'invalid-record', severity: 'error', message: 'the "dsl" field holds JSON, not a DSL script' } satisfies Diagnostic] };
+  }
+  const result = textToIr(dsl, { policy });
+  if (hasErrors(result.diagnostics)) return { diagnostics: result.diagnostics };
+  return result.irs.length === 1 ? result.irs[0] : result.irs;
+}

@@ -1,0 +1,141 @@
+/**
+ * The one place that chains the front-end stages (see ARCHITECTURE.md):
+ * DSL text → parse → astToIr → validateIr → check, and back: IR → irsToScript → print.
+ * IR JSON (an object, an array or JSONL) enters at validateIr with positions kept by the JSON
+ * reader, so both inputs get the same diagnostics with line:column ranges.
+ */
+import { applyPolicy, check, type Policy } from './check/index.ts';
+import { type Diagnostic, hasErrors, type Range } from './diagnostics/diagnostic.ts';
+import { LineIndex } from './diagnostics/position.ts';
+import type { SourceMap } from './diagnostics/sourceMap.ts';
+import { astToIr, irsToScript } from './convert/index.ts';
+import { type JsonItem, readJson, readJsonl } from './ir/json.ts';
+import type { IR } from './ir/schema.ts';
+import { validateIr } from './ir/validate.ts';
+import { print } from './print/index.ts';
+import { parse } from './syntax/index.ts';
+import type { Script } from './syntax/ast.ts';
+
+export type { Policy };
+
+export interface FrontEndOptions {
+  readonly policy?: Policy;
+}
+
+export interface FrontEndResult {
+  /** The syntax tree (DSL input only; partial when there are syntax errors). */
+  readonly script?: Script;
+  /**
+   * The statements that validated, in script order, with their source maps at the same index.
+   * When `diagnostics` has errors this may be missing statements.
+   */
+  readonly irs: IR[];
+  readonly sourceMaps: SourceMap[];
+  readonly diagnostics: Diagnostic[];
+}
+
+/**
+ * DSL text → IR: parse, convert, validate and check. With syntax errors the script is not
+ * valid, but the statements the errors do not touch are still converted and checked so that
+ * one typo does not hide every other problem.
+ */
+export function textToIr(text: string, options: FrontEndOptions = {}): FrontEndResult {
+  const parsed = parse(text);
+  const converted = astToIr(parsed.script);
+  const syntaxErrors = parsed.diagnostics.filter((d) => d.severity === 'error' && d.range);
+  const clean = (i: number): boolean => {
+    const loc = parsed.script.statements[i]?.loc;
+    return !!loc && !syntaxErrors.some((d) => d.range!.start.offset <= loc.end.offset && d.range!.end.offset >= loc.start.offset);
+  };
+  const kept = converted.irs.map((_, i) => i).filter((i) => !syntaxErrors.length || clean(i));
+  const items = kept.map((i) => ({ value: converted.irs[i], sourceMap: converted.sourceMaps[i] ?? new Map<string, Range>(), statement: i }));
+  const result = validateAndCheck(items, options);
+  const conversion = syntaxErrors.length
+    ? (converted.diagnostics ?? []).filter((d) => d.statement === undefined || kept.includes(d.statement))
+    : (converted.diagnostics ?? []);
+  const diagnostics = [...parsed.diagnostics, ...conversion, ...result.diagnostics];
+  diagnostics.sort(byPosition);
+  return { script: parsed.script, ...result, diagnostics };
+}
+
+function byPosition(a: Diagnostic, b: Diagnostic): number {
+  return (a.range?.start.offset ?? Infinity) - (b.range?.start.offset ?? Infinity) || (a.statement ?? -1) - (b.statement ?? -1);
+}
+
+/** Validate and check IR values that carry source maps (from DSL or from JSON text). */
+export function validateAndCheck(
+  items: ReadonlyArray<Pick<JsonItem, 'value' | 'sourceMap'> & { readonly statement?: number }>,
+  options: FrontEndOptions = {},
+): { irs: IR[]; sourceMaps: SourceMap[]; diagnostics: Diagnostic[] } {
+  const irs: IR[] = [];
+  const sourceMaps: SourceMap[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const statements: number[] = [];
+  items.forEach((item, i) => {
+    const statement = item.statement ?? i;
+    const v = validateIr(item.value, item.sourceMap, statement);
+    diagnostics.push(...v.diagnostics);
+    if (!v.ir) return;
+    irs.push(v.ir);
+    sourceMaps.push(item.sourceMap);
+    statements.push(statement);
+  });
+  // check() numbers statements by position among the valid ones; map them back to the script's.
+  const checked = check(irs, { sourceMaps }).map((d) => (d.statement === undefined ? d : { ...d, statement: statements[d.statement] }));
+  diagnostics.push(...checked);
+  diagnostics.sort((a, b) => (a.statement ?? -1) - (b.statement ?? -1) || (a.range?.start.offset ?? 0) - (b.range?.start.offset ?? 0));
+  return { irs, sourceMaps, diagnostics: applyPolicy(diagnostics, options.policy ?? 'default') };
+}
+
+/** IR → canonical DSL text. */
+export function irsToText(irs: readonly IR[]): string {
+  return print(irsToScript(irs));
+}
+
+/** Canonical formatting of DSL text; on syntax errors the text is left alone and the errors returned. */
+export function formatText(text: string): { text?: string; diagnostics: Diagnostic[] } {
+  const parsed = parse(text);
+  if (hasErrors(parsed.diagnostics)) return { diagnostics: parsed.diagnostics };
+  return { text: print(parsed.script), diagnostics: parsed.diagnostics };
+}
+
+// ---------------------------------------------------------------- input detection
+
+export type InputKind = 'dsl' | 'json-object' | 'json-array' | 'jsonl';
+
+/**
+ * What a text holds: JSON starts with `{` or `[` (a DSL script starts with a verb or a `#`
+ * comment); several lines each holding a whole JSON object are JSONL.
+ */
+export function detectInput(text: string): InputKind {
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('[')) return 'json-array';
+  if (!trimmed.startsWith('{')) return 'dsl';
+  const lines = text.split('\n').filter((l) => l.trim());
+  if (lines.length > 1 && isJsonObject(lines[0]) && isJsonObject(lines[1])) return 'jsonl';
+  return 'json-object';
+}
+
+function isJsonObject(line: string): boolean {
+  try {
+    const v = JSON.parse(line);
+    return v !== null && typeof v === 'object' && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
+export interface InputResult extends FrontEndResult {
+  readonly kind: InputKind;
+}
+
+/** Any input (DSL, a JSON IR object, a JSON array of IRs, JSONL) → checked IR with diagnostics. */
+export function readInput(text: string, options: FrontEndOptions = {}): InputResult {
+  const kind = detectInput(text);
+  if (kind === 'dsl') return { kind, ...textToIr(text, options) };
+  const lines = new LineIndex(text);
+  const read = kind === 'jsonl' ? readJsonl(text, lines) : readJson(text, lines);
+  if (kind !== 'jsonl' && hasErrors(read.diagnostics)) return { kind, irs: [], sourceMaps: [], diagnostics: read.diagnostics };
+  const result = validateAndCheck(read.items, options);
+  return { kind, ...result, diagnostics: [...read.diagnostics, ...result.diagnostics] };
+}

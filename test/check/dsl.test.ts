@@ -1,0 +1,66 @@
+/** The rules seen from the DSL: each diagnostic points at the exact span of the offending source. */
+import { describe, expect, it } from 'vitest';
+import { textToIr } from '../../src/pipeline.ts';
+import { at, expectDiagnostics as diags } from './harness.ts';
+
+describe('check rules on DSL source', () => {
+  it('passes the card statement with no diagnostics', () => {
+    expect(diags('PROMOTE WHERE search "OKR progress" LIMIT 5 SET weight 0.9')).toEqual([]);
+  });
+
+  it.each<[string, string, string, number?]>([
+    ['PROMOTE ID "1" SET weight 0.9 STAGE RET', 'stage-mismatch', 'RET'],
+    ['ENCODE "x" ID "1"', 'target-forbidden', 'ID "1"'],
+    ['DELETE ID "1" WHERE type = note LIMIT 5', 'target-exclusive', 'type = note'],
+    ['DELETE IDS "7", "8", "7"', 'duplicate-id', '"7"', 1],
+    ['DELETE ALL SOFT', 'all-requires-confirmation', 'ALL'],
+    ['RETRIEVE ALL DRY RUN', 'all-requires-confirmation', 'ALL'],
+    ['PROMOTE WHERE search "q" SET weight 1', 'write-without-limit', 'search "q"'],
+    ['PROMOTE ID "1" SET weight 0.9, weight_delta 0.1', 'exclusive-args', '0.1'],
+    ['EXPIRE ID "1" TTL P7D UNTIL 2026-01-01T00:00:00Z', 'exclusive-args', '2026-01-01T00:00:00Z'],
+    ['RETRIEVE WHERE time FROM 2025-02-01T00:00:00Z TO 2025-01-01T00:00:00Z', 'time-range-order', '2025-01-01T00:00:00Z'],
+    ['PROMOTE ID "1" SET weight 1.5', 'out-of-range', '1.5'],
+    ['SUMMARIZE IDS "1", "2" MAX 0 TOKENS', 'out-of-range', '0'],
+    ['RETRIEVE WHERE search "q" K 0', 'out-of-range', '0'],
+    ['RETRIEVE WHERE weight >= 0.8 AND weight <= 0.2', 'empty-weight-range', '0.2'],
+    ['MERGE IDS "1", "2" INTO "3"', 'merge-primary-not-in-ids', '"3"'],
+    ['LOCK ID "1" POLICY { allow: [Retrieve, Delete], deny: [Delete] }', 'policy-conflict', 'Delete', 1],
+    ['EXPIRE ID "1" UNTIL 2025-04-10', 'invalid-datetime', '2025-04-10'],
+    ['EXPIRE ID "1" TTL "7D"', 'invalid-duration', '"7D"'],
+    ['PROMOTE ID "1" REMIND "FREQ=DAYLY"', 'invalid-rrule', '"FREQ=DAYLY"'],
+    ['LOCK ID "1" MODE readonly', 'invalid-enum', 'readonly'],
+  ])('%s → %s', (src, code, needle, nth = 0) => {
+    expect(diags(src)).toEqual([{ code, range: at(src, needle, nth) }]);
+  });
+
+  it('reports a missing field at the statement when there is nothing more specific', () => {
+    const src = 'DELETE SOFT';
+    expect(diags(src)).toEqual([{ code: 'target-required', range: at(src, src) }]);
+  });
+
+  it('offers a fix for a misspelt enum value that keeps the DSL bare word', () => {
+    const [d] = textToIr('LOCK ID "1" MODE readonly').diagnostics;
+    expect(d.fix?.edits).toEqual([{ range: d.range, newText: 'read_only' }]);
+  });
+
+  it('warns about a near-miss field name, pointing at the name', () => {
+    const src = 'UPDATE ID "1" SET weigth = 0.5, weight = 0.4';
+    expect(diags(src)).toEqual([{ code: 'unknown-field', range: at(src, 'weigth') }]);
+    const [d] = textToIr(src).diagnostics;
+    expect(d.fix?.edits[0].newText).toBe('weight');
+  });
+
+  it('strict policy turns warnings into errors', () => {
+    const src = 'LABEL WHERE tags HAS "inbox" TAGS "triaged"';
+    expect(textToIr(src).diagnostics.map((d) => d.severity)).toEqual(['warning']);
+    expect(textToIr(src, { policy: 'strict' }).diagnostics.map((d) => d.severity)).toEqual(['error']);
+  });
+
+  it('numbers statements in script order', () => {
+    const out = textToIr('RETRIEVE WHERE type = note;\nPROMOTE ID "1" SET weight 2;\nRETRIEVE ALL').diagnostics;
+    expect(out.map((d) => [d.code, d.statement])).toEqual([
+      ['out-of-range', 1],
+      ['all-requires-confirmation', 2],
+    ]);
+  });
+});
