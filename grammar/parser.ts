@@ -216,10 +216,17 @@ export class T2mParser extends CstParser {
     this.SUBRULE(this.value);
   });
 
-  /** listClause := (TAGS | INCLUDE) valueList */
+  /** listClause := TAGS valueList | INCLUDE elementList   (field names such as `id`, `type` are keywords) */
   listClause = this.RULE('listClause', () => {
-    this.OR(LIST_CLAUSE_TOKENS.map((t) => ({ ALT: () => this.CONSUME(t, { LABEL: 'keyword' }) })));
-    this.SUBRULE(this.valueList);
+    this.OR([
+      { ALT: () => { this.CONSUME(T.TAGS, { LABEL: 'keyword' }); this.SUBRULE(this.valueList); } },
+      { ALT: () => { this.CONSUME(T.INCLUDE, { LABEL: 'keyword' }); this.SUBRULE(this.elementList); } },
+    ]);
+  });
+
+  /** elementList := element (',' element)* */
+  elementList = this.RULE('elementList', () => {
+    this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.element) });
   });
 
   /** maxClause := MAX value TOKENS */

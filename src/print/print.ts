@@ -25,7 +25,7 @@ function isBareWord(s: string): boolean {
 }
 
 /** How a clause shows a string: `enum` bare words (`note`, `read_only`), `time` bare datetimes/durations. */
-type Style = 'plain' | 'enum' | 'time';
+type Style = 'plain' | 'enum' | 'time' | 'element';
 
 function printNumber(n: number): string {
   return Object.is(n, -0) ? '-0' : String(n);
@@ -38,6 +38,8 @@ export function printKey(name: string): string {
 
 function printString(s: string, style: Style): string {
   if (style === 'enum' && isBareWord(s)) return s;
+  // In an element list a keyword reads back as the word itself (`INCLUDE id, type`).
+  if (style === 'element' && IDENTIFIER_PATTERN.test(s) && !LITERAL_WORDS.has(s.toLowerCase()) && !DURATION_FULL.test(s)) return s;
   if (style === 'time' && (DATETIME_FULL.test(s) || DURATION_FULL.test(s))) return s;
   return JSON.stringify(s);
 }
@@ -137,7 +139,7 @@ function printClause(c: A.Clause): string {
     case 'AllClause': return 'ALL';
     case 'WhereClause': return `WHERE ${whereParts(c).join(' AND ')}`;
     case 'ValueClause': return `${c.keyword} ${printValue(c.value, VALUE_STYLE[c.keyword] ?? 'plain')}`;
-    case 'ListClause': return `${c.keyword} ${printValueList(c.values, c.keyword === 'INCLUDE' ? 'enum' : 'plain')}`;
+    case 'ListClause': return `${c.keyword} ${printValueList(c.values, c.keyword === 'INCLUDE' ? 'element' : 'plain')}`;
     case 'MaxTokensClause': return `MAX ${printValue(c.value)} TOKENS`;
     case 'OlderThanClause': return `OLDER THAN ${printValue(c.value, 'time')}`;
     case 'WithinClause': return `WITHIN ${printRange(c.range).replace(/^IN /, '')}`;

@@ -216,6 +216,10 @@ function buildValueList(n: CstNode | undefined): A.ValueList | undefined {
     const value = buildValue(v);
     if (value) items.push(value);
   }
+  for (const e of nodes(n.children, 'element')) {
+    const value = buildElement(e);
+    if (value) items.push(value);
+  }
   if (items.length === 0) return undefined;
   const loc = span(items[0].loc, items[items.length - 1].loc);
   if (items.length === 1 && items[0].kind === 'List') return { kind: 'ValueList', items: items[0].items, bracketed: true, loc };
@@ -277,8 +281,11 @@ function buildCondition(n: CstNode): A.Condition | undefined {
   const field = node(n.children, 'fieldCondition');
   if (!field) return undefined;
   const c = field.children;
-  const key = buildKey(node(c, 'fieldName'));
-  if (!key) return undefined;
+  const written = buildKey(node(c, 'fieldName'));
+  if (!written) return undefined;
+  // A field written as a keyword (`TYPE = note`, `TAGS HAS`) names the lower-case IR field.
+  const fieldTok = (Object.values(node(c, 'fieldName')!.children)[0] as IToken[])[0];
+  const key = tokenMatcher(fieldTok, T.Keyword) ? { ...written, name: written.name.toLowerCase() } : written;
   const opTok = (name: string) => tok(c, name);
   let operator: A.FieldOperator;
   let opLoc: Range;
@@ -348,7 +355,7 @@ function buildClause(n: CstNode): A.Clause | undefined {
         const value = buildValue(node(cc, 'value'));
         return value ? { kind: 'ValueClause', keyword: kw.tokenType.name as A.ValueKeyword, keywordLoc, value, loc: span(keywordLoc, value.loc) } : undefined;
       }
-      const values = buildValueList(node(cc, 'valueList'));
+      const values = buildValueList(node(cc, 'valueList') ?? node(cc, 'elementList'));
       return values ? { kind: 'ListClause', keyword: kw.tokenType.name as A.ListKeyword, keywordLoc, values, loc: span(keywordLoc, values.loc) } : undefined;
     }
     case 'maxClause': {
@@ -535,6 +542,9 @@ function parseUnsafe(text: string): ParseResult {
   }
 
   const script = attachComments(text, raw, comments);
+  // Source order, whatever stage found them (lexer first, then parser).
+  const at = (d: Diagnostic) => d.range?.start.offset ?? Infinity;
+  diagnostics.sort((a, b) => at(a) - at(b));
   return { script, diagnostics };
 }
 

@@ -1,0 +1,204 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { parse, tokenize, KEYWORDS, VERBS } from '../../src/syntax/index.ts';
+import { astToIr } from '../../src/convert/index.ts';
+
+/** `[code, "line:col"]` of every diagnostic, the harness the rest of the tests use. */
+function diagnostics(src: string): Array<[string, string]> {
+  const r = parse(src);
+  const c = astToIr(r.script);
+  return [...r.diagnostics, ...c.diagnostics].map((d) => [d.code, d.range ? `${d.range.start.line}:${d.range.start.column}` : '-']);
+}
+function ir(src: string): unknown[] {
+  const r = parse(src);
+  expect(r.diagnostics).toEqual([]);
+  const c = astToIr(r.script);
+  expect(c.diagnostics).toEqual([]);
+  return c.irs;
+}
+
+describe('parse: the brief', () => {
+  it('parses the PROMOTE statement of the brief', () => {
+    expect(ir('PROMOTE WHERE search "OKR progress" LIMIT 5 SET weight 0.9')).toStrictEqual([
+      { stage: 'STO', op: 'Promote', target: { search: { intent: { query: 'OKR progress' }, limit: 5 } }, args: { weight: 0.9 } },
+    ]);
+  });
+
+  it('parses the illustration of the issue', () => {
+    const irs = ir(`
+      ENCODE "Q2 OKR review: marketing reach +25%" TYPE note TAGS "OKR", "review"
+        TIME 2025-04-10T15:30:00+08:00 SOURCE "meeting_minutes"
+        FACETS { subject: "Q2 performance", topic: "OKR progress" };
+      LOCK WHERE tags HAS "incident:p1-network" AND time IN LAST 7 DAYS LIMIT 200
+        MODE read_only REASON "audit" POLICY { allow: [Retrieve, Summarize], deny: [Delete] }
+        AS "sre-ling";
+      DELETE ALL SOFT CONFIRM;`);
+    expect(irs).toStrictEqual([
+      {
+        stage: 'ENC', op: 'Encode',
+        args: {
+          payload: { text: 'Q2 OKR review: marketing reach +25%' }, type: 'note', tags: ['OKR', 'review'],
+          time: '2025-04-10T15:30:00+08:00', source: 'meeting_minutes', facets: { subject: 'Q2 performance', topic: 'OKR progress' },
+        },
+      },
+      {
+        stage: 'STO', op: 'Lock',
+        target: { filter: { has_tags: ['incident:p1-network'], time_range: { relative: 'last', amount: 7, unit: 'days' }, limit: 200 } },
+        args: { mode: 'read_only', reason: 'audit', policy: { allow: ['Retrieve', 'Summarize'], deny: ['Delete'] } },
+        meta: { actor: 'sre-ling' },
+      },
+      { stage: 'STO', op: 'Delete', target: { all: true }, args: { soft: true }, meta: { confirmation: true } },
+    ]);
+  });
+});
+
+describe('parse: literals and keywords', () => {
+  it('decodes string escapes and keeps raw Unicode', () => {
+    const [e] = ir('ENCODE "a\\n\\"b\\" \\u4e2d 文 \\\\ \\t";') as any[];
+    expect(e.args.payload.text).toBe('a\n"b" 中 文 \\ \t');
+  });
+
+  it('reads numbers as JSON numbers: negative, decimal, exponent; 1.0 is 1', () => {
+    const [p] = ir('PROMOTE ID "1" SET a = -3, b = 1.0, c = 2.5e-3, d = 0;') as any[];
+    expect(p.args).toStrictEqual({ a: -3, b: 1, c: 0.0025, d: 0 });
+  });
+
+  it('keeps datetimes and durations verbatim, offsets and fractions included', () => {
+    const [x] = ir('EXPIRE ID "001" TTL PT1H30M UNTIL 2025-04-10T15:30:00.250+08:00;') as any[];
+    expect(x).toStrictEqual({ stage: 'STO', op: 'Expire', target: { ids: '001' }, args: { ttl: 'PT1H30M', until: '2025-04-10T15:30:00.250+08:00' } });
+  });
+
+  it('is case-insensitive for keywords; values keep their case', () => {
+    expect(ir('lock id "A" mode Read_Only;')).toStrictEqual([{ stage: 'STO', op: 'Lock', target: { ids: 'A' }, args: { mode: 'Read_Only' } }]);
+  });
+
+  it('accepts keywords as object keys and bare list words, and a key with a space', () => {
+    const [e] = ir('ENCODE "x" SET " facets" = { type: "a", tags: [Retrieve, note], "a b": true, null: null };') as any[];
+    expect(e.args[' facets']).toStrictEqual({ type: 'a', tags: ['Retrieve', 'note'], 'a b': true, null: null });
+  });
+
+  it('tells ID (one id) from IDS (a list), and keeps "001" a string', () => {
+    expect(ir('DELETE ID "7"; DELETE IDS "7"; DELETE IDS ["7", "001"]; DELETE ID 7;').map((x: any) => x.target.ids)).toStrictEqual(['7', ['7'], ['7', '001'], 7]);
+  });
+
+  it('passes unknown enum values through for the checker', () => {
+    expect((ir('LOCK ID "1" MODE readonly;')[0] as any).args.mode).toBe('readonly');
+  });
+
+  it('keeps comments as tokens and lists keywords for the playground', () => {
+    const { tokens } = tokenize('ENCODE "x" # note\n');
+    expect(tokens.map((t) => t.kind)).toEqual(['verb', 'string', 'comment']);
+    expect(KEYWORDS).toContain('WHERE');
+    expect(VERBS).toHaveLength(12);
+  });
+});
+
+describe('parse: every target mode and clause', () => {
+  it('reads search with all options next to a filter; the LIMIT after the search is the search limit', () => {
+    const [r] = ir(`RETRIEVE WHERE search "q" VECTOR [0.1, -2] CONTEXT "ctx" K 10 ALPHA 0.5 ORDER BY time_desc LIMIT 5
+      AND tags HAS "a", "b" AND tags NOT HAS "c" AND type = note AND subject = "s" AND weight >= 0.2 AND weight <= 0.9
+      AND expires BEFORE 2026-01-01 AND expires AFTER 2025-01-01 AND time FROM 2025-01-01T00:00:00Z TO 2025-02-01T00:00:00Z
+      LIMIT 20 INCLUDE id, text;`) as any[];
+    expect(r.target).toStrictEqual({
+      search: { intent: { query: 'q', vector: [0.1, -2], context: 'ctx' }, overrides: { k: 10, alpha: 0.5, order_by: 'time_desc' }, limit: 5 },
+      filter: {
+        has_tags: ['a', 'b'], not_tags: ['c'], type: 'note', subject: 's', weight_gte: 0.2, weight_lte: 0.9,
+        expire_before: '2026-01-01', expire_after: '2025-01-01', time_range: { start: '2025-01-01T00:00:00Z', end: '2025-02-01T00:00:00Z' }, limit: 20,
+      },
+    });
+    expect(r.args).toStrictEqual({ include: ['id', 'text'] });
+  });
+
+  it('reads every verb-specific clause', () => {
+    const irs = ir(`
+      UPDATE ID "1" SET text = "new", tags = ["x"], status = "done";
+      LABEL IDS "1", "2" TAGS "a" FACETS { topic: "t" } MODE replace;
+      PROMOTE ID "1" BY 0.1 REMIND "FREQ=WEEKLY" UNTIL 2025-12-31T00:00:00Z REASON "r";
+      DEMOTE ID "1" ARCHIVE BY -0.2 REASON "old";
+      MERGE IDS "1", "2" INTO "1" STRATEGY merge_into_primary SET soft_delete_children = true;
+      SPLIT ID "1" STRATEGY by_sentences SET params = { by_sentences: { lang: "en", max_sentences: 2 } };
+      EXPIRE ID "1" TTL P30D THEN soft_delete;
+      DELETE WHERE tags HAS "tmp" LIMIT 10 HARD OLDER THAN P90D WITHIN LAST 2 WEEKS REASON "cleanup";
+      SUMMARIZE WHERE search "budget" FOCUS "numbers" MAX 200 TOKENS AS "ann" LANG en TRACE "t-1" AT 2025-01-01T00:00:00Z DRY RUN;
+      RETRIEVE ALL CONFIRM COMMENT "everything" STAGE RET;`) as any[];
+    expect(irs.map((x) => x.args)).toStrictEqual([
+      { set: { text: 'new', tags: ['x'], status: 'done' } },
+      { tags: ['a'], facets: { topic: 't' }, mode: 'replace' },
+      { weight_delta: 0.1, remind: { rrule: 'FREQ=WEEKLY', until: '2025-12-31T00:00:00Z' }, reason: 'r' },
+      { archive: true, weight_delta: -0.2, reason: 'old' },
+      { primary_id: '1', strategy: 'merge_into_primary', soft_delete_children: true },
+      { strategy: 'by_sentences', params: { by_sentences: { lang: 'en', max_sentences: 2 } } },
+      { ttl: 'P30D', on_expire: 'soft_delete' },
+      { soft: false, older_than: 'P90D', time_range: { relative: 'last', amount: 2, unit: 'weeks' }, reason: 'cleanup' },
+      { focus: 'numbers', max_tokens: 200 },
+      undefined,
+    ]);
+    expect(irs[8].meta).toStrictEqual({ actor: 'ann', lang: 'en', trace_id: 't-1', timestamp: '2025-01-01T00:00:00Z', dry_run: true });
+    expect(irs[9]).toStrictEqual({ stage: 'RET', op: 'Retrieve', target: { all: true }, meta: { confirmation: true }, _comment: 'everything' });
+  });
+
+  it('keeps an explicit stage that differs from the verb', () => {
+    expect((ir('ENCODE "x" STAGE RET;')[0] as any).stage).toBe('RET');
+  });
+
+  it('sets any path with WITH', () => {
+    expect(ir('RETRIEVE WITH target.time_from = "2025-01-01" WITH target.filter = {};')[0]).toStrictEqual({
+      stage: 'RET', op: 'Retrieve', target: { time_from: '2025-01-01', filter: {} },
+    });
+  });
+});
+
+describe('parse: errors', () => {
+  it('reports several errors at once, each at its token', () => {
+    expect(diagnostics('ENCOD "x";\nRETRIEVE WHERE tags HAS ;\nLABEL ID "1" TAGZ "a";\n')).toEqual([
+      ['unknown-verb', '1:1'],
+      ['unexpected-token', '2:25'],
+      ['unknown-keyword', '3:14'],
+    ]);
+  });
+
+  it('suggests the closest keyword with a fix', () => {
+    const r = parse('ENCODE "x" TPYE note;');
+    expect(r.diagnostics).toHaveLength(1);
+    expect(r.diagnostics[0].message).toContain('did you mean TYPE?');
+    expect(r.diagnostics[0].fix?.edits[0]).toMatchObject({ newText: 'TYPE', range: { start: { offset: 11 }, end: { offset: 15 } } });
+  });
+
+  it('names what it expected', () => {
+    const r = parse('ENCODE "x" TYPE ;');
+    expect(r.diagnostics[0].message).toMatch(/Expected one of a string, a number, .* but found ';'/);
+  });
+
+  it('reports a missing semicolon and goes on', () => {
+    const r = parse('ENCODE "a"\nENCODE "b";');
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['missing-semicolon']);
+    expect(r.script.statements).toHaveLength(2);
+  });
+
+  it('reports bad strings and characters', () => {
+    expect(diagnostics('ENCODE "abc\nENCODE "a\\q"; ENCODE @;')).toEqual([
+      ['unterminated-string', '1:8'],
+      ['missing-semicolon', '2:1'],
+      ['invalid-escape', '2:8'],
+      ['invalid-character', '2:22'],
+    ]);
+  });
+
+  it('reports a clause the verb does not take, and a field set twice', () => {
+    expect(diagnostics('DELETE ALL TYPE note;')).toEqual([['clause-not-allowed', '1:12']]);
+    expect(diagnostics('ENCODE "a" TYPE a SET type = "b";')).toEqual([['duplicate-field', '1:23']]);
+    expect(diagnostics('RETRIEVE WHERE type HAS "x";')).toEqual([['invalid-condition', '1:16']]);
+  });
+
+  it('never throws, whatever the input', () => {
+    const pieces = fc.constantFrom('ENCODE', 'WHERE', 'search', '"s"', '"u', '{', '}', '[', ']', ',', ';', ':', '=', 'AND', 'LIMIT', '5', 'x', 'SET', 'WITH', '.', 'IN', 'LAST', 'TO', '#c\n', '\n', 'DRY', '>=');
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: 'binary' }), fc.array(pieces, { maxLength: 30 }).map((a) => a.join(' '))), (src) => {
+        const r = parse(src);
+        astToIr(r.script);
+        expect(Array.isArray(r.diagnostics)).toBe(true);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});
