@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { parse } from '../../src/syntax/index.ts';
+import { print } from '../../src/print/index.ts';
+import { astToIr } from '../../src/convert/index.ts';
+
+function fmt(src: string): string {
+  const r = parse(src);
+  expect(r.diagnostics).toEqual([]);
+  return print(r.script);
+}
+
+describe('print', () => {
+  it('upper-cases keywords, orders clauses, ends statements with ;', () => {
+    expect(fmt('encode "x" tags "a" type note source "s"')).toBe('ENCODE "x" TYPE note TAGS "a" SOURCE "s";\n');
+    expect(fmt('promote where search "OKR progress" limit 5 set weight 0.9')).toBe('PROMOTE WHERE search "OKR progress" LIMIT 5 SET weight = 0.9;\n');
+    expect(fmt('delete confirm soft all')).toBe('DELETE ALL SOFT CONFIRM;\n');
+  });
+
+  it('puts the search first so its LIMIT stays its own, and the filter LIMIT last', () => {
+    expect(fmt('RETRIEVE WHERE tags HAS "a" AND search "q" LIMIT 5;')).toBe('RETRIEVE WHERE search "q" LIMIT 5 AND tags HAS "a";\n');
+    expect(fmt('RETRIEVE WHERE search "q" LIMIT 5 AND tags HAS "a" LIMIT 9;')).toBe('RETRIEVE WHERE search "q" LIMIT 5 AND tags HAS "a" LIMIT 9;\n');
+  });
+
+  it('writes bare words only where they read back as the same string', () => {
+    expect(fmt('ENCODE "x" TYPE "all" TIME "2025-01-01T00:00:00Z" SOURCE "src";')).toBe('ENCODE "x" TYPE "all" TIME 2025-01-01T00:00:00Z SOURCE "src";\n');
+    expect(fmt('RETRIEVE ALL INCLUDE "id", "text" CONFIRM;')).toBe('RETRIEVE ALL INCLUDE id, text CONFIRM;\n');
+  });
+
+  it('wraps long statements one clause per line, and long WHERE clauses at AND', () => {
+    const long = 'LOCK WHERE tags HAS "incident:p1-network", "postmortem", "database" AND time IN LAST 7 DAYS AND type = incident LIMIT 200 MODE read_only REASON "audit after the incident" AS "sre-ling";';
+    expect(fmt(long)).toBe([
+      'LOCK',
+      '  WHERE tags HAS "incident:p1-network", "postmortem", "database"',
+      '    AND time IN LAST 7 DAYS',
+      '    AND type = incident LIMIT 200',
+      '  MODE read_only',
+      '  REASON "audit after the incident"',
+      '  AS "sre-ling";',
+      '',
+    ].join('\n'));
+  });
+
+  it('keeps comments in place and single blank lines between statements', () => {
+    const src = '# header\nENCODE "a"; # first\n\n\n# about b\nENCODE "b" # inside\n  TAGS "t";\n# end\n';
+    expect(fmt(src)).toBe('# header\nENCODE "a"; # first\n\n# about b\n# inside\nENCODE "b" TAGS "t";\n\n# end\n');
+  });
+
+  it('is idempotent and does not change the meaning', () => {
+    const srcs = [
+      'lock where tags has "x" and time in last 7 days limit 200 mode read_only reason "audit" policy { allow: [Retrieve, Summarize], deny: [Delete] } as "sre-ling";',
+      'update id "001" set text = "新的文本\\n", tags = ["a"] with meta = {}; # c',
+      'delete where expires before 2025-01-01 hard older than P30D within from 2024-01-01 to 2024-02-01 confirm dry run',
+    ];
+    for (const src of srcs) {
+      const once = fmt(src);
+      expect(fmt(once)).toBe(once);
+      expect(astToIr(parse(once).script).irs).toStrictEqual(astToIr(parse(src).script).irs);
+    }
+  });
+
+  it('does not mutate its input', () => {
+    const { script } = parse('ENCODE "x" TAGS "b" TYPE a;');
+    const before = JSON.stringify(script);
+    print(script);
+    expect(JSON.stringify(script)).toBe(before);
+  });
+
+  it('prints an empty script as empty text', () => {
+    expect(print(parse('').script)).toBe('');
+  });
+});
