@@ -105,15 +105,16 @@ export type InputKind = 'dsl' | 'json-object' | 'json-array' | 'jsonl';
 
 /**
  * What a text holds: JSON starts with `{` or `[` (a DSL script starts with a verb or a `#`
- * comment); several lines each holding a whole JSON object are JSONL.
+ * comment). Text starting with `{` that is not one JSON document but whose first line is a whole
+ * JSON object is JSONL (even when a later line is broken, so that line gets its own diagnostic).
  */
 export function detectInput(text: string): InputKind {
   const trimmed = text.trimStart();
   if (trimmed.startsWith('[')) return 'json-array';
   if (!trimmed.startsWith('{')) return 'dsl';
+  // A document whose first line is a whole object and that has more lines cannot be one JSON value.
   const lines = text.split('\n').filter((l) => l.trim());
-  if (lines.length > 1 && isJsonObject(lines[0]) && isJsonObject(lines[1])) return 'jsonl';
-  return 'json-object';
+  return lines.length > 1 && isJsonObject(lines[0]) ? 'jsonl' : 'json-object';
 }
 
 function isJsonObject(line: string): boolean {

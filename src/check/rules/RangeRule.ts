@@ -5,7 +5,7 @@
  * Spec: spec/checks.md#out-of-range
  */
 import type { Op } from '../../ir/schema.ts';
-import { matchPath, valueAt } from '../paths.ts';
+import { valueAt } from '../paths.ts';
 import type { Rule } from '../rule.ts';
 
 interface Bound {
@@ -40,6 +40,9 @@ export const BOUNDS: readonly Bound[] = [
   COUNT('Split', 'args.params.by_chunks.chunk_size', 50),
 ];
 
+/** BOUNDS by `op:path` (`*:path` for every op), since the rule sees every value of every statement. */
+const BOUND_AT = new Map(BOUNDS.map((b) => [`${b.op}:${b.path}`, b]));
+
 export const RangeRule: Rule = {
   name: 'RangeRule',
   codes: { 'out-of-range': 'error', 'empty-weight-range': 'error' },
@@ -57,12 +60,9 @@ export const RangeRule: Rule = {
   },
   value(value, path, ctx) {
     if (typeof value !== 'number') return;
-    for (const b of BOUNDS) {
-      if ((b.op !== '*' && b.op !== ctx.ir.op) || !matchPath(b.path, path)) continue;
-      if (value >= b.min && (b.max === undefined || value <= b.max)) return;
-      const domain = b.max === undefined ? `at least ${b.min}` : `between ${b.min} and ${b.max}`;
-      ctx.report({ code: 'out-of-range', message: `${path.split('.').pop()} is ${b.what} and must be ${domain}, got ${value}`, path });
-      return;
-    }
+    const b = BOUND_AT.get(`${ctx.ir.op}:${path}`) ?? BOUND_AT.get(`*:${path}`);
+    if (!b || (value >= b.min && (b.max === undefined || value <= b.max))) return;
+    const domain = b.max === undefined ? `at least ${b.min}` : `between ${b.min} and ${b.max}`;
+    ctx.report({ code: 'out-of-range', message: `${path.split('.').pop()} is ${b.what} and must be ${domain}, got ${value}`, path });
   },
 };

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { hasErrors } from '../src/diagnostics/diagnostic.ts';
+import { detectInput, formatText, irsToText, readInput, textToIr } from '../src/pipeline.ts';
+import { at, showRange } from './check/harness.ts';
+import { corpusIrs } from './ir-corpus.ts';
+
+const CARD = 'PROMOTE WHERE search "OKR progress" LIMIT 5 SET weight 0.9';
+
+describe('textToIr', () => {
+  it('turns the card statement into its IR with a source map', () => {
+    const r = textToIr(CARD);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.irs).toEqual([
+      { stage: 'STO', op: 'Promote', target: { search: { intent: { query: 'OKR progress' }, limit: 5 } }, args: { weight: 0.9 } },
+    ]);
+    expect(showRange(r.sourceMaps[0].get('args.weight'))).toBe(at(CARD, '0.9'));
+    expect(r.script?.statements).toHaveLength(1);
+  });
+
+  it('still checks the statements a syntax error does not touch', () => {
+    const src = 'PROMOTE ID "1" SET weight 1.5;\nLOCK ID "1" MODE = ;\nDELETE ALL';
+    const r = textToIr(src);
+    const codes = r.diagnostics.map((d) => d.code);
+    expect(codes).toContain('out-of-range');
+    expect(codes).toContain('all-requires-confirmation');
+    expect(r.diagnostics.filter((d) => d.statement === 1 && d.code !== 'unexpected-token')).toEqual([]);
+    expect(hasErrors(r.diagnostics)).toBe(true);
+  });
+
+  it('never throws on garbage', () => {
+    for (const junk of ['', ';;;', '{{{', 'PROMOTE WHERE', '"unterminated', 'ENCODE "x" FACETS { a: [1, }', '\u0000\uffff']) {
+      expect(() => textToIr(junk)).not.toThrow();
+    }
+    expect(textToIr('').diagnostics).toEqual([]);
+  });
+});
+
+describe('detectInput and readInput', () => {
+  it.each([
+    [CARD, 'dsl'],
+    ['# a comment\nRETRIEVE ALL CONFIRM', 'dsl'],
+    ['{"stage":"RET","op":"Retrieve","target":{"all":true},"meta":{"confirmation":true}}', 'json-object'],
+    ['{\n  "stage": "RET",\n  "op": "Retrieve"\n}', 'json-object'],
+    ['[{"stage":"ENC","op":"Encode","args":{"payload":{"text":"x"}}}]', 'json-array'],
+    ['{"stage":"ENC","op":"Encode","args":{"payload":{"text":"x"}}}\n{"stage":"ENC","op":"Encode","args":{"payload":{"text":"y"}}}\n', 'jsonl'],
+  ])('detects %j as %s', (text, kind) => {
+    expect(detectInput(text)).toBe(kind);
+  });
+
+  it('reads JSON with line:column diagnostics', () => {
+    const text = '[\n  {"stage":"STO","op":"Promote","target":{"ids":"1"},"args":{"weight":1.5}}\n]';
+    const r = readInput(text);
+    expect(r.kind).toBe('json-array');
+    expect(r.diagnostics.map((d) => [d.code, showRange(d.range)])).toEqual([['out-of-range', at(text, '1.5')]]);
+  });
+
+  it('reads JSONL and keeps going past a broken line', () => {
+    const text = '{"stage":"ENC","op":"Encode","args":{"payload":{"text":"x"}}}\n{"stage":\n{"stage":"RET","op":"Retrieve","target":{"ids":"1"}}\n';
+    const r = readInput(text);
+    expect(r.kind).toBe('jsonl');
+    expect(r.irs.map((ir) => ir.op)).toEqual(['Encode', 'Retrieve']);
+    expect(r.diagnostics.every((d) => d.code === 'json-syntax' && d.range?.start.line === 2)).toBe(true);
+  });
+
+  it('reports a JSON syntax error with its position and returns no IR', () => {
+    const r = readInput('{"stage": "STO", "op": }');
+    expect(r.irs).toEqual([]);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['json-syntax']);
+  });
+});
+
+describe('irsToText and formatText', () => {
+  it('prints IRs as canonical DSL that reads back to the same IRs (shared corpus)', () => {
+    const irs = corpusIrs().map((c) => c.ir) as any[];
+    const text = irsToText(irs);
+    const back = textToIr(text);
+    expect(back.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(back.irs).toEqual(irs);
+  });
+
+  it('formats DSL idempotently and refuses to format broken text', () => {
+    const once = formatText('promote   where search "OKR progress" limit 5 set weight 0.9');
+    expect(once.diagnostics).toEqual([]);
+    expect(formatText(once.text!).text).toBe(once.text);
+    const broken = formatText('PROMOTE WHERE');
+    expect(broken.text).toBeUndefined();
+    expect(hasErrors(broken.diagnostics)).toBe(true);
+  });
+});
