@@ -179,11 +179,18 @@ export function print(script: A.Script, options: PrintOptions = {}): string {
   const out: string[] = [];
   script.statements.forEach((s, i) => {
     if (i > 0 && s.blankLineBefore) out.push('');
-    for (const c of s.leadingComments) out.push(printComment(c));
+    for (const c of s.leadingComments) {
+      if (c.blankLineBefore) out.push('');
+      out.push(printComment(c));
+    }
+    if (s.leadingComments.length && s.blankLineAfterComments) out.push('');
     const text = printStatement(s, width);
     out.push(s.trailingComment ? `${text} ${printComment(s.trailingComment)}` : text);
   });
   if (script.trailingComments.length && out.length) out.push('');
-  for (const c of script.trailingComments) out.push(printComment(c));
+  for (const c of script.trailingComments) {
+    if (c.blankLineBefore) out.push('');
+    out.push(printComment(c));
+  }
   return out.length ? `${out.join('\n')}\n` : '';
 }

@@ -34,7 +34,13 @@ export interface Key extends Node { readonly kind: 'Key'; readonly name: string 
 
 // ---------------------------------------------------------------- statements
 
-export interface Comment extends Node { readonly kind: 'Comment'; /** Text after `#`, as written. */ readonly text: string }
+export interface Comment extends Node {
+  readonly kind: 'Comment';
+  /** Text after `#`, as written. */
+  readonly text: string;
+  /** An empty line separates it from the comment before it (kept by the printer). */
+  readonly blankLineBefore?: boolean;
+}
 
 export interface Script extends Node {
   readonly kind: 'Script';
@@ -60,8 +66,10 @@ export interface Statement extends Node {
   readonly leadingComments: readonly Comment[];
   /** A comment after the statement on its last line. */
   readonly trailingComment?: Comment;
-  /** True when the source had an empty line before this statement (kept by the printer). */
+  /** True when the source had an empty line before this statement and its comments (kept by the printer). */
   readonly blankLineBefore?: boolean;
+  /** True when an empty line separates the leading comments from the statement. */
+  readonly blankLineAfterComments?: boolean;
 }
 
 export type Clause =

@@ -588,19 +588,31 @@ function attachComments(text: string, raw: RawStatement[], commentTokens: IToken
       ci++;
     }
     const firstOffset = leading[0]?.loc.start.offset ?? s.loc.start.offset;
-    const blankLineBefore = index > 0 && /\n[ \t\r]*\n/.test(text.slice(prevEnd, firstOffset));
+    const blankLineBefore = index > 0 && blankBetween(text, prevEnd, firstOffset);
+    const lastComment = leading[leading.length - 1];
+    const blankLineAfterComments = !!lastComment && lastComment.loc.end.offset < s.loc.start.offset && blankBetween(text, lastComment.loc.end.offset, s.loc.start.offset);
     prevEnd = (trailing ?? s).loc.end.offset;
     statements.push({
-      kind: 'Statement', verb: s.verb, text: s.text, clauses: s.clauses, leadingComments: leading,
-      ...(trailing ? { trailingComment: trailing } : {}), ...(blankLineBefore ? { blankLineBefore } : {}), loc: s.loc,
+      kind: 'Statement', verb: s.verb, text: s.text, clauses: s.clauses, leadingComments: markBlankLines(text, leading),
+      ...(trailing ? { trailingComment: trailing } : {}), ...(blankLineBefore ? { blankLineBefore } : {}),
+      ...(blankLineAfterComments ? { blankLineAfterComments } : {}), loc: s.loc,
     });
   });
-  const trailingComments = comments.slice(ci);
+  const trailingComments = markBlankLines(text, comments.slice(ci));
   const end = { line: 1, column: 1, offset: 0 };
   return {
     kind: 'Script', statements, trailingComments,
     loc: { start: end, end: endPosition(text) },
   };
+}
+
+function blankBetween(text: string, from: number, to: number): boolean {
+  return /\n[ \t\r]*\n/.test(text.slice(from, to));
+}
+
+/** Marks comments (after the first of a run) that have an empty line before them. */
+function markBlankLines(text: string, run: A.Comment[]): A.Comment[] {
+  return run.map((c, i) => (i > 0 && blankBetween(text, run[i - 1].loc.end.offset, c.loc.start.offset) ? { ...c, blankLineBefore: true } : c));
 }
 
 function endPosition(text: string) {
