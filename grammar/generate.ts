@@ -1,0 +1,107 @@
+/**
+ * Artefacts generated from the grammar (never edited by hand): railroad diagrams (HTML, fully
+ * self-contained so it works offline and the playground can serve it) and an EBNF listing.
+ * `scripts/gen-grammar.ts` writes them; `test/grammar` fails when the committed copies are stale.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  Alternation, Alternative, NonTerminal, Option, Repetition, RepetitionMandatory, RepetitionMandatoryWithSeparator,
+  RepetitionWithSeparator, Rule, Terminal, createSyntaxDiagramsCode, type IProduction, type TokenType,
+} from 'chevrotain';
+import { parser } from './parser.ts';
+import * as T from './tokens.ts';
+
+/** chevrotain's package folder (its `exports` hide package.json, so walk up from the entry). */
+function chevrotainDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.resolve('chevrotain')));
+  while (!existsSync(join(dir, 'diagrams', 'diagrams.css'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('chevrotain diagrams folder not found');
+    dir = up;
+  }
+  return dir;
+}
+
+/** Chevrotain's diagram page with its CSS and scripts inlined instead of loaded from a CDN. */
+export function renderDiagrams(): string {
+  const diagramsDir = join(chevrotainDir(), 'diagrams');
+  const html = createSyntaxDiagramsCode(parser.getSerializedGastProductions(), { resourceBase: 'LOCAL/', css: 'LOCAL/diagrams.css' });
+  const read = (rel: string) => readFileSync(join(diagramsDir, rel), 'utf8');
+  return html
+    .replace("<link rel='stylesheet' href='LOCAL/diagrams.css'>", () => `<style>\n${read('diagrams.css')}\n</style>`)
+    .replace(/<script src='LOCAL\/([^']+)'><\/script>/g, (_m, rel: string) => `<script>\n${read(rel)}\n</script>`)
+    .replace('<!DOCTYPE html>', '<!DOCTYPE html>\n<title>Text2Mem DSL grammar</title>');
+}
+
+function terminalName(t: TokenType): string {
+  if (t === T.Keyword) return 'Keyword';
+  if (T.KEYWORDS.includes(t.name)) return `'${t.name}'`;
+  if (t === T.True || t === T.False || t === T.Null) return `'${t.name.toLowerCase()}'`;
+  if (typeof t.LABEL === 'string' && t.LABEL.startsWith("'")) return t.LABEL;
+  return t.name;
+}
+
+function needsParens(p: IProduction[]): boolean {
+  return p.length !== 1 || p[0] instanceof Alternation;
+}
+
+function seq(defs: IProduction[]): string {
+  return defs.map(prod).join(' ') || '/* nothing */';
+}
+
+function group(defs: IProduction[], suffix: string): string {
+  const body = seq(defs);
+  return needsParens(defs) ? `( ${body} )${suffix}` : `${body}${suffix}`;
+}
+
+function prod(p: IProduction): string {
+  if (p instanceof Terminal) return terminalName(p.terminalType);
+  if (p instanceof NonTerminal) return p.nonTerminalName;
+  if (p instanceof Option) return group(p.definition, '?');
+  if (p instanceof Repetition) return group(p.definition, '*');
+  if (p instanceof RepetitionMandatory) return group(p.definition, '+');
+  if (p instanceof RepetitionMandatoryWithSeparator) return `${group(p.definition, '')} ( ${terminalName(p.separator)} ${group(p.definition, '')} )*`;
+  if (p instanceof RepetitionWithSeparator) return `( ${group(p.definition, '')} ( ${terminalName(p.separator)} ${group(p.definition, '')} )* )?`;
+  if (p instanceof Alternation) return `( ${p.definition.map((a) => seq(a.definition)).join(' | ')} )`;
+  if (p instanceof Alternative) return seq(p.definition);
+  throw new Error(`unknown GAST production ${p.constructor.name}`);
+}
+
+function ruleBody(r: Rule): string {
+  // A rule that is one alternation lists its alternatives one per line.
+  if (r.definition.length === 1 && r.definition[0] instanceof Alternation) {
+    return r.definition[0].definition.map((a) => seq(a.definition)).join('\n    | ');
+  }
+  return seq(r.definition);
+}
+
+const LEXICAL: ReadonlyArray<[string, RegExp | string]> = [
+  ['StringLiteral', T.StringLiteral.PATTERN as RegExp],
+  ['NumberLiteral', T.NUMBER_PATTERN],
+  ['DateTimeLiteral', T.DATETIME_PATTERN],
+  ['DurationLiteral', T.DURATION_PATTERN],
+  ['Identifier', T.Identifier.PATTERN as RegExp],
+  ['Comment', T.Comment.PATTERN as RegExp],
+];
+
+/** The grammar as EBNF (W3C style: `?`, `*`, `+`, quoted keywords are case-insensitive). */
+export function renderEbnf(): string {
+  const lines = [
+    '/* Text2Mem DSL grammar. Generated from grammar/parser.ts by scripts/gen-grammar.ts: do not edit. */',
+    '/* Keywords (quoted, upper-case) match case-insensitively. Keyword = any keyword. */',
+    '',
+  ];
+  for (const r of Object.values(parser.getGAstProductions())) lines.push(`${r.name} ::= ${ruleBody(r)}`, '');
+  lines.push('/* Lexical rules (JavaScript regular expressions). Comments and white space are skipped. */', '');
+  for (const [name, pattern] of LEXICAL) lines.push(`${name} ::= /${typeof pattern === 'string' ? pattern : pattern.source}/`);
+  lines.push(`Keyword ::= ${T.KEYWORDS.map((k) => `'${k}'`).join(' | ')}`, '');
+  return lines.join('\n');
+}
+
+export const GENERATED_DIR = join(import.meta.dirname, 'generated');
+export const GENERATED_FILES: ReadonlyArray<[string, () => string]> = [
+  ['diagrams.html', renderDiagrams],
+  ['grammar.ebnf', renderEbnf],
+];

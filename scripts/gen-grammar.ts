@@ -1,0 +1,11 @@
+/** Writes the artefacts generated from the grammar: grammar/generated/{diagrams.html,grammar.ebnf}. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { GENERATED_DIR, GENERATED_FILES } from '../grammar/generate.ts';
+
+mkdirSync(GENERATED_DIR, { recursive: true });
+for (const [name, render] of GENERATED_FILES) {
+  const text = render();
+  writeFileSync(join(GENERATED_DIR, name), text);
+  console.log(`wrote grammar/generated/${name} (${text.length} chars)`);
+}
