@@ -24,6 +24,8 @@ export interface Dialect {
    * `param` (an already-rendered placeholder).
    */
   jsonArrayContains(column: string, param: string): string;
+  /** A boolean expression: the record has the tag bound at `param` (may use an index the dialect maintains). */
+  hasTag(param: string): string;
   /** A boolean expression: some element of the JSON array in `column` equals some element of the JSON array bound at `param`. */
   jsonArrayOverlaps(column: string, param: string): string;
   /** The text value of `key` in the JSON object in `column`; `keyParam` is a rendered placeholder holding the key. */
@@ -37,8 +39,10 @@ export interface Dialect {
   lastInsertId(): string;
   /** Case-insensitive substring match of `expr` against the pattern bound at `param`. */
   ilike(expr: string, param: string): string;
-  /** DDL for the store's tables, in order. */
+  /** DDL for the store's tables, indexes and triggers, in order (idempotent). */
   schema(): readonly string[];
+  /** Statements that rebuild derived tables (the tag index) from `memory`, for stores that predate them. */
+  backfill(): readonly string[];
 }
 
 /** Collects bound parameters while a statement's SQL text is built, so placeholders are numbered right. */

@@ -56,7 +56,7 @@ function filterWhere(f: LoweredFilter, d: Dialect, p: ParamList, out: string[]):
   const q = d.quoteIdent;
   if (f.time?.from) out.push(`${q('time')} >= ${p.bind(f.time.from)}`);
   if (f.time?.to) out.push(`${q('time')} <= ${p.bind(f.time.to)}`);
-  for (const tag of f.hasTags) out.push(d.jsonArrayContains(q('tags'), p.bind(tag)));
+  for (const tag of f.hasTags) out.push(d.hasTag(p.bind(tag)));
   if (f.notTags.length) out.push(`NOT ${d.jsonArrayOverlaps(q('tags'), p.bind(JSON.stringify(f.notTags)))}`);
   for (const key of ['type', 'subject', 'location', 'topic'] as const) {
     const v = f[key];

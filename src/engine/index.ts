@@ -16,7 +16,7 @@ import { ARCHIVE_WEIGHT, formatUtc, lowerIr, parseInstant } from '../lower/index
 import { executeOperation, type Change, type StatementResult } from '../execute/execute.ts';
 import { openStore, Store, type StoreOptions } from '../execute/store.ts';
 
-export { Store, openStore, type StoreOptions, type OpenResult } from '../execute/store.ts';
+export { Store, openStore, loadSqlJs, type StoreOptions, type OpenResult } from '../execute/store.ts';
 export type { StatementResult, Change } from '../execute/execute.ts';
 export { HashEmbedder, ExtractiveSummarizer, type Embedder, type Summarizer } from '../execute/text.ts';
 export type { SqlStatement } from '../compile/index.ts';

@@ -124,9 +124,12 @@ export class Store {
   }
 }
 
-/** Creates the tables of a fresh store. */
+/** Creates the tables of a fresh store; a store from before the tag index gets it built. */
 function initialise(db: Database, dialect: Dialect): void {
+  const hadTagIndex = db.exec(`SELECT 1 FROM sqlite_master WHERE name = 'memory_tag'`).length > 0;
+  const hadMemory = db.exec(`SELECT 1 FROM sqlite_master WHERE name = 'memory'`).length > 0;
   for (const ddl of dialect.schema()) db.run(ddl);
+  if (hadMemory && !hadTagIndex) for (const sql of dialect.backfill()) db.run(sql);
   db.run(`INSERT OR IGNORE INTO t2m_meta (key, value) VALUES ('format', ?)`, [STORE_FORMAT]);
 }
 

@@ -16,7 +16,7 @@ describe('compile (sqlite)', () => {
     expect(plan.target).toEqual({
       sql:
         'SELECT * FROM "memory" WHERE "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND "time" >= ? AND "time" <= ?'
-        + ` AND EXISTS (SELECT 1 FROM json_each(COALESCE("tags", '[]')) WHERE value = ?) AND EXISTS (SELECT 1 FROM json_each(COALESCE("tags", '[]')) WHERE value = ?)`
+        + ' AND "id" IN (SELECT memory_id FROM memory_tag WHERE tag = ?) AND "id" IN (SELECT memory_id FROM memory_tag WHERE tag = ?)'
         + ' AND "type" = ? AND "weight" >= ? ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT ?',
       params: [0, '2025-10-21T00:00:00Z', '2025-10-01T00:00:00Z', '2025-10-02T00:00:00Z', 'a', 'b', 'note', 0.2, 3],
     });

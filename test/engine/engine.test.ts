@@ -212,3 +212,28 @@ describe('store files', () => {
     expect(!foreign.ok && foreign.diagnostics[0].message).toMatch(/not a Text2Mem store: it has no 'memory' table/);
   });
 });
+
+describe('tag index', () => {
+  it('follows every change of memory.tags, and is rebuilt for a store that lacks it', async () => {
+    const store = await freshStore();
+    const index = () => rows(store, 'SELECT memory_id, tag FROM memory_tag ORDER BY memory_id, tag').map((r) => `${r.memory_id}:${r.tag}`);
+    runOk(store, [
+      encode('a', { tags: ['x', 'y'] }), encode('b', { tags: ['y'] }), encode('c'),
+      op('Label', { ids: ['3'] }, { tags: ['z'] }),
+      op('Update', { ids: ['1'] }, { set: { tags: ['w'] } }),
+      op('Delete', { ids: ['2'] }, { soft: false }),
+    ]);
+    expect(index()).toEqual(['1:w', '3:z']);
+    expect(runOk(store, [op('Retrieve', { filter: { has_tags: ['z'] } })]).results[0].ids).toEqual([3]);
+    store.db.run('DROP TABLE memory_tag');
+    const reopened = await loadStoreFileFromBytes(store.export());
+    expect(runOk(reopened, [op('Retrieve', { filter: { has_tags: ['w'] } })]).results[0].ids).toEqual([1]);
+  });
+});
+
+async function loadStoreFileFromBytes(data: Uint8Array) {
+  const { openStore } = await import('../../src/engine/index.ts');
+  const opened = await openStore({ data });
+  if (!opened.ok) throw new Error(opened.diagnostics[0].message);
+  return opened.store;
+}

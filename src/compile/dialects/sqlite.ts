@@ -14,6 +14,7 @@ export const sqlite: Dialect = {
   quoteIdent: (name) => `"${name.replace(/"/g, '""')}"`,
   placeholder: () => '?',
   jsonArrayContains: (column, param) => `EXISTS (SELECT 1 FROM json_each(COALESCE(${column}, '[]')) WHERE value = ${param})`,
+  hasTag: (param) => `"id" IN (SELECT memory_id FROM memory_tag WHERE tag = ${param})`,
   jsonArrayOverlaps: (column, param) =>
     `EXISTS (SELECT 1 FROM json_each(COALESCE(${column}, '[]')) AS a JOIN json_each(${param}) AS b ON a.value = b.value)`,
   // json_each rather than a JSON path, so keys with quotes or dots need no escaping.
@@ -39,5 +40,23 @@ export const sqlite: Dialect = {
   undone_by INTEGER
 )`,
     `CREATE TABLE IF NOT EXISTS t2m_meta (key TEXT PRIMARY KEY, value TEXT)`,
+    // A tag index kept in step with memory.tags by triggers, so tag filters need no JSON scan.
+    `CREATE TABLE IF NOT EXISTS memory_tag (memory_id INTEGER NOT NULL, tag TEXT NOT NULL)`,
+    'CREATE INDEX IF NOT EXISTS memory_tag_tag ON memory_tag(tag, memory_id)',
+    'CREATE INDEX IF NOT EXISTS memory_tag_id ON memory_tag(memory_id)',
+    `CREATE TRIGGER IF NOT EXISTS memory_tag_insert AFTER INSERT ON memory BEGIN
+  INSERT INTO memory_tag (memory_id, tag) SELECT NEW.id, value FROM json_each(COALESCE(NEW.tags, '[]'));
+END`,
+    `CREATE TRIGGER IF NOT EXISTS memory_tag_update AFTER UPDATE OF tags ON memory BEGIN
+  DELETE FROM memory_tag WHERE memory_id = OLD.id;
+  INSERT INTO memory_tag (memory_id, tag) SELECT NEW.id, value FROM json_each(COALESCE(NEW.tags, '[]'));
+END`,
+    `CREATE TRIGGER IF NOT EXISTS memory_tag_delete AFTER DELETE ON memory BEGIN
+  DELETE FROM memory_tag WHERE memory_id = OLD.id;
+END`,
+  ],
+  backfill: () => [
+    'DELETE FROM memory_tag',
+    `INSERT INTO memory_tag (memory_id, tag) SELECT memory.id, j.value FROM memory, json_each(COALESCE(memory.tags, '[]')) AS j`,
   ],
 };
