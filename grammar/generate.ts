@@ -43,6 +43,10 @@ function terminalName(t: TokenType): string {
   return t.name;
 }
 
+function alternatives(p: Alternation): string[] {
+  return p.definition.map((a) => seq((a as Alternative).definition));
+}
+
 function needsParens(p: IProduction[]): boolean {
   return p.length !== 1 || p[0] instanceof Alternation;
 }
@@ -64,7 +68,7 @@ function prod(p: IProduction): string {
   if (p instanceof RepetitionMandatory) return group(p.definition, '+');
   if (p instanceof RepetitionMandatoryWithSeparator) return `${group(p.definition, '')} ( ${terminalName(p.separator)} ${group(p.definition, '')} )*`;
   if (p instanceof RepetitionWithSeparator) return `( ${group(p.definition, '')} ( ${terminalName(p.separator)} ${group(p.definition, '')} )* )?`;
-  if (p instanceof Alternation) return `( ${p.definition.map((a) => seq(a.definition)).join(' | ')} )`;
+  if (p instanceof Alternation) return `( ${alternatives(p).join(' | ')} )`;
   if (p instanceof Alternative) return seq(p.definition);
   throw new Error(`unknown GAST production ${p.constructor.name}`);
 }
@@ -72,7 +76,7 @@ function prod(p: IProduction): string {
 function ruleBody(r: Rule): string {
   // A rule that is one alternation lists its alternatives one per line.
   if (r.definition.length === 1 && r.definition[0] instanceof Alternation) {
-    return r.definition[0].definition.map((a) => seq(a.definition)).join('\n    | ');
+    return alternatives(r.definition[0]).join('\n    | ');
   }
   return seq(r.definition);
 }
