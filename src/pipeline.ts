@@ -42,17 +42,23 @@ export interface FrontEndResult {
 export function textToIr(text: string, options: FrontEndOptions = {}): FrontEndResult {
   const parsed = parse(text);
   const converted = astToIr(parsed.script);
-  const syntaxErrors = parsed.diagnostics.filter((d) => d.severity === 'error' && d.range);
-  const clean = (i: number): boolean => {
-    const loc = parsed.script.statements[i]?.loc;
-    return !!loc && !syntaxErrors.some((d) => d.range!.start.offset <= loc.end.offset && d.range!.end.offset >= loc.start.offset);
-  };
-  const kept = converted.irs.map((_, i) => i).filter((i) => !syntaxErrors.length || clean(i));
+  // A syntax error spoils the statement it falls in: the one starting at or before it (up to
+  // the next statement's start); an error without a range is at the end of the text.
+  const starts = parsed.script.statements.map((st) => st.loc.start.offset);
+  const spoiled = new Set<number>();
+  for (const d of parsed.diagnostics) {
+    if (d.severity !== 'error') continue;
+    const offset = d.range?.start.offset ?? text.length;
+    let owner = -1;
+    starts.forEach((start, i) => {
+      if (start <= offset) owner = i;
+    });
+    spoiled.add(Math.max(owner, 0));
+  }
+  const kept = converted.irs.map((_, i) => i).filter((i) => !spoiled.has(i));
   const items = kept.map((i) => ({ value: converted.irs[i], sourceMap: converted.sourceMaps[i] ?? new Map<string, Range>(), statement: i }));
   const result = validateAndCheck(items, options);
-  const conversion = syntaxErrors.length
-    ? (converted.diagnostics ?? []).filter((d) => d.statement === undefined || kept.includes(d.statement))
-    : (converted.diagnostics ?? []);
+  const conversion = (converted.diagnostics ?? []).filter((d) => d.statement === undefined || !spoiled.has(d.statement));
   const diagnostics = [...parsed.diagnostics, ...conversion, ...result.diagnostics];
   diagnostics.sort(byPosition);
   return { script: parsed.script, ...result, diagnostics };

@@ -10,7 +10,7 @@ export function checkCommand(program: Command): void {
     .argument('<file>', 'input file, or - for stdin')
     .option('--strict', 'strict policy: warnings count as errors')
     .option('--json', 'print the diagnostics as a JSON array instead of code frames')
-    .addHelpText('after', '\nExit codes: 0 no errors, 1 errors found, 2 the input could not be read.\n\nExample:\n  t2m check notes.t2m --strict')
+    .addHelpText('after', '\nExit codes: 0 no errors, 1 errors found, 2 the input could not be read.\n\nExample:\n  t2m check notes.t2m --strict\n')
     .action(async (file: string, opts: { strict?: boolean; json?: boolean }) => {
       const text = readSource('check', file);
       if (text === undefined) return;

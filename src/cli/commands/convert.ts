@@ -38,7 +38,7 @@ export function convertCommand(program: Command): void {
         '  t2m convert dsl.jsonl --to json --jsonl  each line {"dsl": "..."} -> {IR}',
         '',
         'A line that fails becomes {"diagnostics": [...]}; the others are still converted.',
-        'Exit codes: 0 ok, 1 errors in the input (or in any line), 2 bad options or unreadable input.',
+        'Exit codes: 0 ok, 1 errors in the input (or in any line), 2 bad options or unreadable input.\n',
       ].join('\n'),
     )
     .action(async (file: string, opts: { to?: string; jsonl?: boolean; strict?: boolean }) => {

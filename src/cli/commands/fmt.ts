@@ -10,7 +10,7 @@ export function fmtCommand(program: Command): void {
     .argument('<file>', 'DSL file, or - for stdin')
     .option('--check', 'exit 1 if the file is not canonically formatted; print nothing else')
     .option('--write', 'rewrite the file in place when it changes')
-    .addHelpText('after', '\nExit codes: 0 ok, 1 not formatted (--check) or syntax errors, 2 bad input or options.')
+    .addHelpText('after', '\nExit codes: 0 ok, 1 not formatted (--check) or syntax errors, 2 bad input or options.\n')
     .action(async (file: string, opts: { check?: boolean; write?: boolean }) => {
       if (opts.check && opts.write) {
         process.stderr.write('t2m fmt: use either --check or --write, not both\n');

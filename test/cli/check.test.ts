@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { files, t2m } from './run-cli.ts';
+
+describe('t2m check', () => {
+  it('prints path:line:col: severity code message with a code frame and exits 1 on errors', () => {
+    const f = files({ 'notes.t2m': 'RETRIEVE WHERE tags HAS "a";\nLOCK ID "1" MODE readonly;\n' });
+    const r = t2m(['check', f['notes.t2m']]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain(`${f['notes.t2m']}:2:18: error invalid-enum 'readonly' is not a valid 'args.mode'; did you mean 'read_only'?`);
+    expect(r.stdout).toContain('> 2 | LOCK ID "1" MODE readonly;');
+    expect(r.stdout).toContain("fix: replace 'readonly' with 'read_only'");
+    expect(r.stdout).toContain('1 error, 0 warnings');
+  });
+
+  it('passes warnings under the default policy and fails them under --strict', () => {
+    const f = files({ 'w.t2m': 'LABEL WHERE tags HAS "inbox" TAGS "triaged"\n' });
+    const loose = t2m(['check', f['w.t2m']]);
+    expect(loose.status).toBe(0);
+    expect(loose.stdout).toContain('warning write-without-limit');
+    const strict = t2m(['check', f['w.t2m'], '--strict']);
+    expect(strict.status).toBe(1);
+    expect(strict.stdout).toContain('error write-without-limit');
+  });
+
+  it('checks IR JSON with line:column positions', () => {
+    const f = files({ 'ir.json': '[\n  {"stage": "STO", "op": "Promot", "target": {"ids": "1"}}\n]\n' });
+    const r = t2m(['check', f['ir.json']]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain(`${f['ir.json']}:2:26: error unknown-op unknown op 'Promot'; did you mean 'Promote'?`);
+  });
+
+  it('says ok for a clean script, reads stdin, and prints JSON with --json', () => {
+    const ok = t2m(['check', '-'], 'PROMOTE WHERE search "OKR progress" LIMIT 5 SET weight 0.9');
+    expect(ok).toMatchObject({ status: 0, stdout: '<stdin>: ok (1 statement checked, dsl)\n' });
+    const json = t2m(['check', '-', '--json'], 'DELETE ALL');
+    expect(json.status).toBe(1);
+    expect(JSON.parse(json.stdout).map((d: { code: string }) => d.code)).toEqual(['all-requires-confirmation']);
+  });
+
+  it('exits 2 on a missing file and has --help', () => {
+    expect(t2m(['check', '/nonexistent.t2m']).status).toBe(2);
+    expect(t2m(['check', '--help']).stdout).toContain('--strict');
+  });
+});
