@@ -27,7 +27,9 @@ export const sqlite: Dialect = {
   schema: () => [
     MEMORY_DDL,
     'CREATE INDEX IF NOT EXISTS memory_time ON memory(time)',
-    'CREATE INDEX IF NOT EXISTS memory_deleted ON memory(deleted)',
+    // An index on `deleted` misleads the planner (almost every row has deleted = 0) and made
+    // tag-filtered reads 2x slower; earlier stores drop it.
+    'DROP INDEX IF EXISTS memory_deleted',
     `CREATE TABLE IF NOT EXISTS audit_log (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   at TEXT NOT NULL,
