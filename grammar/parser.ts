@@ -18,8 +18,6 @@ export const VALUE_CLAUSE_TOKENS: TokenType[] = [
 export const LIST_CLAUSE_TOKENS: TokenType[] = [T.TAGS, T.INCLUDE];
 /** Clause keywords that stand alone (`DRY RUN` is two words). */
 export const FLAG_CLAUSE_TOKENS: TokenType[] = [T.ARCHIVE, T.SOFT, T.HARD, T.CONFIRM];
-/** Field names a WHERE condition may start with besides identifiers and strings. */
-export const FIELD_KEYWORD_TOKENS: TokenType[] = [T.TYPE, T.TAGS, T.TIME, T.SUBJECT, T.LOCATION, T.TOPIC, T.SOURCE];
 
 /**
  * Records what the parser expected at each failing token, so `parse` can suggest the closest
@@ -129,12 +127,15 @@ export class T2mParser extends CstParser {
     });
   });
 
-  /** condition := searchCondition | fieldCondition */
+  /** condition := searchCondition | fieldCondition   (`search` always starts a search; a field named search is written "search") */
   condition = this.RULE('condition', () => {
-    this.OR([
-      { ALT: () => this.SUBRULE(this.searchCondition) },
-      { ALT: () => this.SUBRULE(this.fieldCondition) },
-    ]);
+    this.OR({
+      IGNORE_AMBIGUITIES: true,
+      DEF: [
+        { ALT: () => this.SUBRULE(this.searchCondition) },
+        { ALT: () => this.SUBRULE(this.fieldCondition) },
+      ],
+    });
   });
 
   /** searchCondition := SEARCH StringLiteral? searchOption*   (a LIMIT right after it limits the search) */
@@ -172,12 +173,12 @@ export class T2mParser extends CstParser {
     ]);
   });
 
-  /** fieldName := Identifier | StringLiteral | TYPE | TAGS | TIME | SUBJECT | LOCATION | TOPIC | SOURCE */
+  /** fieldName := Identifier | StringLiteral | Keyword   (a keyword names the lower-case field: `type`, `facets`) */
   fieldName = this.RULE('fieldName', () => {
     this.OR([
       { ALT: () => this.CONSUME(T.Identifier) },
       { ALT: () => this.CONSUME(T.StringLiteral) },
-      ...FIELD_KEYWORD_TOKENS.map((t) => ({ ALT: () => this.CONSUME(t) })),
+      { ALT: () => this.CONSUME(T.Keyword) },
     ]);
   });
 

@@ -7,7 +7,6 @@
  */
 import type * as A from '../syntax/ast.ts';
 import { DATETIME_PATTERN, DURATION_PATTERN, IDENTIFIER_PATTERN, keywordToken } from '../../grammar/tokens.ts';
-import { FIELD_KEYWORD_TOKENS } from '../../grammar/parser.ts';
 
 export interface PrintOptions {
   /** Statements longer than this are wrapped, one clause per line. Default 100. */
@@ -17,7 +16,6 @@ export interface PrintOptions {
 const DATETIME_FULL = new RegExp(`^(?:${DATETIME_PATTERN.source})$`);
 const DURATION_FULL = new RegExp(`^(?:${DURATION_PATTERN.source})$`);
 const LITERAL_WORDS = new Set(['true', 'false', 'null']);
-const FIELD_WORDS = new Set(FIELD_KEYWORD_TOKENS.map((t) => t.name.toLowerCase()));
 
 /** A string that reads back as the same string when written bare (not a keyword or literal). */
 function isBareWord(s: string): boolean {
@@ -62,7 +60,9 @@ function printValueList(l: A.ValueList, style: Style = 'plain'): string {
 }
 
 function printFieldName(name: string): string {
-  return isBareWord(name) || (FIELD_WORDS.has(name) && name === name.toLowerCase()) ? name : JSON.stringify(name);
+  // A keyword field name is read lower-cased, so only a lower-case one may stay bare.
+  // `search` always starts a search condition, so a field of that name is quoted.
+  return isBareWord(name) || (!!keywordToken(name) && name === name.toLowerCase() && name !== 'search') ? name : JSON.stringify(name);
 }
 
 function printRange(r: A.TimeRange): string {
@@ -99,7 +99,7 @@ function whereParts(w: A.WhereClause): string[] {
   const conditions = [...search, ...fields].map(printCondition);
   // A filter LIMIT right after a search would be read as the search's: keep it apart.
   const limit = w.limit ? ` LIMIT ${printValue(w.limit)}` : '';
-  if (limit && fields.length === 0) conditions.push(`"limit" = ${printValue(w.limit!)}`);
+  if (limit && fields.length === 0) conditions.push(`limit = ${printValue(w.limit!)}`);
   else if (limit) conditions[conditions.length - 1] += limit;
   return conditions;
 }

@@ -61,7 +61,7 @@ const text = fc.string({ unit: 'binary', maxLength: 12 });
 const word = fc.constantFrom('note', 'read_only', 'days', 'Retrieve', 'type', 'ALL', 'P7D', 'true', '中文', 'a b', '', '__proto__', 'limit');
 const str = fc.oneof(text, word, fc.constantFrom('2025-04-10T15:30:00+08:00', '2025-01-01', 'PT1H30M', '2025-04-10T15:30:00.123Z'));
 const num = fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(-0));
-const key = fc.oneof(fc.constantFrom('knowledge_type', 'context', ' facets', 'lock_mode', 'hydration', 'K', 'SET', 'P1D', '1x'), text);
+const key = fc.oneof(fc.constantFrom('knowledge_type', 'context', ' facets', 'lock_mode', 'hydration', 'K', 'SET', 'P1D', '1x', 'search', 'Search', 'facets', 'limit', 'type', 'time'), text);
 const json: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, str, num, fc.boolean(), fc.constant(null), fc.array(tie('value'), { maxLength: 3 }), tie('object')),
   object: fc.dictionary(key, tie('value'), { maxKeys: 3 }),
