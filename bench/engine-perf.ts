@@ -90,64 +90,62 @@ interface Row {
   updateRatio: number;
 }
 
+/**
+ * Pipeline and direct replay are interleaved batch by batch (each batch's SQL is replayed right
+ * after the pipeline ran it), so load from other processes hits both sides alike.
+ */
 async function measure(size: number): Promise<Row> {
   const SQL = await loadSqlJs();
   const store = await createStore({ sqlJs: SQL });
   const rand = rng(size);
-  // Encode: the pipeline, in scripts of 1,000 statements, against a replay of its SQL on an empty copy.
-  const empty = store.export();
-  const encodeSql: SqlStatement[] = [];
+  const replay = new SQL.Database(store.export());
+  const cache: Prepared = new Map();
+  const transaction = (statements: readonly SqlStatement[]) =>
+    seconds(() => replay.run('BEGIN')) + direct(replay, statements, cache) + seconds(() => replay.run('COMMIT'));
+
+  // Encode: the pipeline in scripts of 1,000 statements; the replay in one transaction per script.
   let encodeTime = 0;
+  let encodeDirect = 0;
   for (let done = 0; done < size; done += 1000) {
     const batch = Array.from({ length: Math.min(1000, size - done) }, (_, j) => encodeIr(done + j, rand));
+    let sql: SqlStatement[] = [];
     encodeTime += seconds(() => {
-      const r = runOrDie(store, batch);
-      for (const s of r.results) encodeSql.push(...s.sql);
+      sql = runOrDie(store, batch).results.flatMap((r) => r.sql);
     });
+    encodeDirect += transaction(sql);
   }
-  const encodeDb = new SQL.Database(empty);
-  const encodeCache: Prepared = new Map();
-  let encodeDirect = 0;
-  // Same transactions as the pipeline: one per 1,000 statements.
-  for (let i = 0; i < encodeSql.length; i += 2000) {
-    encodeDirect += seconds(() => encodeDb.run('BEGIN')) + direct(encodeDb, encodeSql.slice(i, i + 2000), encodeCache) + seconds(() => encodeDb.run('COMMIT'));
-  }
-  free(encodeCache);
-  encodeDb.close();
 
-  // Filtered retrieve.
-  const QUERIES = size >= 100_000 ? 50 : 200;
-  const retrieveSql: SqlStatement[] = [];
+  // Filtered retrieve (read-only: replayed on the same database).
+  const QUERIES = size >= 100_000 ? 100 : 300;
+  let retrieveTime = 0;
+  let retrieveDirect = 0;
   let retrieveRows = 0;
-  const retrieveTime = seconds(() => {
-    for (let k = 0; k < QUERIES; k++) {
+  for (let k = 0; k < QUERIES; k++) {
+    let sql: readonly SqlStatement[] = [];
+    retrieveTime += seconds(() => {
       const r = runOrDie(store, [{ stage: 'RET', op: 'Retrieve', target: { filter: { ...filter(k), limit: 10 } }, args: { include: ['id', 'text', 'tags', 'time'] } }]);
       retrieveRows += r.results[0].ids.length;
-      retrieveSql.push(...r.results[0].sql);
-    }
-  });
-  const retrieveCache: Prepared = new Map();
-  const retrieveDirect = direct(store.db, retrieveSql, retrieveCache);
-  free(retrieveCache);
+      sql = r.results[0].sql;
+    });
+    retrieveDirect += direct(store.db, sql, cache);
+  }
 
-  // Filtered update: one statement per script, against a replay on a copy taken before.
-  const before = store.export();
-  const UPDATES = size >= 100_000 ? 50 : 200;
-  const updateSql: SqlStatement[][] = [];
+  // Filtered update: one statement per script; the replay database is in the same state.
+  const UPDATES = size >= 100_000 ? 100 : 300;
+  let updateTime = 0;
+  let updateDirect = 0;
   let updateRows = 0;
-  const updateTime = seconds(() => {
-    for (let k = 0; k < UPDATES; k++) {
+  for (let k = 0; k < UPDATES; k++) {
+    let sql: readonly SqlStatement[] = [];
+    updateTime += seconds(() => {
       const r = runOrDie(store, [{ stage: 'STO', op: 'Update', target: { filter: filter(k + 7, 1) }, args: { set: { type: 'reviewed', weight: 0.8 } } }]);
       updateRows += r.results[0].ids.length;
-      updateSql.push([...r.results[0].sql]);
-    }
-  });
-  const updateDb = new SQL.Database(before);
-  const updateCache: Prepared = new Map();
-  let updateDirect = 0;
-  for (const script of updateSql) updateDirect += seconds(() => updateDb.run('BEGIN')) + direct(updateDb, script, updateCache) + seconds(() => updateDb.run('COMMIT'));
-  free(updateCache);
-  updateDb.close();
+      sql = r.results[0].sql;
+    });
+    updateDirect += transaction(sql);
+  }
+  free(cache);
+  replay.close();
   store.close();
   return {
     size,
@@ -163,6 +161,8 @@ async function measure(size: number): Promise<Row> {
 }
 
 const fmt = (x: number, d = 0) => x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+// Warm-up (JIT, wasm) so the first size is not charged for it.
+await measure(500);
 const rows: Row[] = [];
 for (const size of SIZES) {
   process.stderr.write(`measuring ${fmt(size)} memories…\n`);
