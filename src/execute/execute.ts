@@ -15,7 +15,7 @@ import type {
   DeleteOp, DemoteOp, EncodeOp, ExpireOp, LabelOp, LockOp, MergeOp, Operation, PromoteOp, RetrieveOp, SplitOp,
   SummarizeOp, TargetedOperation, UpdateOp, WeightChange,
 } from '../lower/operation.ts';
-import { lockRefusal, writeRefusal } from './governance.ts';
+import { lockActive, lockDenies, lockRefusal, writeRefusal } from './governance.ts';
 import type { Store } from './store.ts';
 import { cosine, keywordOverlap, splitChunks, splitInto, splitSections, splitSentences, tokens } from './text.ts';
 
@@ -372,9 +372,17 @@ export function executeOperation(store: Store, op: Operation, index: number): Ex
   const x = new Execution(store, op, index);
   try {
     if (op.kind === 'Encode') return { ok: true, result: encode(x, op) };
-    const { rows, scores } = x.target(op);
+    let { rows, scores } = x.target(op);
     if (rows.length === 0 && op.kind !== 'Retrieve' && op.kind !== 'Summarize') {
       x.warn('no-match', `${op.kind}: the target matches no live record`, 'target');
+    }
+    if (op.kind === 'Retrieve' || op.kind === 'Summarize') {
+      // A lock policy that explicitly denies a read hides the record from it.
+      const hidden = rows.filter((r) => lockActive(r, op.now) && lockDenies(r, op.kind, op.actor));
+      if (hidden.length) {
+        x.warn('lock-hides-record', `${op.kind}: the lock policy of ${hidden.map((r) => `memory #${r.id}`).join(', ')} denies ${op.kind}; left out`);
+        rows = rows.filter((r) => !hidden.includes(r));
+      }
     }
     switch (op.kind) {
       case 'Retrieve':

@@ -56,3 +56,10 @@ export function writeRefusal(row: WritePermView, actor: string | undefined): str
       return null;
   }
 }
+
+/** Does the lock policy on `row` explicitly deny `op` to `actor` (reviewers excepted)? */
+export function lockDenies(row: LockView, op: Op, actor: string | undefined): boolean {
+  const policy = (row.lock_policy && typeof row.lock_policy === 'object' ? row.lock_policy : {}) as { deny?: string[]; reviewers?: string[] };
+  if (actor && policy.reviewers?.includes(actor)) return false;
+  return policy.deny?.includes(op) ?? false;
+}

@@ -102,6 +102,17 @@ describe('locks', () => {
   });
 });
 
+describe('locks and reads', () => {
+  it('hide a record from a read its policy explicitly denies, except to reviewers', async () => {
+    const store = await freshStore();
+    runOk(store, [encode('a', { tags: ['t'] }), encode('b', { tags: ['t'] }), op('Lock', { ids: ['1'] }, { mode: 'read_only', policy: { deny: ['Retrieve'], reviewers: ['rev'] } })]);
+    const r = runOk(store, [op('Retrieve', { filter: { has_tags: ['t'] } })]);
+    expect(r.results[0].ids).toEqual([2]);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['lock-hides-record']);
+    expect(runOk(store, [op('Retrieve', { filter: { has_tags: ['t'] } })], { actor: 'rev' }).results[0].ids).toEqual([2, 1]);
+  });
+});
+
 describe('expiry and sweep', () => {
   it('hides a record once the clock passes expire_at, and applies the action only on sweep', async () => {
     const store = await freshStore();

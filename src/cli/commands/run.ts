@@ -67,7 +67,8 @@ export function runCommand(program: Command): void {
         process.exitCode = 1;
         return;
       }
-      if (flags.db && (!flags.dryRun || swept?.applied.length)) {
+      // A dry run saves nothing, not even the sweep it was asked to do first.
+      if (flags.db && !flags.dryRun) {
         const problem = saveStoreFile(store, flags.db);
         if (problem) {
           process.stderr.write(`t2m run: ${problem.message}\n`);
