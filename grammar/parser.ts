@@ -5,7 +5,7 @@
  * `src/convert` (so a clause in the wrong statement gets a precise diagnostic instead of a
  * generic parse error).
  */
-import { CstParser, type CstNode, type IParserErrorMessageProvider, type TokenType, defaultParserErrorProvider, type IToken } from 'chevrotain';
+import { CstParser, type CstNode, type IOrAlt, type OrMethodOpts, type IParserErrorMessageProvider, type TokenType, defaultParserErrorProvider, type IToken } from 'chevrotain';
 import * as T from './tokens.ts';
 
 /** Clause keywords followed by exactly one value. */
@@ -60,6 +60,13 @@ const errorMessages: IParserErrorMessageProvider = {
 };
 
 export class T2mParser extends CstParser {
+  /**
+   * Alternatives are built once and reused: building closures on every rule call dominated
+   * parse time (Chevrotain's documented "cache the alternatives" optimisation).
+   */
+  private readonly alts: Record<string, IOrAlt<unknown>[]> = {};
+  private conditionAlts?: OrMethodOpts<unknown>;
+
   constructor() {
     super(T.allTokens, { recoveryEnabled: true, maxLookahead: 3, errorMessageProvider: errorMessages, nodeLocationTracking: 'full' });
     this.performSelfAnalysis();
@@ -80,12 +87,12 @@ export class T2mParser extends CstParser {
 
   /** verb := ENCODE | UPDATE | LABEL | PROMOTE | DEMOTE | MERGE | SPLIT | LOCK | EXPIRE | DELETE | RETRIEVE | SUMMARIZE */
   verb = this.RULE('verb', () => {
-    this.OR(T.VERB_TOKENS.map((t) => ({ ALT: () => this.CONSUME(t) })));
+    this.OR(this.alts.verb ??= T.VERB_TOKENS.map((t) => ({ ALT: () => this.CONSUME(t) })));
   });
 
   /** clause := idClause | idsClause | ALL | whereClause | valueClause | listClause | maxClause | olderClause | withinClause | flagClause | setClause | withClause */
   clause = this.RULE('clause', () => {
-    this.OR([
+    this.OR(this.alts.clause ??= [
       { ALT: () => this.SUBRULE(this.idClause) },
       { ALT: () => this.SUBRULE(this.idsClause) },
       { ALT: () => this.CONSUME(T.ALL) },
@@ -129,7 +136,7 @@ export class T2mParser extends CstParser {
 
   /** condition := searchCondition | fieldCondition   (`search` always starts a search; a field named search is written "search") */
   condition = this.RULE('condition', () => {
-    this.OR({
+    this.OR(this.conditionAlts ??= {
       IGNORE_AMBIGUITIES: true,
       DEF: [
         { ALT: () => this.SUBRULE(this.searchCondition) },
@@ -147,7 +154,7 @@ export class T2mParser extends CstParser {
 
   /** searchOption := (K | ALPHA | LIMIT | CONTEXT | VECTOR) value | ORDER BY value */
   searchOption = this.RULE('searchOption', () => {
-    this.OR([
+    this.OR(this.alts.searchOption ??= [
       { ALT: () => this.CONSUME(T.K) },
       { ALT: () => this.CONSUME(T.ALPHA) },
       { ALT: () => this.CONSUME(T.LIMIT) },
@@ -161,7 +168,7 @@ export class T2mParser extends CstParser {
   /** fieldCondition := fieldName ( '=' value | HAS valueList | NOT HAS valueList | '>=' value | '<=' value | BEFORE value | AFTER value | timeRange ) */
   fieldCondition = this.RULE('fieldCondition', () => {
     this.SUBRULE(this.fieldName);
-    this.OR([
+    this.OR(this.alts.fieldCondition ??= [
       { ALT: () => { this.CONSUME(T.Equals); this.SUBRULE(this.value); } },
       { ALT: () => { this.CONSUME(T.HAS); this.SUBRULE(this.valueList); } },
       { ALT: () => { this.CONSUME(T.NOT); this.CONSUME2(T.HAS); this.SUBRULE2(this.valueList); } },
@@ -175,7 +182,7 @@ export class T2mParser extends CstParser {
 
   /** fieldName := Identifier | StringLiteral | Keyword   (a keyword names the lower-case field: `type`, `facets`) */
   fieldName = this.RULE('fieldName', () => {
-    this.OR([
+    this.OR(this.alts.fieldName ??= [
       { ALT: () => this.CONSUME(T.Identifier) },
       { ALT: () => this.CONSUME(T.StringLiteral) },
       { ALT: () => this.CONSUME(T.Keyword) },
@@ -184,7 +191,7 @@ export class T2mParser extends CstParser {
 
   /** timeRange := relativeRange (FROM value)? (TO value)? | FROM value (TO value)? | TO value */
   timeRange = this.RULE('timeRange', () => {
-    this.OR([
+    this.OR(this.alts.timeRange ??= [
       {
         ALT: () => {
           this.SUBRULE(this.relativeRange);
@@ -206,20 +213,20 @@ export class T2mParser extends CstParser {
   /** relativeRange := IN? (LAST | NEXT) value Identifier */
   relativeRange = this.RULE('relativeRange', () => {
     this.OPTION(() => this.CONSUME(T.IN));
-    this.OR([{ ALT: () => this.CONSUME(T.LAST) }, { ALT: () => this.CONSUME(T.NEXT) }]);
+    this.OR(this.alts.relativeRange ??= [{ ALT: () => this.CONSUME(T.LAST) }, { ALT: () => this.CONSUME(T.NEXT) }]);
     this.SUBRULE(this.value);
     this.CONSUME(T.Identifier, { LABEL: 'unit' });
   });
 
   /** valueClause := (TYPE | TIME | SOURCE | SUBJECT | LOCATION | TOPIC | URL | STRUCTURED | PAYLOAD | FACETS | MODE | REASON | POLICY | INTO | STRATEGY | TTL | UNTIL | THEN | FOCUS | REMIND | BY | STAGE | AS | LANG | TRACE | AT | COMMENT) value */
   valueClause = this.RULE('valueClause', () => {
-    this.OR(VALUE_CLAUSE_TOKENS.map((t) => ({ ALT: () => this.CONSUME(t, { LABEL: 'keyword' }) })));
+    this.OR(this.alts.valueClause ??= VALUE_CLAUSE_TOKENS.map((t) => ({ ALT: () => this.CONSUME(t, { LABEL: 'keyword' }) })));
     this.SUBRULE(this.value);
   });
 
   /** listClause := TAGS valueList | INCLUDE elementList   (field names such as `id`, `type` are keywords) */
   listClause = this.RULE('listClause', () => {
-    this.OR([
+    this.OR(this.alts.listClause ??= [
       { ALT: () => { this.CONSUME(T.TAGS, { LABEL: 'keyword' }); this.SUBRULE(this.valueList); } },
       { ALT: () => { this.CONSUME(T.INCLUDE, { LABEL: 'keyword' }); this.SUBRULE(this.elementList); } },
     ]);
@@ -252,7 +259,7 @@ export class T2mParser extends CstParser {
 
   /** flagClause := ARCHIVE | SOFT | HARD | CONFIRM | DRY RUN */
   flagClause = this.RULE('flagClause', () => {
-    this.OR([
+    this.OR(this.alts.flagClause ??= [
       ...FLAG_CLAUSE_TOKENS.map((t) => ({ ALT: () => this.CONSUME(t, { LABEL: 'keyword' }) })),
       { ALT: () => { this.CONSUME(T.DRY, { LABEL: 'keyword' }); this.CONSUME(T.RUN); } },
     ]);
@@ -286,7 +293,7 @@ export class T2mParser extends CstParser {
 
   /** value := StringLiteral | NumberLiteral | DateTimeLiteral | DurationLiteral | TRUE | FALSE | NULL | Identifier | list | object */
   value = this.RULE('value', () => {
-    this.OR([
+    this.OR(this.alts.value ??= [
       { ALT: () => this.CONSUME(T.StringLiteral) },
       { ALT: () => this.CONSUME(T.NumberLiteral) },
       { ALT: () => this.CONSUME(T.DateTimeLiteral) },
@@ -302,7 +309,7 @@ export class T2mParser extends CstParser {
 
   /** element := value | Keyword   (inside brackets a keyword is just a bare word, e.g. [Retrieve]) */
   element = this.RULE('element', () => {
-    this.OR([
+    this.OR(this.alts.element ??= [
       { ALT: () => this.SUBRULE(this.value) },
       { ALT: () => this.CONSUME(T.Keyword) },
     ]);
@@ -331,7 +338,7 @@ export class T2mParser extends CstParser {
 
   /** key := Identifier | StringLiteral | Keyword | TRUE | FALSE | NULL */
   key = this.RULE('key', () => {
-    this.OR([
+    this.OR(this.alts.key ??= [
       { ALT: () => this.CONSUME(T.Identifier) },
       { ALT: () => this.CONSUME(T.StringLiteral) },
       { ALT: () => this.CONSUME(T.Keyword) },
