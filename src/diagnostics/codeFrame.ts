@@ -16,24 +16,59 @@ export interface FormatOptions {
   readonly contextLines?: number;
 }
 
-/** The source lines around `range`, each prefixed with its number, with `^^^` under the range. */
+/** Source lines longer than this are cut to a window around the range. */
+const MAX_LINE_WIDTH = 120;
+
+/** Terminal columns a character takes: CJK and other East Asian wide characters take two. */
+function charWidth(code: number): number {
+  return (code >= 0x1100 && code <= 0x115f) ||
+    (code >= 0x2e80 && code <= 0xa4cf) ||
+    (code >= 0xac00 && code <= 0xd7a3) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0xfe30 && code <= 0xfe4f) ||
+    (code >= 0xff00 && code <= 0xff60) ||
+    (code >= 0xffe0 && code <= 0xffe6) ||
+    code >= 0x1f300
+    ? 2
+    : 1;
+}
+
+function displayWidth(text: string): number {
+  let w = 0;
+  for (const ch of text) w += charWidth(ch.codePointAt(0)!);
+  return w;
+}
+
+/**
+ * The source lines around `range`, each prefixed with its number, with `^^^` under the range.
+ * Carets line up in a terminal even after wide (e.g. Chinese) characters; very long lines (a
+ * JSONL record) are shown as a window around the range.
+ */
 export function codeFrame(text: string | LineIndex, range: Range, contextLines = 1): string {
   const lines = typeof text === 'string' ? new LineIndex(text) : text;
   const first = Math.max(1, range.start.line - contextLines);
-  const last = Math.min(lines.lineCount, Math.max(range.end.line, range.start.line));
   // An end at column 1 of a later line means the range stops at the previous line break.
-  const lastMarked = range.end.line > range.start.line && range.end.column === 1 ? range.end.line - 1 : last;
-  const gutterWidth = String(Math.min(last, lastMarked)).length;
+  const endLine = range.end.line > range.start.line && range.end.column === 1 ? range.end.line - 1 : range.end.line;
+  const last = Math.min(lines.lineCount, Math.max(endLine, range.start.line));
+  const gutterWidth = String(last).length;
   const out: string[] = [];
-  for (let line = first; line <= Math.min(last, lastMarked); line++) {
-    const src = lines.lineText(line).replace(/\t/g, ' ');
+  for (let line = first; line <= last; line++) {
+    const full = lines.lineText(line).replace(/\t/g, ' ');
     const marked = line >= range.start.line && line <= range.end.line;
+    const from = marked && line === range.start.line ? range.start.column - 1 : 0;
+    const to = marked && line === range.end.line ? range.end.column - 1 : full.length;
+    // Cut long lines to a window that starts a little before the range.
+    const windowStart = full.length > MAX_LINE_WIDTH ? Math.max(0, Math.min(from - 20, full.length - MAX_LINE_WIDTH)) : 0;
+    const windowEnd = Math.min(full.length, windowStart + MAX_LINE_WIDTH);
+    const head = windowStart > 0 ? '…' : '';
+    const src = `${head}${full.slice(windowStart, windowEnd)}${windowEnd < full.length ? '…' : ''}`;
     out.push(`${marked ? '>' : ' '} ${String(line).padStart(gutterWidth)} | ${src}`);
     if (!marked) continue;
-    const from = line === range.start.line ? range.start.column - 1 : 0;
-    const to = line === range.end.line ? range.end.column - 1 : src.length;
-    const width = Math.max(1, to - from);
-    out.push(`  ${' '.repeat(gutterWidth)} | ${' '.repeat(from)}${'^'.repeat(width)}`);
+    const a = Math.max(from, windowStart);
+    const b = Math.min(Math.max(to, a), windowEnd);
+    const pad = displayWidth(head) + displayWidth(full.slice(windowStart, a));
+    const width = Math.max(1, displayWidth(full.slice(a, b)));
+    out.push(`  ${' '.repeat(gutterWidth)} | ${' '.repeat(pad)}${'^'.repeat(width)}`);
   }
   return out.join('\n');
 }

@@ -59,3 +59,23 @@ describe('suggestions', () => {
     expect(closest('ab', ['cd'])).toBeUndefined();
   });
 });
+
+describe('code frames for wide and long lines', () => {
+  it('lines carets up after Chinese characters (two columns each)', () => {
+    const src = 'ENCODE "会议记录" TYPE notte';
+    const l = new LineIndex(src);
+    const r = l.range(src.indexOf('notte'), src.length);
+    expect(codeFrame(src, r, 0)).toBe(['> 1 | ENCODE "会议记录" TYPE notte', `    | ${' '.repeat(23)}^^^^^`].join('\n'));
+  });
+
+  it('shows a window of a very long line around the range', () => {
+    const src = `{"text": "${'x'.repeat(300)}", "weight": 1.5}`;
+    const l = new LineIndex(src);
+    const r = l.range(src.indexOf('1.5'), src.indexOf('1.5') + 3);
+    const [line, carets] = codeFrame(src, r, 0).split('\n');
+    expect(line.startsWith('> 1 | …')).toBe(true);
+    expect(line.length).toBeLessThan(140);
+    expect(line.indexOf('1.5')).toBe(carets.indexOf('^'));
+    expect(carets.replace(/ +/g, ' ').trim()).toBe('| ^^^');
+  });
+});
