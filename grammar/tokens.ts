@@ -169,4 +169,4 @@ export const allTokens: TokenType[] = [
   Keyword, ...[...keywordTokens].sort((a, b) => b.name.length - a.name.length), True, False, Null, Identifier,
 ];
 
-export const lexer = new Lexer(allTokens, { positionTracking: 'full', ensureOptimizations: false });
+export const lexer = new Lexer(allTokens, { positionTracking: 'full', ensureOptimizations: true });

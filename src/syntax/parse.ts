@@ -58,6 +58,8 @@ interface Lexed {
   readonly tokens: IToken[];
   readonly comments: IToken[];
   readonly diagnostics: Diagnostic[];
+  /** The tokens as lexed (bad strings not yet replaced), for highlighting. */
+  readonly raw: IToken[];
 }
 
 function lex(text: string): Lexed {
@@ -89,14 +91,13 @@ function lex(text: string): Lexed {
       tokens.push({ ...t, tokenType: T.StringLiteral, tokenTypeIdx: T.StringLiteral.tokenTypeIdx!, image: '""' });
     } else tokens.push(t);
   }
-  return { tokens, comments: (result.groups.comments as IToken[] | undefined) ?? [], diagnostics };
+  return { tokens, comments: (result.groups.comments as IToken[] | undefined) ?? [], diagnostics, raw: result.tokens };
 }
 
 /** The tokens of `text` (comments included, in source order) for highlighting, plus lexical errors. */
 export function tokenize(text: string): { tokens: Token[]; diagnostics: Diagnostic[] } {
-  const result = T.lexer.tokenize(text);
-  const all = [...result.tokens, ...((result.groups.comments as IToken[] | undefined) ?? [])].sort((a, b) => a.startOffset - b.startOffset);
-  const { diagnostics } = lex(text);
+  const { raw, comments, diagnostics } = lex(text);
+  const all = [...raw, ...comments].sort((a, b) => a.startOffset - b.startOffset);
   return { tokens: all.map((t) => ({ kind: tokenKind(t), type: t.tokenType.name, image: t.image, range: tokenRange(t) })), diagnostics };
 }
 
