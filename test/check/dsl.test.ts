@@ -1,7 +1,7 @@
 /** The rules seen from the DSL: each diagnostic points at the exact span of the offending source. */
 import { describe, expect, it } from 'vitest';
 import { textToIr } from '../../src/pipeline.ts';
-import { at, expectDiagnostics as diags } from './harness.ts';
+import { at, diagnoseJson, expectDiagnostics as diags } from './harness.ts';
 
 describe('check rules on DSL source', () => {
   it('passes the card statement with no diagnostics', () => {
@@ -62,5 +62,30 @@ describe('check rules on DSL source', () => {
       ['out-of-range', 1],
       ['all-requires-confirmation', 2],
     ]);
+  });
+});
+
+describe('mechanical fixes', () => {
+  /** Applies a diagnostic's fix edits to the source (edits do not overlap). */
+  function applyFix(src: string, code: string): string {
+    const d = textToIr(src).diagnostics.find((x) => x.code === code);
+    const edits = [...(d?.fix?.edits ?? [])].sort((a, b) => b.range.start.offset - a.range.start.offset);
+    return edits.reduce((text, e) => text.slice(0, e.range.start.offset) + e.newText + text.slice(e.range.end.offset), src);
+  }
+
+  it.each([
+    ['RETRIEVE WHERE time FROM 2025-02-01T00:00:00Z TO 2025-01-01T00:00:00Z', 'time-range-order', 'RETRIEVE WHERE time FROM 2025-01-01T00:00:00Z TO 2025-02-01T00:00:00Z'],
+    ['RETRIEVE WHERE weight >= 0.8 AND weight <= 0.2', 'empty-weight-range', 'RETRIEVE WHERE weight >= 0.2 AND weight <= 0.8'],
+    ['PROMOTE ID "1" SET weight 0.9 STAGE RET', 'stage-mismatch', 'PROMOTE ID "1" SET weight 0.9 STAGE STO'],
+    ['LOCK ID "1" MODE readonly', 'invalid-enum', 'LOCK ID "1" MODE read_only'],
+  ])('%s (%s) is fixed to a clean statement', (src, code, fixed) => {
+    expect(applyFix(src, code)).toBe(fixed);
+    expect(textToIr(fixed).diagnostics).toEqual([]);
+  });
+
+  it('swaps quoted JSON values too', () => {
+    const src = '{"stage":"RET","op":"Retrieve","target":{"filter":{"time_range":{"start":"2025-02-01T00:00:00Z","end":"2025-01-01T00:00:00Z"}}}}';
+    const d = diagnoseJson(src).find((x) => x.code === 'time-range-order');
+    expect(d?.fix?.edits.map((e) => e.newText)).toEqual(['"2025-01-01T00:00:00Z"', '"2025-02-01T00:00:00Z"']);
   });
 });

@@ -5,6 +5,7 @@
  * Spec: spec/checks.md#out-of-range
  */
 import type { Op } from '../../ir/schema.ts';
+import { swapValuesFix } from '../../diagnostics/fix.ts';
 import { valueAt } from '../paths.ts';
 import type { Rule } from '../rule.ts';
 
@@ -55,6 +56,12 @@ export const RangeRule: Rule = {
         message: `weight_gte ${gte} is above weight_lte ${lte}, so nothing can match`,
         path: 'target.filter.weight_lte',
         related: [{ message: 'weight_gte given here', path: 'target.filter.weight_gte' }],
+        fix: swapValuesFix(
+          ctx.sourceMap,
+          { path: 'target.filter.weight_gte', value: gte },
+          { path: 'target.filter.weight_lte', value: lte },
+          'swap the bounds',
+        ),
       });
     }
   },

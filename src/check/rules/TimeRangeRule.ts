@@ -3,6 +3,7 @@
  * after end, or relative `relative` + `amount` + `unit`.
  * Spec: spec/checks.md#time-range
  */
+import { swapValuesFix } from '../../diagnostics/fix.ts';
 import { timeRangePaths, valueAt } from '../paths.ts';
 import type { Rule } from '../rule.ts';
 import { parseDateTime } from './DateTimeRule.ts';
@@ -51,6 +52,7 @@ export const TimeRangeRule: Rule = {
             message: `time range starts (${String(tr.start)}) after it ends (${String(tr.end)})`,
             path: `${at}.end`,
             related: [{ message: 'start given here', path: `${at}.start` }],
+            fix: swapValuesFix(ctx.sourceMap, { path: `${at}.start`, value: String(tr.start) }, { path: `${at}.end`, value: String(tr.end) }, 'swap start and end'),
           });
         }
       }
