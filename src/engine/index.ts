@@ -97,7 +97,7 @@ export function run(store: Store, irs: readonly unknown[], options: RunOptions =
         return { commit: false, value: { ok: false, results, diagnostics: [locate(outcome.diagnostic, i, options.sourceMaps)] } };
       }
       warnings.push(...outcome.result.warnings.map((d) => locate(d, i, options.sourceMaps)));
-      results.push(outcome.result);
+      results.push(options.dryRun && !outcome.result.dryRun ? { ...outcome.result, dryRun: true } : outcome.result);
     }
     return { commit: !options.dryRun, value: { ok: true, results, diagnostics: warnings } };
   });
