@@ -210,11 +210,11 @@ export class T2mParser extends CstParser {
     ]);
   });
 
-  /** relativeRange := IN? (LAST | NEXT) value Identifier */
+  /** relativeRange := IN? (LAST | NEXT) NumberLiteral Identifier   (the unit: DAYS, WEEKS, …) */
   relativeRange = this.RULE('relativeRange', () => {
     this.OPTION(() => this.CONSUME(T.IN));
     this.OR(this.alts.relativeRange ??= [{ ALT: () => this.CONSUME(T.LAST) }, { ALT: () => this.CONSUME(T.NEXT) }]);
-    this.SUBRULE(this.value);
+    this.CONSUME(T.NumberLiteral, { LABEL: 'amount' });
     this.CONSUME(T.Identifier, { LABEL: 'unit' });
   });
 

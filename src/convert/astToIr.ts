@@ -188,7 +188,9 @@ function whereToIr(b: StatementBuilder, w: A.WhereClause): void {
 
 function notAllowed(b: StatementBuilder, keyword: string, verb: A.VerbName, loc: Range): void {
   const verbs = clauseVerbs(keyword);
-  b.error('clause-not-allowed', `${verb} does not take ${keyword}${verbs.length ? ` (${keyword} belongs to ${verbs.join(', ')})` : ''}.`, loc);
+  // The usual cause in UPDATE is a second assignment without a comma (`SET text = "a" tags = […]`).
+  const hint = verb === 'UPDATE' ? ` To set ${keyword.toLowerCase()}, add it to SET after a comma: SET text = "…", ${keyword.toLowerCase()} = ….` : '';
+  b.error('clause-not-allowed', `${verb} does not take ${keyword}${verbs.length ? ` (${keyword} belongs to ${verbs.join(', ')})` : ''}.${hint}`, loc);
 }
 
 function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[]): { ir: JsonObject; map: SourceMap } {

@@ -62,8 +62,8 @@ function timeRange(r: Json): A.TimeRange | undefined {
   const rel = ['relative', 'amount', 'unit'].filter((k) => has(r, k));
   let relative: A.RelativeRange | undefined;
   if (rel.length) {
-    if (rel.length !== 3 || (r.relative !== 'last' && r.relative !== 'next') || !isBareUnit(r.unit)) return undefined;
-    relative = { kind: 'RelativeRange', direction: r.relative, amount: jsonToValue(r.amount), unit: r.unit, unitLoc: loc, loc };
+    if (rel.length !== 3 || (r.relative !== 'last' && r.relative !== 'next') || !isBareUnit(r.unit) || typeof r.amount !== 'number') return undefined;
+    relative = { kind: 'RelativeRange', direction: r.relative, amount: { kind: 'Number', value: r.amount, loc }, unit: r.unit, unitLoc: loc, loc };
   }
   return {
     kind: 'TimeRange',

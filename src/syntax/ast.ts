@@ -168,7 +168,7 @@ export interface TimeRange extends Node {
 export interface RelativeRange extends Node {
   readonly kind: 'RelativeRange';
   readonly direction: 'last' | 'next';
-  readonly amount: Value;
+  readonly amount: NumberValue;
   readonly unit: string;
   readonly unitLoc: Range;
 }

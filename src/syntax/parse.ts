@@ -235,7 +235,8 @@ function buildTimeRange(n: CstNode | undefined): A.TimeRange | undefined {
   if (rel) {
     const rc = rel.children;
     const dir = tok(rc, 'LAST') ?? tok(rc, 'NEXT');
-    const amount = buildValue(node(rc, 'value'));
+    const amountTok = tok(rc, 'amount');
+    const amount: A.NumberValue | undefined = amountTok && { kind: 'Number', value: Number(amountTok.image), loc: tokenRange(amountTok) };
     const unit = tok(rc, 'unit');
     if (!dir || !amount || !unit) return undefined;
     const first = tok(rc, 'IN') ?? dir;

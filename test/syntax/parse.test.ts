@@ -169,6 +169,21 @@ describe('parse: errors', () => {
     expect(r.diagnostics[0].message).toMatch(/Expected one of a string, a number, .* but found ';'/);
   });
 
+  it('wants a number and a unit in a relative range', () => {
+    const r = parse('RETRIEVE WHERE time IN LAST DAYS;');
+    expect(r.diagnostics.map((d) => d.message)).toEqual(["Expected a number but found 'DAYS'."]);
+  });
+
+  it('hints at the missing comma between UPDATE assignments', () => {
+    const c = astToIr(parse('UPDATE ID "1" SET text = "a" TAGS "b";').script);
+    expect(c.diagnostics[0].message).toContain('SET text = "…", tags = …');
+  });
+
+  it('suggests the field a condition operator applies to', () => {
+    const c = astToIr(parse('RETRIEVE WHERE tgas HAS "x";').script);
+    expect(c.diagnostics[0]).toMatchObject({ code: 'invalid-condition', fix: { edits: [{ newText: 'tags' }] } });
+  });
+
   it('reports a missing semicolon and goes on', () => {
     const r = parse('ENCODE "a"\nENCODE "b";');
     expect(r.diagnostics.map((d) => d.code)).toEqual(['missing-semicolon']);
