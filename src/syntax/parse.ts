@@ -431,8 +431,9 @@ function parserErrorDiagnostic(e: { message: string; token: IToken }): Diagnosti
   const t = e.token;
   const atEof = t.tokenType.name === 'EOF' || !Number.isFinite(t.startOffset);
   if (t.tokenType === T.Identifier) {
+    // Only suggest keywords the parser could take here (a unit where a number is due is no typo).
     const expected = (expectedAtToken.get(t) ?? []).filter((x) => T.KEYWORDS.includes(x.name)).map((x) => x.name);
-    const word = closest(t.image, expected.length ? expected : T.KEYWORDS);
+    const word = expected.length ? closest(t.image, expected) : undefined;
     if (word) return diagnosticAt(t, 'unknown-keyword', `Unknown word '${t.image}'; did you mean ${word}? ${e.message}`, suggestionFix(t, word));
   }
   if (atEof) return { code: 'unexpected-end', severity: 'error', message: e.message };
