@@ -69,3 +69,20 @@ describe('print', () => {
     expect(print(parse('').script)).toBe('');
   });
 });
+
+describe('kitchen sink: parse → print → parse keeps the tree', () => {
+  /** The tree without source positions. */
+  function shape(node: unknown): unknown {
+    return JSON.parse(JSON.stringify(node, (k, v) => (k === 'loc' || k.endsWith('Loc') ? undefined : v)));
+  }
+  it('a canonical script reparses to the same tree', async () => {
+    const { readFileSync } = await import('node:fs');
+    const spec = readFileSync(new URL('../../spec/syntax.md', import.meta.url), 'utf8');
+    const blocks = [...spec.matchAll(/```t2m\n([\s\S]*?)```/g)].map((m) => m[1]);
+    const canonical = print(parse(blocks.join('\n')).script);
+    const once = parse(canonical);
+    expect(once.diagnostics).toEqual([]);
+    const twice = parse(print(once.script));
+    expect(shape(twice.script)).toEqual(shape(once.script));
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * Generic traversal over the AST: one table of child keys per node kind drives `children` and
+ * `visit`, so tools (editor services, the printer's tests) need no per-kind walking code.
+ */
+import type * as A from './ast.ts';
+
+type AnyNode = A.Node & Record<string, unknown>;
+
+/** The fields of each node kind that hold child nodes (a node, a list of nodes, or absent). */
+export const CHILD_KEYS: Readonly<Record<string, readonly string[]>> = {
+  Script: ['statements', 'trailingComments'],
+  Statement: ['leadingComments', 'verb', 'text', 'clauses', 'trailingComment'],
+  Verb: [], Comment: [], Key: [],
+  String: [], Number: [], Boolean: [], Null: [], DateTime: [], Duration: [], Identifier: [],
+  List: ['items'], Object: ['entries'], Entry: ['key', 'value'],
+  IdClause: ['value'], IdsClause: ['values'], AllClause: [], ValueList: ['items'],
+  WhereClause: ['conditions', 'limit'], SearchCondition: ['query', 'options'], SearchOption: ['value'],
+  FieldCondition: ['field', 'value', 'values', 'range'], TimeRange: ['relative', 'from', 'to'], RelativeRange: ['amount'],
+  ValueClause: ['value'], ListClause: ['values'], MaxTokensClause: ['value'], OlderThanClause: ['value'],
+  WithinClause: ['range'], FlagClause: [], SetClause: ['assignments'], Assignment: ['key', 'value'],
+  WithClause: ['path', 'value'],
+};
+
+/** The direct children of a node, in source order of their fields. */
+export function children(node: A.Node): A.Node[] {
+  const out: A.Node[] = [];
+  for (const k of CHILD_KEYS[node.kind] ?? []) {
+    const v = (node as AnyNode)[k];
+    if (Array.isArray(v)) out.push(...(v as A.Node[]));
+    else if (v && typeof v === 'object' && 'kind' in v) out.push(v as A.Node);
+  }
+  return out;
+}
+
+/**
+ * Visits `node` and its descendants depth-first; `enter` returning false skips the children.
+ * `parents` is the chain from the root to the node's parent.
+ */
+export function visit(node: A.Node, enter: (node: A.Node, parents: readonly A.Node[]) => boolean | void, parents: A.Node[] = []): void {
+  if (enter(node, parents) === false) return;
+  parents.push(node);
+  for (const child of children(node)) visit(child, enter, parents);
+  parents.pop();
+}
+
+/** The innermost nodes containing `offset` (outermost first), e.g. for hover and completion. */
+export function nodesAt(root: A.Node, offset: number): A.Node[] {
+  const path: A.Node[] = [];
+  visit(root, (n) => {
+    const inside = n.kind === 'Script' || (n.loc.start.offset <= offset && offset <= n.loc.end.offset);
+    if (inside) path.push(n);
+    return inside;
+  });
+  return path;
+}
