@@ -33,3 +33,8 @@ export function countSummary(diagnostics: readonly Diagnostic[]): string {
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   return `${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
 }
+
+/** Raise the process exit code to at least `code` (several files: the worst outcome wins). */
+export function raiseExitCode(code: number): void {
+  process.exitCode = Math.max(Number(process.exitCode ?? 0), code);
+}

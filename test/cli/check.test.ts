@@ -42,3 +42,19 @@ describe('t2m check', () => {
     expect(t2m(['check', '--help']).stdout).toContain('--strict');
   });
 });
+
+describe('t2m check with several files', () => {
+  it('checks each file and exits with the worst outcome', () => {
+    const f = files({ 'ok.t2m': 'RETRIEVE ALL CONFIRM\n', 'bad.json': '{"stage":"STO","op":"Delete","target":{"all":true}}' });
+    const r = t2m(['check', f['ok.t2m'], f['bad.json']]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain(`${f['ok.t2m']}: ok (1 statement checked, dsl)`);
+    expect(r.stdout).toContain(`${f['bad.json']}:1:`);
+    const json = JSON.parse(t2m(['check', f['ok.t2m'], f['bad.json'], '--json']).stdout);
+    expect(json.map((x: { file: string; diagnostics: unknown[] }) => [x.file, x.diagnostics.length])).toEqual([
+      [f['ok.t2m'], 0],
+      [f['bad.json'], 1],
+    ]);
+    expect(t2m(['check', f['ok.t2m'], '/nonexistent.t2m']).status).toBe(2);
+  });
+});
