@@ -205,6 +205,22 @@ describe('parse: errors', () => {
     expect(diagnostics('RETRIEVE WHERE type HAS "x";')).toEqual([['invalid-condition', '1:16']]);
   });
 
+  it('never throws on damaged real scripts, and keeps the statements an error does not touch', async () => {
+    const { readFileSync } = await import('node:fs');
+    const text = readFileSync(new URL('../corpus/paper_b12_incident_postmortem.t2m', import.meta.url), 'utf8');
+    const total = parse(text).script.statements.length;
+    fc.assert(
+      fc.property(fc.nat(text.length - 1), fc.nat(6), fc.constantFrom('', '"', '{', ';', 'WHERE', '[', 'x'), (at, length, insert) => {
+        const damaged = text.slice(0, at) + insert + text.slice(at + length);
+        const r = parse(damaged);
+        astToIr(r.script);
+        // One edit can break at most the statement it lands in (and glue it to the next).
+        expect(r.script.statements.length).toBeGreaterThanOrEqual(total - 2);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('never throws, whatever the input', () => {
     const pieces = fc.constantFrom('ENCODE', 'WHERE', 'search', '"s"', '"u', '{', '}', '[', ']', ',', ';', ':', '=', 'AND', 'LIMIT', '5', 'x', 'SET', 'WITH', '.', 'IN', 'LAST', 'TO', '#c\n', '\n', 'DRY', '>=');
     fc.assert(
