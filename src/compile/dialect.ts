@@ -43,6 +43,12 @@ export interface Dialect {
   schema(): readonly string[];
   /** Statements that rebuild derived tables (the tag index) from `memory`, for stores that predate them. */
   backfill(): readonly string[];
+  /** A query listing the database's tables as rows with one column `name`. */
+  listTables(): string;
+  /** A query listing the columns of `table` as rows with one column `name`. */
+  listColumns(table: string): SqlStatement;
+  /** Records the store format under key `format` in t2m_meta unless a value is there. */
+  markFormat(format: string): SqlStatement;
 }
 
 /** Collects bound parameters while a statement's SQL text is built, so placeholders are numbered right. */

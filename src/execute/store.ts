@@ -124,28 +124,33 @@ export class Store {
   }
 }
 
+function tableNames(db: Database, dialect: Dialect): string[] {
+  return (db.exec(dialect.listTables())[0]?.values ?? []).map((r) => String(r[0]));
+}
+
 /** Creates the tables of a fresh store; a store from before the tag index gets it built. */
 function initialise(db: Database, dialect: Dialect): void {
-  const hadTagIndex = db.exec(`SELECT 1 FROM sqlite_master WHERE name = 'memory_tag'`).length > 0;
-  const hadMemory = db.exec(`SELECT 1 FROM sqlite_master WHERE name = 'memory'`).length > 0;
+  const before = tableNames(db, dialect);
   for (const ddl of dialect.schema()) db.run(ddl);
-  if (hadMemory && !hadTagIndex) for (const sql of dialect.backfill()) db.run(sql);
-  db.run(`INSERT OR IGNORE INTO t2m_meta (key, value) VALUES ('format', ?)`, [STORE_FORMAT]);
+  if (before.includes('memory') && !before.includes('memory_tag')) for (const sql of dialect.backfill()) db.run(sql);
+  const mark = dialect.markFormat(STORE_FORMAT);
+  db.run(mark.sql, mark.params as SqlValue[]);
 }
 
 /** Checks that existing bytes are a Text2Mem store; a foreign or corrupt database gets a diagnostic. */
-function verify(db: Database): Diagnostic | null {
+function verify(db: Database, dialect: Dialect): Diagnostic | null {
   const fail = (message: string): Diagnostic => ({ code: 'bad-store-file', severity: 'error', message });
   let tables: string[];
   try {
-    tables = (db.exec(`SELECT name FROM sqlite_master WHERE type = 'table'`)[0]?.values ?? []).map((r) => String(r[0]));
+    tables = tableNames(db, dialect);
   } catch (e) {
     return fail(`not an SQLite database, or a corrupt one (${(e as Error).message})`);
   }
   if (!tables.includes('memory')) {
     return fail(tables.length ? `an SQLite database but not a Text2Mem store: it has no 'memory' table (tables: ${tables.join(', ')})` : 'an empty SQLite database with no memory table');
   }
-  const cols = new Set((db.exec(`PRAGMA table_info(memory)`)[0]?.values ?? []).map((r) => String(r[1])));
+  const list = dialect.listColumns('memory');
+  const cols = new Set((db.exec(list.sql, list.params as SqlValue[])[0]?.values ?? []).map((r) => String(r[0])));
   const missing = MEMORY_COLUMNS.map((c) => c.name).filter((c) => !cols.has(c));
   if (missing.length) return fail(`its 'memory' table lacks the columns ${missing.join(', ')}`);
   return null;
@@ -161,7 +166,7 @@ export async function openStore(options: StoreOptions = {}): Promise<OpenResult>
     return { ok: false, diagnostics: [{ code: 'bad-store-file', severity: 'error', message: `cannot open the store: ${(e as Error).message}` }] };
   }
   if (options.data && options.data.length > 0) {
-    const problem = verify(db);
+    const problem = verify(db, sqlite);
     if (problem) {
       db.close();
       return { ok: false, diagnostics: [problem] };

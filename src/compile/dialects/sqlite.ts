@@ -57,6 +57,9 @@ END`,
   DELETE FROM memory_tag WHERE memory_id = OLD.id;
 END`,
   ],
+  listTables: () => `SELECT name FROM sqlite_master WHERE type = 'table'`,
+  listColumns: (table) => ({ sql: 'SELECT name FROM pragma_table_info(?)', params: [table] }),
+  markFormat: (format) => ({ sql: `INSERT OR IGNORE INTO t2m_meta (key, value) VALUES ('format', ?)`, params: [format] }),
   backfill: () => [
     'DELETE FROM memory_tag',
     `INSERT INTO memory_tag (memory_id, tag) SELECT memory.id, j.value FROM memory, json_each(COALESCE(memory.tags, '[]')) AS j`,
