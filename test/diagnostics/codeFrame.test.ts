@@ -79,3 +79,12 @@ describe('code frames for wide and long lines', () => {
     expect(carets.replace(/ +/g, ' ').trim()).toBe('| ^^^');
   });
 });
+
+describe('suggestions for short words', () => {
+  it('allows one edit (a swap counts as one) for words of up to five letters', () => {
+    expect(closest('tpoic', ['topic', 'time'])).toBe('topic');
+    expect(closest('limt', ['limit'])).toBe('limit');
+    expect(closest('type', ['subject', 'time', 'location', 'topic'])).toBeUndefined();
+    expect(closest('weigth', ['weight'])).toBe('weight');
+  });
+});
