@@ -5,7 +5,7 @@
  * Refusals (locks, permissions, missing confirmation, bad references) come back as diagnostics.
  */
 import {
-  compile, compileAuditInsert, compileDeleteById, compileInsert, compileUpdateById, decodeRow,
+  compile, compileAuditInsert, compileDeleteById, compileInsert, compileTargetSelect, compileUpdateById, decodeRow,
   type SqlStatement,
 } from '../compile/index.ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
@@ -254,7 +254,7 @@ function merge(x: Execution, op: MergeOp, rows: Row[]): number[] {
   else {
     primary = rows.find((r) => r.id === op.primary);
     if (!primary) {
-      const [extra] = x.query(compile({ ...op, selection: { ids: [op.primary], all: false, orderBy: 'time_desc' } } as MergeOp, x.store.dialect).target!);
+      const [extra] = x.query(compileTargetSelect({ ids: [op.primary], all: false, orderBy: 'time_desc' }, x.store.dialect, { now: op.now, applyReadPermissions: false }));
       if (!extra) throw new Refusal('merge-primary-missing', `Merge: primary record #${op.primary} does not exist (or is deleted or expired)`, 'args.primary_id');
       primary = extra;
     }

@@ -235,3 +235,14 @@ describe('Summarize', () => {
     expect([...r.results[2].ids].sort()).toEqual([1, 2]);
   });
 });
+
+describe('Merge primary outside the target', () => {
+  it('merges the target into a primary_id that the target does not select', async () => {
+    const store = await freshStore();
+    runOk(store, [encode('base', { tags: ['p'] }), encode('x', { tags: ['m'] }), encode('y', { tags: ['m'] }), op('Merge', { filter: { has_tags: ['m'] } }, { primary_id: '1' })]);
+    expect(row(store, 1).text).toBe('base\ny\nx');
+    expect(rows(store).map((r) => r.deleted)).toEqual([0, 1, 1]);
+    const r = run(store, [op('Merge', { ids: ['1', '2'] }, { primary_id: '9' })], { now: NOW });
+    expect(r.diagnostics[0].code).toBe('merge-primary-missing');
+  });
+});
