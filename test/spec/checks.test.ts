@@ -3,7 +3,7 @@
  * no diagnostics; a block marked `expect-error=<code>` or `expect-warning=<code>` must produce
  * exactly that one diagnostic. Every code a rule can report is documented with a failing example.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ruleCodes } from '../../src/check/index.ts';
@@ -53,6 +53,18 @@ describe('spec/checks.md', () => {
       expect(text, `${code} (${rule}) is not documented`).toMatch(new RegExp(`^## ${code}$|\`${code}\``, 'm'));
       expect(failing.has(code), `${code} has no failing example`).toBe(true);
       expect(text, `${rule} is not named`).toContain(`\`${rule}\``);
+    }
+  });
+
+  it("links every rule file's header to an existing section", () => {
+    const headings = new Set([...text.matchAll(/^## (.+)$/gm)].map((m) => m[1].trim().toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-')));
+    const dir = resolve(import.meta.dirname, '../../src/check/rules');
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('Rule.ts'))) {
+      const source = readFileSync(resolve(dir, file), 'utf8');
+      const link = /Spec: spec\/checks\.md#([a-z0-9-]+)/.exec(source);
+      expect(link?.[1], `${file} has no spec link`).toBeDefined();
+      expect(headings.has(link![1]), `${file} links to a missing section #${link![1]}`).toBe(true);
+      expect(source, `${file} has no invariant`).toMatch(/^ \* Invariant: /m);
     }
   });
 });
