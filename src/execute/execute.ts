@@ -126,7 +126,7 @@ class Execution {
     for (const k of changed) set[k] = changes[k];
     set.updated_at = this.op.now;
     this.write(compileUpdateById(row.id, set, this.store.dialect));
-    this.changes.push({ id: row.id, before: pick(row, changed), after: pick(set, changed) });
+    this.changes.push({ id: row.id, before: withoutVector(pick(row, changed)), after: withoutVector(pick(set, changed)) });
     Object.assign(row, set);
   }
 
@@ -135,13 +135,13 @@ class Execution {
     this.sql.push(stmt);
     const rows = this.store.all(stmt);
     const id = Number(rows[0]?.id ?? this.store.all({ sql: this.store.dialect.lastInsertId(), params: [] })[0].id);
-    this.changes.push({ id, before: null, after: { id, ...values } });
+    this.changes.push({ id, before: null, after: withoutVector({ id, ...values }) });
     return id;
   }
 
   remove(row: Row): void {
     this.write(compileDeleteById(row.id, this.store.dialect));
-    this.changes.push({ id: row.id, before: row, after: null });
+    this.changes.push({ id: row.id, before: withoutVector(row), after: null });
   }
 
   embedding(text: string): { embedding: number[]; embedding_model: string } {
@@ -158,6 +158,16 @@ class Execution {
 
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
 const clamp01 = (x: number) => Math.round(Math.min(1, Math.max(0, x)) * 1e6) / 1e6;
+
+/**
+ * Before/after images leave out the embedding vector: it is derived from the text (and
+ * embedding_model says how), and it would be most of every audit entry's size.
+ */
+function withoutVector(image: Record<string, unknown>): Record<string, unknown> {
+  if (!('embedding' in image)) return image;
+  const { embedding: _vector, ...rest } = image;
+  return rest;
+}
 
 function pick(row: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(keys.map((k) => [k, row[k] ?? null]));
