@@ -17,7 +17,10 @@ export const STORE_FORMAT = 'text2mem-store/1';
 export interface StoreOptions {
   /** An initialised sql.js module; when absent it is loaded with `locateFile` / `wasmBinary`. */
   readonly sqlJs?: SqlJsStatic;
-  /** Where the browser finds `sql-wasm.wasm`, e.g. `(f) => '/assets/' + f`. */
+  /**
+   * Where the browser finds `sql-wasm.wasm`, e.g. `(f) => '/assets/' + f`. sql.js initialises
+   * once per page (or process): only the first load uses it.
+   */
   readonly locateFile?: (file: string) => string;
   readonly wasmBinary?: ArrayBuffer | Uint8Array;
   /** The bytes of an existing store (an SQLite database file). */
