@@ -5,14 +5,14 @@
  * hover links like `diagrams/index.html#whereClause` land on the rule.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createSyntaxDiagramsCode } from 'chevrotain';
 import type { Plugin } from 'vite';
 import { parser } from '../grammar/parser.ts';
 
-const require = createRequire(import.meta.url);
-const DIAGRAMS_DIR = join(dirname(require.resolve('chevrotain/package.json')), 'diagrams');
+// chevrotain's `exports` hide its files from require.resolve; the repository layout is fixed.
+const DIAGRAMS_DIR = fileURLToPath(new URL('../node_modules/chevrotain/diagrams/', import.meta.url));
 const RESOURCES = ['vendor/railroad-diagrams.js', 'src/diagrams_builder.js', 'src/diagrams_behavior.js', 'src/main.js', 'diagrams.css'];
 
 const ANCHORS = `

@@ -100,7 +100,7 @@ export class App {
       h('h1', {}, 'Text2Mem playground'),
       examples,
       h('button', { class: 'primary', title: 'Run the script (Ctrl/Cmd-Enter)', 'data-testid': 'run', onclick: () => void this.run() }, '▶ Run'),
-      h('button', { title: 'Format with the project printer (Shift-Alt-F)', onclick: () => this.format() }, 'Format'),
+      h('button', { title: 'Format with the project printer', 'data-testid': 'format', onclick: () => this.format() }, 'Format'),
       h('button', { title: 'Copy a link with the script in it', onclick: () => void this.share() }, 'Share'),
       h('button', { title: 'Download the store as a .sqlite file', onclick: () => this.exportStore() }, 'Export store'),
       h('button', { title: 'Load a .sqlite store', onclick: () => void this.importStore() }, 'Import store'),
@@ -556,8 +556,12 @@ export class App {
 
   testApi() {
     return {
+      /** Replaces the script and puts the cursor at its end, in the focused editor. */
       setScript: (text: string) => {
         this.editor.setValue(text);
+        const end = this.editor.getModel()!.getPositionAt(text.length);
+        this.editor.setPosition(end);
+        this.editor.focus();
       },
       run: () => this.run(),
       shareUrl: async () => location.href.replace(/#.*$/, '') + await encodeShareHash(this.editor.getValue()),
@@ -591,8 +595,14 @@ function cell(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** Columns never shown in tables: bookkeeping and the (long) embedding vector. */
+const HIDDEN_COLUMNS = new Set(['embedding', 'embedding_model']);
+
+/** The columns worth showing: any that some row fills (a table of 30 mostly-null columns hides the data). */
 function columnsOf(rows: readonly Row[]): string[] {
-  return [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const all = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const filled = (c: string) => rows.some((r) => r[c] !== null && r[c] !== undefined && r[c] !== '' && r[c] !== '[]' && r[c] !== '{}');
+  return all.filter((c) => c === 'id' || (!HIDDEN_COLUMNS.has(c) && filled(c)));
 }
 
 function rowsTable(rows: readonly Row[]): HTMLTableElement {
@@ -613,7 +623,8 @@ function diffBadges(diff: RowDiff): HTMLElement {
 function diffTable(r: StatementView): HTMLElement {
   const rows = [...r.after, ...r.diff.removed];
   if (rows.length === 0) return h('div', { class: 'pane-note' }, 'Memory is empty.');
-  const columns = columnsOf(rows);
+  const changedColumns = new Set(r.diff.changed.flatMap((c) => c.fields));
+  const columns = [...new Set([...columnsOf([...rows, ...r.before]), ...changedColumns])].filter((c) => !HIDDEN_COLUMNS.has(c));
   const added = new Set(r.diff.added.map((row) => String(row.id)));
   const removed = new Set(r.diff.removed.map((row) => String(row.id)));
   const changed = new Map(r.diff.changed.map((c) => [c.id, c]));

@@ -71,6 +71,8 @@ export function registerT2mLanguage(): void {
       return {
         suggestions: items.map((item, i) => ({
           label: item.label,
+          // Monaco filters on the text of the replaced range; for a quoted value that starts with a quote.
+          filterText: model.getValueInRange(rangeOf(model, item.from, item.to)).startsWith('"') ? (item.insertText ?? item.label) : item.label,
           kind: KIND[item.kind],
           detail: item.detail,
           documentation: item.documentation ? { value: item.documentation } : undefined,

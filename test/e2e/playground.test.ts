@@ -48,11 +48,18 @@ async function open(page: Page): Promise<void> {
 
 const state = (page: Page): Promise<PageState> => page.evaluate(() => window.t2m!.state() as unknown as PageState);
 
-/** Types like a person (through the editor, so Monaco's own events fire) and waits for the worker's answer. */
+/** Replaces the script (cursor at the end, editor focused) and waits for the worker's diagnostics. */
+async function setScript(page: Page, text: string): Promise<void> {
+  await page.evaluate((t) => window.t2m!.setScript(t), text);
+  await page.evaluate(() => window.t2m!.settled());
+}
+
+/** Types key by key like a person, so Monaco's own input handling (auto-closing quotes) runs. */
 async function typeScript(page: Page, text: string): Promise<void> {
-  await page.evaluate(() => window.t2m!.setScript(''));
+  await setScript(page, '');
   await page.click('#editor .view-lines');
-  await page.keyboard.insertText(text);
+  await page.keyboard.type(text);
+  await page.waitForFunction((t) => window.t2m!.state().script === t, text);
   await page.evaluate(() => window.t2m!.settled());
 }
 
@@ -66,7 +73,7 @@ describe('playground in Chromium', () => {
     expect(s.ready).toBe(true);
     // Monaco's editor worker is created on demand: formatting asks it for minimal edits.
     await typeScript(page, 'promote   where search "OKR progress" limit 5 set weight 0.9');
-    await page.keyboard.press('Shift+Alt+F');
+    await page.click('[data-testid=format]');
     await page.waitForFunction(() => window.t2m!.state().script.startsWith('PROMOTE'));
     await page.evaluate(() => window.t2m!.showTab('IR'));
     await page.waitForFunction(() => window.t2m!.irText().includes('"Promote"'));
@@ -97,7 +104,7 @@ describe('playground in Chromium', () => {
     expect(await page.locator('[data-testid=problems] .error').count()).toBeGreaterThan(0);
 
     // Run a good script.
-    await typeScript(page, GOOD);
+    await setScript(page, GOOD);
     expect((await page.evaluate(() => window.t2m!.markers())).filter((m) => m.severity === 8)).toEqual([]);
     await page.evaluate(() => window.t2m!.run());
     const s = await state(page);
@@ -128,21 +135,23 @@ describe('playground in Chromium', () => {
 
     // The SQL pane shows the statements with their bound parameters.
     const sql = await page.evaluate(() => window.t2m!.sqlText());
-    expect(sql).toMatch(/INSERT INTO memory/i);
+    expect(sql).toMatch(/INSERT INTO "?memory"?/i);
     expect(sql).toContain('-- params:');
 
     // Completion offers tags that now exist in the store.
-    await typeScript(page, 'LABEL WHERE tags HAS "O');
+    await setScript(page, 'LABEL WHERE tags HAS "O');
     await page.keyboard.press('Control+Space');
     await page.waitForSelector('.suggest-widget .monaco-list-row');
     expect(await page.locator('.suggest-widget .monaco-list-row').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining('OKR')]));
     await page.keyboard.press('Escape');
 
     // Hover documents a keyword.
-    await typeScript(page, 'PROMOTE WHERE search "OKR progress" LIMIT 5 SET weight 0.9');
-    await page.locator('#editor .view-lines span', { hasText: 'WHERE' }).first().hover();
-    await page.waitForSelector('.monaco-hover-content');
-    expect(await page.locator('.monaco-hover-content').innerText()).toContain('Select memories');
+    await setScript(page, 'PROMOTE WHERE search "OKR progress" LIMIT 5 SET weight 0.9');
+    await page.locator('#editor .view-line span span', { hasText: /^WHERE$/ }).first().hover();
+    const hover = page.locator('.monaco-hover-content', { hasText: 'Select memories' });
+    await hover.waitFor();
+    // The hover links to the railroad diagram of the rule.
+    expect(await hover.locator('a').first().getAttribute('data-href') ?? await hover.locator('a').first().getAttribute('href')).toMatch(/diagrams\/index\.html#whereClause$/);
 
     // Reload: the script and the store are still there.
     await page.reload();
@@ -160,7 +169,7 @@ describe('playground in Chromium', () => {
     const page = await context.newPage();
     const problems = collectProblems(page);
     await open(page);
-    await typeScript(page, 'ENCODE "incident log" TAGS "sev1";\nLOCK WHERE tags HAS "sev1" LIMIT 5 MODE read_only;\nUPDATE WHERE tags HAS "sev1" LIMIT 5 SET text "rewritten";\n');
+    await setScript(page, 'ENCODE "incident log" TAGS "sev1";\nLOCK WHERE tags HAS "sev1" LIMIT 5 MODE read_only;\nUPDATE WHERE tags HAS "sev1" LIMIT 5 SET text "rewritten";\n');
     await page.evaluate(() => window.t2m!.run());
     const s = await state(page);
     expect(s.committed).toBe(false);
@@ -181,10 +190,10 @@ describe('playground in Chromium', () => {
     const context = await served.browser.newContext();
     const page = await context.newPage();
     const problems = collectProblems(page);
-    await page.route(/editor\.worker.*\.js$/, (route) => route.fulfill({ status: 404, body: 'missing' }));
+    await context.route(/editor\.worker.*\.js$/, (route) => route.fulfill({ status: 404, body: 'missing' }));
     await open(page);
     await typeScript(page, 'promote   where search "x" limit 5 set weight 0.9');
-    await page.keyboard.press('Shift+Alt+F');
+    await page.click('[data-testid=format]');
     await expect.poll(() => problems.length, { timeout: 10_000 }).toBeGreaterThan(0);
     await context.close();
   });
@@ -194,7 +203,7 @@ describe('playground in Chromium', () => {
     const page = await context.newPage();
     await open(page);
     const script = 'RETRIEVE WHERE subject = "数据库 failover" LIMIT 3 INCLUDE id, text';
-    await typeScript(page, script);
+    await setScript(page, script);
     const url = await page.evaluate(() => window.t2m!.shareUrl());
     expect(url).toMatch(/#script=[\w-]+$/);
     const other = await (await served.browser.newContext()).newPage();
