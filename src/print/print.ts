@@ -149,24 +149,55 @@ function printClause(c: A.Clause): string {
   }
 }
 
+interface Line {
+  text: string;
+  comment?: A.Comment;
+}
+
 function printStatement(s: A.Statement, width: number): string {
   const head = s.text ? `${s.verb.name} ${JSON.stringify(s.text.value)}` : s.verb.name;
-  const clauses = sortClauses(s.clauses);
-  const oneLine = [head, ...clauses.map(printClause)].join(' ');
-  if (oneLine.length + 1 <= width) return `${oneLine};`;
-  // Wrapped: the target stays on the verb's line when it fits; every other clause on its own line.
-  const lines: string[] = [head];
-  for (const c of clauses) {
-    let text = printClause(c);
-    const isTarget = c.kind === 'IdClause' || c.kind === 'IdsClause' || c.kind === 'AllClause' || c.kind === 'WhereClause';
-    if (isTarget && lines.length === 1 && `${lines[0]} ${text}`.length <= width) {
-      lines[0] += ` ${text}`;
-      continue;
-    }
-    if (c.kind === 'WhereClause' && text.length + 2 > width) text = `WHERE ${whereParts(c).join('\n    AND ')}`;
-    lines.push(`  ${text}`);
+  let clauses = sortClauses(s.clauses);
+  let statementComment = s.trailingComment;
+  // A comment trailing the last clause is printed after the `;`, where it reads back as the
+  // statement's own: treat it as that from the start, so the layout does not depend on which.
+  const lastClause = clauses[clauses.length - 1];
+  if (lastClause?.trailingComment && !statementComment) {
+    statementComment = lastClause.trailingComment;
+    clauses = [...clauses.slice(0, -1), { ...lastClause, trailingComment: undefined }];
   }
-  return `${lines.join('\n')};`;
+  const hasComments = clauses.some((c) => c.leadingComments?.length || c.trailingComment);
+  const oneLine = [head, ...clauses.map(printClause)].join(' ');
+  const lines: Line[] = [];
+  if (!hasComments && oneLine.length + 1 <= width) lines.push({ text: oneLine });
+  else {
+    // Wrapped: the target stays on the verb's line when it fits; every other clause on its own
+    // line, after its own comments.
+    lines.push({ text: head });
+    for (const c of clauses) {
+      let text = printClause(c);
+      const isTarget = c.kind === 'IdClause' || c.kind === 'IdsClause' || c.kind === 'AllClause' || c.kind === 'WhereClause';
+      const first = lines[0];
+      if (isTarget && lines.length === 1 && !first.comment && !c.leadingComments?.length && `${first.text} ${text}`.length <= width) {
+        first.text += ` ${text}`;
+        first.comment = c.trailingComment;
+        continue;
+      }
+      for (const comment of c.leadingComments ?? []) {
+        if (comment.blankLineBefore) lines.push({ text: '' });
+        lines.push({ text: `  ${printComment(comment)}` });
+      }
+      if (c.kind === 'WhereClause' && text.length + 2 > width) text = `WHERE ${whereParts(c).join('\n    AND ')}`;
+      lines.push({ text: `  ${text}`, comment: c.trailingComment });
+    }
+  }
+  const last = lines[lines.length - 1];
+  last.text += ';';
+  if (statementComment) {
+    // One comment per line: the last clause's own comment moves above it.
+    if (last.comment) lines.splice(lines.length - 1, 0, { text: `  ${printComment(last.comment)}` });
+    last.comment = statementComment;
+  }
+  return lines.map((l) => (l.comment ? `${l.text} ${printComment(l.comment)}` : l.text)).join('\n');
 }
 
 function printComment(c: A.Comment): string {
@@ -184,8 +215,7 @@ export function print(script: A.Script, options: PrintOptions = {}): string {
       out.push(printComment(c));
     }
     if (s.leadingComments.length && s.blankLineAfterComments) out.push('');
-    const text = printStatement(s, width);
-    out.push(s.trailingComment ? `${text} ${printComment(s.trailingComment)}` : text);
+    out.push(printStatement(s, width));
   });
   if (script.trailingComments.length && out.length) out.push('');
   for (const c of script.trailingComments) {

@@ -62,7 +62,7 @@ export interface Statement extends Node {
   /** ENCODE's leading string: the payload text. */
   readonly text?: StringValue;
   readonly clauses: readonly Clause[];
-  /** Comments on the lines before the statement (and any written inside it, which move here). */
+  /** Comments on the lines before the statement (comments inside it belong to its clauses). */
   readonly leadingComments: readonly Comment[];
   /** A comment after the statement on its last line. */
   readonly trailingComment?: Comment;
@@ -72,16 +72,24 @@ export interface Statement extends Node {
   readonly blankLineAfterComments?: boolean;
 }
 
+/** What every clause has: comments written inside the statement stay with the clause. */
+export interface ClauseBase extends Node {
+  /** Comments on their own lines before the clause. */
+  readonly leadingComments?: readonly Comment[];
+  /** A comment after the clause on its last line. */
+  readonly trailingComment?: Comment;
+}
+
 export type Clause =
   | IdClause | IdsClause | AllClause | WhereClause | ValueClause | ListClause | MaxTokensClause | OlderThanClause
   | WithinClause | FlagClause | SetClause | WithClause;
 
 /** `ID v`: `target.ids` as a single id. */
-export interface IdClause extends Node { readonly kind: 'IdClause'; readonly value: Value }
+export interface IdClause extends ClauseBase { readonly kind: 'IdClause'; readonly value: Value }
 /** `IDS a, b` or `IDS [a, b]`: `target.ids` as a list. */
-export interface IdsClause extends Node { readonly kind: 'IdsClause'; readonly values: ValueList }
+export interface IdsClause extends ClauseBase { readonly kind: 'IdsClause'; readonly values: ValueList }
 /** `ALL`: `target.all = true`. */
-export interface AllClause extends Node { readonly kind: 'AllClause' }
+export interface AllClause extends ClauseBase { readonly kind: 'AllClause' }
 
 /** The clause keywords followed by one value. */
 export const VALUE_KEYWORDS = [
@@ -90,29 +98,29 @@ export const VALUE_KEYWORDS = [
   'TRACE', 'AT', 'COMMENT',
 ] as const;
 export type ValueKeyword = (typeof VALUE_KEYWORDS)[number];
-export interface ValueClause extends Node { readonly kind: 'ValueClause'; readonly keyword: ValueKeyword; readonly keywordLoc: Range; readonly value: Value }
+export interface ValueClause extends ClauseBase { readonly kind: 'ValueClause'; readonly keyword: ValueKeyword; readonly keywordLoc: Range; readonly value: Value }
 
 export const LIST_KEYWORDS = ['TAGS', 'INCLUDE'] as const;
 export type ListKeyword = (typeof LIST_KEYWORDS)[number];
-export interface ListClause extends Node { readonly kind: 'ListClause'; readonly keyword: ListKeyword; readonly keywordLoc: Range; readonly values: ValueList }
+export interface ListClause extends ClauseBase { readonly kind: 'ListClause'; readonly keyword: ListKeyword; readonly keywordLoc: Range; readonly values: ValueList }
 
 /** `MAX n TOKENS` */
-export interface MaxTokensClause extends Node { readonly kind: 'MaxTokensClause'; readonly value: Value }
+export interface MaxTokensClause extends ClauseBase { readonly kind: 'MaxTokensClause'; readonly value: Value }
 /** `OLDER THAN P30D` */
-export interface OlderThanClause extends Node { readonly kind: 'OlderThanClause'; readonly value: Value }
+export interface OlderThanClause extends ClauseBase { readonly kind: 'OlderThanClause'; readonly value: Value }
 /** `WITHIN LAST 7 DAYS` / `WITHIN FROM a TO b` */
-export interface WithinClause extends Node { readonly kind: 'WithinClause'; readonly range: TimeRange }
+export interface WithinClause extends ClauseBase { readonly kind: 'WithinClause'; readonly range: TimeRange }
 
 export const FLAG_KEYWORDS = ['ARCHIVE', 'SOFT', 'HARD', 'CONFIRM', 'DRY RUN'] as const;
 export type FlagKeyword = (typeof FLAG_KEYWORDS)[number];
-export interface FlagClause extends Node { readonly kind: 'FlagClause'; readonly keyword: FlagKeyword }
+export interface FlagClause extends ClauseBase { readonly kind: 'FlagClause'; readonly keyword: FlagKeyword }
 
 /** `SET k = v, ...`: UPDATE's `args.set`, any other verb's `args`. */
-export interface SetClause extends Node { readonly kind: 'SetClause'; readonly assignments: readonly Assignment[] }
+export interface SetClause extends ClauseBase { readonly kind: 'SetClause'; readonly assignments: readonly Assignment[] }
 export interface Assignment extends Node { readonly kind: 'Assignment'; readonly key: Key; readonly value: Value }
 
 /** `WITH a.b.c = v`: sets any IR path; the escape for fields no other clause can express. */
-export interface WithClause extends Node { readonly kind: 'WithClause'; readonly path: readonly Key[]; readonly value: Value }
+export interface WithClause extends ClauseBase { readonly kind: 'WithClause'; readonly path: readonly Key[]; readonly value: Value }
 
 /** `a, b, c` or `[a, b, c]` (then `bracketed`), always a JSON array. */
 export interface ValueList extends Node {
@@ -124,7 +132,7 @@ export interface ValueList extends Node {
 
 // ---------------------------------------------------------------- WHERE
 
-export interface WhereClause extends Node {
+export interface WhereClause extends ClauseBase {
   readonly kind: 'WhereClause';
   readonly conditions: readonly Condition[];
   /** The trailing `LIMIT n`: `target.filter.limit`. */

@@ -580,9 +580,12 @@ function attachComments(text: string, raw: RawStatement[], commentTokens: IToken
   const statements: A.Statement[] = [];
   raw.forEach((s, index) => {
     const leading: A.Comment[] = [];
+    const inside: A.Comment[] = [];
     let trailing: A.Comment | undefined;
-    // Comments before this statement, or inside it (they move in front of it).
-    while (ci < comments.length && comments[ci].loc.start.offset < s.loc.end.offset) leading.push(comments[ci++]);
+    // Comments before this statement, then those inside it (they go to its clauses).
+    while (ci < comments.length && comments[ci].loc.start.offset < s.loc.start.offset) leading.push(comments[ci++]);
+    while (ci < comments.length && comments[ci].loc.start.offset < s.loc.end.offset) inside.push(comments[ci++]);
+    const clauses = attachClauseComments(text, s.clauses, inside, leading);
     // A comment on the statement's last line, after it, trails it.
     const c = comments[ci];
     const nextStart = raw[index + 1]?.loc.start.offset ?? Infinity;
@@ -596,7 +599,7 @@ function attachComments(text: string, raw: RawStatement[], commentTokens: IToken
     const blankLineAfterComments = !!lastComment && lastComment.loc.end.offset < s.loc.start.offset && blankBetween(text, lastComment.loc.end.offset, s.loc.start.offset);
     prevEnd = (trailing ?? s).loc.end.offset;
     statements.push({
-      kind: 'Statement', verb: s.verb, text: s.text, clauses: s.clauses, leadingComments: markBlankLines(text, leading),
+      kind: 'Statement', verb: s.verb, text: s.text, clauses, leadingComments: markBlankLines(text, leading),
       ...(trailing ? { trailingComment: trailing } : {}), ...(blankLineBefore ? { blankLineBefore } : {}),
       ...(blankLineAfterComments ? { blankLineAfterComments } : {}), loc: s.loc,
     });
@@ -607,6 +610,35 @@ function attachComments(text: string, raw: RawStatement[], commentTokens: IToken
     kind: 'Script', statements, trailingComments,
     loc: { start: end, end: endPosition(text) },
   };
+}
+
+/**
+ * Gives each comment inside a statement to a clause: a comment after a clause on its last line
+ * trails it; any other goes before the next clause (or, with no clause after it, trails the
+ * last one; with no clauses at all, it leads the statement).
+ */
+function attachClauseComments(text: string, clauses: readonly A.Clause[], inside: A.Comment[], statementLeading: A.Comment[]): A.Clause[] {
+  if (inside.length === 0) return [...clauses];
+  if (clauses.length === 0) {
+    statementLeading.push(...inside);
+    return [];
+  }
+  const leading = clauses.map((): A.Comment[] => []);
+  const trailing: Array<A.Comment | undefined> = clauses.map(() => undefined);
+  for (const c of inside) {
+    const at = c.loc.start.offset;
+    const before = clauses.findLastIndex((cl) => cl.loc.end.offset <= at);
+    const next = clauses.findIndex((cl) => cl.loc.start.offset > at);
+    if (before >= 0 && clauses[before].loc.end.line === c.loc.start.line && !trailing[before] && (next < 0 || next === before + 1)) trailing[before] = c;
+    else if (next >= 0) leading[next].push(c);
+    else if (!trailing[clauses.length - 1]) trailing[clauses.length - 1] = c;
+    else leading[clauses.length - 1].push(c);
+  }
+  return clauses.map((cl, i) => ({
+    ...cl,
+    ...(leading[i].length ? { leadingComments: markBlankLines(text, leading[i]) } : {}),
+    ...(trailing[i] ? { trailingComment: trailing[i] } : {}),
+  }));
 }
 
 function blankBetween(text: string, from: number, to: number): boolean {

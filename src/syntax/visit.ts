@@ -6,6 +6,10 @@ import type * as A from './ast.ts';
 
 type AnyNode = A.Node & Record<string, unknown>;
 
+function clause(...keys: string[]): string[] {
+  return ['leadingComments', ...keys, 'trailingComment'];
+}
+
 /** The fields of each node kind that hold child nodes (a node, a list of nodes, or absent). */
 export const CHILD_KEYS: Readonly<Record<string, readonly string[]>> = {
   Script: ['statements', 'trailingComments'],
@@ -13,12 +17,12 @@ export const CHILD_KEYS: Readonly<Record<string, readonly string[]>> = {
   Verb: [], Comment: [], Key: [],
   String: [], Number: [], Boolean: [], Null: [], DateTime: [], Duration: [], Identifier: [],
   List: ['items'], Object: ['entries'], Entry: ['key', 'value'],
-  IdClause: ['value'], IdsClause: ['values'], AllClause: [], ValueList: ['items'],
-  WhereClause: ['conditions', 'limit'], SearchCondition: ['query', 'options'], SearchOption: ['value'],
+  IdClause: clause('value'), IdsClause: clause('values'), AllClause: clause(), ValueList: ['items'],
+  WhereClause: clause('conditions', 'limit'), SearchCondition: ['query', 'options'], SearchOption: ['value'],
   FieldCondition: ['field', 'value', 'values', 'range'], TimeRange: ['relative', 'from', 'to'], RelativeRange: ['amount'],
-  ValueClause: ['value'], ListClause: ['values'], MaxTokensClause: ['value'], OlderThanClause: ['value'],
-  WithinClause: ['range'], FlagClause: [], SetClause: ['assignments'], Assignment: ['key', 'value'],
-  WithClause: ['path', 'value'],
+  ValueClause: clause('value'), ListClause: clause('values'), MaxTokensClause: clause('value'), OlderThanClause: clause('value'),
+  WithinClause: clause('range'), FlagClause: clause(), SetClause: clause('assignments'), Assignment: ['key', 'value'],
+  WithClause: clause('path', 'value'),
 };
 
 /** The direct children of a node, in source order of their fields. */

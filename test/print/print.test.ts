@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { parse } from '../../src/syntax/index.ts';
 import { print } from '../../src/print/index.ts';
 import { astToIr } from '../../src/convert/index.ts';
@@ -42,7 +43,22 @@ describe('print', () => {
 
   it('keeps comments in place and single blank lines between statements', () => {
     const src = '# header\nENCODE "a"; # first\n\n\n# about b\nENCODE "b" # inside\n  TAGS "t";\n# end\n';
-    expect(fmt(src)).toBe('# header\nENCODE "a"; # first\n\n# about b\n# inside\nENCODE "b" TAGS "t";\n\n# end\n');
+    expect(fmt(src)).toBe('# header\nENCODE "a"; # first\n\n# about b\nENCODE "b"\n  # inside\n  TAGS "t";\n\n# end\n');
+  });
+
+  it('keeps comments inside a statement with their clauses', () => {
+    const src = [
+      'LOCK WHERE tags HAS "x" # which records',
+      '  # why read-only:',
+      '  MODE read_only',
+      '  REASON "audit" # for legal',
+      '  AS "sre"; # done',
+      '',
+    ].join('\n');
+    expect(fmt(src)).toBe(src);
+    expect(fmt('DELETE ALL # everything\n SOFT;')).toBe('DELETE ALL # everything\n  SOFT;\n');
+    expect(fmt('DELETE ALL SOFT # soft\n;')).toBe('DELETE ALL SOFT; # soft\n');
+    expect(fmt('DELETE ALL # a\n SOFT # b\n; # c')).toBe('DELETE ALL # a\n  # b\n  SOFT; # c\n');
   });
 
   it('is idempotent and does not change the meaning', () => {
@@ -84,5 +100,30 @@ describe('kitchen sink: parse → print → parse keeps the tree', () => {
     expect(once.diagnostics).toEqual([]);
     const twice = parse(print(once.script));
     expect(shape(twice.script)).toEqual(shape(once.script));
+  });
+});
+
+describe('comments anywhere', () => {
+  it('formatting is idempotent wherever comments are put', async () => {
+    const { readFileSync } = await import('node:fs');
+    const text = readFileSync(new URL('../corpus/paper_b12_incident_postmortem.t2m', import.meta.url), 'utf8');
+    const lines = text.split('\n');
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(fc.nat(lines.length - 1), fc.boolean()), { maxLength: 6, selector: ([i]) => i }), (spots) => {
+        const damaged = lines.map((l, i) => {
+          const spot = spots.find(([at]) => at === i);
+          if (!spot) return l;
+          return spot[1] ? `# own line ${i}\n${l}` : /#/.test(l) ? l : `${l} # end ${i}`;
+        }).join('\n');
+        const parsed = parse(damaged);
+        expect(parsed.diagnostics).toEqual([]);
+        const once = print(parsed.script);
+        expect(print(parse(once).script)).toBe(once);
+        const count = (t: string) => (t.match(/# (own line|end) \d+/g) ?? []).length;
+        expect(count(once)).toBe(count(damaged));
+        expect(astToIr(parse(once).script).irs).toStrictEqual(astToIr(parsed.script).irs);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
