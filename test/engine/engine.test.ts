@@ -248,3 +248,20 @@ async function loadStoreFileFromBytes(data: Uint8Array) {
   if (!opened.ok) throw new Error(opened.diagnostics[0].message);
   return opened.store;
 }
+
+describe('diagnostics point into DSL source', () => {
+  it('a refusal names the statement and spans it', async () => {
+    const { textToIr } = await import('../../src/pipeline.ts');
+    const text = 'ENCODE "doc";\nLOCK ID "1" MODE read_only;\nUPDATE ID "1" SET text = "changed";\n';
+    const front = textToIr(text);
+    expect(front.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const store = await freshStore();
+    const r = run(store, front.irs, { now: NOW, sourceMaps: front.sourceMaps });
+    expect(r.ok).toBe(false);
+    const d = r.diagnostics[0];
+    expect(d).toMatchObject({ code: 'record-locked', statement: 2 });
+    expect(text.slice(d.range!.start.offset, d.range!.end.offset)).toMatch(/^UPDATE ID "1" SET text = "changed"/);
+    expect(d.range!.start).toMatchObject({ line: 3, column: 1 });
+    expect(rows(store)).toEqual([]);
+  });
+});
