@@ -104,8 +104,139 @@ export function renderEbnf(): string {
   return lines.join('\n');
 }
 
+// ---------------------------------------------------------------- GBNF
+
+/** A token that may start with a letter or digit, so it needs white space after a word. */
+function wordyTerminal(t: TokenType): boolean {
+  return t !== T.StringLiteral && !(typeof t.LABEL === 'string' && t.LABEL.startsWith("'"));
+}
+
+const firstWordyCache = new Map<string, boolean>();
+function firstWordy(p: IProduction): boolean {
+  if (p instanceof Terminal) return wordyTerminal(p.terminalType);
+  if (p instanceof NonTerminal) {
+    const name = p.nonTerminalName;
+    if (!firstWordyCache.has(name)) {
+      firstWordyCache.set(name, true); // recursion guard: assume wordy (the safe choice)
+      firstWordyCache.set(name, p.referencedRule.definition.length === 0 || firstWordySeq(p.referencedRule.definition));
+    }
+    return firstWordyCache.get(name)!;
+  }
+  if (p instanceof Alternation) return p.definition.some((a) => firstWordySeq((a as Alternative).definition));
+  return firstWordySeq((p as Option).definition);
+}
+function firstWordySeq(defs: IProduction[]): boolean {
+  // Optional leading parts may be absent, so any of them (and the first required one) counts.
+  for (const d of defs) {
+    if (firstWordy(d)) return true;
+    if (!(d instanceof Option || d instanceof Repetition || d instanceof RepetitionWithSeparator)) return false;
+  }
+  return false;
+}
+
+function gbnfName(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+function gbnfTerminal(t: TokenType): string {
+  if (t === T.Keyword) return 'keyword';
+  if (T.KEYWORDS.includes(t.name)) return JSON.stringify(t.name);
+  if (t === T.True || t === T.False || t === T.Null) return JSON.stringify(t.name.toLowerCase());
+  if (typeof t.LABEL === 'string' && t.LABEL.startsWith("'")) return JSON.stringify(t.LABEL.slice(1, -1));
+  return gbnfName(t.name.replace(/Literal$/, '')).replace(/^-/, '');
+}
+
+/** Can the production end with a word? Only a punctuation or string terminal cannot. */
+function lastWordy(p: IProduction): boolean {
+  return p instanceof Terminal ? wordyTerminal(p.terminalType) : true;
+}
+
+function isOptional(p: IProduction): boolean {
+  return p instanceof Option || p instanceof Repetition || p instanceof RepetitionWithSeparator;
+}
+
+/**
+ * The separator before an element: none at the start, required white space between two words
+ * (`WHERE tags`), optional white space next to punctuation or strings (`"a", "b"`).
+ */
+function gbnfSep(prevWordy: boolean | null, p: IProduction): string {
+  if (prevWordy === null) return '';
+  return prevWordy && firstWordy(p) ? 'sp ' : 'ws ';
+}
+
+/** One or more items of a repetition, the separator (if any) between them. */
+function gbnfRepeat(p: Repetition | RepetitionMandatory | RepetitionWithSeparator | RepetitionMandatoryWithSeparator, prevWordy: boolean | null): string {
+  const item = gbnfSeq(p.definition, prevWordy);
+  const again = p instanceof RepetitionWithSeparator || p instanceof RepetitionMandatoryWithSeparator
+    ? `ws ${gbnfTerminal(p.separator)} ${gbnfSeq(p.definition, false)}`
+    : gbnfSeq(p.definition, true);
+  return `${item} ( ${again} )*`;
+}
+
+/**
+ * A sequence. Separators go before each element, inside its group when it is optional; a
+ * leading optional element is expanded (`( x REST | REST )`) so that no separator is doubled.
+ */
+function gbnfSeq(defs: IProduction[], prevWordy: boolean | null): string {
+  if (defs.length === 0) return '""';
+  const [first, ...rest] = defs;
+  if (prevWordy === null && isOptional(first)) {
+    const body = first instanceof Option ? gbnfSeq(first.definition, null) : gbnfRepeat(first as Repetition, null);
+    if (rest.length === 0) return `( ${body} )?`;
+    return `( ${body} ${gbnfSeq(rest, true)} | ${gbnfSeq(rest, null)} )`;
+  }
+  const out = [gbnfProd(first, prevWordy)];
+  let prev = lastWordy(first) || isOptional(first);
+  for (const d of rest) {
+    out.push(gbnfProd(d, prev));
+    // After an optional element either it or what came before it ends the text so far.
+    prev = isOptional(d) ? lastWordy(d) || prev : lastWordy(d);
+  }
+  return out.join(' ');
+}
+
+function gbnfProd(p: IProduction, prevWordy: boolean | null): string {
+  if (p instanceof Terminal) return `${gbnfSep(prevWordy, p)}${gbnfTerminal(p.terminalType)}`;
+  if (p instanceof NonTerminal) return `${gbnfSep(prevWordy, p)}${gbnfName(p.nonTerminalName)}`;
+  if (p instanceof Option) return `( ${gbnfSeq(p.definition, prevWordy)} )?`;
+  if (p instanceof Repetition) return `( ${gbnfSeq(p.definition, prevWordy)} )*`;
+  if (p instanceof RepetitionMandatory) return `( ${gbnfSeq(p.definition, prevWordy)} )+`;
+  if (p instanceof RepetitionWithSeparator) return `( ${gbnfRepeat(p, prevWordy)} )?`;
+  if (p instanceof RepetitionMandatoryWithSeparator) return gbnfRepeat(p, prevWordy);
+  if (p instanceof Alternation) return `( ${p.definition.map((a) => gbnfSeq((a as Alternative).definition, prevWordy)).join(' | ')} )`;
+  throw new Error(`unknown GAST production ${p.constructor.name}`);
+}
+
+const GBNF_LEXICAL = [
+  'ws ::= ([ \\t\\n] | comment)*',
+  'sp ::= ([ \\t\\n] | comment)+',
+  'comment ::= "#" [^\\n]* "\\n"',
+  'string ::= "\\"" ( [^"\\\\\\x00-\\x1f] | "\\\\" ( ["\\\\/bfnrt] | "u" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] ) )* "\\""',
+  'number ::= "-"? ( "0" | [1-9] [0-9]* ) ( "." [0-9]+ )? ( [eE] [-+]? [0-9]+ )?',
+  'date-time ::= [0-9] [0-9] [0-9] [0-9] "-" [0-9] [0-9] "-" [0-9] [0-9] ( "T" [0-9] [0-9] ":" [0-9] [0-9] ( ":" [0-9] [0-9] ( "." [0-9]+ )? )? ( "Z" | [-+] [0-9] [0-9] ":" [0-9] [0-9] )? )?',
+  'duration ::= "P" ( [0-9]+ [YMWD] )* ( "T" ( [0-9]+ [HMS] )+ )?',
+  'identifier ::= [a-zA-Z_] [a-zA-Z0-9_]*',
+];
+
+/**
+ * The grammar in llama.cpp's GBNF, for constrained decoding: an LLM sampling under it can only
+ * emit text the parser accepts (keywords in canonical upper case; a name may still be a keyword).
+ */
+export function renderGbnf(): string {
+  const rules = Object.values(parser.getGAstProductions());
+  const lines = [
+    '# Text2Mem DSL grammar in GBNF (llama.cpp) for constrained decoding.',
+    '# Generated from grammar/parser.ts by scripts/gen-grammar.ts: do not edit.',
+    'root ::= ws script ws',
+  ];
+  for (const r of rules) lines.push(`${gbnfName(r.name)} ::= ${gbnfSeq(r.definition, null)}`);
+  lines.push(`keyword ::= ${T.KEYWORDS.map((k) => JSON.stringify(k)).join(' | ')}`, ...GBNF_LEXICAL, '');
+  return lines.join('\n');
+}
+
 export const GENERATED_DIR = join(import.meta.dirname, 'generated');
 export const GENERATED_FILES: ReadonlyArray<[string, () => string]> = [
   ['diagrams.html', renderDiagrams],
   ['grammar.ebnf', renderEbnf],
+  ['grammar.gbnf', renderGbnf],
 ];

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GENERATED_DIR, GENERATED_FILES, renderDiagrams, renderEbnf } from '../../grammar/generate.ts';
+import { GENERATED_DIR, GENERATED_FILES, renderDiagrams, renderEbnf, renderGbnf } from '../../grammar/generate.ts';
 
 describe('generated grammar artefacts', () => {
   for (const [name, render] of GENERATED_FILES) {
@@ -21,5 +21,16 @@ describe('generated grammar artefacts', () => {
     for (const rule of ['script', 'statement', 'whereClause', 'searchCondition', 'timeRange', 'value', 'object']) {
       expect(ebnf.match(new RegExp(`^${rule} ::=`, 'gm'))).toHaveLength(1);
     }
+  });
+
+  it('the GBNF defines every rule it uses, and needs white space only between words', () => {
+    const gbnf = renderGbnf();
+    const defined = new Set([...gbnf.matchAll(/^([a-z][a-z-]*) ::=/gm)].map((m) => m[1]));
+    const bodies = gbnf.split('\n').filter((l) => l.includes('::=')).map((l) => l.split('::=')[1].replace(/"(?:[^"\\]|\\.)*"|\[(?:[^\]\\]|\\.)*\]/g, ''));
+    const used = new Set(bodies.flatMap((b) => b.match(/[a-z][a-z-]*/g) ?? []));
+    for (const name of used) expect(defined, name).toContain(name);
+    expect(gbnf).toMatch(/^where-clause ::= "WHERE" sp condition \( sp "AND" sp condition \)\* \( sp "LIMIT" sp value \)\?$/m);
+    expect(gbnf).toMatch(/^entry ::= key ws ":" ws element$/m);
+    expect(gbnf).toMatch(/^script ::= \( statement \( sp statement \)\* \)\?$/m);
   });
 });
