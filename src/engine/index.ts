@@ -14,6 +14,7 @@ import type { IR } from '../ir/schema.ts';
 import { validateIr } from '../ir/validate.ts';
 import { ARCHIVE_WEIGHT, formatUtc, lowerIr, parseInstant } from '../lower/index.ts';
 import { executeOperation, type Change, type StatementResult } from '../execute/execute.ts';
+import { lockRefusal } from '../execute/governance.ts';
 import { openStore, Store, type StoreOptions } from '../execute/store.ts';
 
 export { Store, openStore, loadSqlJs, type StoreOptions, type OpenResult } from '../execute/store.ts';
@@ -110,6 +111,8 @@ export function explain(store: Store, irs: readonly unknown[], options: Omit<Run
 
 export interface SweepResult {
   readonly applied: readonly { readonly id: number; readonly action: string }[];
+  /** Due records left alone because a lock in force protects them (they stay hidden). */
+  readonly skipped: readonly { readonly id: number; readonly reason: string }[];
   readonly changes: readonly Change[];
   readonly sql: readonly SqlStatement[];
 }
@@ -120,6 +123,7 @@ export const ANONYMIZED_TEXT = '[anonymized]';
 /**
  * Applies the expiry action of every record whose `expire_at` has passed, as one transaction
  * with one audit entry. `demote` and `anonymize` clear the expiry so the record is live again.
+ * Records under a lock that refuses Expire are skipped until the lock lapses.
  */
 export function sweep(store: Store, now: Date | string = new Date(), actor = 'system:sweep'): SweepResult | { diagnostics: Diagnostic[] } {
   const at = clock(now);
@@ -132,9 +136,16 @@ export function sweep(store: Store, now: Date | string = new Date(), actor = 'sy
     const due = store.all(compileDueExpiries(nowText, d)).map(decodeRow);
     const applied: { id: number; action: string }[] = [];
     const changes: Change[] = [];
+    const skipped: { id: number; reason: string }[] = [];
     for (const row of due) {
       const id = Number(row.id);
       const action = String(row.expire_action ?? 'soft_delete');
+      // A lock is a hold: the expiry action waits until the lock lapses (or allows Expire).
+      const held = lockRefusal(row, 'Expire', actor, nowText, false);
+      if (held) {
+        skipped.push({ id, reason: `locked ${String(row.lock_mode)}: ${held}` });
+        continue;
+      }
       let set: Record<string, unknown> | null = null;
       switch (action) {
         case 'hard_delete':
@@ -162,7 +173,7 @@ export function sweep(store: Store, now: Date | string = new Date(), actor = 'sy
         before: Object.fromEntries(changes.map((c) => [c.id, c.before])), after: Object.fromEntries(changes.map((c) => [c.id, c.after])),
       }, d));
     }
-    return { commit: true, value: { applied, changes, sql } };
+    return { commit: true, value: { applied, skipped, changes, sql } };
   });
 }
 

@@ -144,6 +144,19 @@ describe('expiry and sweep', () => {
   });
 });
 
+describe('sweep and locks', () => {
+  it('leaves a due record under a lock alone until the lock lapses', async () => {
+    const store = await freshStore();
+    runOk(store, [encode('held'), op('Expire', { ids: ['1'] }, { until: '2025-10-22T00:00:00Z', on_expire: 'hard_delete' }), op('Lock', { ids: ['1'] }, { mode: 'read_only', policy: { expires: '2025-11-01T00:00:00Z' } })]);
+    const first = sweep(store, '2025-10-23T00:00:00Z');
+    expect('skipped' in first && first.skipped.map((x) => x.id)).toEqual([1]);
+    expect(rows(store)).toHaveLength(1);
+    const later = sweep(store, '2025-11-02T00:00:00Z');
+    expect('applied' in later && later.applied).toEqual([{ id: 1, action: 'hard_delete' }]);
+    expect(rows(store)).toHaveLength(0);
+  });
+});
+
 describe('read permissions', () => {
   it('show public and team records to named actors, private ones to their owner and whitelist only', async () => {
     const store = await freshStore();

@@ -23,8 +23,11 @@ export function sweepCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      if (flags.json) process.stdout.write(`${JSON.stringify(result.applied)}\n`);
-      else process.stdout.write(result.applied.length ? result.applied.map((a) => `#${a.id} ${a.action}`).join('\n') + '\n' : 'nothing due\n');
+      if (flags.json) process.stdout.write(`${JSON.stringify({ applied: result.applied, skipped: result.skipped })}\n`);
+      else {
+        const lines = [...result.applied.map((a) => `#${a.id} ${a.action}`), ...result.skipped.map((x) => `#${x.id} skipped (${x.reason})`)];
+        process.stdout.write(lines.length ? `${lines.join('\n')}\n` : 'nothing due\n');
+      }
       const problem = result.applied.length ? saveStoreFile(opened.store, flags.db) : null;
       if (problem) {
         process.stderr.write(`t2m sweep: ${problem.message}\n`);
