@@ -427,7 +427,7 @@ function suggestionFix(t: IToken, word: string): Diagnostic['fix'] {
 }
 
 /** A diagnostic for a parser error, with "did you mean" when a bare word is close to an expected keyword. */
-function parserErrorDiagnostic(e: { message: string; token: IToken }): Diagnostic {
+function parserErrorDiagnostic(e: { message: string; token: IToken }, lastToken: IToken): Diagnostic {
   const t = e.token;
   const atEof = t.tokenType.name === 'EOF' || !Number.isFinite(t.startOffset);
   if (t.tokenType === T.Identifier) {
@@ -436,7 +436,11 @@ function parserErrorDiagnostic(e: { message: string; token: IToken }): Diagnosti
     const word = expected.length ? closest(t.image, expected) : undefined;
     if (word) return diagnosticAt(t, 'unknown-keyword', `Unknown word '${t.image}'; did you mean ${word}? ${e.message}`, suggestionFix(t, word));
   }
-  if (atEof) return { code: 'unexpected-end', severity: 'error', message: e.message };
+  if (atEof) {
+    // Point just after the last token, where the missing part should go.
+    const end = tokenRange(lastToken).end;
+    return { code: 'unexpected-end', severity: 'error', message: e.message, range: { start: end, end } };
+  }
   return diagnosticAt(t, 'unexpected-token', e.message);
 }
 
@@ -508,7 +512,7 @@ function parseUnsafe(text: string): ParseResult {
       const cst = parser.statement();
       // Input left after the statement is handled below, not reported as "redundant input".
       const errors = parser.errors.filter((e) => e.name !== 'NotAllInputParsedException');
-      for (const e of errors) diagnostics.push(parserErrorDiagnostic(e));
+      for (const e of errors) diagnostics.push(parserErrorDiagnostic(e, chunk[chunk.length - 1]));
       const next = consumedUntil(cst, chunk, i);
       const built = buildStatement(cst);
       if (built) raw.push(built);

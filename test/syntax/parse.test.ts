@@ -184,6 +184,11 @@ describe('parse: errors', () => {
     expect(c.diagnostics[0]).toMatchObject({ code: 'invalid-condition', fix: { edits: [{ newText: 'tags' }] } });
   });
 
+  it('points just after the last token when the input ends too early', () => {
+    const r = parse('ENCODE "x" TYPE');
+    expect(r.diagnostics).toMatchObject([{ code: 'unexpected-end', range: { start: { line: 1, column: 16, offset: 15 } } }]);
+  });
+
   it('reports a missing semicolon and goes on', () => {
     const r = parse('ENCODE "a"\nENCODE "b";');
     expect(r.diagnostics.map((d) => d.code)).toEqual(['missing-semicolon']);
