@@ -423,6 +423,7 @@ export class App {
     clear(pane, steps,
       h('div', { class: 'timeline-statement' }, r.source),
       h('div', {}, diffBadges(r.diff), r.errors.length ? h('span', { class: 'err' }, ` ✖ ${r.errors.map((e) => e.message).join('; ')}`) : null),
+      changeList(r.diff),
       diffTable(r));
     const span = this.analysisSpan(this.step);
     if (span) this.stepDecorations?.set([{ range: span, options: { isWholeLine: true, className: 'stmt-highlight' } }]);
@@ -619,12 +620,27 @@ function diffBadges(diff: RowDiff): HTMLElement {
     h('span', { class: 'badge changed', 'data-changed': String(diff.changed.length) }, `~${diff.changed.length}`));
 }
 
+/** Columns every write touches; listed in the table but not in the change summary. */
+const BOOKKEEPING = new Set(['updated_at', 'created_at']);
+
+/** One line per changed field: `#2 weight: ∅ → 0.9`. */
+function changeList(diff: RowDiff): HTMLElement | null {
+  const lines = [
+    ...diff.added.map((row) => h('li', { class: 'added' }, `+ #${cell(row.id)} ${cell(row.text)}`)),
+    ...diff.removed.map((row) => h('li', { class: 'removed' }, `− #${cell(row.id)} ${cell(row.text)}`)),
+    ...diff.changed.flatMap((c) => c.fields.filter((f) => !BOOKKEEPING.has(f) && !HIDDEN_COLUMNS.has(f))
+      .map((f) => h('li', { class: 'changed' }, `~ #${c.id} ${f}: ${cell(c.before[f])} → ${cell(c.after[f])}`))),
+  ];
+  return lines.length ? h('ul', { class: 'changes', 'data-testid': 'changes' }, ...lines) : h('div', { class: 'pane-note' }, 'No change to memory.');
+}
+
 /** Memory after the statement: added rows green, removed rows struck out, changed cells yellow. */
 function diffTable(r: StatementView): HTMLElement {
   const rows = [...r.after, ...r.diff.removed];
   if (rows.length === 0) return h('div', { class: 'pane-note' }, 'Memory is empty.');
-  const changedColumns = new Set(r.diff.changed.flatMap((c) => c.fields));
-  const columns = [...new Set([...columnsOf([...rows, ...r.before]), ...changedColumns])].filter((c) => !HIDDEN_COLUMNS.has(c));
+  // What changed comes first, so it is on screen without scrolling: id, changed columns, the rest.
+  const changedColumns = [...new Set(r.diff.changed.flatMap((c) => c.fields))].filter((c) => !HIDDEN_COLUMNS.has(c) && !BOOKKEEPING.has(c));
+  const columns = [...new Set(['id', ...changedColumns, ...columnsOf([...rows, ...r.before])])].filter((c) => !HIDDEN_COLUMNS.has(c));
   const added = new Set(r.diff.added.map((row) => String(row.id)));
   const removed = new Set(r.diff.removed.map((row) => String(row.id)));
   const changed = new Map(r.diff.changed.map((c) => [c.id, c]));

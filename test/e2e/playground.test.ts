@@ -127,11 +127,6 @@ describe('playground in Chromium', () => {
     await expect.poll(() => page.locator('[data-testid=timeline-table] tr.changed td.changed').count()).toBeGreaterThan(0);
     await page.evaluate(() => window.t2m!.step(0));
     await expect.poll(() => page.locator('[data-testid=timeline-table] tr.added').count()).toBe(1);
-    await page.evaluate(() => window.t2m!.step(3));
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.setViewportSize({ width: 1400, height: 820 });
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: `${ARTIFACTS}playground.png` });
 
     // The SQL pane shows the statements with their bound parameters.
     const sql = await page.evaluate(() => window.t2m!.sqlText());
@@ -160,6 +155,38 @@ describe('playground in Chromium', () => {
     const after = await state(page);
     expect(after.script).toBe('PROMOTE WHERE search "OKR progress" LIMIT 5 SET weight 0.9');
     expect(after.memory).toHaveLength(3);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('runs a paper workflow from the examples menu with the Run button and steps through its timeline', async () => {
+    const context = await served.browser.newContext({ viewport: { width: 1440, height: 860 } });
+    const page = await context.newPage();
+    const problems = collectProblems(page);
+    await open(page);
+    await page.selectOption('select[aria-label=Examples]', { label: 'Paper B.1.1 - Semantic promotion' });
+    await page.waitForFunction(() => window.t2m!.state().script.startsWith('# Paper B.1.1'));
+    await page.evaluate(() => window.t2m!.settled());
+    await page.click('[data-testid=run]');
+    await page.waitForFunction(() => window.t2m!.state().results.length === 3);
+    const s = await state(page);
+    expect(s.committed).toBe(true);
+    expect(s.results.map((r) => r.op)).toEqual(['Encode', 'Encode', 'Promote']);
+    expect(s.results[2].diff.changed.length).toBeGreaterThan(0);
+    expect(s.results[2].diff.changed.every((c) => c.fields.includes('weight'))).toBe(true);
+    // Step through the timeline with its buttons: the Promote's changed weights are highlighted.
+    await page.click('.tabs button[data-tab=Timeline]');
+    await page.click('.timeline-steps button[data-step="2"]');
+    await expect.poll(() => page.locator('[data-testid=timeline-table] td.changed').count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-testid=changes] li.changed').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^~ #\d+ weight: .+ → 0\.9$/)]));
+    await page.waitForTimeout(300);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: `${ARTIFACTS}playground.png` });
+    // The docs panel shows the railroad diagrams, drawn from the grammar.
+    await page.click('.tabs button[data-tab=Docs]');
+    const diagrams = page.frameLocator('iframe.docs');
+    await expect.poll(() => diagrams.locator('h2.diagramHeader').count()).toBeGreaterThan(10);
+    expect(await diagrams.locator('#whereClause').count()).toBe(1);
     expect(problems).toEqual([]);
     await context.close();
   });
