@@ -177,14 +177,6 @@ const asTags = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : [])
 const asObject = (v: unknown): Record<string, JsonValue> => (v && typeof v === 'object' && !Array.isArray(v) ? { ...(v as Record<string, JsonValue>) } : {});
 const asIds = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number) : []);
 
-/** Facet keys mirrored into columns. */
-function facetMirror(facets: Record<string, JsonValue>, base: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of ['subject', 'location', 'topic'] as const) if (typeof facets[key] === 'string') out[key] = facets[key];
-  if (base.time !== undefined) out.time = base.time;
-  return out;
-}
-
 function newWeight(current: unknown, change: WeightChange): number | undefined {
   const w = typeof current === 'number' ? current : BASE_WEIGHT;
   switch (change.kind) {
@@ -217,7 +209,6 @@ function update(x: Execution, op: UpdateOp, rows: Row[]): void {
     if (Object.keys(op.facets).length) {
       const facets = { ...asObject(row.facets), ...op.facets };
       changes.facets = facets;
-      Object.assign(changes, facetMirror(op.facets, op.set));
     }
     x.update(row, changes);
   }
@@ -238,7 +229,7 @@ function label(x: Execution, op: LabelOp, rows: Row[]): void {
     const changes: Record<string, unknown> = { tags };
     if (Object.keys(op.facets).length) {
       changes.facets = { ...asObject(row.facets), ...op.facets };
-      Object.assign(changes, facetMirror(op.facets, {}));
+      Object.assign(changes, op.facetColumns);
     }
     x.update(row, changes);
   }

@@ -317,7 +317,7 @@ export function lowerIr(ir: IR, ctx: LowerContext): LowerResult {
       if (tags.length === 0 && Object.keys(facets).length === 0 && a.mode !== 'replace') {
         l.error('empty-label', 'Label needs tags or facets', 'args');
       }
-      op = { kind: 'Label', ...base, selection: l.selection(ir), mode: a.mode ?? 'add', tags, facets };
+      op = { kind: 'Label', ...base, selection: l.selection(ir), mode: a.mode ?? 'add', tags, facets, facetColumns: facetColumns(l, facets, 'args.facets') };
       break;
     }
     case 'Promote': {

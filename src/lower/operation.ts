@@ -72,7 +72,7 @@ export interface EncodeOp extends Base<'Encode'> {
 }
 
 export interface UpdateOp extends Targeted<'Update'> {
-  /** Columns set to these values. */
+  /** Columns set to these values (including the columns `set.facets` fills). */
   readonly set: ColumnValues;
   /** Merged into the facets object (and mirrored to the subject/time/location/topic columns). */
   readonly facets: Readonly<Record<string, JsonValue>>;
@@ -82,6 +82,8 @@ export interface LabelOp extends Targeted<'Label'> {
   readonly mode: 'add' | 'replace' | 'remove';
   readonly tags: readonly string[];
   readonly facets: Readonly<Record<string, JsonValue>>;
+  /** The subject/time/location/topic columns the facets fill (time normalised). */
+  readonly facetColumns: ColumnValues;
 }
 
 /** How Promote/Demote change the weight. */

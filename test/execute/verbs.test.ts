@@ -246,3 +246,11 @@ describe('Merge primary outside the target', () => {
     expect(r.diagnostics[0].code).toBe('merge-primary-missing');
   });
 });
+
+describe('Label facets', () => {
+  it('fill the facet columns, with time normalised', async () => {
+    const store = await freshStore();
+    runOk(store, [encode('x'), op('Label', { ids: ['1'] }, { facets: { subject: 'Ann', time: '2025-10-20T10:00:00+02:00' } })]);
+    expect(row(store, 1)).toMatchObject({ subject: 'Ann', time: '2025-10-20T08:00:00Z', facets: { subject: 'Ann', time: '2025-10-20T10:00:00+02:00' } });
+  });
+});
