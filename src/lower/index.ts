@@ -5,9 +5,9 @@
  */
 import * as rruleModule from 'rrule';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
-import type { IR, IROf, JsonValue, Op } from '../ir/schema.ts';
+import type { IR, IROf, JsonValue } from '../ir/schema.ts';
 import type {
-  ColumnValues, LoweredFilter, LoweredSearch, Operation, OrderBy, Selection, SplitRule, TimeWindow, WeightChange,
+  LoweredFilter, LoweredSearch, Operation, OrderBy, Selection, SplitRule, TimeWindow, WeightChange,
 } from './operation.ts';
 import { addDuration, formatUtc, parseDuration, parseInstant, unitDuration } from './time.ts';
 
@@ -413,4 +413,3 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-export type { ColumnValues, Op };
