@@ -244,6 +244,7 @@ export class App {
     monaco.editor.setModelMarkers(model, 't2m', toMarkers(diagnostics));
     this.renderProblems();
     if (!this.irDirty || !this.irEditor.hasTextFocus()) this.syncIrPane();
+    this.debounce('explain', 300, () => this.explainCurrent());
   }
 
   private syncIrPane(): void {
@@ -383,17 +384,21 @@ export class App {
     }));
   }
 
+  /** The SQL of the last run, with its parameters. */
   private renderSql(): void {
-    const lines: string[] = [];
-    for (const r of this.results) {
-      lines.push(`-- ${r.statement + 1}. ${r.op}`);
-      for (const s of r.sql) {
-        lines.push(s.sql.trim().replace(/;?$/, ';'));
-        if (s.params.length) lines.push(`-- params: ${JSON.stringify(s.params)}`);
-      }
-      lines.push('');
-    }
-    this.sqlModel.setValue(lines.join('\n'));
+    this.sqlModel.setValue(sqlListing('executed by the last run', this.results.map((r) => ({ op: r.op, sql: r.sql }))));
+  }
+
+  /**
+   * Keeps the SQL pane in step with the editor: the plan of the current script against the
+   * current store (the engine's `explain`, which runs and rolls back), until the next run.
+   */
+  private explainCurrent(): void {
+    const { irs, sourceMaps, diagnostics } = analyze(this.editor.getValue());
+    if (diagnostics.some((d) => d.severity === 'error') || irs.length === 0) return;
+    const { plans, errors } = this.store.explain(irs, sourceMaps, this.now());
+    const header = errors.length ? `plan (not run): statement ${(errors[0].statement ?? 0) + 1} would fail: ${errors[0].message}` : 'plan of the script (not run yet)';
+    this.sqlModel.setValue(sqlListing(header, plans.map((sql, i) => ({ op: irs[i].op, sql }))));
   }
 
   private renderMemory(): void {
@@ -587,6 +592,19 @@ export class App {
       sqlText: () => this.sqlModel.getValue(),
     };
   }
+}
+
+function sqlListing(title: string, statements: readonly { op: string; sql: readonly { sql: string; params: readonly unknown[] }[] }[]): string {
+  const lines = [`-- ${title}`, ''];
+  statements.forEach((st, i) => {
+    lines.push(`-- ${i + 1}. ${st.op}`);
+    for (const s of st.sql) {
+      lines.push(s.sql.trim().replace(/;?$/, ';'));
+      if (s.params.length) lines.push(`-- params: ${JSON.stringify(s.params)}`);
+    }
+    lines.push('');
+  });
+  return lines.join('\n');
 }
 
 function cell(value: unknown): string {

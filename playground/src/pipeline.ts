@@ -5,7 +5,7 @@
 import wasmUrl from 'sql.js/dist/sql-wasm.wasm?url';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.ts';
 import type { SourceMap } from '../../src/diagnostics/sourceMap.ts';
-import { openStore as openEngineStore, run, type Store } from '../../src/engine/index.ts';
+import { explain, openStore as openEngineStore, run, type Store } from '../../src/engine/index.ts';
 import type { IR } from '../../src/ir/schema.ts';
 import { formatText, irsToText, readInput, textToIr } from '../../src/pipeline.ts';
 import type { StoreVocabulary } from '../../src/services/completion.ts';
@@ -58,6 +58,8 @@ export interface PlaygroundStore {
    * page can snapshot `memory` around each one; the first failure rolls the whole script back.
    */
   runScript(irs: readonly IR[], sourceMaps: readonly SourceMap[], now: Date): ScriptRun;
+  /** The plan of a script against the current store, changing nothing (the engine's `explain`). */
+  explain(irs: readonly IR[], sourceMaps: readonly SourceMap[], now: Date): { plans: StatementRun['sql'][]; errors: Diagnostic[] };
   memoryRows(): Row[];
   vocabulary(): StoreVocabulary;
   exportBytes(): Uint8Array;
@@ -97,6 +99,14 @@ class BrowserStore implements PlaygroundStore {
       }
       return { commit: true, value: { committed: true, statements } };
     });
+  }
+
+  explain(irs: readonly IR[], sourceMaps: readonly SourceMap[], now: Date): { plans: StatementRun['sql'][]; errors: Diagnostic[] } {
+    const result = explain(this.store, irs, { now, sourceMaps });
+    return {
+      plans: result.results.map((r) => r.sql.map((s) => ({ sql: s.sql, params: s.params }))),
+      errors: result.diagnostics.filter((d) => d.severity === 'error'),
+    };
   }
 
   memoryRows(): Row[] {

@@ -2,7 +2,9 @@
  * The playground in a real browser: the built page (vite build + vite preview) driven by
  * Debian's Chromium through playwright-core and the page's `window.t2m` test API.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -209,6 +211,46 @@ describe('playground in Chromium', () => {
     await page.evaluate(() => window.t2m!.showTab('IR'));
     await page.evaluate(() => window.t2m!.setIrText(JSON.stringify([{ stage: 'RET', op: 'Retrieve', target: { ids: ['1'] } }])));
     await page.waitForFunction(() => window.t2m!.state().script.startsWith('RETRIEVE'));
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('exports and imports the store as .sqlite and scripts as DSL or IR JSON; the SQL pane follows the editor', async () => {
+    const context = await served.browser.newContext({ acceptDownloads: true });
+    const page = await context.newPage();
+    const problems = collectProblems(page);
+    await open(page);
+    await setScript(page, 'ENCODE "kept in the file" TAGS "export";');
+    // Before any run, the SQL pane shows the plan of the script as it is typed.
+    await expect.poll(() => page.evaluate(() => window.t2m!.sqlText())).toMatch(/plan of the script[\s\S]*INSERT INTO "?memory"?/);
+    await page.evaluate(() => window.t2m!.run());
+    expect((await state(page)).memory).toHaveLength(1);
+
+    const [storeFile] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Export store")')]);
+    const path = await storeFile.path();
+    expect(readFileSync(path).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\0');
+
+    const [json] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Save .json")')]);
+    expect(JSON.parse(readFileSync(await json.path(), 'utf8'))).toEqual([{ stage: 'ENC', op: 'Encode', args: { payload: { text: 'kept in the file' }, tags: ['export'] } }]);
+
+    await page.click('button:has-text("Reset store")');
+    await expect.poll(async () => (await state(page)).memory.length).toBe(0);
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('button:has-text("Import store")')]);
+    await chooser.setFiles(path);
+    await expect.poll(async () => (await state(page)).memory.map((r) => r.text)).toEqual(['kept in the file']);
+
+    // A foreign file is refused with a message, and the store is left alone.
+    const foreign = join(mkdtempSync(join(tmpdir(), 't2m-e2e-')), 'not-a-store.sqlite');
+    writeFileSync(foreign, 'hello');
+    const [chooser2] = await Promise.all([page.waitForEvent('filechooser'), page.click('button:has-text("Import store")')]);
+    await chooser2.setFiles(foreign);
+    await expect.poll(() => page.locator('[data-testid=status]').innerText()).toMatch(/could not open not-a-store\.sqlite/);
+    expect((await state(page)).memory).toHaveLength(1);
+
+    // Opening an IR JSON file converts it to DSL in a new script tab.
+    const [chooser3] = await Promise.all([page.waitForEvent('filechooser'), page.click('button:has-text("Open…")')]);
+    await chooser3.setFiles(await json.path());
+    await page.waitForFunction(() => window.t2m!.state().script.startsWith('ENCODE "kept in the file"'));
     expect(problems).toEqual([]);
     await context.close();
   });
