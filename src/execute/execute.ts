@@ -210,6 +210,9 @@ function update(x: Execution, op: UpdateOp, rows: Row[]): void {
       const facets = { ...asObject(row.facets), ...op.facets };
       changes.facets = facets;
     }
+    // New text gets a new embedding, unless the record has none or carries the caller's own.
+    const textChanged = typeof op.set.text === 'string' && op.set.text !== row.text;
+    if (textChanged && row.embedding && row.embedding_model !== 'caller') Object.assign(changes, x.embedding(op.set.text as string));
     x.update(row, changes);
   }
 }

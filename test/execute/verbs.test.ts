@@ -254,3 +254,13 @@ describe('Label facets', () => {
     expect(row(store, 1)).toMatchObject({ subject: 'Ann', time: '2025-10-20T08:00:00Z', facets: { subject: 'Ann', time: '2025-10-20T10:00:00+02:00' } });
   });
 });
+
+describe('Update and embeddings', () => {
+  it('re-embeds a record whose text changes, so search sees the new text', async () => {
+    const store = await freshStore();
+    runOk(store, [encode('dentist appointment'), op('Update', { ids: ['1'] }, { set: { text: 'quarterly budget review' } })]);
+    const r = runOk(store, [op('Retrieve', { search: { intent: { query: 'budget review' }, overrides: { alpha: 1 } } })]);
+    expect(r.results[0].ids).toEqual([1]);
+    expect(r.results[0].scores![1]).toBeGreaterThan(0.8);
+  });
+});
