@@ -35,6 +35,8 @@ export function formatStatement(r: StatementResult): string {
     out.push(table(rows));
   } else if (r.op === 'Summarize') {
     out.push(`  from ${r.ids.length} record${r.ids.length === 1 ? '' : 's'} [${r.ids.join(', ')}]`, `  ${r.summary || '(nothing to summarise)'}`);
+  } else if (r.op === 'Encode') {
+    out.push(`  ${r.dryRun ? 'would create' : 'created'} #${r.ids[0]}`);
   } else {
     out.push(`  ${r.dryRun ? 'would affect' : 'affected'}: ${r.ids.length ? r.ids.map((id) => `#${id}`).join(', ') : 'none'}`);
     out.push(...r.changes.map(change));

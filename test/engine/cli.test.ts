@@ -17,7 +17,7 @@ describe('t2m run', () => {
     const r = t2m(['run', f['a.json'], '--db', db, ...NOW]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/\[1\] Encode\n {2}affected: #1/);
+    expect(r.stdout).toMatch(/\[1\] Encode\n {2}created #1\n/);
     expect(r.stdout).toMatch(/\[3\] Retrieve\n {2}1 record\n {2}id {2}text +tags/);
     expect(readFileSync(db).subarray(0, 15).toString()).toBe('SQLite format 3');
     // The store persists: a second run continues the id sequence.
