@@ -212,7 +212,7 @@ function update(x: Execution, op: UpdateOp, rows: Row[]): void {
     }
     // New text gets a new embedding, unless the record has none or carries the caller's own.
     const textChanged = typeof op.set.text === 'string' && op.set.text !== row.text;
-    if (textChanged && row.embedding && row.embedding_model !== 'caller') Object.assign(changes, x.embedding(op.set.text as string));
+    if (textChanged && row.embedding_model && row.embedding_model !== 'caller') Object.assign(changes, x.embedding(op.set.text as string));
     x.update(row, changes);
   }
 }
@@ -277,7 +277,7 @@ function merge(x: Execution, op: MergeOp, rows: Row[]): number[] {
   };
   const weights = [primary, ...children].map((r) => r.weight).filter((w): w is number => typeof w === 'number');
   if (weights.length) primaryChanges.weight = Math.max(...weights);
-  if (op.reembed && primary.embedding_model !== 'caller' && primary.embedding) Object.assign(primaryChanges, x.embedding(text));
+  if (op.reembed && primary.embedding_model && primary.embedding_model !== 'caller') Object.assign(primaryChanges, x.embedding(text));
   x.update(primary, primaryChanges);
   for (const child of children) {
     if (op.softDeleteChildren) {
