@@ -9,7 +9,7 @@ import { clear, download, h, pickFile } from './dom.ts';
 import { EXAMPLES } from './examples.ts';
 import { AnalysisClient } from './analysis-client.ts';
 import { monaco, workerErrors } from './monaco.ts';
-import { registerT2mLanguage, setStoreVocabulary, toMarkers } from './language.ts';
+import { registerT2mLanguage, setLastDiagnostics, setStoreVocabulary, toMarkers } from './language.ts';
 import { KEYS, loadValue, saveValue, type SavedScript, type Workspace } from './persist.ts';
 import { analyze, formatDsl, irsToDsl, openStore, type PlaygroundStore } from './pipeline.ts';
 import { decodeShareHash, encodeShareHash } from './share.ts';
@@ -285,6 +285,7 @@ export class App {
 
   private renderProblems(): void {
     const all = [...this.diagnostics, ...this.results.flatMap((r) => r.errors)];
+    setLastDiagnostics(all);
     if (all.length === 0) {
       clear(this.el.problems, h('div', { class: 'ok' }, 'No problems.'));
       return;
@@ -586,6 +587,7 @@ export class App {
       markers: () => monaco.editor.getModelMarkers({ resource: this.editor.getModel()!.uri })
         .map((m) => ({ owner: m.owner, severity: m.severity, message: m.message, line: m.startLineNumber, column: m.startColumn, endLine: m.endLineNumber, endColumn: m.endColumn })),
       showTab: (tab: Tab) => this.showTab(tab),
+      editorInstance: () => this.editor,
       step: (n: number) => { this.showTab('Timeline'); this.goStep(n); },
       irText: () => this.irEditor.getValue(),
       setIrText: (text: string) => { this.irEditor.focus(); this.irEditor.setValue(text); },

@@ -104,6 +104,17 @@ describe('playground in Chromium', () => {
     expect(markers.every((m) => m.line === 2), JSON.stringify(markers)).toBe(true);
     await page.waitForSelector('#editor .squiggly-error');
     expect(await page.locator('[data-testid=problems] .error').count()).toBeGreaterThan(0);
+    // The diagnostic's "did you mean" fix is a quick fix on the marker.
+    await page.evaluate(() => {
+      const editor = window.t2m!.editorInstance();
+      editor.setPosition({ lineNumber: 2, column: 30 });
+      editor.focus();
+      editor.trigger('test', 'editor.action.quickFix', {});
+    });
+    const fix = page.locator('.action-widget .monaco-list-row', { hasText: "replace 'LIMT' with 'LIMIT'" });
+    await fix.waitFor();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => window.t2m!.state().script.includes('LIMIT 5'));
 
     // Run a good script.
     await setScript(page, GOOD);
