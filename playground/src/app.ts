@@ -128,7 +128,7 @@ export class App {
       h('div', { class: 'right' }, this.el.tabs, ...this.el.panes.values())));
 
     const common: monaco.editor.IStandaloneEditorConstructionOptions = {
-      theme: 'vs-dark', automaticLayout: true, minimap: { enabled: false }, fontSize: 13, scrollBeyondLastLine: false,
+      theme: 't2m-dark', automaticLayout: true, minimap: { enabled: false }, fontSize: 13, scrollBeyondLastLine: false,
     };
     this.editor = monaco.editor.create(editorHost, {
       ...common, language: 't2m', wordWrap: 'on', 'semanticHighlighting.enabled': true, fixedOverflowWidgets: true,

@@ -7,6 +7,7 @@ import { getCompletions, type CompletionKind, type StoreVocabulary } from '../..
 import { format } from '../../src/services/format.ts';
 import { getHover } from '../../src/services/hover.ts';
 import { monarchLanguage, languageConfiguration } from '../../src/services/highlight.ts';
+import { encodeSemanticTokens, getSemanticTokens, SEMANTIC_TOKEN_TYPES } from '../../src/services/semanticTokens.ts';
 import { monaco } from './monaco.ts';
 import diagramsUrl from './diagrams.ts';
 
@@ -62,6 +63,28 @@ export function registerT2mLanguage(): void {
   monaco.languages.register({ id: 't2m', extensions: ['.t2m'], aliases: ['Text2Mem', 't2m'] });
   monaco.languages.setMonarchTokensProvider('t2m', monarchLanguage() as monaco.languages.IMonarchLanguage);
   monaco.languages.setLanguageConfiguration('t2m', languageConfiguration() as monaco.languages.LanguageConfiguration);
+
+  // vs-dark plus colours for the semantic classes (field names, enum values) and the Monarch ones.
+  monaco.editor.defineTheme('t2m-dark', {
+    base: 'vs-dark',
+    inherit: true,
+    rules: [
+      { token: 'keyword.verb', foreground: 'C586C0', fontStyle: 'bold' },
+      { token: 'number.date', foreground: 'B5CEA8' },
+      { token: 'number.duration', foreground: 'B5CEA8', fontStyle: 'italic' },
+      { token: 'property', foreground: '9CDCFE' },
+      { token: 'enumMember', foreground: '4FC1FF' },
+    ],
+    colors: {},
+  });
+  monaco.languages.registerDocumentSemanticTokensProvider('t2m', {
+    getLegend: () => ({ tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: [] }),
+    provideDocumentSemanticTokens(model) {
+      const text = model.getValue();
+      return { data: encodeSemanticTokens(text, getSemanticTokens(text)) };
+    },
+    releaseDocumentSemanticTokens() {},
+  });
 
   monaco.languages.registerCompletionItemProvider('t2m', {
     triggerCharacters: ['"', ' ', ':'],

@@ -25,11 +25,12 @@ import 'monaco-editor/features/suggest/register';
 import 'monaco-editor/features/wordHighlighter/register';
 import 'monaco-editor/features/wordOperations/register';
 // In 0.57 `features/suggest/register` only wires inline completions and `features/gotoError`
-// lacks the status entry; `editor.main` imports these modules directly, and so do we.
+// lacks the status entry, `features/semanticTokens` only the viewport half; `editor.main` imports these modules directly, and so do we.
 import 'monaco-editor/editor/browser/coreCommands';
 import 'monaco-editor/editor/common/standaloneStrings';
 import 'monaco-editor/editor/contrib/suggest/browser/suggestController';
 import 'monaco-editor/editor/contrib/gotoError/browser/markerSelectionStatus';
+import 'monaco-editor/editor/contrib/semanticTokens/browser/documentSemanticTokens';
 import 'monaco-editor/languages/definitions/sql/register';
 import 'monaco-editor/languages/features/json/register';
 // `?worker` makes Vite bundle each worker entry with its imports; a bare URL would copy one file.

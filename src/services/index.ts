@@ -6,3 +6,4 @@ export { getHover, DEFAULT_DIAGRAMS_URL, type HoverInfo, type HoverOptions } fro
 export { monarchLanguage, languageConfiguration } from './highlight.ts';
 export { diffRows, isEmptyDiff, type Row, type RowDiff, type ChangedRow } from './timeline.ts';
 export { storeVocabulary } from './vocabulary.ts';
+export { getSemanticTokens, encodeSemanticTokens, SEMANTIC_TOKEN_TYPES, type SemanticToken, type SemanticTokenType } from './semanticTokens.ts';

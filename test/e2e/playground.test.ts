@@ -86,6 +86,10 @@ describe('playground in Chromium', () => {
     expect(workers.some((u) => /json\.worker/.test(u)), workers.join('\n')).toBe(true);
     // Highlighting comes from the Monarch tokenizer built from the grammar's keywords.
     expect(await page.locator('#editor .view-lines span[class*="mtk"]').count()).toBeGreaterThan(3);
+    // Semantic tokens (from src/services) colour enum values by position: `read_only` after MODE.
+    await setScript(page, 'LOCK ALL CONFIRM MODE read_only;');
+    const enumColor = () => page.locator('#editor .view-line span span', { hasText: /^read_only$/ }).evaluate((el) => getComputedStyle(el).color);
+    await expect.poll(enumColor).toBe('rgb(79, 193, 255)');
     expect((await state(page)).workerErrors).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
