@@ -9,7 +9,7 @@ import { clear, download, h, pickFile } from './dom.ts';
 import { EXAMPLES } from './examples.ts';
 import { AnalysisClient } from './analysis-client.ts';
 import { monaco, workerErrors } from './monaco.ts';
-import { registerT2mLanguage, setLastDiagnostics, setStoreVocabulary, toMarkers } from './language.ts';
+import { IR_MODEL_URI, registerT2mLanguage, setLastDiagnostics, setStoreVocabulary, toMarkers } from './language.ts';
 import { KEYS, loadValue, saveValue, type SavedScript, type Workspace } from './persist.ts';
 import { analyze, formatDsl, irsToDsl, openStore, type PlaygroundStore } from './pipeline.ts';
 import { decodeShareHash, encodeShareHash } from './share.ts';
@@ -133,7 +133,9 @@ export class App {
     this.editor = monaco.editor.create(editorHost, {
       ...common, language: 't2m', wordWrap: 'on', 'semanticHighlighting.enabled': true, fixedOverflowWidgets: true,
     });
-    this.irEditor = monaco.editor.create(irHost, { ...common, language: 'json', tabSize: 2 });
+    this.irEditor = monaco.editor.create(irHost, {
+      ...common, tabSize: 2, model: monaco.editor.createModel('[]', 'json', monaco.Uri.parse(IR_MODEL_URI)),
+    });
     this.sqlModel = monaco.editor.createModel('', 'sql');
     monaco.editor.create(sqlHost, { ...common, model: this.sqlModel, readOnly: true, wordWrap: 'on' });
     this.stepDecorations = this.editor.createDecorationsCollection();
@@ -590,6 +592,7 @@ export class App {
       editorInstance: () => this.editor,
       step: (n: number) => { this.showTab('Timeline'); this.goStep(n); },
       irText: () => this.irEditor.getValue(),
+      irMarkers: () => monaco.editor.getModelMarkers({ resource: this.irEditor.getModel()!.uri }).map((m) => ({ owner: m.owner, message: m.message, line: m.startLineNumber })),
       setIrText: (text: string) => { this.irEditor.focus(); this.irEditor.setValue(text); },
       sqlText: () => this.sqlModel.getValue(),
     };

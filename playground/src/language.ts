@@ -8,8 +8,12 @@ import { format } from '../../src/services/format.ts';
 import { getHover } from '../../src/services/hover.ts';
 import { monarchLanguage, languageConfiguration } from '../../src/services/highlight.ts';
 import { encodeSemanticTokens, getSemanticTokens, SEMANTIC_TOKEN_TYPES } from '../../src/services/semanticTokens.ts';
-import { monaco } from './monaco.ts';
+import { irScriptJsonSchema } from '../../src/services/irSchema.ts';
+import { jsonDefaults, monaco } from './monaco.ts';
 import diagramsUrl from './diagrams.ts';
+
+/** The URI of the IR pane's model, which the IR JSON Schema applies to. */
+export const IR_MODEL_URI = 'inmemory://t2m/script.ir.json';
 
 let vocabulary: StoreVocabulary = { tags: [], types: [], subjects: [] };
 
@@ -61,6 +65,12 @@ export function registerT2mLanguage(): void {
   if (registered) return;
   registered = true;
   monaco.languages.register({ id: 't2m', extensions: ['.t2m'], aliases: ['Text2Mem', 't2m'] });
+  // The IR pane is validated and completed (in Monaco's JSON worker) against the zod IR schema.
+  jsonDefaults.setDiagnosticsOptions({
+    validate: true,
+    enableSchemaRequest: false,
+    schemas: [{ uri: 'inmemory://t2m/ir-script.schema.json', fileMatch: [IR_MODEL_URI], schema: irScriptJsonSchema() }],
+  });
   monaco.languages.setMonarchTokensProvider('t2m', monarchLanguage() as monaco.languages.IMonarchLanguage);
   monaco.languages.setLanguageConfiguration('t2m', languageConfiguration() as monaco.languages.LanguageConfiguration);
 

@@ -60,3 +60,4 @@ self.MonacoEnvironment = {
 };
 
 export { monaco };
+export { jsonDefaults } from 'monaco-editor/languages/features/json/register';

@@ -222,6 +222,11 @@ describe('playground in Chromium', () => {
     expect(runtime.length).toBe(1);
     expect(runtime[0].line).toBe(3);
 
+    // The IR pane validates against the IR's JSON Schema (in Monaco's JSON worker).
+    await page.evaluate(() => window.t2m!.showTab('IR'));
+    await page.evaluate(() => window.t2m!.setIrText('[{ "stage": "RET", "op": "Retreive" }]'));
+    await expect.poll(() => page.evaluate(() => window.t2m!.irMarkers().length)).toBeGreaterThan(0);
+    expect((await state(page)).script).toContain('UPDATE');
     // Edit the IR pane: the DSL follows.
     await page.evaluate(() => window.t2m!.showTab('IR'));
     await page.evaluate(() => window.t2m!.setIrText(JSON.stringify([{ stage: 'RET', op: 'Retrieve', target: { ids: ['1'] } }])));
