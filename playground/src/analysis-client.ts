@@ -1,5 +1,4 @@
 /** The main-thread side of the analysis worker: debounced requests, stale answers dropped by version. */
-import type { Diagnostic } from '../../src/diagnostics/diagnostic.ts';
 import type { AnalysisRequest, AnalysisResponse } from './analysis.worker.ts';
 import AnalysisWorker from './analysis.worker.ts?worker';
 import { workerErrors } from './monaco.ts';
@@ -12,12 +11,12 @@ export class AnalysisClient {
   private answered = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private waiters: Array<() => void> = [];
-  onResult: (result: { version: number; diagnostics: Diagnostic[] }) => void = () => {};
+  onResult: (result: AnalysisResponse) => void = () => {};
 
   constructor() {
     this.worker.addEventListener('message', (event: MessageEvent<AnalysisResponse>) => {
       this.answered = Math.max(this.answered, event.data.version);
-      this.onResult({ version: event.data.version, diagnostics: event.data.diagnostics });
+      this.onResult(event.data);
       if (this.answered === this.version && this.timer === undefined) this.flushWaiters();
     });
     this.worker.addEventListener('error', (event) => {

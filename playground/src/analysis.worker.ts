@@ -1,15 +1,27 @@
 /// <reference lib="webworker" />
 /**
  * Parses and checks the script off the main thread, so typing never waits for the checker.
- * Protocol: `{version, text}` in, `{version, diagnostics}` out (diagnostics are plain JSON).
+ * Protocol: `{version, text}` in; `{version, text, diagnostics, irs, sourceMaps}` out (plain data
+ * and Maps, which structured clone carries), so the page never re-parses what the worker parsed.
  */
-import { getDiagnostics } from '../../src/services/diagnostics.ts';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic.ts';
+import type { SourceMap } from '../../src/diagnostics/sourceMap.ts';
+import type { IR } from '../../src/ir/schema.ts';
+import { textToIr } from '../../src/pipeline.ts';
 
 export interface AnalysisRequest { readonly version: number; readonly text: string }
-export interface AnalysisResponse { readonly version: number; readonly diagnostics: ReturnType<typeof getDiagnostics> }
+export interface AnalysisResponse {
+  readonly version: number;
+  readonly text: string;
+  readonly diagnostics: Diagnostic[];
+  readonly irs: IR[];
+  readonly sourceMaps: SourceMap[];
+}
 
 self.onmessage = (event: MessageEvent<AnalysisRequest>) => {
   const { version, text } = event.data;
-  const response: AnalysisResponse = { version, diagnostics: getDiagnostics(text) };
+  // The same front end as `getDiagnostics` (src/services), keeping the IR it produced too.
+  const { diagnostics, irs, sourceMaps } = textToIr(text);
+  const response: AnalysisResponse = { version, text, diagnostics, irs, sourceMaps };
   self.postMessage(response);
 };

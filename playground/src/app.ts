@@ -11,7 +11,7 @@ import { AnalysisClient } from './analysis-client.ts';
 import { monaco, workerErrors } from './monaco.ts';
 import { IR_MODEL_URI, registerT2mLanguage, setLastDiagnostics, setStoreVocabulary, toMarkers } from './language.ts';
 import { KEYS, loadValue, saveValue, type SavedScript, type Workspace } from './persist.ts';
-import { analyze, formatDsl, irsToDsl, openStore, type PlaygroundStore } from './pipeline.ts';
+import { analyze, formatDsl, irsToDsl, openStore, primeAnalysis, type PlaygroundStore } from './pipeline.ts';
 import { decodeShareHash, encodeShareHash } from './share.ts';
 import diagramsUrl from './diagrams.ts';
 
@@ -46,6 +46,7 @@ const TABS = ['Results', 'Timeline', 'IR', 'SQL', 'Memory', 'Docs'] as const;
 type Tab = (typeof TABS)[number];
 
 const DEFAULT_SCRIPT = EXAMPLES[0]?.text ?? '';
+const MAX_LIVE_PLAN_STATEMENTS = 200;
 
 export class App {
   private editor!: monaco.editor.IStandaloneCodeEditor;
@@ -150,7 +151,10 @@ export class App {
       this.irDirty = true;
       this.debounce('ir', 400, () => this.onIrEdited());
     });
-    this.analysis.onResult = (result) => this.onAnalysis(result.version, result.diagnostics);
+    this.analysis.onResult = (result) => {
+      primeAnalysis(result.text, result);
+      this.onAnalysis(result.version, result.diagnostics);
+    };
 
     await this.restore();
     this.showTab(this.tab);
@@ -399,6 +403,8 @@ export class App {
   private explainCurrent(): void {
     const { irs, sourceMaps, diagnostics } = analyze(this.editor.getValue());
     if (diagnostics.some((d) => d.severity === 'error') || irs.length === 0) return;
+    // A plan runs the script (then rolls back) on the main thread; beyond this size, wait for Run.
+    if (irs.length > MAX_LIVE_PLAN_STATEMENTS) return;
     const { plans, errors } = this.store.explain(irs, sourceMaps, this.now());
     const header = errors.length ? `plan (not run): statement ${(errors[0].statement ?? 0) + 1} would fail: ${errors[0].message}` : 'plan of the script (not run yet)';
     this.sqlModel.setValue(sqlListing(header, plans.map((sql, i) => ({ op: irs[i].op, sql }))));

@@ -20,6 +20,11 @@ export interface Analysis {
 
 /** Memoised: the page asks for the same text's IR several times per edit (IR pane, run, timeline). */
 let last: { text: string; analysis: Analysis } | undefined;
+/** Hands the page the analysis the worker made, so the main thread does not parse the same text again. */
+export function primeAnalysis(text: string, analysis: Analysis): void {
+  last = { text, analysis };
+}
+
 export function analyze(text: string): Analysis {
   if (last?.text !== text) last = { text, analysis: textToIr(text) };
   return last.analysis;
