@@ -96,7 +96,8 @@ export class App {
     const sqlHost = h('div', { style: 'min-height:0' });
     const examples = h('select', { 'aria-label': 'Examples', onchange: (e: Event) => this.loadExample(e) },
       h('option', { value: '' }, 'Examples…'),
-      ...EXAMPLES.map((ex, i) => h('option', { value: String(i) }, ex.title)));
+      ...[...new Set(EXAMPLES.map((ex) => ex.group))].map((group) => h('optgroup', { label: group },
+        ...EXAMPLES.map((ex, i) => (ex.group === group ? h('option', { value: String(i) }, ex.title) : null)))));
     const header = h('header', {},
       h('h1', {}, 'Text2Mem playground'),
       examples,
