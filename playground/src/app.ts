@@ -11,7 +11,7 @@ import { AnalysisClient } from './analysis-client.ts';
 import { monaco, workerErrors } from './monaco.ts';
 import { IR_MODEL_URI, registerT2mLanguage, setLastDiagnostics, setStoreVocabulary, toMarkers } from './language.ts';
 import { KEYS, loadValue, saveValue, type SavedScript, type Workspace } from './persist.ts';
-import { analyze, formatDsl, irsToDsl, openStore, primeAnalysis, type PlaygroundStore } from './pipeline.ts';
+import { analyze, irsToDsl, openStore, primeAnalysis, type PlaygroundStore } from './pipeline.ts';
 import { decodeShareHash, encodeShareHash } from './share.ts';
 import diagramsUrl from './diagrams.ts';
 
@@ -256,7 +256,7 @@ export class App {
 
   private syncIrPane(): void {
     const { irs, diagnostics } = analyze(this.editor.getValue());
-    if (diagnostics.some((d) => d.severity === 'error' && d.code !== undefined && irs.length === 0)) {
+    if (irs.length === 0 && diagnostics.some((d) => d.severity === 'error')) {
       this.el.irNote.textContent = 'Fix the errors in the script to see its IR.';
       return;
     }
@@ -560,12 +560,6 @@ export class App {
   private debounce(key: string, ms: number, fn: () => void): void {
     clearTimeout(this.timers.get(key));
     this.timers.set(key, setTimeout(fn, ms));
-  }
-
-  /** Applies a formatted text as one undoable edit (used by the formatting provider's tests too). */
-  formatNow(): void {
-    const result = formatDsl(this.editor.getValue());
-    if (result.text !== undefined) this.setEditorText(result.text);
   }
 
   // ---- the test API ------------------------------------------------------------------------

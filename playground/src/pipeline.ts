@@ -7,7 +7,7 @@ import type { Diagnostic } from '../../src/diagnostics/diagnostic.ts';
 import type { SourceMap } from '../../src/diagnostics/sourceMap.ts';
 import { explain, openStore as openEngineStore, run, type Store } from '../../src/engine/index.ts';
 import type { IR } from '../../src/ir/schema.ts';
-import { formatText, irsToText, readInput, textToIr } from '../../src/pipeline.ts';
+import { irsToText, readInput, textToIr } from '../../src/pipeline.ts';
 import type { StoreVocabulary } from '../../src/services/completion.ts';
 import type { Row } from '../../src/services/timeline.ts';
 import { storeVocabulary } from '../../src/services/vocabulary.ts';
@@ -35,10 +35,6 @@ export function irsToDsl(json: unknown[]): { text?: string; diagnostics: Diagnos
   const read = readInput(JSON.stringify(json, null, 2));
   if (read.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: read.diagnostics };
   return { text: irsToText(read.irs), diagnostics: read.diagnostics };
-}
-
-export function formatDsl(text: string): { text?: string; diagnostics: readonly Diagnostic[] } {
-  return formatText(text);
 }
 
 export interface StatementRun {
