@@ -1,55 +1,44 @@
 /**
- * Every ```t2m block in spec/*.md is a tested example: it must parse and convert without
- * diagnostics. (The checker engineer extends this to run the checker on them.)
+ * Every ```t2m block of every spec/*.md file is a tested example: it goes through the whole
+ * front end (`textToIr`: parse, convert, validate, check) and must produce exactly the
+ * diagnostics its fence marks (`expect-error=<code>`, `expect-warning=<code>`), none otherwise.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from '../../src/syntax/index.ts';
-import { astToIr } from '../../src/convert/index.ts';
-
-const SPEC = resolve(import.meta.dirname, '../../spec');
-
-export interface SpecExample {
-  readonly file: string;
-  /** 1-based line of the first line of code in the block. */
-  readonly line: number;
-  readonly code: string;
-}
-
-/** The ```t2m fenced blocks of every spec/*.md file. */
-export function specExamples(): SpecExample[] {
-  const out: SpecExample[] = [];
-  for (const file of readdirSync(SPEC).filter((f) => f.endsWith('.md')).sort()) {
-    const lines = readFileSync(join(SPEC, file), 'utf8').split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      if (!/^\s*```t2m\s*$/.test(lines[i])) continue;
-      const start = i + 1;
-      let end = start;
-      while (end < lines.length && !/^\s*```\s*$/.test(lines[end])) end++;
-      out.push({ file, line: start + 1, code: lines.slice(start, end).join('\n') });
-      i = end;
-    }
-  }
-  return out;
-}
+import { textToIr } from '../../src/pipeline.ts';
+import { SPEC_DIR, sortExpected, specBlocks, t2mBlocks } from './blocks.ts';
 
 describe('spec examples', () => {
-  const examples = specExamples();
+  const blocks = specBlocks();
 
-  it('finds the examples of spec/syntax.md', () => {
-    expect(examples.filter((e) => e.file === 'syntax.md').length).toBeGreaterThanOrEqual(8);
+  it('reads every spec file and finds the examples of syntax.md and checks.md', () => {
+    const files = readdirSync(SPEC_DIR).filter((f) => f.endsWith('.md'));
+    expect(files).toEqual(expect.arrayContaining(['checks.md', 'semantics.md', 'syntax.md']));
+    // Every file is scanned: a block added to any of them (semantics.md has none yet) is tested.
+    const scanned = files.flatMap((f) => t2mBlocks(readFileSync(join(SPEC_DIR, f), 'utf8'), f));
+    expect(blocks).toEqual(expect.arrayContaining(scanned));
+    expect(blocks.length).toBe(scanned.length);
+    expect(blocks.filter((b) => b.file === 'syntax.md').length).toBeGreaterThanOrEqual(8);
+    expect(blocks.filter((b) => b.file === 'checks.md').length).toBeGreaterThan(40);
   });
 
-  for (const ex of examples) {
-    it(`${ex.file}:${ex.line} parses and converts without diagnostics`, () => {
-      const parsed = parse(ex.code);
-      const converted = astToIr(parsed.script);
-      const diagnostics = [...parsed.diagnostics, ...converted.diagnostics].map(
-        (d) => `${ex.file}:${ex.line - 1 + (d.range?.start.line ?? 1)}: ${d.code} ${d.message}`,
-      );
-      expect(diagnostics).toEqual([]);
-      expect(parsed.script.statements.length).toBeGreaterThan(0);
+  it('reads repeated markers from a fence', () => {
+    const [block] = t2mBlocks('```t2m expect-error=exclusive-args expect-error=exclusive-args expect-warning=write-without-limit\nX;\n```\n');
+    expect(block.expect).toEqual([
+      { severity: 'error', code: 'exclusive-args' },
+      { severity: 'error', code: 'exclusive-args' },
+      { severity: 'warning', code: 'write-without-limit' },
+    ]);
+  });
+
+  for (const block of blocks) {
+    it(`${block.file}:${block.line} parses and checks as marked`, () => {
+      const result = textToIr(block.source);
+      const got = result.diagnostics.map((d) => ({ severity: d.severity as 'error' | 'warning', code: d.code }));
+      const where = result.diagnostics.map((d) => `${block.file}:${block.line - 1 + (d.range?.start.line ?? 1)}: ${d.severity} ${d.code} ${d.message}`);
+      expect(sortExpected(got), where.join('\n')).toEqual(sortExpected(block.expect));
+      expect(result.script?.statements.length ?? 0).toBeGreaterThan(0);
     });
   }
 });
