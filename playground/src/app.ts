@@ -124,7 +124,18 @@ export class App {
     const sqlPane = this.el.panes.get('SQL')!;
     sqlPane.classList.add('editor-pane');
     sqlPane.append(h('div', { class: 'pane-note' }, 'SQL of the last run; values are bound parameters (shown after each statement).'), sqlHost);
-    this.el.panes.get('Docs')!.append(h('iframe', { class: 'docs', src: diagramsUrl, title: 'Railroad diagrams of the grammar' }));
+    const docsFrame = h('iframe', { class: 'docs', src: diagramsUrl, title: 'Railroad diagrams of the grammar' });
+    this.el.panes.get('Docs')!.append(docsFrame);
+    // Hover links to a rule's diagram open it in the Docs panel rather than a new tab.
+    monaco.editor.registerLinkOpener({
+      open: (uri) => {
+        const target = uri.toString(true);
+        if (!target.startsWith(diagramsUrl)) return false;
+        docsFrame.src = target;
+        this.showTab('Docs');
+        return true;
+      },
+    });
     clear(root, header, h('main', {},
       h('div', { class: 'left' }, this.el.scripts, editorHost, this.el.problems),
       h('div', { class: 'right' }, this.el.tabs, ...this.el.panes.values())));

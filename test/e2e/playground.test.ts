@@ -164,6 +164,10 @@ describe('playground in Chromium', () => {
     await hover.waitFor();
     // The hover links to the railroad diagram of the rule.
     expect(await hover.locator('a').first().getAttribute('data-href') ?? await hover.locator('a').first().getAttribute('href')).toMatch(/diagrams\/index\.html#whereClause$/);
+    // Following it shows that rule's diagram in the Docs panel.
+    await hover.locator('a').first().click();
+    await expect.poll(() => page.locator('iframe.docs').getAttribute('src')).toMatch(/#whereClause$/);
+    expect(await page.locator('.pane[data-pane=Docs]').isVisible()).toBe(true);
 
     // Reload: the script and the store are still there.
     await page.reload();
