@@ -5,7 +5,7 @@
  */
 import * as rruleModule from 'rrule';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
-import type { IR, IROf, JsonValue } from '../ir/schema.ts';
+import { ON_EXPIRE, OPS, type IR, type IROf, type JsonValue } from '../ir/schema.ts';
 import type {
   LoweredFilter, LoweredSearch, Operation, OrderBy, Selection, SplitRule, TimeWindow, WeightChange,
 } from './operation.ts';
@@ -140,7 +140,8 @@ class Lowerer {
       const alpha = t.search.overrides?.alpha ?? 0.5;
       search = { query, alpha: Math.min(1, Math.max(0, alpha)) };
     }
-    const limit: number | undefined = t.search?.overrides?.k ?? t.search?.limit ?? t.filter?.limit;
+    // `overrides.limit` (upstream examples) is read as `overrides.k`.
+    const limit: number | undefined = t.search?.overrides?.k ?? t.search?.overrides?.limit ?? t.search?.limit ?? t.filter?.limit;
     if (limit !== undefined && limit < 1) this.error('bad-limit', `limit must be at least 1, got ${limit}`, 'target.filter.limit');
     const orderBy: OrderBy = t.search?.overrides?.order_by ?? (search ? 'relevance' : 'time_desc');
     if (ir.op !== 'Encode' && ids === undefined && !filter && !search && !t.all) {
@@ -189,24 +190,59 @@ function facetColumns(l: Lowerer, facets: Record<string, JsonValue>, path: strin
   return out;
 }
 
+/** Payload keys that are the content itself. */
+const PAYLOAD_CONTENT = ['text', 'url', 'structured'];
+/** Metadata an Encode may also write inside its payload (the paper's B.1.1 form); a top-level arg wins. */
+const PAYLOAD_METADATA = ['type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source'];
+/** Encode args stored in their own columns (or driving the insert). */
+const ENCODE_ARGS = [
+  'payload', 'type', 'tags', 'facets', ' facets', 'time', 'subject', 'location', 'topic', 'source', 'skip_embedding', 'embedding',
+  'auto_frequency', 'expire_at', 'next_auto_update_at', 'weight', 'ttl', 'expire_action', 'on_expire', 'expire_reason',
+  'lock_mode', 'lock_reason', 'lock_policy', 'lock_expires', ...PERM_LISTS, 'read_perm_level', 'write_perm_level',
+];
+/** Columns the engine keeps itself; an Encode arg naming one is ignored with a warning. */
+const ENGINE_MANAGED = ['id', 'owner', 'created_at', 'updated_at', 'deleted', 'deleted_at', 'embedding_model', 'lineage_parents', 'lineage_children'];
+const LOCK_COLUMN_MODES = ['read_only', 'append_only', 'custom'];
+
+const isPlainObject = (v: unknown): v is Record<string, JsonValue> => !!v && typeof v === 'object' && !Array.isArray(v);
+
 function lowerEncode(l: Lowerer, ir: IROf<'Encode'>) {
   const a = (ir.args ?? {}) as Record<string, any>;
-  const payload = a.payload ?? {};
+  const payload: Record<string, any> = isPlainObject(a.payload) ? a.payload : {};
   const text: string | undefined =
     typeof payload.text === 'string' ? payload.text
       : payload.structured ? JSON.stringify(payload.structured)
       : typeof payload.url === 'string' ? payload.url : undefined;
   if (text === undefined || text.trim() === '') l.error('empty-payload', 'Encode needs payload text, structured data or a url', 'args.payload');
+  // Metadata written inside the payload counts as if written beside it; the top-level arg wins.
+  const arg = (key: string): any => (a[key] !== undefined ? a[key] : PAYLOAD_METADATA.includes(key) ? payload[key] : undefined);
+  for (const key of PAYLOAD_METADATA) {
+    const v = payload[key];
+    if (v === undefined || a[key] !== undefined) continue;
+    const ok = key === 'tags' ? Array.isArray(v) && v.every((t) => typeof t === 'string') : key === 'facets' ? isPlainObject(v) : typeof v === 'string';
+    if (!ok) l.error('bad-arg', `Encode 'payload.${key}' must be ${key === 'tags' ? 'a list of strings' : key === 'facets' ? 'an object' : 'a string'}, got ${JSON.stringify(v)}`, `args.payload.${key}`);
+  }
+  const argPath = (key: string) => (a[key] !== undefined ? `args.${key}` : `args.payload.${key}`);
+  // Args that are not memory columns are kept as facets, like Update's unknown `set` fields
+  // (payload extras such as knowledge_type and context included); explicit facets win.
+  const facets: Record<string, JsonValue> = {};
+  for (const [key, v] of Object.entries(payload)) {
+    if (!PAYLOAD_CONTENT.includes(key) && !PAYLOAD_METADATA.includes(key)) facets[key] = v;
+  }
+  for (const [key, v] of Object.entries(a)) {
+    if (ENGINE_MANAGED.includes(key)) {
+      l.warn('ignored-arg', `Encode ignores '${key}': the engine sets it (owner is the acting actor)`, `args.${key}`);
+    } else if (!ENCODE_ARGS.includes(key)) facets[key] = v;
+  }
   // Some IRs spell a key with stray spaces (" facets"); read it as the intended key.
-  const facetsArg = a.facets ?? a[' facets'];
-  const facets: Record<string, JsonValue> = facetsArg && typeof facetsArg === 'object' ? { ...facetsArg } : {};
+  for (const f of [payload.facets, a[' facets'], a.facets]) if (isPlainObject(f)) Object.assign(facets, f);
   const values: Record<string, JsonValue> = {
     text: text ?? null,
-    type: a.type ?? null,
-    tags: dedupe(a.tags ?? []),
+    type: arg('type') ?? null,
+    tags: dedupe(Array.isArray(arg('tags')) ? arg('tags') : []),
     facets,
     ...facetColumns(l, facets, 'args.facets'),
-    source: a.source ?? payload.source ?? null,
+    source: arg('source') ?? null,
     auto_frequency: a.auto_frequency ?? null,
     expire_at: l.instant(a.expire_at, 'args.expire_at') ?? null,
     next_auto_update_at: l.instant(a.next_auto_update_at, 'args.next_auto_update_at') ?? null,
@@ -214,10 +250,74 @@ function lowerEncode(l: Lowerer, ir: IROf<'Encode'>) {
     write_perm_level: a.write_perm_level ?? null,
   };
   for (const key of ['time', 'subject', 'location', 'topic'] as const) {
-    if (a[key] !== undefined) values[key] = key === 'time' ? l.instant(a.time, 'args.time') ?? null : a[key];
+    const v = arg(key);
+    if (v !== undefined) values[key] = key === 'time' ? (typeof v === 'string' ? l.instant(v, argPath('time')) ?? null : null) : v;
   }
   for (const key of PERM_LISTS) if (a[key] !== undefined) values[key] = dedupe(a[key]);
+  Object.assign(values, encodeGovernance(l, a));
   return { values, skipEmbedding: a.skip_embedding === true, embedding: a.embedding };
+}
+
+/**
+ * The weight, expiry and lock columns an Encode may set directly (`ENCODE … SET weight = 0.9`).
+ * They are not in the upstream Encode schema, so their values are checked here.
+ */
+function encodeGovernance(l: Lowerer, a: Record<string, any>): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  const bad = (key: string, expected: string) => l.error('bad-arg', `Encode '${key}' must be ${expected}, got ${JSON.stringify(a[key])}`, `args.${key}`);
+  const text = (key: string): string | undefined => {
+    if (a[key] === undefined) return undefined;
+    if (typeof a[key] !== 'string') bad(key, 'a string');
+    return typeof a[key] === 'string' ? a[key] : undefined;
+  };
+  if (a.weight !== undefined) {
+    if (typeof a.weight !== 'number' || !Number.isFinite(a.weight)) bad('weight', 'a number in [0,1]');
+    else {
+      if (a.weight < 0 || a.weight > 1) l.warn('weight-clamped', `weight ${a.weight} is clamped to [0,1]`, 'args.weight');
+      out.weight = clamp01(a.weight);
+    }
+  }
+  if (a.ttl !== undefined) {
+    if (a.expire_at !== undefined) l.warn('ignored-arg', "Encode ignores 'ttl' because 'expire_at' is given", 'args.ttl');
+    else if (typeof a.ttl !== 'string') bad('ttl', 'a duration such as P30D');
+    else {
+      const at = l.shifted(a.ttl, 1, 'args.ttl');
+      if (at) out.expire_at = at;
+    }
+  }
+  const actionKey = a.expire_action !== undefined ? 'expire_action' : 'on_expire';
+  const action = text(actionKey);
+  if (action !== undefined) {
+    if ((ON_EXPIRE as readonly string[]).includes(action)) out.expire_action = action;
+    else bad(actionKey, `one of ${ON_EXPIRE.join(', ')}`);
+  }
+  const reason = text('expire_reason');
+  if (reason !== undefined) out.expire_reason = reason;
+  // Lock columns, with Lock's defaults: a policy that allows or denies makes a custom lock.
+  const mode = text('lock_mode');
+  if (mode !== undefined && !LOCK_COLUMN_MODES.includes(mode)) bad('lock_mode', `one of ${LOCK_COLUMN_MODES.join(', ')}`);
+  let policy: Record<string, JsonValue> | undefined;
+  if (a.lock_policy !== undefined) {
+    const p = a.lock_policy;
+    const opList = (v: unknown) => v === undefined || (Array.isArray(v) && v.every((x) => (OPS as readonly unknown[]).includes(x)));
+    const nameList = (v: unknown) => v === undefined || (Array.isArray(v) && v.every((x) => typeof x === 'string'));
+    if (!isPlainObject(p) || !opList(p.allow) || !opList(p.deny) || !nameList(p.reviewers)) {
+      bad('lock_policy', `an object {allow?, deny?: [op…], reviewers?: [actor…], expires?}`);
+    } else {
+      policy = Object.fromEntries(['allow', 'deny', 'reviewers'].filter((k) => p[k] !== undefined).map((k) => [k, p[k]]));
+    }
+  }
+  const lockReason = text('lock_reason');
+  const expiresRaw = a.lock_expires ?? (isPlainObject(a.lock_policy) ? a.lock_policy.expires : undefined);
+  const expires = typeof expiresRaw === 'string' ? l.instant(expiresRaw, a.lock_expires !== undefined ? 'args.lock_expires' : 'args.lock_policy.expires') : undefined;
+  if (expiresRaw !== undefined && typeof expiresRaw !== 'string') bad('lock_expires', 'a date-time');
+  if (mode !== undefined || policy !== undefined || lockReason !== undefined || expiresRaw !== undefined) {
+    out.lock_mode = mode ?? (policy?.allow || policy?.deny ? 'custom' : 'read_only');
+    out.lock_reason = lockReason ?? null;
+    out.lock_policy = policy && Object.keys(policy).length ? policy : null;
+    out.lock_expires = expires ?? null;
+  }
+  return out;
 }
 
 function lowerUpdate(l: Lowerer, ir: IROf<'Update'>) {
@@ -289,6 +389,62 @@ function lowerRemind(l: Lowerer, remind: Record<string, any>) {
     l.error('bad-rrule', `'${rule}' is not an RFC 5545 recurrence rule: ${(e as Error).message}`, 'args.remind.rrule');
     return undefined;
   }
+}
+
+/**
+ * The args each verb acts on (Encode and Update keep other keys as facets instead). `reason`
+ * of Promote, Demote and Delete is kept in the audit log's copy of the IR.
+ */
+const USED_ARGS: Readonly<Record<Exclude<IR['op'], 'Encode'>, readonly string[]>> = {
+  Update: ['set'],
+  Label: ['tags', 'facets', 'mode'],
+  Promote: ['weight', 'weight_delta', 'remind', 'reason'],
+  Demote: ['archive', 'weight', 'weight_delta', 'reason'],
+  Merge: ['strategy', 'primary_id', 'soft_delete_children', 'skip_reembedding'],
+  Split: ['strategy', 'params', 'inherit_all', 'keep_source'],
+  Lock: ['mode', 'lock_mode', 'reason', 'policy', 'lock_expires'],
+  Expire: ['ttl', 'until', 'on_expire', 'reason'],
+  Delete: ['older_than', 'time_range', 'soft', 'reason', 'expire_reason'],
+  Retrieve: ['include'],
+  Summarize: ['focus', 'max_tokens'],
+};
+const TARGET_KEYS = ['ids', 'filter', 'search', 'all', 'time_from', 'time_to'];
+const FILTER_KEYS = ['time_range', 'has_tags', 'not_tags', 'type', 'subject', 'location', 'topic', 'weight_gte', 'weight_lte', 'expire_before', 'expire_after', 'limit', 'facets'];
+const SEARCH_KEYS = ['intent', 'overrides', 'limit'];
+const INTENT_KEYS = ['query', 'context'];
+const OVERRIDE_KEYS = ['k', 'limit', 'alpha', 'order_by'];
+const TIME_RANGE_KEYS = ['start', 'end', 'relative', 'amount', 'unit'];
+const POLICY_KEYS = ['allow', 'deny', 'reviewers', 'expires'];
+
+/**
+ * The IR keeps keys it does not know (the round trip preserves them), but the engine cannot act
+ * on them: each one is reported as an `ignored-arg` warning naming it, so it is never dropped
+ * silently.
+ */
+function reportIgnored(l: Lowerer, ir: IR): void {
+  const unused = (obj: unknown, known: readonly string[], path: string, condition = false) => {
+    if (!isPlainObject(obj)) return;
+    for (const key of Object.keys(obj)) {
+      if (known.includes(key)) continue;
+      // A condition the engine cannot apply would make a write select more records than asked.
+      if (condition && ir.op !== 'Retrieve' && ir.op !== 'Summarize') {
+        l.error('unknown-condition', `${ir.op} refused: the engine cannot apply ${path}.${key}, so the write would select more records than asked (a facet condition is written facets.${key})`, `${path}.${key}`);
+      } else l.warn('ignored-arg', `${ir.op} ignores '${key}': the engine does not use ${path}.${key}`, `${path}.${key}`);
+    }
+  };
+  const t = ir.target as Record<string, any> | undefined;
+  unused(t, TARGET_KEYS, 'target', true);
+  unused(t?.filter, FILTER_KEYS, 'target.filter', true);
+  unused(t?.filter?.time_range, TIME_RANGE_KEYS, 'target.filter.time_range', true);
+  unused(t?.search, SEARCH_KEYS, 'target.search');
+  unused(t?.search?.intent, INTENT_KEYS, 'target.search.intent');
+  unused(t?.search?.overrides, OVERRIDE_KEYS, 'target.search.overrides');
+  if (ir.op === 'Encode') return;
+  const a = ir.args as Record<string, any> | undefined;
+  unused(a, USED_ARGS[ir.op], 'args');
+  if (ir.op === 'Lock') unused(a?.policy, POLICY_KEYS, 'args.policy');
+  if (ir.op === 'Delete') unused(a?.time_range, TIME_RANGE_KEYS, 'args.time_range');
+  if (ir.op === 'Promote') unused(a?.remind, ['rrule', 'until'], 'args.remind');
 }
 
 /** Lowers one validated IR against a clock. */
@@ -399,6 +555,7 @@ export function lowerIr(ir: IR, ctx: LowerContext): LowerResult {
       break;
     }
   }
+  reportIgnored(l, ir);
   if (l.errors.length) return { ok: false, diagnostics: l.errors };
   // The IR is the caller's object: it is referenced, never frozen.
   for (const [key, value] of Object.entries(op)) if (key !== 'ir') deepFreeze(value);

@@ -1,6 +1,6 @@
 /** The semantics of each verb, on a real sql.js store. */
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/engine/index.ts';
+import { auditLog, run } from '../../src/engine/index.ts';
 import { encode, freshStore, NOW, op, row, rows, runOk } from '../engine/harness.ts';
 
 const T = '2025-10-20T10:00:00Z';
@@ -28,6 +28,95 @@ describe('Encode', () => {
     const store = await freshStore();
     runOk(store, [{ stage: 'ENC', op: 'Encode', args: { payload: { structured: { k: 'v' } } } }]);
     expect(row(store, 1).text).toBe('{"k":"v"}');
+  });
+});
+
+describe('Encode args beyond the content', () => {
+  it('stores weight and the other memory columns given to Encode (weight clamped with a warning)', async () => {
+    const store = await freshStore();
+    const r = runOk(store, [
+      encode('alpha note', { weight: 0.9 }),
+      encode('beta', {
+        weight: 1.4, ttl: 'P2D', expire_action: 'demote', expire_reason: 'stale',
+        lock_mode: 'append_only', lock_reason: 'audit', lock_policy: { reviewers: ['rev'] }, lock_expires: '2025-12-01T00:00:00Z',
+      }),
+    ]);
+    expect(row(store, 1).weight).toBe(0.9);
+    expect(row(store, 2)).toMatchObject({
+      weight: 1, expire_at: '2025-10-23T00:00:00Z', expire_action: 'demote', expire_reason: 'stale',
+      lock_mode: 'append_only', lock_reason: 'audit', lock_policy: '{"reviewers":["rev"]}', lock_expires: '2025-12-01T00:00:00Z',
+    });
+    expect(r.diagnostics.map((d) => [d.code, d.path])).toEqual([['weight-clamped', 'args.weight']]);
+    // A later Promote shifts from the stored weight, not from the neutral base.
+    runOk(store, [op('Promote', { ids: ['1'] }, { weight_delta: 0.05 })]);
+    expect(row(store, 1).weight).toBeCloseTo(0.95);
+    // The lock given at Encode is in force like any other.
+    expect(run(store, [op('Delete', { ids: ['2'] })], { now: NOW }).diagnostics[0].code).toBe('record-locked');
+  });
+
+  it('refuses a bad value for a memory column given to Encode, changing nothing', async () => {
+    const store = await freshStore();
+    for (const [args, path] of [
+      [{ weight: 'high' }, 'args.weight'], [{ lock_mode: 'frozen' }, 'args.lock_mode'],
+      [{ expire_action: 'explode' }, 'args.expire_action'], [{ ttl: 'soon' }, 'args.ttl'],
+      [{ lock_policy: { deny: ['Erase'] } }, 'args.lock_policy'],
+    ] as const) {
+      const r = run(store, [encode('x', args)], { now: NOW });
+      expect(r.ok, JSON.stringify(args)).toBe(false);
+      expect(r.diagnostics[0]).toMatchObject({ severity: 'error', path });
+    }
+    expect(rows(store)).toEqual([]);
+  });
+
+  it('takes metadata written inside the payload (the paper\'s B.1.1 form); top-level args win', async () => {
+    const store = await freshStore();
+    runOk(store, [{
+      stage: 'ENC', op: 'Encode',
+      args: {
+        payload: { text: 'Q2 OKR review', tags: ['OKR'], type: 'note', time: '2025-04-10T15:30:00+08:00', source: 'meeting_minutes', facets: { subject: 'Q2 performance', certainty: 'confirmed' } },
+        type: 'minutes',
+      },
+    }]);
+    expect(row(store, 1)).toMatchObject({
+      tags: ['OKR'], type: 'minutes', time: '2025-04-10T07:30:00Z', source: 'meeting_minutes', subject: 'Q2 performance',
+      facets: { subject: 'Q2 performance', certainty: 'confirmed' },
+    });
+  });
+
+  it('keeps args that are not memory columns as facets (explicit facets win) and warns about engine-managed ones', async () => {
+    const store = await freshStore();
+    const r = runOk(store, [
+      encode('x', { payload: { text: 'x', knowledge_type: 'fact', context: 'mail' }, status: 'open', facets: { status: 'draft' }, owner: 'mallory', deleted: 1 }),
+    ], { actor: 'ann' });
+    expect(row(store, 1)).toMatchObject({ owner: 'ann', deleted: 0, facets: { knowledge_type: 'fact', context: 'mail', status: 'draft' } });
+    expect(r.diagnostics.map((d) => [d.code, d.path])).toEqual([['ignored-arg', 'args.owner'], ['ignored-arg', 'args.deleted']]);
+    expect(r.diagnostics[0].message).toMatch(/'owner'/);
+    // The audit log keeps the IR exactly as written.
+    expect(auditLog(store)[0].ir).toMatchObject({ args: { payload: { knowledge_type: 'fact', context: 'mail' }, status: 'open', owner: 'mallory' } });
+  });
+});
+
+describe('args a verb does not use', () => {
+  it('are reported as ignored-arg warnings naming the key', async () => {
+    const store = await freshStore();
+    runOk(store, [encode('One. Two.', { tags: ['t'] })]);
+    const r = runOk(store, [
+      op('Split', { ids: ['1'] }, { strategy: 'by_sentences', link_back: true }, { dry_run: true }),
+      op('Retrieve', { filter: { has_tags: ['t'], colour: 'red' } }, { include: ['text'], fields: ['x'] }),
+    ]);
+    expect(r.diagnostics.map((d) => [d.code, d.path, d.statement])).toEqual([
+      ['ignored-arg', 'args.link_back', 0], ['ignored-arg', 'target.filter.colour', 1], ['ignored-arg', 'args.fields', 1],
+    ]);
+    expect(r.diagnostics[1].message).toMatch(/'colour'/);
+  });
+
+  it('refuse a write whose target carries a condition the engine cannot apply', async () => {
+    const store = await freshStore();
+    runOk(store, [encode('a', { tags: ['t'] }), encode('b')]);
+    const r = run(store, [op('Delete', { filter: { colour: 'red' } })], { now: NOW });
+    expect(r.ok).toBe(false);
+    expect(r.diagnostics).toEqual([expect.objectContaining({ code: 'unknown-condition', severity: 'error', path: 'target.filter.colour' })]);
+    expect(rows(store).map((x) => x.deleted)).toEqual([0, 0]);
   });
 });
 

@@ -111,4 +111,9 @@ describe('lowerIr', () => {
     }
     expect(lowered).toBeGreaterThan(3000);
   });
+
+  it('reads search.overrides.limit (upstream examples) as overrides.k', () => {
+    const op = lower({ stage: 'RET', op: 'Retrieve', target: { search: { intent: { query: 'q' }, overrides: { limit: 2 }, limit: 9 } } });
+    expect(op.kind !== 'Encode' && op.selection.limit).toBe(2);
+  });
 });
