@@ -171,7 +171,7 @@ export class App {
     await this.restore();
     this.showTab(this.tab);
     this.ready = true;
-    this.setStatus('ready');
+    if (!this.el.status.textContent) this.setStatus('ready');
   }
 
   // ---- scripts and persistence -------------------------------------------------------------
@@ -187,7 +187,13 @@ export class App {
       history.replaceState(null, '', location.pathname + location.search);
     }
     const bytes = await loadValue<Uint8Array>(KEYS.store).catch(() => undefined);
-    this.store = await openStore(bytes);
+    try {
+      this.store = await openStore(bytes);
+    } catch (e) {
+      // A saved store that no longer opens must not lock the user out of the page.
+      this.store = await openStore();
+      this.setStatus(`the saved store could not be opened (${(e as Error).message}); started with an empty one`);
+    }
     this.refreshMemory();
     this.renderScriptTabs();
     this.setEditorText(this.scripts[this.active].text);
@@ -195,12 +201,14 @@ export class App {
 
   private persistScripts(): void {
     this.debounce('save', 300, () => {
-      void saveValue(KEYS.workspace, { scripts: this.scripts, active: this.active } satisfies Workspace);
+      saveValue(KEYS.workspace, { scripts: this.scripts, active: this.active } satisfies Workspace)
+        .catch((e: unknown) => this.setStatus(`scripts not saved: ${(e as Error).message}`));
     });
   }
 
   private async persistStore(): Promise<void> {
-    await saveValue(KEYS.store, this.store.exportBytes());
+    await saveValue(KEYS.store, this.store.exportBytes())
+      .catch((e: unknown) => this.setStatus(`store not saved: ${(e as Error).message}`));
   }
 
   private renderScriptTabs(): void {

@@ -275,6 +275,23 @@ describe('playground in Chromium', () => {
     const [chooser3] = await Promise.all([page.waitForEvent('filechooser'), page.click('button:has-text("Open…")')]);
     await chooser3.setFiles(await json.path());
     await page.waitForFunction(() => window.t2m!.state().script.startsWith('ENCODE "kept in the file"'));
+
+    // A saved store that no longer opens: the page starts with an empty store and says so.
+    await page.evaluate(() => new Promise<void>((resolve, reject) => {
+      const request = indexedDB.open('t2m-playground', 1);
+      request.onsuccess = () => {
+        const tx = request.result.transaction('kv', 'readwrite');
+        tx.objectStore('kv').put(new Uint8Array([1, 2, 3]), 'store-sqlite');
+        tx.oncomplete = () => { request.result.close(); resolve(); };
+        tx.onerror = () => reject(tx.error);
+      };
+      request.onerror = () => reject(request.error);
+    }));
+    await page.reload();
+    await page.waitForFunction(() => window.t2m !== undefined);
+    await page.evaluate(() => window.t2m!.loaded);
+    expect(await page.locator('[data-testid=status]').innerText()).toMatch(/saved store could not be opened/);
+    expect((await state(page)).memory).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
   });
