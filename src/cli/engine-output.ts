@@ -29,6 +29,10 @@ function change(c: Change): string {
 export function formatStatement(r: StatementResult): string {
   const head = `[${r.index + 1}] ${r.op}${r.dryRun ? ' (dry run: nothing changed)' : ''}`;
   const out = [head];
+  if (r.refused) {
+    out.push(`  would be refused: ${r.refused.code}: ${r.refused.message}`);
+    return out.join('\n');
+  }
   if (r.op === 'Retrieve') {
     out.push(`  ${r.ids.length} record${r.ids.length === 1 ? '' : 's'}`);
     const rows = (r.rows ?? []).map((row) => (r.scores ? { ...row, score: r.scores[Number(row.id)] } : row));

@@ -94,6 +94,15 @@ export function run(store: Store, irs: readonly unknown[], options: RunOptions =
       const outcome = op.dryRun
         ? store.transaction(() => ({ commit: false, value: executeOperation(store, op, i) }))
         : executeOperation(store, op, i);
+      if (!outcome.ok && op.dryRun) {
+        // A dry run asks what the statement would do; "it would be refused" is that answer, so
+        // the refusal is reported in its result (and as a warning) and the script goes on.
+        const refused = locate(outcome.diagnostic, i, options.sourceMaps);
+        const warning: Diagnostic = { ...refused, severity: 'warning', message: `dry run: this statement would be refused: ${refused.message}` };
+        warnings.push(warning);
+        results.push({ index: i, op: op.kind, ids: [], changes: [], warnings: [warning], sql: [], dryRun: true, refused });
+        continue;
+      }
       if (!outcome.ok) {
         return { commit: false, value: { ok: false, results, diagnostics: [locate(outcome.diagnostic, i, options.sourceMaps)] } };
       }

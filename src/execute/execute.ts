@@ -43,6 +43,8 @@ export interface StatementResult {
   /** Every statement issued, in order (the target select first). */
   readonly sql: readonly SqlStatement[];
   readonly dryRun: boolean;
+  /** A dry-run statement that would be refused (a lock, a permission…): the refusal, as an error. */
+  readonly refused?: Diagnostic;
 }
 
 export type ExecuteResult = { readonly ok: true; readonly result: StatementResult } | { readonly ok: false; readonly diagnostic: Diagnostic };

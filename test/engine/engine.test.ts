@@ -47,6 +47,27 @@ describe('dry run', () => {
     expect(rows(store)).toHaveLength(2);
   });
 
+  it('reports a refusal of a dry-run statement in its result; the rest of the script commits', async () => {
+    const store = await freshStore();
+    runOk(store, [encode('kept', { tags: ['t'] }), op('Lock', { ids: ['1'] }, { mode: 'append_only', reason: 'audit' })]);
+    const r = run(store, [
+      encode('new'),
+      op('Delete', { filter: { has_tags: ['t'] } }, {}, { dry_run: true }),
+      op('Label', { ids: ['2'] }, { tags: ['x'] }),
+    ], { now: NOW });
+    expect(r.ok).toBe(true);
+    expect(r.results[1]).toMatchObject({ dryRun: true, ids: [], changes: [], refused: { code: 'record-locked', severity: 'error', statement: 1 } });
+    expect(r.results[1].refused!.message).toMatch(/memory #1 is locked append_only/);
+    expect(r.diagnostics).toEqual([expect.objectContaining({ code: 'record-locked', severity: 'warning', statement: 1 })]);
+    expect(rows(store).map((x) => [x.id, x.deleted, x.tags])).toEqual([[1, 0, '["t"]'], [2, 0, '["x"]']]);
+    // Bad input in a dry-run statement is still an error that stops the script.
+    const bad = run(store, [encode('more'), op('Delete', { ids: ['1'] }, { older_than: 'soon' }, { dry_run: true })], { now: NOW });
+    expect(bad).toMatchObject({ ok: false, diagnostics: [{ code: 'bad-duration', statement: 1 }] });
+    expect(rows(store)).toHaveLength(2);
+    // explain predicts a real run, which the refusal would stop.
+    expect(explain(store, [op('Delete', { ids: ['1'] })], { now: NOW }).diagnostics[0]).toMatchObject({ code: 'record-locked', severity: 'error' });
+  });
+
   it('explain runs a whole script and rolls it back; ids are not consumed', async () => {
     const store = await freshStore();
     const r = explain(store, [encode('a'), encode('b')], { now: NOW });
