@@ -218,7 +218,9 @@ describe('playground in Chromium', () => {
     const problems = collectProblems(page);
     await open(page);
     await setScript(page, 'ENCODE "incident log" TAGS "sev1";\nLOCK WHERE tags HAS "sev1" LIMIT 5 MODE read_only;\nUPDATE WHERE tags HAS "sev1" LIMIT 5 SET text "rewritten";\n');
-    await page.evaluate(() => window.t2m!.run());
+    // Ctrl-Enter in the editor runs the script.
+    await page.keyboard.press('Control+Enter');
+    await page.waitForFunction(() => window.t2m!.state().results.length === 3);
     const s = await state(page);
     expect(s.committed).toBe(false);
     expect(s.memory).toEqual([]);
