@@ -214,13 +214,20 @@ export function auditLog(store: Store, id?: number): AuditRecord[] {
 }
 
 export type UndoResult =
-  | { readonly ok: true; readonly restored: readonly number[]; readonly auditId: number }
+  | {
+    readonly ok: true;
+    readonly restored: readonly number[];
+    /** Restored records whose expiry had passed: it is cleared so that they are live again. */
+    readonly unexpired: readonly number[];
+    readonly auditId: number;
+  }
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
 /**
  * Undoes the soft deletes recorded by audit entry `auditId` (a soft Delete, a Merge's or
- * Split's retired records, a sweep's soft_delete): the records become live again. Other writes
- * of that entry are not reverted; an entry without soft deletes is refused.
+ * Split's retired records, a sweep's soft_delete): the records become live again, and a restored
+ * record whose expiry has passed has that expiry cleared. Other writes of that entry are not
+ * reverted; an entry without soft deletes is refused.
  */
 export function undo(store: Store, auditId: number, options: { now?: Date | string; actor?: string } = {}): UndoResult {
   const fail = (code: string, message: string): UndoResult => ({ ok: false, diagnostics: [{ code, severity: 'error', message }] });
@@ -238,12 +245,20 @@ export function undo(store: Store, auditId: number, options: { now?: Date | stri
   return store.transaction<UndoResult>(() => {
     const rows = store.all(compileSelectByIds(softDeleted, d)).map(decodeRow);
     const restored: number[] = [];
+    const unexpired: number[] = [];
     const changes: Change[] = [];
     for (const row of rows) {
       if (row.deleted !== 1) continue;
-      store.run(compileUpdateById(Number(row.id), { deleted: 0, deleted_at: null, updated_at: nowText }, d));
+      const set: Record<string, unknown> = { deleted: 0, deleted_at: null };
+      // A record whose expiry has passed (the usual case after a sweep) would come back hidden
+      // and be deleted again by the next sweep: undoing its deletion clears the spent expiry.
+      if (typeof row.expire_at === 'string' && row.expire_at <= nowText) {
+        Object.assign(set, { expire_at: null, expire_action: null, expire_reason: null });
+        unexpired.push(Number(row.id));
+      }
+      store.run(compileUpdateById(Number(row.id), { ...set, updated_at: nowText }, d));
       restored.push(Number(row.id));
-      changes.push({ id: Number(row.id), before: { deleted: 1, deleted_at: row.deleted_at ?? null }, after: { deleted: 0, deleted_at: null } });
+      changes.push({ id: Number(row.id), before: Object.fromEntries(Object.keys(set).map((k) => [k, row[k] ?? null])), after: set });
     }
     if (!restored.length) return { commit: false, value: fail('undo-nothing', `the records of audit entry #${auditId} are gone or already live`) };
     store.run(compileAuditInsert({
@@ -252,6 +267,6 @@ export function undo(store: Store, auditId: number, options: { now?: Date | stri
     }, d));
     const [last] = store.all(compileAuditLastId(d));
     store.run(compileAuditMarkUndone(auditId, Number(last.id), d));
-    return { commit: true, value: { ok: true, restored, auditId: Number(last.id) } };
+    return { commit: true, value: { ok: true, restored, unexpired, auditId: Number(last.id) } };
   });
 }

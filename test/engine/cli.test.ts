@@ -77,6 +77,7 @@ describe('t2m sweep, audit, undo', () => {
     expect(entries.map((e: any) => e.op)).toEqual(['Encode', 'Expire', 'Sweep']);
     const u = t2m(['undo', String(entries[2].id), '--db', db, '--now', '2025-10-23T00:00:00Z']);
     expect(u.stdout).toMatch(/restored #1/);
+    expect(u.stdout).toMatch(/cleared the passed expiry of #1 so that it is live again/);
     const again = t2m(['undo', String(entries[2].id), '--db', db]);
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/undo-already-done/);

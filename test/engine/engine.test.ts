@@ -218,6 +218,31 @@ describe('undo', () => {
   });
 });
 
+describe('undo of a sweep', () => {
+  it('makes the swept record live again: its passed expiry is cleared and audited, a later sweep leaves it alone', async () => {
+    const store = await freshStore();
+    runOk(store, [encode('temp', { tags: ['t'] }), encode('other', { tags: ['t'] }), op('Expire', { ids: ['1'] }, { until: '2025-10-22T00:00:00Z', reason: 'tmp' })]);
+    const later = '2025-10-23T00:00:00Z';
+    sweep(store, later);
+    const entry = auditLog(store).at(-1)!;
+    expect(entry.op).toBe('Sweep');
+    const u = undo(store, entry.id, { now: later });
+    expect(u).toMatchObject({ ok: true, restored: [1], unexpired: [1] });
+    expect(row(store, 1)).toMatchObject({ deleted: 0, expire_at: null, expire_action: null, expire_reason: null });
+    expect(runOk(store, [op('Retrieve', { filter: { has_tags: ['t'] } })], { now: later }).results[0].ids).toEqual([2, 1]);
+    expect(auditLog(store).at(-1)).toMatchObject({ op: 'Undo', before: { 1: { deleted: 1, expire_at: '2025-10-22T00:00:00Z' } }, after: { 1: { deleted: 0, expire_at: null } } });
+    expect(sweep(store, '2025-10-24T00:00:00Z')).toMatchObject({ applied: [], skipped: [] });
+  });
+
+  it('keeps an expiry that has not passed yet', async () => {
+    const store = await freshStore();
+    runOk(store, [encode('a'), op('Expire', { ids: ['1'] }, { until: '2026-01-01T00:00:00Z' }), op('Delete', { ids: ['1'] })]);
+    const u = undo(store, auditLog(store).at(-1)!.id, { now: NOW });
+    expect(u).toMatchObject({ ok: true, restored: [1], unexpired: [] });
+    expect(row(store, 1)).toMatchObject({ deleted: 0, expire_at: '2026-01-01T00:00:00Z' });
+  });
+});
+
 describe('confirmation', () => {
   it('refuses a write on all records without meta.confirmation', async () => {
     const store = await freshStore();

@@ -52,6 +52,9 @@ export function undoCommand(program: Command): void {
         return;
       }
       process.stdout.write(`restored ${result.restored.map((id) => `#${id}`).join(', ')} (audit entry #${result.auditId})\n`);
+      if (result.unexpired.length) {
+        process.stdout.write(`cleared the passed expiry of ${result.unexpired.map((id) => `#${id}`).join(', ')} so that ${result.unexpired.length === 1 ? 'it is' : 'they are'} live again\n`);
+      }
       const problem = saveStoreFile(opened.store, flags.db);
       if (problem) {
         process.stderr.write(`t2m undo: ${problem.message}\n`);
