@@ -87,7 +87,17 @@ class Execution {
     let rows = this.query(plan.target!);
     if (sel.ids) {
       const found = new Set(rows.map((r) => r.id));
-      const missing = sel.ids.filter((id) => !found.has(id));
+      let missing = sel.ids.filter((id) => !found.has(id));
+      if (missing.length && (op.kind === 'Retrieve' || op.kind === 'Summarize')) {
+        // Tell "hidden from this reader" apart from "not there"; only the ids are reported.
+        const live = this.query(compileTargetSelect({ ids: missing, all: false, orderBy: 'time_desc' }, this.store.dialect, { now: op.now, applyReadPermissions: false }));
+        const unreadable = new Set(live.map((r) => r.id));
+        if (unreadable.size) {
+          const who = op.actor ? `actor '${op.actor}'` : 'an anonymous reader';
+          this.warn('not-readable', `memory ${[...unreadable].map((id) => `#${id}`).join(', ')} ${unreadable.size === 1 ? 'is' : 'are'} not readable by ${who}; left out`, 'target.ids');
+          missing = missing.filter((id) => !unreadable.has(id));
+        }
+      }
       if (missing.length) this.warn('ids-not-found', `no live record with id ${missing.join(', ')}`, 'target.ids');
     }
     if (!sel.search) return { rows };

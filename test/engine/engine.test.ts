@@ -194,6 +194,21 @@ describe('read permissions', () => {
     expect(ids(undefined)).toEqual([1, 4]);
   });
 
+  it('say that a record asked for by id is not readable by the actor, without its content', async () => {
+    const store = await freshStore();
+    runOk(store, [encode('secret plan', { read_perm_level: 'private' }), encode('open')], { actor: 'ann' });
+    const r = runOk(store, [op('Retrieve', { ids: ['1', '2', '7'] }), op('Summarize', { ids: ['1'] })], { actor: 'eve' });
+    expect(r.results[0].ids).toEqual([2]);
+    expect(r.diagnostics.map((d) => [d.code, d.statement, d.message])).toEqual([
+      ['not-readable', 0, "memory #1 is not readable by actor 'eve'; left out"],
+      ['ids-not-found', 0, 'no live record with id 7'],
+      ['not-readable', 1, "memory #1 is not readable by actor 'eve'; left out"],
+    ]);
+    expect(JSON.stringify(r)).not.toMatch(/secret/);
+    expect(runOk(store, [op('Retrieve', { ids: ['1'] })]).diagnostics[0].message).toMatch(/not readable by an anonymous reader/);
+    expect(runOk(store, [op('Retrieve', { ids: ['1'] })], { actor: 'ann' }).diagnostics).toEqual([]);
+  });
+
   it('refuse writes by actors the record does not allow', async () => {
     const store = await freshStore();
     runOk(store, [encode('mine', { write_perm_level: 'owner_only' })], { actor: 'ann' });
