@@ -116,4 +116,10 @@ describe('lowerIr', () => {
     const op = lower({ stage: 'RET', op: 'Retrieve', target: { search: { intent: { query: 'q' }, overrides: { limit: 2 }, limit: 9 } } });
     expect(op.kind !== 'Encode' && op.selection.limit).toBe(2);
   });
+
+  it('gives Encode an explicit expire_at over a ttl (warning) and reads on_expire as expire_action', () => {
+    const r = lowerIr(IR.parse({ stage: 'ENC', op: 'Encode', args: { payload: { text: 'x' }, expire_at: '2026-01-01T00:00:00Z', ttl: 'P1D', on_expire: 'anonymize' } }), { now });
+    expect(r.ok && r.operation.kind === 'Encode' && r.operation.values).toMatchObject({ expire_at: '2026-01-01T00:00:00Z', expire_action: 'anonymize' });
+    expect(r.ok && r.warnings.map((w) => [w.code, w.path])).toEqual([['ignored-arg', 'args.ttl']]);
+  });
 });
