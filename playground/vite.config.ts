@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { railroadDiagrams } from './diagrams-plugin.ts';
+import { examplesModule } from './examples-plugin.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -8,7 +9,7 @@ const repo = fileURLToPath(new URL('..', import.meta.url));
 /** The playground: a static page (no server code); `npm start` builds it and serves `dist/`. */
 export default defineConfig({
   root,
-  plugins: [railroadDiagrams()],
+  plugins: [railroadDiagrams(), examplesModule()],
   base: './',
   // Workers are ES modules: Monaco's and ours import the pipeline, which is ESM.
   worker: { format: 'es' },

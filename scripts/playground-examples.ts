@@ -1,13 +1,12 @@
 /**
- * Writes the playground's examples menu, `playground/examples/*.t2m`, from IR: the paper's two
- * appendix workflows (B.1.1, B.1.2; transcribed below as valid IR) and the upstream scenarios in
- * `../shared/ir/examples/{real_world_scenarios,op_workflows}`. The DSL comes from the project's
- * own `irsToText`, so the examples are canonical by construction; a test checks they are fresh.
+ * The playground's examples menu, generated at build time (see `playground/examples-plugin.ts`)
+ * from IR: the paper's two appendix workflows (B.1.1, B.1.2; transcribed below as valid IR) and
+ * the upstream scenarios in `../shared/ir/examples/{real_world_scenarios,op_workflows}`. The DSL
+ * comes from the project's own `irsToText`, so the examples are always in canonical form.
  *
- *   npx tsx scripts/playground-examples.ts          # write
- *   npx tsx scripts/playground-examples.ts --check  # exit 1 when a file is stale
+ *   npx tsx scripts/playground-examples.ts [name]   # print the examples (or the one named)
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IR } from '../src/ir/schema.ts';
@@ -15,7 +14,6 @@ import { irsToText } from '../src/pipeline.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SHARED = join(ROOT, '..', 'shared', 'ir', 'examples');
-const OUT = join(ROOT, 'playground', 'examples');
 
 interface Workflow {
   readonly name: string;
@@ -85,26 +83,16 @@ export function workflowToDsl(workflow: Workflow): string {
   return parts.join('');
 }
 
+/** Example name (ordering prefix + slug) → DSL text, in menu order. */
 export function examples(): Map<string, string> {
   const out = new Map<string, string>();
-  PAPER_WORKFLOWS.forEach((w, i) => out.set(`0${i + 1}-paper-${w.name.replace(/^.*- /, '').toLowerCase().replace(/\W+/g, '-')}.t2m`, workflowToDsl(w)));
-  for (const { file, workflow } of readWorkflows('real_world_scenarios')) out.set(`10-${file.replace(/_/g, '-')}.t2m`, workflowToDsl(workflow));
-  for (const { file, workflow } of readWorkflows('op_workflows')) out.set(`20-${file.replace(/_/g, '-')}.t2m`, workflowToDsl(workflow));
+  PAPER_WORKFLOWS.forEach((w, i) => out.set(`0${i + 1}-paper-${w.name.replace(/^.*- /, '').toLowerCase().replace(/\W+/g, '-')}`, workflowToDsl(w)));
+  for (const { file, workflow } of readWorkflows('real_world_scenarios')) out.set(`10-${file.replace(/_/g, '-')}`, workflowToDsl(workflow));
+  for (const { file, workflow } of readWorkflows('op_workflows')) out.set(`20-${file.replace(/_/g, '-')}`, workflowToDsl(workflow));
   return out;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const check = process.argv.includes('--check');
-  mkdirSync(OUT, { recursive: true });
-  let stale = 0;
-  for (const [name, text] of examples()) {
-    const path = join(OUT, name);
-    const current = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
-    if (current === text) continue;
-    stale++;
-    if (check) console.error(`stale: playground/examples/${name}`);
-    else writeFileSync(path, text);
-  }
-  console.log(check ? `${stale} stale example(s)` : `wrote ${stale} example(s) to playground/examples/`);
-  if (check && stale) process.exit(1);
+  const wanted = process.argv[2];
+  for (const [name, text] of examples()) if (!wanted || name.includes(wanted)) process.stdout.write(`${text}\n`);
 }

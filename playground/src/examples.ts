@@ -1,9 +1,9 @@
 /**
- * The examples menu: the paper's workflows and the upstream real-world scenarios, as DSL files
- * in `playground/examples/` (generated from the upstream IR by `scripts/playground-examples.ts`).
- * The first line of each file is a `#` comment holding its title.
+ * The examples menu: the paper's workflows and the upstream real-world scenarios and op
+ * workflows, in DSL, from the build-time module of `playground/examples-plugin.ts`. The first
+ * line of each is a `#` comment holding its title.
  */
-const files = import.meta.glob('../examples/*.t2m', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+import generated from 'virtual:t2m-examples';
 
 export interface Example {
   readonly title: string;
@@ -11,13 +11,11 @@ export interface Example {
   readonly text: string;
 }
 
-/** Menu groups, by the file name's numeric prefix. */
+/** Menu groups, by the name's numeric prefix. */
 const GROUPS: Readonly<Record<string, string>> = { '0': 'The paper\'s workflows', '1': 'Upstream real-world scenarios', '2': 'Upstream op workflows' };
 
-export const EXAMPLES: readonly Example[] = Object.entries(files)
-  .sort(([a], [b]) => a.localeCompare(b))
-  .map(([path, text]) => ({
-    title: /^#\s*(.+)$/m.exec(text)?.[1]?.trim() ?? path.replace(/^.*\/|\.t2m$/g, ''),
-    group: GROUPS[path.replace(/^.*\//, '')[0]] ?? 'Examples',
-    text,
-  }));
+export const EXAMPLES: readonly Example[] = generated.map(({ name, text }) => ({
+  title: /^#\s*(.+)$/m.exec(text)?.[1]?.trim() ?? name,
+  group: GROUPS[name[0]] ?? 'Examples',
+  text,
+}));
