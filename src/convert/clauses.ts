@@ -2,8 +2,8 @@
  * The one table of which clause fills which IR field, per verb. Both directions (astToIr and
  * irToAst) and the spec's field table are driven by it.
  */
-import type { Op } from '../ir/schema.ts';
-import type { FlagKeyword, SearchOptionName, VerbName } from '../syntax/ast.ts';
+import type { Filter, Op } from '../ir/schema.ts';
+import type { Condition, FieldCondition, FlagKeyword, SearchOptionName, VerbName } from '../syntax/ast.ts';
 
 export const OP_OF_VERB: Readonly<Record<VerbName, Op>> = {
   ENCODE: 'Encode', UPDATE: 'Update', LABEL: 'Label', PROMOTE: 'Promote', DEMOTE: 'Demote', MERGE: 'Merge',
@@ -76,4 +76,46 @@ export function clauseVerbs(keyword: string): string[] {
   const flag = FLAG_TARGETS[keyword as FlagKeyword];
   const list = flag ? (flag.ops === 'all' ? [] : flag.ops) : (Object.keys(ops) as Op[]);
   return list.map((o) => VERB_OF_OP[o]);
+}
+
+/** The filter field a WHERE condition sets (`tags HAS` → `has_tags`, `type = x` → `type`). */
+export function filterKeyOf(c: FieldCondition): string {
+  switch (c.operator) {
+    case '=': return c.field.name;
+    case 'HAS': return 'has_tags';
+    case 'NOT HAS': return 'not_tags';
+    case 'RANGE': return 'time_range';
+    case '>=': return 'weight_gte';
+    case '<=': return 'weight_lte';
+    case 'BEFORE': return 'expire_before';
+    case 'AFTER': return 'expire_after';
+  }
+}
+
+/**
+ * The canonical order of WHERE conditions, by the filter field they set: the order of the
+ * reference's condition table (tags, time, the exact-match facets, weight, expiry). Every field
+ * of the IR's `Filter` but `limit` (always written last, as `LIMIT n`) is listed.
+ */
+export const CONDITION_ORDER: readonly (keyof Filter)[] = [
+  'has_tags', 'not_tags', 'time_range', 'type', 'subject', 'location', 'topic', 'weight_gte', 'weight_lte', 'expire_before', 'expire_after',
+];
+const FILTER_ORDER: readonly string[] = CONDITION_ORDER;
+
+/**
+ * WHERE conditions in canonical order: the search first (a LIMIT after it stays the search's),
+ * then the filter conditions by field in `CONDITION_ORDER`, then unknown fields by name.
+ * A filter is a conjunction of distinct fields, so this order depends only on the IR.
+ */
+export function sortConditions(conditions: readonly Condition[]): Condition[] {
+  const rank = (c: Condition): [number, string] => {
+    if (c.kind === 'SearchCondition') return [-1, ''];
+    const key = filterKeyOf(c);
+    const known = FILTER_ORDER.indexOf(key);
+    return [known >= 0 ? known : FILTER_ORDER.length, known >= 0 ? '' : key];
+  };
+  return conditions
+    .map((c, i) => ({ c, i, r: rank(c) }))
+    .sort((a, b) => a.r[0] - b.r[0] || (a.r[1] < b.r[1] ? -1 : a.r[1] > b.r[1] ? 1 : 0) || a.i - b.i)
+    .map(({ c }) => c);
 }

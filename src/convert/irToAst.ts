@@ -8,7 +8,7 @@ import type { Range } from '../diagnostics/diagnostic.ts';
 import { STAGE_OF, type IR, type Op } from '../ir/schema.ts';
 import type * as A from '../syntax/ast.ts';
 import { DURATION_PATTERN, IDENTIFIER_PATTERN, keywordToken } from '../../grammar/tokens.ts';
-import { VERB_OF_OP } from './clauses.ts';
+import { sortConditions, VERB_OF_OP } from './clauses.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -332,7 +332,7 @@ export function irToAst(ir: IR): A.Statement {
   }
   const clauses: A.Clause[] = [];
   if (b.search || b.conditions.length) {
-    const conditions = b.search ? [b.search, ...b.conditions] : b.conditions;
+    const conditions = sortConditions(b.search ? [b.search, ...b.conditions] : b.conditions);
     clauses.push({ kind: 'WhereClause', conditions, limit: b.filterLimit, loc });
   }
   clauses.push(...b.clauses);

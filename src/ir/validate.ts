@@ -43,7 +43,9 @@ export function validateIr(json: unknown, sourceMap?: SourceMap, statement?: num
   const parsed = IR.safeParse(json);
   if (!parsed.success) for (const issue of parsed.error.issues) reportIssue(out, issue, []);
   nearMissKeys(out, schema, json, []);
-  return parsed.success ? { ir: parsed.data, diagnostics: out.diagnostics } : { diagnostics: out.diagnostics };
+  // The IR is the value itself, not zod's copy: the schema has no defaults or transforms, so the
+  // two are equal, but the copy orders keys by the schema and the round trip keeps them as written.
+  return parsed.success ? { ir: json as IR, diagnostics: out.diagnostics } : { diagnostics: out.diagnostics };
 }
 
 function reportBadOp(out: Reporter, op: unknown): void {

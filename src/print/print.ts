@@ -6,6 +6,8 @@
  * depends only on the tree, so printing is idempotent.
  */
 import type * as A from '../syntax/ast.ts';
+import { astToIr, irToAst, sortConditions } from '../convert/index.ts';
+import type { IR } from '../ir/schema.ts';
 import { DATETIME_PATTERN, DURATION_PATTERN, IDENTIFIER_PATTERN, keywordToken } from '../../grammar/tokens.ts';
 
 export interface PrintOptions {
@@ -94,9 +96,9 @@ function printCondition(c: A.Condition): string {
 
 /** Conditions in canonical order: the search first, so a LIMIT after it stays the search's. */
 function whereParts(w: A.WhereClause): string[] {
-  const search = w.conditions.filter((c) => c.kind === 'SearchCondition');
-  const fields = w.conditions.filter((c) => c.kind !== 'SearchCondition');
-  const conditions = [...search, ...fields].map(printCondition);
+  const sorted = sortConditions(w.conditions);
+  const fields = sorted.filter((c) => c.kind !== 'SearchCondition');
+  const conditions = sorted.map(printCondition);
   // A filter LIMIT right after a search would be read as the search's: keep it apart.
   const limit = w.limit ? ` LIMIT ${printValue(w.limit)}` : '';
   if (limit && fields.length === 0) conditions.push(`limit = ${printValue(w.limit!)}`);
@@ -154,7 +156,28 @@ interface Line {
   comment?: A.Comment;
 }
 
-function printStatement(s: A.Statement, width: number): string {
+/**
+ * The statement in canonical spelling and order: the one `irToAst` writes for its IR, so that
+ * DSL → IR → DSL gives back printed text unchanged (`tags HAS "a" AND tags HAS "b"` is
+ * `tags HAS "a", "b"`, two SETs are one, `WITH meta.actor = v` is `AS v`). The IR has no
+ * comments, so a statement with comments inside it keeps its clauses (sorted, below), and so does
+ * one that does not convert cleanly (its errors are for the checker to report, not to rewrite).
+ */
+function canonical(s: A.Statement): A.Statement {
+  const last = s.clauses[s.clauses.length - 1];
+  const inner = s.clauses.some((c) => c.leadingComments?.length || (c.trailingComment && c !== last));
+  if (!inner && !(last?.trailingComment && s.trailingComment)) {
+    const converted = astToIr({ kind: 'Script', statements: [s], trailingComments: [], loc: s.loc });
+    if (converted.diagnostics.length === 0) {
+      const rebuilt = irToAst(converted.irs[0] as IR);
+      return { ...s, text: rebuilt.text, clauses: rebuilt.clauses, trailingComment: s.trailingComment ?? last?.trailingComment };
+    }
+  }
+  return s;
+}
+
+function printStatement(statement: A.Statement, width: number): string {
+  const s = canonical(statement);
   const head = s.text ? `${s.verb.name} ${JSON.stringify(s.text.value)}` : s.verb.name;
   let clauses = sortClauses(s.clauses);
   let statementComment = s.trailingComment;
