@@ -9,6 +9,11 @@ function cell(v: unknown): string {
   return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
 }
 
+/** A changed field's value; an empty (NULL) one is shown as ∅ so `∅ → 0.9` reads as a change. */
+function changed(v: unknown): string {
+  return v === null || v === undefined ? '∅' : cell(v);
+}
+
 /** A plain-text table with a header rule. */
 export function table(rows: readonly Record<string, unknown>[]): string {
   if (!rows.length) return '  (no rows)';
@@ -22,7 +27,7 @@ export function table(rows: readonly Record<string, unknown>[]): string {
 function change(c: Change): string {
   if (!c.before) return `  #${c.id} created`;
   if (!c.after) return `  #${c.id} removed`;
-  const fields = Object.keys(c.after).map((k) => `${k}: ${cell(c.before?.[k])} → ${cell(c.after?.[k])}`);
+  const fields = Object.keys(c.after).map((k) => `${k}: ${changed(c.before?.[k])} → ${changed(c.after?.[k])}`);
   return `  #${c.id} ${fields.join('; ')}`;
 }
 
