@@ -42,18 +42,10 @@ export interface FrontEndResult {
 export function textToIr(text: string, options: FrontEndOptions = {}): FrontEndResult {
   const parsed = parse(text);
   const converted = astToIr(parsed.script);
-  // A syntax error spoils the statement it falls in: the one starting at or before it (up to
-  // the next statement's start); an error without a range is at the end of the text.
-  const starts = parsed.script.statements.map((st) => st.loc.start.offset);
   const spoiled = new Set<number>();
   for (const d of parsed.diagnostics) {
-    if (d.severity !== 'error') continue;
-    const offset = d.range?.start.offset ?? text.length;
-    let owner = -1;
-    starts.forEach((start, i) => {
-      if (start <= offset) owner = i;
-    });
-    spoiled.add(Math.max(owner, 0));
+    const owner = d.severity === 'error' ? statementOfSyntaxError(d, parsed.script, text) : undefined;
+    if (owner !== undefined) spoiled.add(owner);
   }
   const kept = converted.irs.map((_, i) => i).filter((i) => !spoiled.has(i));
   const items = kept.map((i) => ({ value: converted.irs[i], sourceMap: converted.sourceMaps[i] ?? new Map<string, Range>(), statement: i }));
@@ -62,6 +54,25 @@ export function textToIr(text: string, options: FrontEndOptions = {}): FrontEndR
   const diagnostics = [...parsed.diagnostics, ...conversion, ...result.diagnostics];
   diagnostics.sort(byPosition);
   return { script: parsed.script, ...result, diagnostics };
+}
+
+/**
+ * The statement a syntax error spoils: the last one starting at or before it, unless that one
+ * was closed by its `;` before the error (then the error starts text that is no statement of the
+ * tree, like a misspelt verb, and spoils none). A missing `;` spoils none either: the parser read
+ * both statements whole. An error without a range is at the end of the text.
+ */
+function statementOfSyntaxError(d: Diagnostic, script: Script, text: string): number | undefined {
+  if (d.code === 'missing-semicolon') return undefined;
+  const offset = d.range?.start.offset ?? text.length;
+  let owner: number | undefined;
+  script.statements.forEach((st, i) => {
+    if (st.loc.start.offset <= offset) owner = i;
+  });
+  if (owner === undefined) return undefined;
+  const end = script.statements[owner].loc.end.offset;
+  const closed = text[end - 1] === ';';
+  return closed && offset >= end ? undefined : owner;
 }
 
 function byPosition(a: Diagnostic, b: Diagnostic): number {

@@ -27,6 +27,28 @@ describe('textToIr', () => {
     expect(hasErrors(r.diagnostics)).toBe(true);
   });
 
+  it('charges a misspelt verb to no statement, so the statement before it is still checked', () => {
+    const src = 'EXPIRE ID "1" TTL P7D THEN soft_delet;\nRETRIVE ID "1";\n';
+    const r = textToIr(src);
+    expect(r.diagnostics.map((d) => [d.code, showRange(d.range)])).toEqual([
+      ['invalid-enum', at(src, 'soft_delet')],
+      ['unknown-verb', at(src, 'RETRIVE')],
+    ]);
+    const junk = 'EXPIRE ID "1" TTL P7X;\nfoo bar baz;\nDELETE ALL;';
+    expect(textToIr(junk).diagnostics.map((d) => d.code)).toEqual(['invalid-duration', 'expected-statement', 'all-requires-confirmation']);
+  });
+
+  it('still spoils the statement an error falls in, even when recovery ended it early', () => {
+    // The parser's statement ends before the bad word; the error is still inside it (no `;` yet).
+    expect(textToIr('EXPIRE ID "1" TTL P7D TPYE note;').diagnostics.map((d) => d.code)).toEqual(['unknown-keyword']);
+    expect(textToIr('PROMOTE WHERE').diagnostics.map((d) => d.code)).toEqual(['unexpected-end']);
+  });
+
+  it('checks both statements around a missing semicolon', () => {
+    const src = 'DELETE ALL SOFT\nPROMOTE ID "1" SET weight 1.5';
+    expect(textToIr(src).diagnostics.map((d) => d.code)).toEqual(['all-requires-confirmation', 'missing-semicolon', 'out-of-range']);
+  });
+
   it('never throws on garbage', () => {
     for (const junk of ['', ';;;', '{{{', 'PROMOTE WHERE', '"unterminated', 'ENCODE "x" FACETS { a: [1, }', '\u0000\uffff']) {
       expect(() => textToIr(junk)).not.toThrow();
