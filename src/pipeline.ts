@@ -4,7 +4,7 @@
  * IR JSON (an object, an array or JSONL) enters at validateIr with positions kept by the JSON
  * reader, so both inputs get the same diagnostics with line:column ranges.
  */
-import { applyPolicy, check, type Policy } from './check/index.ts';
+import { applyPolicy, check, checkValues, type Policy } from './check/index.ts';
 import { type Diagnostic, hasErrors, type Range } from './diagnostics/diagnostic.ts';
 import { LineIndex } from './diagnostics/position.ts';
 import type { SourceMap } from './diagnostics/sourceMap.ts';
@@ -92,7 +92,12 @@ export function validateAndCheck(
     const statement = item.statement ?? i;
     const v = validateIr(item.value, item.sourceMap, statement);
     diagnostics.push(...v.diagnostics);
-    if (!v.ir) return;
+    if (!v.ir) {
+      // The shape is wrong: still judge the values it did not reject (see checkValues).
+      const skip = v.diagnostics.flatMap((d) => (d.severity === 'error' && d.path !== undefined ? [d.path] : []));
+      diagnostics.push(...checkValues(item.value, { sourceMap: item.sourceMap, statement, skip }));
+      return;
+    }
     irs.push(v.ir);
     sourceMaps.push(item.sourceMap);
     statements.push(statement);

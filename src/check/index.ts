@@ -53,6 +53,48 @@ export function check(irs: readonly IR[], options: CheckOptions = {}): Diagnosti
   return applyPolicy(out, options.policy ?? 'default');
 }
 
+export interface CheckValuesOptions {
+  readonly sourceMap?: SourceMap;
+  readonly policy?: Policy;
+  /** The statement's index in the script. */
+  readonly statement?: number;
+  /** Paths validation rejected: these values and everything under them are not checked. */
+  readonly skip?: readonly string[];
+}
+
+/**
+ * The checks that still mean something for a statement whose shape is wrong: the value rules
+ * (each judges one value by its path alone — datetimes, durations, ranges, recurrence rules) on
+ * every value validation did not reject. The cross-field rules need the whole statement and wait
+ * until it validates, so that one bad enum does not hide a bad duration next to it.
+ */
+export function checkValues(json: unknown, options: CheckValuesOptions = {}): Diagnostic[] {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return [];
+  const statement = options.statement ?? 0;
+  const skip = new Set(options.skip ?? []);
+  const valueRules = RULES.filter((r) => r.value);
+  const out: Diagnostic[] = [];
+  let current: Rule = valueRules[0];
+  const ctx: RuleContext = {
+    // Value rules read only `op` from the statement, and only to look up which paths they judge.
+    ir: json as IR,
+    statement,
+    sourceMap: options.sourceMap,
+    report: (r) => out.push(toDiagnostic(r, current, statement, options.sourceMap)),
+  };
+  const visit = (value: unknown, path: string): void => {
+    if (skip.has(path)) return;
+    for (const rule of valueRules) {
+      current = rule;
+      rule.value!(value, path, ctx);
+    }
+    if (Array.isArray(value)) value.forEach((v, k) => visit(v, joinPath(path, k)));
+    else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, joinPath(path, k));
+  };
+  visit(json, '');
+  return applyPolicy(out, options.policy ?? 'default');
+}
+
 function toDiagnostic(r: Report, rule: Rule, statement: number, sourceMap: SourceMap | undefined): Diagnostic {
   const severity: Severity | undefined = r.severity ?? rule.codes[r.code];
   if (!severity) throw new Error(`${rule.name} reported '${r.code}', which it does not declare`);

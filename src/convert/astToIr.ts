@@ -148,6 +148,7 @@ const FIELD_OPERATORS: Record<string, string> = {
 };
 
 function whereToIr(b: StatementBuilder, w: A.WhereClause): void {
+  let rejected = false;
   for (const c of w.conditions) {
     if (c.kind === 'SearchCondition') {
       b.object(['target', 'search'], c.loc);
@@ -164,9 +165,12 @@ function whereToIr(b: StatementBuilder, w: A.WhereClause): void {
     const wanted = FIELD_OPERATORS[c.operator];
     if (field !== wanted) {
       const op = c.operator === 'RANGE' ? 'a time range' : c.operator;
-      b.error('invalid-condition', `${op} applies to '${wanted}', not '${field}'. Write \`${field} = value\` to match a field exactly.`, c.field.loc, {
-        fix: closest(field, [wanted]) ? { message: `replace with '${wanted}'`, edits: [{ range: c.field.loc, newText: wanted }] } : undefined,
+      const misspelt = closest(field, [wanted]) !== undefined;
+      const hint = misspelt ? `; did you mean '${wanted}'?` : `. Write \`${field} = value\` to match a field exactly.`;
+      b.error('invalid-condition', `${op} applies to '${wanted}', not '${field}'${hint}`, c.field.loc, {
+        fix: misspelt ? { message: `replace with '${wanted}'`, edits: [{ range: c.field.loc, newText: wanted }] } : undefined,
       });
+      rejected = true;
       continue;
     }
     switch (c.operator) {
@@ -184,6 +188,9 @@ function whereToIr(b: StatementBuilder, w: A.WhereClause): void {
     }
   }
   if (w.limit) b.set(['target', 'filter', 'limit'], w.limit, w.limit.loc);
+  // The statement was written with a WHERE target: keep one (empty) so that the checker does not
+  // add "needs a target" to the rejected condition's own error.
+  if (rejected && !b.map.has('target.filter') && !b.map.has('target.search')) b.object(['target', 'filter'], w.loc);
 }
 
 function notAllowed(b: StatementBuilder, keyword: string, verb: A.VerbName, loc: Range): void {

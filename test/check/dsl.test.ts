@@ -56,6 +56,34 @@ describe('check rules on DSL source', () => {
     expect(textToIr(src, { policy: 'strict' }).diagnostics.map((d) => d.severity)).toEqual(['error']);
   });
 
+  it('still checks the values a shape error leaves alone', () => {
+    const src = 'EXPIRE ID "1" TTL P7X THEN soft_delet';
+    expect(diags(src)).toEqual([
+      { code: 'invalid-duration', range: at(src, 'P7X') },
+      { code: 'invalid-enum', range: at(src, 'soft_delet') },
+    ]);
+    const more = 'PROMOTE ID "1" SET weight 1.5 AS 5';
+    expect(diags(more)).toEqual([
+      { code: 'out-of-range', range: at(more, '1.5') },
+      { code: 'invalid-type', range: at(more, '5', 1) },
+    ]);
+    // The rejected value itself is not judged again, and cross-field rules wait for a valid shape.
+    const bad = 'RETRIEVE ALL AT 5 INCLUDE id, txt';
+    expect(diags(bad).map((d) => d.code)).toEqual(['invalid-type', 'invalid-enum']);
+  });
+
+  it('reports a misspelt condition field once, with did-you-mean and a fix', () => {
+    const src = 'RETRIEVE WHERE tgas HAS "x"';
+    expect(diags(src)).toEqual([{ code: 'invalid-condition', range: at(src, 'tgas') }]);
+    const [d] = textToIr(src).diagnostics;
+    expect(d.message).toBe("HAS applies to 'tags', not 'tgas'; did you mean 'tags'?");
+    expect(d.fix?.edits[0].newText).toBe('tags');
+    const other = 'RETRIEVE WHERE type HAS "x"';
+    expect(textToIr(other).diagnostics.map((x) => [x.code, x.message])).toEqual([
+      ['invalid-condition', "HAS applies to 'tags', not 'type'. Write `type = value` to match a field exactly."],
+    ]);
+  });
+
   it('numbers statements in script order', () => {
     const out = textToIr('RETRIEVE WHERE type = note;\nPROMOTE ID "1" SET weight 2;\nRETRIEVE ALL').diagnostics;
     expect(out.map((d) => [d.code, d.statement])).toEqual([
