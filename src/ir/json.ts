@@ -31,7 +31,7 @@ const PARSE_OPTIONS = { allowTrailingComma: false, disallowComments: true, allow
 export function readJson(text: string, lines = new LineIndex(text)): JsonRead {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, PARSE_OPTIONS);
-  const diagnostics = errors.map((e) => syntaxDiagnostic(e, lines, 0));
+  const diagnostics = syntaxDiagnostics(errors, lines, 0);
   if (!root || errors.length) return { layout: root?.type === 'array' ? 'array' : 'object', items: [], diagnostics };
   if (root.type === 'array') {
     return {
@@ -62,7 +62,7 @@ export function readJsonlRecords(text: string, lines = new LineIndex(text)): Jso
     const line = lines.position(lineStart).line;
     const errors: ParseError[] = [];
     const root = parseTree(raw, errors, PARSE_OPTIONS);
-    if (!root || errors.length) records.push({ line, diagnostics: errors.map((e) => syntaxDiagnostic(e, lines, lineStart)) });
+    if (!root || errors.length) records.push({ line, diagnostics: syntaxDiagnostics(errors, lines, lineStart) });
     else records.push({ line, item: { value: nodeValue(root), sourceMap: mapNode(root, lines, lineStart), line }, diagnostics: [] });
   }
   return records;
@@ -76,6 +76,19 @@ export function readJsonl(text: string, lines = new LineIndex(text)): JsonRead {
     items: records.flatMap((r) => (r.item ? [r.item] : [])),
     diagnostics: records.flatMap((r) => r.diagnostics),
   };
+}
+
+/**
+ * One diagnostic per place: where the text breaks off, the parser also reports every brace it
+ * was still waiting for, all at that same offset; the first error there is the one that says why.
+ */
+function syntaxDiagnostics(errors: readonly ParseError[], lines: LineIndex, base: number): Diagnostic[] {
+  const seen = new Set<number>();
+  return errors.flatMap((e) => {
+    if (seen.has(e.offset)) return [];
+    seen.add(e.offset);
+    return [syntaxDiagnostic(e, lines, base)];
+  });
 }
 
 function syntaxDiagnostic(e: ParseError, lines: LineIndex, base: number): Diagnostic {

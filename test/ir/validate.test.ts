@@ -117,13 +117,21 @@ describe('JSON readers', () => {
     const records = readJsonlRecords(text);
     expect(records.map((r) => [r.line, !!r.item, r.diagnostics.map((d) => d.code)])).toEqual([
       [1, true, []],
-      [2, false, ['json-syntax', 'json-syntax']],
+      [2, false, ['json-syntax']],
       [4, true, []],
     ]);
     expect(showRange(records[2].item!.sourceMap.get('op'))).toBe('4:21-4:31');
     const batch = readJsonl(text);
     expect(batch.items.length).toBe(2);
-    expect(batch.diagnostics.length).toBe(2);
+    expect(batch.diagnostics.length).toBe(1);
+  });
+
+  it('gives a truncated line one json-syntax diagnostic, not one per brace left open', () => {
+    const text = '{"stage":"STO","op":"Delete","target":{"ids":\n{"stage":"RET","op":"Retrieve","target":{"ids":"1"}}\n';
+    const [broken, ok] = readJsonlRecords(text);
+    expect(broken.diagnostics.map((d) => [d.code, d.message, showRange(d.range)])).toEqual([['json-syntax', 'invalid JSON: value expected', '1:46-2:1']]);
+    expect(ok.item).toBeDefined();
+    expect(readJson('{"stage":"STO","op":"Delete","target":{"ids":').diagnostics).toHaveLength(1);
   });
 
   it('keeps __proto__ keys as plain data', () => {
