@@ -3,6 +3,7 @@
  * formatted text are snapshotted; formatting is idempotent; the upstream scenarios give back
  * exactly the upstream IRs.
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +14,16 @@ import { SHARED } from '../ir-corpus.ts';
 
 const DIR = import.meta.dirname;
 const files = readdirSync(DIR).filter((f) => f.endsWith('.t2m')).sort();
+const SNAPSHOTS = join(DIR, '__snapshots__');
+// Taken before any test runs: outside CI, toMatchFileSnapshot writes a missing snapshot and passes.
+const snapshotsOnDisk = readdirSync(SNAPSHOTS).sort();
+const expectedSnapshots = files.flatMap((f) => [`${f.replace(/\.t2m$/, '')}.fmt.t2m`, `${f.replace(/\.t2m$/, '')}.ir.json`]).sort();
+
+/** The snapshot files git tracks (a snapshot written locally but never committed is missing in CI). */
+function committedSnapshots(): string[] {
+  const out = execFileSync('git', ['ls-files', '--', '.'], { cwd: SNAPSHOTS, encoding: 'utf8' });
+  return out.split('\n').filter(Boolean).sort();
+}
 
 function load(name: string) {
   const text = readFileSync(join(DIR, name), 'utf8');
@@ -27,6 +38,11 @@ describe('DSL corpus', () => {
       'brief_promote.t2m', 'brief_illustration.t2m', 'paper_b11_semantic_promotion.t2m', 'paper_b12_incident_postmortem.t2m',
       'scenario_incident_postmortem.t2m', 'scenario_investor_update.t2m', 'scenario_sales_qbr.t2m',
     ]));
+  });
+
+  it('has every snapshot on disk and committed, and no snapshot without its script', () => {
+    expect(snapshotsOnDisk).toEqual(expectedSnapshots);
+    expect(committedSnapshots()).toEqual(expectedSnapshots);
   });
 
   for (const name of files) {
