@@ -32,7 +32,12 @@ export interface FrontEndResult {
   readonly irs: IR[];
   readonly sourceMaps: SourceMap[];
   readonly diagnostics: Diagnostic[];
+  /** How many statements the input holds, valid or not (those that could not be read included). */
+  readonly statements: number;
 }
+
+/** Syntax errors that stand for a statement the parser could not read at all (no verb). */
+const UNREAD_STATEMENT = new Set(['unknown-verb', 'expected-statement']);
 
 /**
  * DSL text → IR: parse, convert, validate and check. With syntax errors the script is not
@@ -53,7 +58,8 @@ export function textToIr(text: string, options: FrontEndOptions = {}): FrontEndR
   const conversion = (converted.diagnostics ?? []).filter((d) => d.statement === undefined || !spoiled.has(d.statement));
   const diagnostics = [...parsed.diagnostics, ...conversion, ...result.diagnostics];
   diagnostics.sort(byPosition);
-  return { script: parsed.script, ...result, diagnostics };
+  const statements = parsed.script.statements.length + parsed.diagnostics.filter((d) => UNREAD_STATEMENT.has(d.code)).length;
+  return { script: parsed.script, ...result, diagnostics, statements };
 }
 
 /**
@@ -158,7 +164,7 @@ export function readInput(text: string, options: FrontEndOptions = {}): InputRes
   if (kind === 'dsl') return { kind, ...textToIr(text, options) };
   const lines = new LineIndex(text);
   const read = kind === 'jsonl' ? readJsonl(text, lines) : readJson(text, lines);
-  if (kind !== 'jsonl' && hasErrors(read.diagnostics)) return { kind, irs: [], sourceMaps: [], diagnostics: read.diagnostics };
+  if (kind !== 'jsonl' && hasErrors(read.diagnostics)) return { kind, irs: [], sourceMaps: [], diagnostics: read.diagnostics, statements: read.records };
   const result = validateAndCheck(read.items, options);
-  return { kind, ...result, diagnostics: [...read.diagnostics, ...result.diagnostics] };
+  return { kind, ...result, diagnostics: [...read.diagnostics, ...result.diagnostics], statements: read.records };
 }

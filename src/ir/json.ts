@@ -23,6 +23,8 @@ export interface JsonRead {
   readonly items: JsonItem[];
   /** JSON syntax errors (`json-syntax`), with positions. Items of broken records are left out. */
   readonly diagnostics: Diagnostic[];
+  /** How many instructions the text holds, broken ones included (as far as a broken text shows). */
+  readonly records: number;
 }
 
 const PARSE_OPTIONS = { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false };
@@ -32,15 +34,20 @@ export function readJson(text: string, lines = new LineIndex(text)): JsonRead {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, PARSE_OPTIONS);
   const diagnostics = syntaxDiagnostics(errors, lines, 0);
-  if (!root || errors.length) return { layout: root?.type === 'array' ? 'array' : 'object', items: [], diagnostics };
+  if (!root || errors.length) {
+    const layout = root?.type === 'array' ? 'array' : 'object';
+    return { layout, items: [], diagnostics, records: layout === 'array' ? (root?.children?.length ?? 0) : 1 };
+  }
   if (root.type === 'array') {
+    const children = root.children ?? [];
     return {
       layout: 'array',
-      items: (root.children ?? []).map((n) => ({ value: nodeValue(n), sourceMap: mapNode(n, lines, 0), line: lines.position(n.offset).line })),
+      items: children.map((n) => ({ value: nodeValue(n), sourceMap: mapNode(n, lines, 0), line: lines.position(n.offset).line })),
       diagnostics,
+      records: children.length,
     };
   }
-  return { layout: 'object', items: [{ value: nodeValue(root), sourceMap: mapNode(root, lines, 0), line: 1 }], diagnostics };
+  return { layout: 'object', items: [{ value: nodeValue(root), sourceMap: mapNode(root, lines, 0), line: 1 }], diagnostics, records: 1 };
 }
 
 export interface JsonlRecord {
@@ -75,6 +82,7 @@ export function readJsonl(text: string, lines = new LineIndex(text)): JsonRead {
     layout: 'jsonl',
     items: records.flatMap((r) => (r.item ? [r.item] : [])),
     diagnostics: records.flatMap((r) => r.diagnostics),
+    records: records.length,
   };
 }
 

@@ -37,6 +37,15 @@ describe('t2m check', () => {
     expect(JSON.parse(json.stdout).map((d: { code: string }) => d.code)).toEqual(['all-requires-confirmation']);
   });
 
+  it('counts every statement of the input in its summary, the ones with errors too', () => {
+    const dsl = t2m(['check', '-'], 'EXPIRE ID "1" TTL P7D THEN soft_delet;\nLOCK ID "1" MODE readonly;\n');
+    expect(dsl.stdout).toContain('<stdin>: 2 errors, 0 warnings (2 statements checked, dsl)\n');
+    const unread = t2m(['check', '-'], 'EXPIRE ID "1" TTL P7D THEN soft_delet;\nRETRIVE ID "1";\nDELETE ALL SOFT CONFIRM;\n');
+    expect(unread.stdout).toContain('(3 statements checked, dsl)');
+    const jsonl = t2m(['check', '-'], '{"stage":"STO","op":"Delete","target":{"ids":"1"}}\n{"stage":"STO","op":"Delete","target":{"ids":\n');
+    expect(jsonl.stdout).toContain('(2 statements checked, jsonl)');
+  });
+
   it('exits 2 on a missing file and has --help', () => {
     expect(t2m(['check', '/nonexistent.t2m']).status).toBe(2);
     expect(t2m(['check', '--help']).stdout).toContain('--strict');

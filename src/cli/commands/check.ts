@@ -25,7 +25,7 @@ export function checkCommand(program: Command): void {
           continue;
         }
         printDiagnostics(process.stdout, result.diagnostics, file, text);
-        const n = result.irs.length;
+        const n = result.statements;
         const summary = result.diagnostics.length ? countSummary(result.diagnostics) : 'ok';
         process.stdout.write(`${result.diagnostics.length ? '\n' : ''}${displayName(file)}: ${summary} (${n} statement${n === 1 ? '' : 's'} checked, ${result.kind})\n`);
       }
