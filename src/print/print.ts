@@ -1,7 +1,8 @@
 /**
  * `print`: Script AST → canonical DSL text, the only formatter (CLI `fmt`, JSON → DSL, prettier
- * plugin, playground). Canonical means: keywords upper-case, field names lower-case, clauses in
- * one fixed order, one statement per line group ending with `;`, statements longer than the
+ * plugin, playground). Canonical means: keywords upper-case, field names lower-case, clauses and
+ * WHERE conditions in one fixed order, each IR field in the one spelling IR → DSL uses (so
+ * DSL → IR → DSL is the identity on printed text), one statement per line group ending with `;`, statements longer than the
  * line width wrapped one clause per line, comments and single blank lines kept. The output
  * depends only on the tree, so printing is idempotent.
  */
