@@ -473,6 +473,11 @@ export function parse(text: string): ParseResult {
   }
 }
 
+/** The token is the first on its line (comments aside: they are not in the token stream). */
+function startsLine(t: IToken, previous: IToken): boolean {
+  return (t.startLine ?? 0) > (previous.endLine ?? previous.startLine ?? 0);
+}
+
 interface RawStatement {
   readonly verb: A.Verb;
   readonly text?: A.StringValue;
@@ -506,7 +511,18 @@ function parseUnsafe(text: string): ParseResult {
         diagnostics.push(word
           ? diagnosticAt(t, 'unknown-verb', `Unknown verb '${t.image}'; did you mean ${word}?`, suggestionFix(t, word))
           : diagnosticAt(t, 'expected-statement', `Expected a statement starting with a verb (${T.VERBS.join(', ')}) but found '${t.image}'.`));
-        break;
+        // Skip the unreadable statement, up to a verb that starts a later line: the next statement
+        // with its `;` missing before it (a verb inside a line may be a value: `[Retrieve]`).
+        let j = i + 1;
+        while (j < chunk.length && !(isVerb(chunk[j]) && startsLine(chunk[j], chunk[j - 1]))) j++;
+        if (j >= chunk.length) break;
+        const prev = chunk[j - 1];
+        diagnostics.push({
+          ...diagnosticAt(chunk[j], 'missing-semicolon', `Expected ';' before '${chunk[j].image}': statements end with ';'.`),
+          fix: { message: "insert ';'", edits: [{ range: { start: tokenRange(prev).end, end: tokenRange(prev).end }, newText: ';' }] },
+        });
+        i = j;
+        continue;
       }
       parser.input = chunk.slice(i);
       const cst = parser.statement();

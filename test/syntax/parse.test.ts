@@ -195,6 +195,18 @@ describe('parse: errors', () => {
     expect(r.script.statements).toHaveLength(2);
   });
 
+  it('reads the statement after a misspelt verb whose `;` is missing', () => {
+    const src = 'RETRIVE ID "1"\nDELETE ID "1" SOFT;\nLOCK ID "2" MODE read_only;';
+    const r = parse(src);
+    expect(diagnostics(src)).toEqual([
+      ['unknown-verb', '1:1'],
+      ['missing-semicolon', '2:1'],
+    ]);
+    expect(r.script.statements.map((st) => st.verb.name)).toEqual(['DELETE', 'LOCK']);
+    // A verb inside a line is a value, not the start of a statement.
+    expect(parse('RETRIVE ID "1" POLICY { allow: [Retrieve] };').script.statements).toEqual([]);
+  });
+
   it('reports bad strings and characters', () => {
     expect(diagnostics('ENCODE "abc\nENCODE "a\\q"; ENCODE @;')).toEqual([
       ['unterminated-string', '1:8'],
