@@ -336,6 +336,9 @@ describe('playground bundle', () => {
     const all = [...report.initial, ...report.workers, ...report.lazy].map((f) => f.file).join('\n');
     // No TypeScript/CSS/HTML language service workers: those are the heavy ones.
     expect(all).not.toMatch(/ts\.worker|css\.worker|html\.worker/);
+    // A budget, so an accidental extra language or library shows up as a failure (Monaco's core is ~870 KiB of it).
+    expect(report.totals.initialGzip).toBeLessThan(1100 * 1024);
+    expect(report.totals.workersGzip).toBeLessThan(350 * 1024);
     console.log(`playground JS gzipped: ${(report.totals.initialGzip / 1024).toFixed(1)} KiB up front, ${(report.totals.workersGzip / 1024).toFixed(1)} KiB workers, ${(report.totals.lazyGzip / 1024).toFixed(1)} KiB on demand`);
   });
 });
