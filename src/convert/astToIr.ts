@@ -148,6 +148,7 @@ const FIELD_OPERATORS: Record<string, string> = {
 };
 
 function whereToIr(b: StatementBuilder, w: A.WhereClause): void {
+  const targetBefore = b.map.has('target');
   let rejected = false;
   for (const c of w.conditions) {
     if (c.kind === 'SearchCondition') {
@@ -188,6 +189,10 @@ function whereToIr(b: StatementBuilder, w: A.WhereClause): void {
     }
   }
   if (w.limit) b.set(['target', 'filter', 'limit'], w.limit, w.limit.loc);
+  // The target and its filter were written as the whole WHERE clause: diagnostics about them
+  // (a write without a limit, no match) underline all of it, not the condition that came first.
+  if (!targetBefore && b.map.has('target')) b.map.set('target', w.loc);
+  if (b.map.has('target.filter')) b.map.set('target.filter', w.loc);
   // The statement was written with a WHERE target: keep one (empty) so that the checker does not
   // add "needs a target" to the rejected condition's own error.
   if (rejected && !b.map.has('target.filter') && !b.map.has('target.search')) b.object(['target', 'filter'], w.loc);

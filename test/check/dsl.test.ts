@@ -11,7 +11,7 @@ describe('check rules on DSL source', () => {
   it.each<[string, string, string, number?]>([
     ['PROMOTE ID "1" SET weight 0.9 STAGE RET', 'stage-mismatch', 'RET'],
     ['ENCODE "x" ID "1"', 'target-forbidden', 'ID "1"'],
-    ['DELETE ID "1" WHERE type = note LIMIT 5', 'target-exclusive', 'type = note'],
+    ['DELETE ID "1" WHERE type = note LIMIT 5', 'target-exclusive', 'WHERE type = note LIMIT 5'],
     ['DELETE IDS "7", "8", "7"', 'duplicate-id', '"7"', 1],
     ['DELETE ALL SOFT', 'all-requires-confirmation', 'ALL'],
     ['RETRIEVE ALL DRY RUN', 'all-requires-confirmation', 'ALL'],

@@ -20,4 +20,4 @@ UPDATE "memory" SET "deleted" = ?, "deleted_at" = ?, "updated_at" = ? WHERE "id"
 INSERT INTO "audit_log" (at, actor, op, ir, affected_ids, before, after) VALUES (?, ?, ?, ?, ?, ?, ?);
 --   params ["2025-10-21T00:00:00Z",null,"Delete","{\"stage\":\"STO\",\"op\":\"Delete\",\"target\":{\"all\":true},\"args\":{\"soft\":true},\"meta\":{\"confirmation\":true}}","[1]","{\"1\":{\"deleted\":0,\"deleted_at\":null}}","{\"1\":{\"deleted\":1,\"deleted_at\":\"2025-10-21T00:00:00Z\"}}"]
 
--- warning no-match at 5:21-5:42 [2] (target): Lock: the target matches no live record
+-- warning no-match at 5:6-5:76 [2] (target): Lock: the target matches no live record

@@ -6,4 +6,4 @@
 SELECT * FROM "memory" WHERE "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?);
 --   params [0,"2025-10-21T00:00:00Z"]
 
--- warning no-match at 2:15-2:44 [1] (target): Promote: the target matches no live record
+-- warning no-match at 2:9-2:44 [1] (target): Promote: the target matches no live record

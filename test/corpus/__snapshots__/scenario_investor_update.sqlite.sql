@@ -16,4 +16,4 @@ SELECT * FROM "memory" WHERE "deleted" = ? AND ("expire_at" IS NULL OR "expire_a
 SELECT * FROM "memory" WHERE "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND "id" IN (SELECT memory_id FROM memory_tag WHERE tag = ?) AND "id" IN (SELECT memory_id FROM memory_tag WHERE tag = ?) ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT ?;
 --   params [0,"2025-10-21T00:00:00Z","investor-update","draft",30]
 
--- warning no-match at 22:24-22:50 [3] (target): Promote: the target matches no live record
+-- warning no-match at 22:9-22:59 [3] (target): Promote: the target matches no live record
