@@ -36,7 +36,7 @@ export const CLAUSE_TARGETS: Readonly<Record<string, Partial<Record<Op, Path>>>>
   PAYLOAD: { Encode: ['args', 'payload'] },
   FACETS: { Encode: ['args', 'facets'], Label: ['args', 'facets'] },
   MODE: { Label: ['args', 'mode'], Lock: ['args', 'mode'] },
-  REASON: { Promote: ['args', 'reason'], Demote: ['args', 'reason'], Lock: ['args', 'reason'], Delete: ['args', 'reason'] },
+  REASON: { Promote: ['args', 'reason'], Demote: ['args', 'reason'], Lock: ['args', 'reason'], Delete: ['args', 'reason'], Expire: ['args', 'reason'] },
   POLICY: { Lock: ['args', 'policy'] },
   INTO: { Merge: ['args', 'primary_id'] },
   STRATEGY: { Merge: ['args', 'strategy'], Split: ['args', 'strategy'] },

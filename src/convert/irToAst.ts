@@ -266,6 +266,7 @@ function argClause(b: Builder, op: Op, k: string, v: Json): boolean {
       if (k === 'ttl') return any('TTL');
       if (k === 'until') return any('UNTIL');
       if (k === 'on_expire') return any('THEN');
+      if (k === 'reason') return any('REASON');
       return false;
     case 'Delete':
       if (k === 'soft') return typeof v === 'boolean' && (b.flag(v ? 'SOFT' : 'HARD'), true);
