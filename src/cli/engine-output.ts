@@ -1,4 +1,5 @@
 /** Readable rendering of engine results for the CLI: one block per statement, tables for rows. */
+import { displayWidth } from '../diagnostics/codeFrame.ts';
 import type { Change, StatementResult } from '../engine/index.ts';
 
 const MAX_CELL = 60;
@@ -6,7 +7,14 @@ const MAX_CELL = 60;
 function cell(v: unknown): string {
   const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
   const flat = s.replace(/\s+/g, ' ');
-  return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
+  if (displayWidth(flat) <= MAX_CELL) return flat;
+  // Cut by terminal columns, not UTF-16 units, so Chinese text stays aligned.
+  let cut = '';
+  for (const ch of flat) {
+    if (displayWidth(cut + ch) > MAX_CELL - 1) break;
+    cut += ch;
+  }
+  return `${cut}…`;
 }
 
 /** A changed field's value; an empty (NULL) one is shown as ∅ so `∅ → 0.9` reads as a change. */
@@ -19,8 +27,9 @@ export function table(rows: readonly Record<string, unknown>[]): string {
   if (!rows.length) return '  (no rows)';
   const cols = Object.keys(rows[0]);
   const cells = rows.map((r) => cols.map((c) => cell(r[c])));
-  const widths = cols.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i].length)));
-  const line = (vals: string[]) => '  ' + vals.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  const widths = cols.map((c, i) => Math.max(displayWidth(c), ...cells.map((r) => displayWidth(r[i]))));
+  const pad = (v: string, w: number) => v + ' '.repeat(Math.max(0, w - displayWidth(v)));
+  const line = (vals: string[]) => '  ' + vals.map((v, i) => pad(v, widths[i])).join('  ').trimEnd();
   return [line(cols), '  ' + widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
 }
 

@@ -4,6 +4,7 @@
  */
 import type { Diagnostic, Range } from './diagnostic.ts';
 import { LineIndex } from './position.ts';
+import stringWidth from 'string-width';
 
 export interface FormatOptions {
   /** File name shown in the heading (e.g. `notes.t2m`, `-` for stdin). */
@@ -19,24 +20,9 @@ export interface FormatOptions {
 /** Source lines longer than this are cut to a window around the range. */
 const MAX_LINE_WIDTH = 120;
 
-/** Terminal columns a character takes: CJK and other East Asian wide characters take two. */
-function charWidth(code: number): number {
-  return (code >= 0x1100 && code <= 0x115f) ||
-    (code >= 0x2e80 && code <= 0xa4cf) ||
-    (code >= 0xac00 && code <= 0xd7a3) ||
-    (code >= 0xf900 && code <= 0xfaff) ||
-    (code >= 0xfe30 && code <= 0xfe4f) ||
-    (code >= 0xff00 && code <= 0xff60) ||
-    (code >= 0xffe0 && code <= 0xffe6) ||
-    code >= 0x1f300
-    ? 2
-    : 1;
-}
-
-function displayWidth(text: string): number {
-  let w = 0;
-  for (const ch of text) w += charWidth(ch.codePointAt(0)!);
-  return w;
+/** Terminal columns a text takes (CJK and other East Asian wide characters take two). */
+export function displayWidth(text: string): number {
+  return stringWidth(text);
 }
 
 /**
