@@ -478,6 +478,22 @@ function startsLine(t: IToken, previous: IToken): boolean {
   return (t.startLine ?? 0) > (previous.endLine ?? previous.startLine ?? 0);
 }
 
+/**
+ * Where the next statement starts after an unreadable part: the first verb at or after `from`
+ * (starting a line, when `lineStart`) with no `[` or `{` left open since the statement began at
+ * `start`; `chunk.length` when there is none.
+ */
+function resumeAt(chunk: readonly IToken[], start: number, from: number, lineStart: boolean): number {
+  let depth = 0;
+  for (let j = start; j < chunk.length; j++) {
+    const t = chunk[j];
+    if (j >= from && depth === 0 && isVerb(t) && (!lineStart || startsLine(t, chunk[j - 1]))) return j;
+    if (t.tokenType === T.LBracket || t.tokenType === T.LBrace) depth++;
+    else if ((t.tokenType === T.RBracket || t.tokenType === T.RBrace) && depth > 0) depth--;
+  }
+  return chunk.length;
+}
+
 interface RawStatement {
   readonly verb: A.Verb;
   readonly text?: A.StringValue;
@@ -511,10 +527,10 @@ function parseUnsafe(text: string): ParseResult {
         diagnostics.push(word
           ? diagnosticAt(t, 'unknown-verb', `Unknown verb '${t.image}'; did you mean ${word}?`, suggestionFix(t, word))
           : diagnosticAt(t, 'expected-statement', `Expected a statement starting with a verb (${T.VERBS.join(', ')}) but found '${t.image}'.`));
-        // Skip the unreadable statement, up to a verb that starts a later line: the next statement
-        // with its `;` missing before it (a verb inside a line may be a value: `[Retrieve]`).
-        let j = i + 1;
-        while (j < chunk.length && !(isVerb(chunk[j]) && startsLine(chunk[j], chunk[j - 1]))) j++;
+        // Skip the unreadable statement, up to a verb that starts a later line outside brackets:
+        // the next statement with its `;` missing before it (a verb inside a line, or inside a
+        // list or object that goes on over lines, is a value: `[Retrieve,\n Delete]`).
+        const j = resumeAt(chunk, i, i + 1, true);
         if (j >= chunk.length) break;
         const prev = chunk[j - 1];
         diagnostics.push({
@@ -554,10 +570,9 @@ function parseUnsafe(text: string): ParseResult {
             ? diagnosticAt(rest, 'unknown-keyword', `Unknown word '${rest.image}'; did you mean ${word}? ${message}`, suggestionFix(rest, word))
             : diagnosticAt(rest, 'unexpected-token', message));
         }
-        // Resume at the next verb in this piece, if any (a missing `;` after a broken clause).
-        let j = next + 1;
-        while (j < chunk.length && !isVerb(chunk[j])) j++;
-        i = j;
+        // Resume at the next verb outside brackets in this piece, if any (a missing `;` after a
+        // broken clause).
+        i = resumeAt(chunk, i, next + 1, false);
         continue;
       }
       i = next;

@@ -207,6 +207,17 @@ describe('parse: errors', () => {
     expect(parse('RETRIVE ID "1" POLICY { allow: [Retrieve] };').script.statements).toEqual([]);
   });
 
+  it('after a misspelt verb, resumes at a verb only outside brackets (a list may go on with a verb-like word)', () => {
+    const src = 'LOKC ID "1" MODE read_only POLICY { allow: [Retrieve, Summarize],\n  deny: [Update,\n  Delete] };\nRETRIEVE ID "1";';
+    const r = parse(src);
+    expect(diagnostics(src)).toEqual([['unknown-verb', '1:1']]);
+    expect(r.script.statements.map((st) => st.verb.name)).toEqual(['RETRIEVE']);
+    // Same after a broken clause: the parser resumes at the next verb outside brackets.
+    const broken = 'LOCK ID "1" MODE read_only 5 POLICY { deny: [Update,\n  Delete] }\nRETRIEVE ID "1";';
+    expect(diagnostics(broken)).toEqual([['unexpected-token', '1:28']]);
+    expect(parse(broken).script.statements.map((st) => st.verb.name)).toEqual(['LOCK', 'RETRIEVE']);
+  });
+
   it('reports bad strings and characters', () => {
     expect(diagnostics('ENCODE "abc\nENCODE "a\\q"; ENCODE @;')).toEqual([
       ['unterminated-string', '1:8'],
