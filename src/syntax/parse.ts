@@ -62,9 +62,77 @@ interface Lexed {
   readonly raw: IToken[];
 }
 
-function lex(text: string): Lexed {
-  const result = T.lexer.tokenize(text);
+/** Punctuation a Chinese or Japanese input method types, and the ASCII the DSL means by it. */
+const FULL_WIDTH: Readonly<Record<string, string>> = {
+  '；': ';', '，': ',', '：': ':', '＝': '=', '“': '"', '”': '"', '＂': '"', '［': '[', '］': ']', '【': '[', '】': ']', '｛': '{', '｝': '}',
+};
+const FULL_WIDTH_QUOTES = new Set(['“', '”', '＂']);
+
+function rangeAt(text: string, offset: number, length: number): Range {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  const column = offset - before.lastIndexOf('\n');
+  return { start: { line, column, offset }, end: { line, column: column + length, offset: offset + length } };
+}
+
+/**
+ * Lexes `text` as if the full-width punctuation the lexer cannot read were ASCII, and reports
+ * each with a fix. Each such character is one UTF-16 unit, like its replacement, so offsets stay
+ * valid. Quotes go first: a `，` between full-width quotes is then string text and stays.
+ */
+function lexFullWidth(text: string) {
+  let result = T.lexer.tokenize(text);
   const diagnostics: Diagnostic[] = [];
+  const quotes = new Map<number, string>();
+  const replace = (which: (c: string) => boolean, record: (offset: number, c: string) => void) => {
+    const chars = text.split('');
+    let changed = false;
+    for (const e of result.errors) {
+      for (let o = e.offset; o < e.offset + e.length; o++) {
+        const c = text[o];
+        if (FULL_WIDTH[c] !== undefined && which(c)) {
+          chars[o] = FULL_WIDTH[c];
+          record(o, c);
+          changed = true;
+        }
+      }
+    }
+    if (changed) {
+      text = chars.join('');
+      result = T.lexer.tokenize(text);
+    }
+  };
+  const fullWidthFix = (c: string, range: Range): Diagnostic => ({
+    code: 'invalid-character',
+    severity: 'error',
+    message: `Full-width '${c}'; did you mean '${FULL_WIDTH[c]}'?`,
+    range,
+    fix: { message: `replace '${c}' with '${FULL_WIDTH[c]}'`, edits: [{ range, newText: FULL_WIDTH[c] }] },
+  });
+  replace((c) => FULL_WIDTH_QUOTES.has(c), (o, c) => quotes.set(o, c));
+  // A pair of full-width quotes that now delimits a string is one mistake with one fix.
+  for (const t of result.tokens) {
+    const end = t.endOffset ?? t.startOffset;
+    if (t.tokenType !== T.StringLiteral || !quotes.has(t.startOffset) || !quotes.has(end)) continue;
+    const open = rangeAt(text, t.startOffset, 1);
+    const close = rangeAt(text, end, 1);
+    diagnostics.push({
+      code: 'invalid-character',
+      severity: 'error',
+      message: `Full-width quotes ${quotes.get(t.startOffset)}…${quotes.get(end)}; did you mean "…"?`,
+      range: { start: open.start, end: close.end },
+      fix: { message: 'replace the full-width quotes with "', edits: [{ range: open, newText: '"' }, { range: close, newText: '"' }] },
+    });
+    quotes.delete(t.startOffset);
+    quotes.delete(end);
+  }
+  for (const [o, c] of quotes) diagnostics.push(fullWidthFix(c, rangeAt(text, o, 1)));
+  replace((c) => !FULL_WIDTH_QUOTES.has(c), (o, c) => diagnostics.push(fullWidthFix(c, rangeAt(text, o, 1))));
+  return { result, diagnostics, text };
+}
+
+function lex(source: string): Lexed {
+  const { result, diagnostics, text } = lexFullWidth(source);
   for (const e of result.errors) {
     const start = { line: e.line ?? 1, column: e.column ?? 1, offset: e.offset };
     const bad = text.slice(e.offset, e.offset + e.length);

@@ -227,6 +227,28 @@ describe('parse: errors', () => {
     ]);
   });
 
+  it('reads full-width punctuation as its ASCII twin, with a did-you-mean and a fix for each', () => {
+    const semi = parse('ENCODE "hi"；\nRETRIEVE ALL CONFIRM;');
+    expect(semi.diagnostics).toMatchObject([
+      { code: 'invalid-character', message: "Full-width '；'; did you mean ';'?", fix: { edits: [{ newText: ';', range: { start: { line: 1, column: 12, offset: 11 }, end: { offset: 12 } } }] } },
+    ]);
+    expect(semi.script.statements).toHaveLength(2);
+    // A pair of quotes is one mistake: one diagnostic whose fix replaces both.
+    const quoted = parse('ENCODE "a" TAGS “测试”，"b" FACETS ｛ topic： “x，y” ｝;');
+    expect(quoted.diagnostics.map((d) => [d.message, d.fix?.edits.map((e) => `${e.range.start.offset}:${e.newText}`)])).toEqual([
+      ['Full-width quotes “…”; did you mean "…"?', ['16:"', '19:"']],
+      ["Full-width '，'; did you mean ','?", ['20:,']],
+      ["Full-width '｛'; did you mean '{'?", ['32:{']],
+      ["Full-width '：'; did you mean ':'?", ['39::']],
+      ['Full-width quotes “…”; did you mean "…"?', ['41:"', '45:"']],
+      ["Full-width '｝'; did you mean '}'?", ['47:}']],
+    ]);
+    // Read as meant, so nothing cascades; the comma between the quotes stays text.
+    expect(astToIr(quoted.script).irs).toMatchObject([{ args: { tags: ['测试', 'b'], facets: { topic: 'x，y' } } }]);
+    // Inside a string, full-width punctuation is text.
+    expect(parse('ENCODE "你好；世界“”";').diagnostics).toEqual([]);
+  });
+
   it('reports a clause the verb does not take, and a field set twice', () => {
     expect(diagnostics('DELETE ALL TYPE note;')).toEqual([['clause-not-allowed', '1:12']]);
     expect(diagnostics('ENCODE "a" TYPE a SET type = "b";')).toEqual([['duplicate-field', '1:23']]);
