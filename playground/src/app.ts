@@ -45,7 +45,10 @@ export interface PageState {
 const TABS = ['Results', 'Timeline', 'IR', 'SQL', 'Memory', 'Docs'] as const;
 type Tab = (typeof TABS)[number];
 
-const DEFAULT_SCRIPT = EXAMPLES[0]?.text ?? '';
+/** A first visit opens the first example (the paper's B.1.1) in its own tab. */
+const DEFAULT_WORKSPACE: SavedScript[] = EXAMPLES[0]
+  ? [{ name: EXAMPLES[0].title, text: EXAMPLES[0].text, example: EXAMPLES[0].name }]
+  : [{ name: 'script 1', text: '' }];
 const MAX_LIVE_PLAN_STATEMENTS = 200;
 
 export class App {
@@ -178,7 +181,7 @@ export class App {
 
   private async restore(): Promise<void> {
     const saved = await loadValue<Workspace>(KEYS.workspace).catch(() => undefined);
-    this.scripts = saved?.scripts.length ? [...saved.scripts] : [{ name: 'script 1', text: DEFAULT_SCRIPT }];
+    this.scripts = saved?.scripts.length ? [...saved.scripts] : [...DEFAULT_WORKSPACE];
     this.active = Math.min(saved?.active ?? 0, this.scripts.length - 1);
     const shared = await decodeShareHash(location.hash);
     if (shared !== undefined) {
@@ -212,17 +215,20 @@ export class App {
   }
 
   private renderScriptTabs(): void {
-    clear(this.el.scripts,
+    const tabs = h('div', { class: 'script-tabs', 'data-testid': 'script-tabs' },
       ...this.scripts.map((s, i) => h('button', {
-        class: i === this.active ? 'active' : undefined, title: 'Double-click to rename',
+        class: i === this.active ? 'active' : undefined, title: `${s.name} (double-click to rename)`,
         onclick: () => this.switchScript(i),
         ondblclick: () => {
           const name = prompt('Script name', s.name);
           if (name) { this.scripts[i] = { ...s, name }; this.renderScriptTabs(); this.persistScripts(); }
         },
-      }, s.name)),
-      h('button', { title: 'New script', onclick: () => this.newScript('') }, '+'),
-      this.scripts.length > 1 ? h('button', { title: 'Close this script', onclick: () => this.closeScript() }, '×') : null);
+      }, s.name)));
+    clear(this.el.scripts, tabs,
+      h('button', { title: 'New script', 'data-testid': 'new-script', onclick: () => this.newScript('') }, '+'),
+      this.scripts.length > 1 ? h('button', { title: 'Close this script', 'data-testid': 'close-script', onclick: () => this.closeScript() }, '×') : null);
+    // The strip scrolls sideways; keep the active tab in view.
+    (tabs.children[this.active] as HTMLElement | undefined)?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }
 
   private switchScript(i: number): void {
@@ -232,8 +238,8 @@ export class App {
     this.persistScripts();
   }
 
-  private newScript(text: string, name = `script ${this.scripts.length + 1}`): void {
-    this.scripts.push({ name, text });
+  private newScript(text: string, name = `script ${this.scripts.length + 1}`, example?: string): void {
+    this.scripts.push({ name, text, example });
     this.switchScript(this.scripts.length - 1);
   }
 
@@ -242,11 +248,32 @@ export class App {
     this.switchScript(Math.max(0, this.active - 1));
   }
 
+  /**
+   * Opens an example: in the tab it is already open in (edits kept), else in the current tab
+   * when that is an empty script, else in a new tab.
+   */
   private loadExample(event: Event): void {
     const select = event.target as HTMLSelectElement;
     const example = EXAMPLES[Number(select.value)];
     select.value = '';
-    if (example) this.newScript(example.text, example.title);
+    if (!example) return;
+    const open = this.scripts.findIndex((s) => s.example === example.name
+      // Workspaces saved before tabs remembered their example.
+      || (s.example === undefined && s.name === example.title && s.text === example.text));
+    if (open >= 0) {
+      this.switchScript(open);
+      this.setStatus(this.scripts[open].text === example.text
+        ? `"${example.title}" is already open`
+        : `"${example.title}" is already open, with your edits; close its tab and pick it again for a fresh copy`);
+      return;
+    }
+    const current = this.scripts[this.active];
+    if (current && current.example === undefined && current.text.trim() === '') {
+      this.scripts[this.active] = { name: example.title, text: example.text, example: example.name };
+      this.switchScript(this.active);
+      return;
+    }
+    this.newScript(example.text, example.title, example.name);
   }
 
   private setEditorText(text: string): void {
@@ -378,7 +405,7 @@ export class App {
     const ms = Math.round(performance.now() - started);
     this.setStatus(outcome.committed
       ? `ran ${results.length} statement${results.length === 1 ? '' : 's'} in ${ms} ms`
-      : `statement ${results.length} failed: the script was rolled back, memory is unchanged`);
+      : `statement ${results.length} (${results[results.length - 1]?.op}) refused: rolled back, memory unchanged`);
   }
 
   private refreshMemory(): void {
@@ -393,8 +420,12 @@ export class App {
       clear(pane, h('div', { class: 'pane-note' }, 'Press Run (Ctrl/Cmd-Enter) to execute the script against the in-browser store.'));
       return;
     }
+    const failed = this.results.find((r) => !r.ok);
     const note = this.committed ? null
-      : h('div', { class: 'pane-note error' }, 'A statement failed, so the script was rolled back: memory is as it was before the run. The statements before it show what they would have done.');
+      : h('div', { class: 'pane-note error', 'data-testid': 'rollback-note' },
+        failed
+          ? `Statement ${failed.statement + 1} (${failed.op}) was refused: ${failed.errors.map((e) => e.message).join('; ')}. A run is one transaction, so nothing was committed: memory is as it was before the run. The statements before it show what they would have done.`
+          : 'A statement failed, so the script was rolled back: memory is as it was before the run.');
     clear(pane, note, ...this.results.map((r) => {
       const body = h('div', { class: 'body' },
         r.affectedIds.length ? h('div', {}, 'affected ids: ', h('span', { class: 'mono' }, r.affectedIds.join(', '))) : null,

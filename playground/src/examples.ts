@@ -6,6 +6,8 @@
 import generated from 'virtual:t2m-examples';
 
 export interface Example {
+  /** Stable id (ordering prefix + slug), e.g. `01-paper-semantic-promotion`. */
+  readonly name: string;
   readonly title: string;
   readonly group: string;
   readonly text: string;
@@ -15,6 +17,7 @@ export interface Example {
 const GROUPS: Readonly<Record<string, string>> = { '0': 'The paper\'s workflows', '1': 'Upstream real-world scenarios', '2': 'Upstream op workflows' };
 
 export const EXAMPLES: readonly Example[] = generated.map(({ name, text }) => ({
+  name,
   title: /^#\s*(.+)$/m.exec(text)?.[1]?.trim() ?? name,
   group: GROUPS[name[0]] ?? 'Examples',
   text,

@@ -8,6 +8,8 @@ const STORE = 'kv';
 export interface SavedScript {
   readonly name: string;
   readonly text: string;
+  /** The examples-menu entry this script was opened from (its stable name), so picking it again reuses the tab. */
+  readonly example?: string;
 }
 
 export interface Workspace {
