@@ -2,15 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createStore, run } from '../../src/engine/index.ts';
 import { textToIr } from '../../src/pipeline.ts';
-import { examples } from '../../scripts/playground-examples.ts';
-
-/**
- * Upstream scenarios our engine refuses on purpose, with the refusal: the last step of the merge
- * workflow merges again after everything was merged into one record.
- */
-const EXPECTED_REFUSALS: Readonly<Record<string, { statement: number; code: string }>> = {
-  '20-op-merge': { statement: 4, code: 'merge-needs-two' },
-};
+import { EXPECTED_REFUSALS, examples } from '../../scripts/playground-examples.ts';
 
 const all = examples();
 
@@ -32,7 +24,15 @@ describe('playground examples', () => {
     const errors = result.diagnostics.filter((d) => d.severity === 'error');
     const refusal = EXPECTED_REFUSALS[name];
     if (refusal) {
-      expect(errors.map((d) => ({ statement: d.statement, code: d.code }))).toEqual([refusal]);
+      // The refusal happens at the statement the example's header names, and its note sits right above that statement.
+      const text = all.get(name)!;
+      const said = Number(/^# Statement (\d+) is refused on purpose/m.exec(text)?.[1]);
+      expect(errors.map((d) => ({ statement: d.statement, code: d.code }))).toEqual([{ statement: said - 1, code: refusal.code }]);
+      const lines = text.split('\n');
+      const start = sourceMaps[said - 1].get('')!.start.line;
+      expect(lines[start - 2]).toBe(`# ${refusal.note.at(-1)}`);
+      expect(lines[start - 1 - refusal.note.length]).toBe(`# ${refusal.note[0]}`);
+      expect(result.ok).toBe(false);
       return;
     }
     expect(errors).toEqual([]);
