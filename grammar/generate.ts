@@ -1,6 +1,7 @@
 /**
  * Artefacts generated from the grammar (never edited by hand): railroad diagrams (HTML, fully
- * self-contained so it works offline and the playground can serve it) and an EBNF listing.
+ * self-contained so it works offline and the playground can serve it), an EBNF listing, and a
+ * llama.cpp GBNF grammar for constrained decoding (per verb, from the clause table too).
  * `scripts/gen-grammar.ts` writes them; `test/grammar` fails when the committed copies are stale.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,6 +13,8 @@ import {
 } from 'chevrotain';
 import { parser } from './parser.ts';
 import * as T from './tokens.ts';
+import type { VerbName } from '../src/syntax/ast.ts';
+import { verbTakesClause, verbTakesText } from '../src/syntax/verbClauses.ts';
 
 /** chevrotain's package folder (its `exports` hide package.json, so walk up from the entry). */
 function chevrotainDir(): string {
@@ -138,10 +141,15 @@ function gbnfName(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
+/** A word in any letter case, as the lexer reads keywords: `[sS][eE][aA][rR][cC][hH]`. */
+function anyCase(word: string): string {
+  return [...word].map((c) => (c.toLowerCase() === c.toUpperCase() ? JSON.stringify(c) : `[${c.toLowerCase()}${c.toUpperCase()}]`)).join('');
+}
+
 function gbnfTerminal(t: TokenType): string {
   if (t === T.Keyword) return 'keyword';
-  if (T.KEYWORDS.includes(t.name)) return JSON.stringify(t.name);
-  if (t === T.True || t === T.False || t === T.Null) return JSON.stringify(t.name.toLowerCase());
+  if (T.KEYWORDS.includes(t.name)) return anyCase(t.name);
+  if (t === T.True || t === T.False || t === T.Null) return anyCase(t.name.toLowerCase());
   if (typeof t.LABEL === 'string' && t.LABEL.startsWith("'")) return JSON.stringify(t.LABEL.slice(1, -1));
   return gbnfName(t.name.replace(/Literal$/, '')).replace(/^-/, '');
 }
@@ -208,29 +216,102 @@ function gbnfProd(p: IProduction, prevWordy: boolean | null): string {
 }
 
 const GBNF_LEXICAL = [
-  'ws ::= ([ \\t\\n] | comment)*',
-  'sp ::= ([ \\t\\n] | comment)+',
+  'ws ::= ([ \\t\\r\\n] | comment)*',
+  'sp ::= ([ \\t\\r\\n] | comment)+',
+  // A comment inside the script ends at its line break; only the last line may end without one.
   'comment ::= "#" [^\\n]* "\\n"',
+  'last-comment ::= "#" [^\\n]*',
   'string ::= "\\"" ( [^"\\\\\\x00-\\x1f] | "\\\\" ( ["\\\\/bfnrt] | "u" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] ) )* "\\""',
   'number ::= "-"? ( "0" | [1-9] [0-9]* ) ( "." [0-9]+ )? ( [eE] [-+]? [0-9]+ )?',
-  'date-time ::= [0-9] [0-9] [0-9] [0-9] "-" [0-9] [0-9] "-" [0-9] [0-9] ( "T" [0-9] [0-9] ":" [0-9] [0-9] ( ":" [0-9] [0-9] ( "." [0-9]+ )? )? ( "Z" | [-+] [0-9] [0-9] ":" [0-9] [0-9] )? )?',
-  'duration ::= "P" ( [0-9]+ [YMWD] )* ( "T" ( [0-9]+ [HMS] )+ )?',
+  'date-time ::= [0-9] [0-9] [0-9] [0-9] "-" [0-9] [0-9] "-" [0-9] [0-9] ( "T" [0-9] [0-9] ":" [0-9] [0-9] ( ":" [0-9] [0-9] ( "." [0-9]+ )? )? ( "Z" | [-+] [0-9] [0-9] ":"? [0-9] [0-9] )? )?',
+  'duration ::= "P" ( [0-9]+ "Y" )? ( [0-9]+ "M" )? ( [0-9]+ "W" )? ( [0-9]+ "D" )? ( "T" ( [0-9]+ "H" )? ( [0-9]+ "M" )? ( [0-9]+ ( "." [0-9]+ )? "S" )? )?',
   'identifier ::= [a-zA-Z_] [a-zA-Z0-9_]*',
 ];
 
+/** The keyword a production starts with (`ID` for `idClause`), if it starts with one. */
+function firstKeyword(p: IProduction): string | undefined {
+  if (p instanceof Terminal) return T.KEYWORDS.includes(p.terminalType.name) ? p.terminalType.name : undefined;
+  if (p instanceof NonTerminal) return p.referencedRule.definition[0] && firstKeyword(p.referencedRule.definition[0]);
+  if (p instanceof Alternative) return p.definition[0] && firstKeyword(p.definition[0]);
+  return undefined;
+}
+
+/** `statement` or a rule it reaches only through `clause`: replaced by the per-verb rules. */
+const PER_VERB_RULES = new Set(['script', 'statement', 'verb', 'clause']);
+
+/**
+ * One clause rule per verb with only the clauses it takes: the `clause` alternatives, and inside
+ * a keyword-led alternation (`valueClause`, `listClause`, `flagClause`) only the allowed keywords.
+ * Rules left with no user are dropped by the caller.
+ */
+function verbClauseRule(verb: VerbName, clause: Rule): Rule {
+  const alternatives: Alternative[] = [];
+  for (const alt of (clause.definition[0] as Alternation).definition as Alternative[]) {
+    const [p] = alt.definition;
+    const body = p instanceof NonTerminal ? p.referencedRule.definition : alt.definition;
+    const [head, ...rest] = body;
+    if (head instanceof Alternation && head.definition.every((a) => firstKeyword(a) !== undefined)) {
+      const kept = head.definition.filter((a) => verbTakesClause(verb, firstKeyword(a)!));
+      if (kept.length === 0) continue;
+      if (kept.length === head.definition.length) alternatives.push(alt);
+      else alternatives.push(new Alternative({ definition: [new Alternation({ definition: kept }), ...rest] }));
+    } else if (verbTakesClause(verb, firstKeyword(p)!)) alternatives.push(alt);
+  }
+  return new Rule({ name: `${verb.toLowerCase()}Clause`, definition: [new Alternation({ definition: alternatives })] });
+}
+
+/** `ENCODE "text"? clause*`: the verb's statement without its `;` (the script places those). */
+function verbStatementRule(verb: VerbName, statement: Rule, clauseRule: Rule): Rule {
+  const token = T.VERB_TOKENS.find((t) => t.name === verb)!;
+  const definition: IProduction[] = [new Terminal({ terminalType: token })];
+  for (const p of statement.definition.slice(1)) {
+    if (p instanceof Option && p.definition[0] instanceof Terminal && p.definition[0].terminalType === T.Semicolon) continue;
+    if (p instanceof Option) {
+      if (verbTakesText(verb)) definition.push(p);
+    } else if (p instanceof Repetition) {
+      definition.push(new Repetition({ definition: [new NonTerminal({ nonTerminalName: clauseRule.name, referencedRule: clauseRule })] }));
+    } else throw new Error('unexpected statement production');
+  }
+  return new Rule({ name: `${verb.toLowerCase()}Statement`, definition });
+}
+
 /**
  * The grammar in llama.cpp's GBNF, for constrained decoding: an LLM sampling under it can only
- * emit text the parser accepts (keywords in canonical upper case; a name may still be a keyword).
+ * emit text the parser reads, and each verb only with the clauses it takes. Keywords match in any
+ * letter case (the printer writes `search` in lower case); statements are separated by `;`.
+ * Over-acceptance left: a bare name may be spelt like a keyword (`TYPE where`), and values are
+ * not checked against the IR's enums or types.
  */
 export function renderGbnf(): string {
-  const rules = Object.values(parser.getGAstProductions());
+  const productions = parser.getGAstProductions();
   const lines = [
     '# Text2Mem DSL grammar in GBNF (llama.cpp) for constrained decoding.',
-    '# Generated from grammar/parser.ts by scripts/gen-grammar.ts: do not edit.',
-    'root ::= ws script ws',
+    '# Generated from grammar/parser.ts and the clause table by scripts/gen-grammar.ts: do not edit.',
+    'root ::= ws script ws last-comment?',
+    'script ::= ( statement ( ws ";" ws statement )* ( ws ";" )? )?',
+    `statement ::= ${T.VERBS.map((v) => gbnfName(`${v.toLowerCase()}Statement`)).join(' | ')}`,
   ];
-  for (const r of rules) lines.push(`${gbnfName(r.name)} ::= ${gbnfSeq(r.definition, null)}`);
-  lines.push(`keyword ::= ${T.KEYWORDS.map((k) => JSON.stringify(k)).join(' | ')}`, ...GBNF_LEXICAL, '');
+  const rules: Rule[] = [];
+  for (const verb of T.VERBS as VerbName[]) {
+    const clause = verbClauseRule(verb, productions.clause);
+    rules.push(verbStatementRule(verb, productions.statement, clause), clause);
+  }
+  rules.push(...Object.values(productions).filter((r) => !PER_VERB_RULES.has(r.name)));
+  const body = rules.map((r) => `${gbnfName(r.name)} ::= ${gbnfSeq(r.definition, null)}`);
+  // Drop the rules no verb reaches (e.g. `flag-clause` when every verb has its own flag list).
+  const used = new Set(['root', 'script', 'statement']);
+  const refs = (line: string) => line.split('::=')[1].replace(/"(?:[^"\\]|\\.)*"|\[(?:[^\]\\]|\\.)*\]/g, '').match(/[a-z][a-z-]*/g) ?? [];
+  let grew = true;
+  for (const l of lines.slice(2)) refs(l).forEach((n) => used.add(n));
+  while (grew) {
+    grew = false;
+    for (const l of body) {
+      if (!used.has(l.split(' ::=')[0])) continue;
+      for (const n of refs(l)) if (!used.has(n)) { used.add(n); grew = true; }
+    }
+  }
+  lines.push(...body.filter((l) => used.has(l.split(' ::=')[0])));
+  lines.push(`keyword ::= ${T.KEYWORDS.map(anyCase).join(' | ')}`, ...GBNF_LEXICAL, '');
   return lines.join('\n');
 }
 

@@ -1,4 +1,4 @@
-/** Writes the artefacts generated from the grammar: grammar/generated/{diagrams.html,grammar.ebnf}. */
+/** Writes the artefacts generated from the grammar: grammar/generated/{diagrams.html,grammar.ebnf,grammar.gbnf}. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GENERATED_DIR, GENERATED_FILES } from '../grammar/generate.ts';
