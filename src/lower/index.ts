@@ -408,12 +408,12 @@ const USED_ARGS: Readonly<Record<Exclude<IR['op'], 'Encode'>, readonly string[]>
   Retrieve: ['include'],
   Summarize: ['focus', 'max_tokens'],
 };
-const TARGET_KEYS = ['ids', 'filter', 'search', 'all', 'time_from', 'time_to'];
-const FILTER_KEYS = ['time_range', 'has_tags', 'not_tags', 'type', 'subject', 'location', 'topic', 'weight_gte', 'weight_lte', 'expire_before', 'expire_after', 'limit', 'facets'];
+export const TARGET_KEYS = ['ids', 'filter', 'search', 'all', 'time_from', 'time_to'];
+export const FILTER_KEYS = ['time_range', 'has_tags', 'not_tags', 'type', 'subject', 'location', 'topic', 'weight_gte', 'weight_lte', 'expire_before', 'expire_after', 'limit', 'facets'];
 const SEARCH_KEYS = ['intent', 'overrides', 'limit'];
 const INTENT_KEYS = ['query', 'context'];
 const OVERRIDE_KEYS = ['k', 'limit', 'alpha', 'order_by'];
-const TIME_RANGE_KEYS = ['start', 'end', 'relative', 'amount', 'unit'];
+export const TIME_RANGE_KEYS = ['start', 'end', 'relative', 'amount', 'unit'];
 const POLICY_KEYS = ['allow', 'deny', 'reviewers', 'expires'];
 
 /**

@@ -74,6 +74,31 @@ describe('WriteLimitRule', () => {
   });
 });
 
+describe('UnknownConditionRule', () => {
+  it('is an error on a write whose filter has a condition the engine cannot apply (the engine refuses it)', () => {
+    const src = json({ stage: 'STO', op: 'Delete', target: { filter: { status: 'done', limit: 5 } }, args: { soft: true } });
+    expect(diags(src)).toEqual([{ code: 'unknown-condition', range: at(src, '"done"') }]);
+    expect(diagnoseJson(src)[0].severity).toBe('error');
+    expect(diagnoseJson(src)[0].message).toContain('facets.status');
+  });
+  it('is a warning on a read, which ignores it', () => {
+    const src = json({ stage: 'RET', op: 'Retrieve', target: { filter: { foo: 1, limit: 5 } } });
+    expect(diagnoseJson(src).map((d) => [d.code, d.severity])).toEqual([['unknown-condition', 'warning']]);
+  });
+  it('covers unknown target and time-range keys too', () => {
+    const src = json({ stage: 'STO', op: 'Label', target: { filter: { time_range: { relative: 'last', amount: 2, unit: 'days', zone: 'x' }, limit: 3 } }, args: { tags: ['a'] } });
+    expect(diags(src)).toEqual([{ code: 'unknown-condition', range: at(src, '"x"') }]);
+  });
+  it('passes every condition the engine applies, facets included', () => {
+    ok({ stage: 'STO', op: 'Delete', target: { filter: { facets: { status: 'done' }, has_tags: ['a'], type: 'note', weight_gte: 0.1, limit: 5 } }, args: { soft: true } });
+    ok({ stage: 'RET', op: 'Retrieve', target: { filter: { has_tags: ['a'] }, time_from: '2025-01-01T00:00:00Z', time_to: '2025-02-01T00:00:00Z' } });
+  });
+  it('leaves a near miss on a read to validation (one warning, with its fix)', () => {
+    const src = json({ stage: 'RET', op: 'Retrieve', target: { filter: { tyep: 'note', limit: 5 } } });
+    expect(diagnoseJson(src).map((d) => d.code)).toEqual(['unknown-field']);
+  });
+});
+
 describe('RequiredFieldsRule', () => {
   it('needs Encode content', () => {
     const src = json({ stage: 'ENC', op: 'Encode', args: { payload: { source: 'x' } } });

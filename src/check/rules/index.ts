@@ -12,6 +12,7 @@ import { RRuleRule } from './RRuleRule.ts';
 import { StageOpRule } from './StageOpRule.ts';
 import { TargetModeRule } from './TargetModeRule.ts';
 import { TimeRangeRule } from './TimeRangeRule.ts';
+import { UnknownConditionRule } from './UnknownConditionRule.ts';
 import { WriteLimitRule } from './WriteLimitRule.ts';
 
 export const RULES: readonly Rule[] = [
@@ -19,6 +20,7 @@ export const RULES: readonly Rule[] = [
   TargetModeRule,
   ConfirmationRule,
   WriteLimitRule,
+  UnknownConditionRule,
   RequiredFieldsRule,
   ExclusiveArgsRule,
   TimeRangeRule,
@@ -32,5 +34,5 @@ export const RULES: readonly Rule[] = [
 
 export {
   ConfirmationRule, DateTimeRule, DurationRule, ExclusiveArgsRule, LockPolicyRule, MergeRule, RangeRule,
-  RequiredFieldsRule, RRuleRule, StageOpRule, TargetModeRule, TimeRangeRule, WriteLimitRule,
+  RequiredFieldsRule, RRuleRule, StageOpRule, TargetModeRule, TimeRangeRule, UnknownConditionRule, WriteLimitRule,
 };

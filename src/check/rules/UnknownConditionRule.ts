@@ -1,0 +1,52 @@
+/**
+ * Invariant: every condition of a target is one the engine can apply — each key of `target`,
+ * `target.filter` and `target.filter.time_range` is one that lowering reads (the lists are the
+ * engine's own, exported by src/lower). A write with any other condition is refused by the
+ * engine, since it would select more memories than asked: an error. A read ignores it: a warning.
+ * Spec: spec/checks.md#unknown-condition
+ */
+import { FILTER_KEYS, TARGET_KEYS, TIME_RANGE_KEYS } from '../../lower/index.ts';
+import { closest } from '../../diagnostics/suggest.ts';
+import type { Rule } from '../rule.ts';
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The objects whose keys are conditions, with the keys the engine applies. */
+const CONDITION_OBJECTS: ReadonlyArray<{ readonly path: string; readonly known: readonly string[] }> = [
+  { path: 'target', known: TARGET_KEYS },
+  { path: 'target.filter', known: FILTER_KEYS },
+  { path: 'target.filter.time_range', known: TIME_RANGE_KEYS },
+];
+
+function at(root: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), root);
+}
+
+export const UnknownConditionRule: Rule = {
+  name: 'UnknownConditionRule',
+  codes: { 'unknown-condition': 'error' },
+  statement(ir, ctx) {
+    // The engine's own test (src/lower reportIgnored): only a read may leave a condition unapplied.
+    const read = ir.op === 'Retrieve' || ir.op === 'Summarize';
+    for (const { path, known } of CONDITION_OBJECTS) {
+      const obj = at(ir, path);
+      if (!isObject(obj)) continue;
+      for (const key of Object.keys(obj)) {
+        if (known.includes(key)) continue;
+        const guess = closest(key, known);
+        // A near miss of a known condition already has validation's unknown-field warning (with
+        // its fix); on a read, where nothing is refused, a second warning would only repeat it.
+        if (read && guess) continue;
+        const hint = guess ? `; did you mean '${guess}'?` : path === 'target.filter' ? `; a facet condition is written facets.${key}` : '';
+        ctx.report({
+          code: 'unknown-condition',
+          severity: read ? 'warning' : 'error',
+          message: read
+            ? `${ir.op} ignores ${path}.${key}: the engine cannot apply it, so it selects as if it were not there${hint}`
+            : `the engine refuses this ${ir.op}: it cannot apply ${path}.${key}, so the write would select more memories than asked${hint}`,
+          path: `${path}.${key}`,
+        });
+      }
+    }
+  },
+};
