@@ -212,6 +212,90 @@ describe('playground in Chromium', () => {
     await context.close();
   });
 
+  it('opens an example once, keeps the tab strip in one scrolling row clear of the right pane, and shrinks the editor with the window', async () => {
+    const context = await served.browser.newContext({ viewport: { width: 1440, height: 860 } });
+    const page = await context.newPage();
+    const problems = collectProblems(page);
+    await open(page);
+    type Box = { left: number; right: number; top: number; bottom: number; width: number; height: number };
+    const box = (selector: string): Promise<Box> => page.locator(selector).first().evaluate((el) => {
+      const { left, right, top, bottom, width, height } = el.getBoundingClientRect();
+      return { left, right, top, bottom, width, height };
+    });
+    const tabs = () => page.locator('[data-testid=script-tabs] button').allInnerTexts();
+    const pick = async (label: string) => {
+      await page.selectOption('select[aria-label=Examples]', { label });
+      await page.waitForFunction((title) => window.t2m!.state().script.startsWith(`# ${title}`), label);
+    };
+
+    // The same example twice: one tab, and picking it again switches back to it.
+    const first = await tabs();
+    await pick('Op Workflow - Merge');
+    await pick('Op Workflow - Merge');
+    expect(await tabs()).toEqual([...first, 'Op Workflow - Merge']);
+    // The first visit's tab already holds the paper's B.1.1: picking it does not add a tab.
+    await pick('Paper B.1.1 - Semantic promotion');
+    expect(await tabs()).toEqual([...first, 'Op Workflow - Merge']);
+    expect(await page.locator('[data-testid=script-tabs] button.active').innerText()).toBe('Paper B.1.1 - Semantic promotion');
+
+    // Ten examples: the strip stays one row, scrolls sideways, and ends before the right pane.
+    const labels = (await page.locator('select[aria-label=Examples] option').allInnerTexts()).filter((l) => !l.endsWith('…'));
+    for (const label of labels.slice(0, 10)) await pick(label);
+    expect((await tabs()).length).toBeGreaterThanOrEqual(10);
+    const rightPane = await box('.right');
+    const leftPane = await box('.left');
+    for (const selector of ['.scripts', '[data-testid=script-tabs]', '[data-testid=new-script]', '[data-testid=close-script]']) {
+      const b = await box(selector);
+      expect(b.right, selector).toBeLessThanOrEqual(rightPane.left + 0.5);
+      expect(b.right, selector).toBeLessThanOrEqual(leftPane.right + 0.5);
+    }
+    const oneRow = (await box('[data-testid=new-script]')).height;
+    expect((await box('.scripts')).height).toBeLessThan(oneRow * 1.6);
+    expect(await page.locator('[data-testid=script-tabs]').evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    // The active (last opened) tab is scrolled into view.
+    const active = await box('[data-testid=script-tabs] button.active');
+    const strip = await box('[data-testid=script-tabs]');
+    expect(active.left).toBeGreaterThanOrEqual(strip.left - 0.5);
+    expect(active.right).toBeLessThanOrEqual(strip.right + 0.5);
+    // Nothing of the left column sits on the right pane's tabs: a click there reaches them.
+    const results = await box('.tabs button[data-tab=Results]');
+    expect(await page.evaluate(([x, y]) => (document.elementFromPoint(x, y) as HTMLElement | null)?.dataset.tab, [results.left + results.width / 2, results.top + results.height / 2])).toBe('Results');
+
+    // A narrower window: the editor shrinks with its column instead of running under the right pane.
+    const wide = await box('#editor .monaco-editor');
+    expect(wide.right).toBeLessThanOrEqual(leftPane.right + 0.5);
+    for (const width of [1024, 760]) {
+      await page.setViewportSize({ width, height: 700 });
+      await expect.poll(async () => (await box('#editor .monaco-editor')).width).toBeLessThan(wide.width * (width / 1440) + 20);
+      const editor = await box('#editor .monaco-editor');
+      const left = await box('.left');
+      expect(editor.left).toBeGreaterThanOrEqual(left.left - 0.5);
+      expect(editor.right).toBeLessThanOrEqual(left.right + 0.5);
+      expect(editor.right).toBeLessThanOrEqual((await box('.right')).left + 0.5);
+      expect((await box('.scripts')).right).toBeLessThanOrEqual(left.right + 0.5);
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('explains the merge example\'s refusal on the page', async () => {
+    const context = await served.browser.newContext();
+    const page = await context.newPage();
+    const problems = collectProblems(page);
+    await open(page);
+    await page.selectOption('select[aria-label=Examples]', { label: 'Op Workflow - Merge' });
+    await page.waitForFunction(() => window.t2m!.state().script.startsWith('# Op Workflow - Merge'));
+    expect((await state(page)).script).toMatch(/^# Statement 5 is refused on purpose/m);
+    await page.evaluate(() => window.t2m!.settled());
+    await page.click('[data-testid=run]');
+    await page.waitForFunction(() => window.t2m!.state().results.length === 5);
+    expect((await state(page)).committed).toBe(false);
+    await page.evaluate(() => window.t2m!.showTab('Results'));
+    expect(await page.locator('[data-testid=rollback-note]').innerText()).toMatch(/^Statement 5 \(Merge\) was refused: Merge needs at least two live records.*nothing was committed/);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('rolls back a failing script, marks the failing statement, and converts IR edits back to DSL', async () => {
     const context = await served.browser.newContext();
     const page = await context.newPage();
