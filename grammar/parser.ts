@@ -30,8 +30,17 @@ function firstTokens(paths: TokenType[][]): TokenType[] {
   for (const p of paths) if (p[0]) out.add(p[0]);
   return [...out];
 }
+/**
+ * How a token is named to the user. A keyword where a name is allowed (`{ type: … }`) is a name
+ * too, so the category is not named apart; `search` is spelt as the printer writes it.
+ */
+function tokenLabel(t: TokenType, all: readonly TokenType[]): string | undefined {
+  if (t === T.Keyword) return all.includes(T.Identifier) ? undefined : 'a keyword';
+  if (t === T.SEARCH) return 'search';
+  return typeof t.LABEL === 'string' ? t.LABEL : t.name;
+}
 function describe(tokens: TokenType[]): string {
-  const names = [...new Set(tokens.map((t) => (typeof t.LABEL === 'string' ? t.LABEL : t.name)))];
+  const names = [...new Set(tokens.flatMap((t) => tokenLabel(t, tokens) ?? []))];
   const shown = names.slice(0, 12).join(', ');
   return names.length > 12 ? `${shown}, …` : shown;
 }
@@ -47,9 +56,13 @@ const errorMessages: IParserErrorMessageProvider = {
   buildNotAllInputParsedMessage(options) {
     return defaultParserErrorProvider.buildNotAllInputParsedMessage(options);
   },
-  buildNoViableAltMessage({ expectedPathsPerAlt, actual }) {
+  buildNoViableAltMessage({ expectedPathsPerAlt, actual, ruleName }) {
     const expected = firstTokens(expectedPathsPerAlt.flat());
     expectedAtToken.set(actual[0], expected);
+    if (ruleName === 'condition') {
+      const hint = actual[0].tokenType === T.LIMIT ? ' LIMIT follows the last condition: remove the AND before it.' : '';
+      return `Expected a condition (search "…", or a field condition such as tags HAS "x" or type = note) but found ${actualText(actual[0])}.${hint}`;
+    }
     return `Expected one of ${describe(expected)} but found ${actualText(actual[0])}.`;
   },
   buildEarlyExitMessage({ expectedIterationPaths, actual }) {

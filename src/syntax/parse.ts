@@ -10,6 +10,7 @@ import { closest } from '../diagnostics/suggest.ts';
 import * as T from '../../grammar/tokens.ts';
 import { parser, expectedAtToken } from '../../grammar/parser.ts';
 import type * as A from './ast.ts';
+import { describeVerbClauses, verbClauseKeywords } from './verbClauses.ts';
 
 // ---------------------------------------------------------------- tokens
 
@@ -324,7 +325,10 @@ function buildTimeRange(n: CstNode | undefined): A.TimeRange | undefined {
   const from = hasFrom ? values[0] : undefined;
   const to = hasTo ? values[hasFrom ? 1 : 0] : undefined;
   if ((hasFrom && !from) || (hasTo && !to)) return undefined;
-  const first = relative?.loc ?? tokenRange(toks(c, 'FROM')[0] ?? toks(c, 'TO')[0]);
+  // After error recovery a range may hold no real token at all (`WITHIN RUN`).
+  const firstTok = tok(c, 'FROM') ?? tok(c, 'TO');
+  if (!relative && !firstTok) return undefined;
+  const first = relative?.loc ?? tokenRange(firstTok!);
   const last = to?.loc ?? from?.loc ?? relative!.loc;
   return { kind: 'TimeRange', relative, from, to, loc: span(first, last) };
 }
@@ -512,6 +516,29 @@ function parserErrorDiagnostic(e: { message: string; token: IToken }, lastToken:
   return diagnosticAt(t, 'unexpected-token', e.message);
 }
 
+/** Search options, with an example value, for "only goes with a search". */
+const SEARCH_OPTION_EXAMPLES = new Map<TokenType, string>([
+  [T.ORDER, 'ORDER BY time_desc'], [T.K, 'K 5'], [T.ALPHA, 'ALPHA 0.5'], [T.CONTEXT, 'CONTEXT "…"'], [T.VECTOR, 'VECTOR [0.1, 0.2]'],
+]);
+
+/**
+ * The typical misplacements, said plainly: a search option after a filter (SQL habit puts ORDER BY
+ * after WHERE) or after the search's other conditions, and LIMIT away from the WHERE conditions.
+ */
+function misplacedMessage(t: IToken, statement: RawStatement | undefined): string | undefined {
+  const example = SEARCH_OPTION_EXAMPLES.get(t.tokenType);
+  const name = t.tokenType === T.ORDER ? 'ORDER BY' : t.tokenType.name;
+  if (example) {
+    const hasSearch = statement?.clauses.some((c) => c.kind === 'WhereClause' && c.conditions.some((x) => x.kind === 'SearchCondition'));
+    return hasSearch
+      ? `${name} is an option of the search and goes right after it: WHERE search "…" ${example} AND tags HAS "x".`
+      : `${name} only goes with a search condition: WHERE search "…" ${example}. A filter (tags HAS …, time IN …, type = …) has no ${t.tokenType === T.ORDER ? 'order' : name}.`;
+  }
+  if (t.tokenType === T.LIMIT) return 'LIMIT goes right after the WHERE conditions: WHERE tags HAS "x" LIMIT 5 (ID, IDS and ALL take no LIMIT).';
+  if (t.tokenType === T.AND) return 'AND joins the conditions of a WHERE and goes right after them: WHERE tags HAS "x" AND type = note.';
+  return undefined;
+}
+
 /** Last real token index (exclusive end) covered by a CST node, searched in `tokens` from `from`. */
 function consumedUntil(cst: CstNode, tokens: IToken[], from: number): number {
   const end = cst.location?.endOffset;
@@ -632,8 +659,11 @@ function parseUnsafe(text: string): ParseResult {
           continue;
         }
         if (!alreadyReported && errors.length === 0) {
-          const word = rest.tokenType === T.Identifier ? closest(rest.image, [...CLAUSE_WORDS, ...T.VERBS]) : undefined;
-          const message = `Unexpected '${rest.image}': expected a clause keyword (such as WHERE, SET, TAGS, REASON) or ';'.`;
+          const verb = built?.verb.name ?? (chunk[i].tokenType.name as A.VerbName);
+          const word = rest.tokenType === T.Identifier
+            ? closest(rest.image, verbClauseKeywords(verb)) ?? closest(rest.image, [...CLAUSE_WORDS, ...T.VERBS])
+            : undefined;
+          const message = misplacedMessage(rest, built) ?? `Unexpected '${rest.image}': ${verb} takes ${describeVerbClauses(verb)}; or end the statement with ';'.`;
           diagnostics.push(word
             ? diagnosticAt(rest, 'unknown-keyword', `Unknown word '${rest.image}'; did you mean ${word}? ${message}`, suggestionFix(rest, word))
             : diagnosticAt(rest, 'unexpected-token', message));

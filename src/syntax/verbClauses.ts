@@ -29,3 +29,15 @@ export function verbTakesClause(verb: VerbName, keyword: string): boolean {
 export function verbTakesText(verb: VerbName): boolean {
   return verb === 'ENCODE';
 }
+
+/** How a clause is written, by its first keyword, for messages. */
+const CLAUSE_SHAPES: Readonly<Record<string, string>> = { DRY: 'DRY RUN', MAX: 'MAX … TOKENS', OLDER: 'OLDER THAN' };
+
+/** The clauses a verb takes as a message lists them: its own first, then those every verb takes. */
+export function describeVerbClauses(verb: VerbName): string {
+  const all = verbClauseKeywords(verb);
+  const own = all.filter((k) => !EVERY_VERB.includes(k) && !(k in COMMON_CLAUSES) && k !== 'CONFIRM' && k !== 'DRY');
+  const rest = all.filter((k) => !own.includes(k));
+  const shape = (k: string) => CLAUSE_SHAPES[k] ?? k;
+  return [...own, ...rest].map(shape).join(', ');
+}

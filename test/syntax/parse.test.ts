@@ -249,6 +249,47 @@ describe('parse: errors', () => {
     expect(parse('ENCODE "你好；世界“”";').diagnostics).toEqual([]);
   });
 
+  it('says where a misplaced search option, LIMIT or AND goes, and which clauses the verb takes', () => {
+    const message = (src: string) => parse(src).diagnostics.map((d) => d.message);
+    expect(message('RETRIEVE WHERE tags HAS "x" LIMIT 5 ORDER BY time_desc;')).toEqual([
+      'ORDER BY only goes with a search condition: WHERE search "…" ORDER BY time_desc. A filter (tags HAS …, time IN …, type = …) has no order.',
+    ]);
+    expect(message('RETRIEVE WHERE tags HAS "x" K 5;')[0]).toMatch(/^K only goes with a search condition: WHERE search "…" K 5\./);
+    expect(message('SUMMARIZE WHERE type = note CONTEXT "c";')[0]).toMatch(/^CONTEXT only goes with a search condition/);
+    expect(message('RETRIEVE WHERE search "q" AND tags HAS "x" ALPHA 0.5;')).toEqual([
+      'ALPHA is an option of the search and goes right after it: WHERE search "…" ALPHA 0.5 AND tags HAS "x".',
+    ]);
+    expect(message('RETRIEVE LIMIT 5 WHERE tags HAS "x";')).toEqual(['LIMIT goes right after the WHERE conditions: WHERE tags HAS "x" LIMIT 5 (ID, IDS and ALL take no LIMIT).']);
+    expect(message('RETRIEVE WHERE tags HAS "x" AND LIMIT 5;')).toEqual([
+      'Expected a condition (search "…", or a field condition such as tags HAS "x" or type = note) but found \'LIMIT\'. LIMIT follows the last condition: remove the AND before it.',
+    ]);
+    // The clauses named are the verb's own, not a fixed list.
+    expect(message('RETRIEVE WHERE tags HAS "x" 5;')).toEqual([
+      "Unexpected '5': RETRIEVE takes INCLUDE, ID, IDS, ALL, WHERE, SET, WITH, STAGE, CONFIRM, DRY RUN, AS, LANG, TRACE, AT, COMMENT; or end the statement with ';'.",
+    ]);
+    expect(message('DELETE ALL 5;')[0]).toMatch(/^Unexpected '5': DELETE takes REASON, OLDER THAN, WITHIN, SOFT, HARD, ID, /);
+    // A typo is matched against the verb's own clauses first.
+    expect(parse('DELETE ALL SOFY;').diagnostics[0]).toMatchObject({ code: 'unknown-keyword', fix: { edits: [{ newText: 'SOFT' }] } });
+  });
+
+  it('never names an internal token type in a message', () => {
+    const internal = /\b(Keyword|Identifier|StringLiteral|BadString|NumberLiteral|DateTimeLiteral|DurationLiteral|Semicolon|Comma|Colon|Dot|LBrace|RBrace|LBracket|RBracket|GreaterEq|LessEq|Equals|True|False|Null|WhiteSpace|Comment|EOF|NotAllInputParsedException)\b|SEARCH/;
+    const seen = new Set<string>();
+    const pieces = fc.constantFrom(...VERBS, 'WHERE', 'search', 'AND', 'LIMIT', 'ORDER', 'BY', 'K', 'HAS', 'NOT', 'IN', 'LAST', 'FROM', 'TO', 'SET', 'WITH', 'TAGS', 'INCLUDE',
+      'MAX', 'TOKENS', 'OLDER', 'THAN', 'WITHIN', 'DRY', 'RUN', 'ID', 'IDS', 'ALL', 'type', 'x', 'TPYE', 'SOFY', '"s"', '"u', '5', 'P1D', '2025-01-01', 'true', '{', '}', '[', ']', ',', ';', ':', '=', '>=', '.', '#c\n', '\n', '；', '“');
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 14 }).map((a) => a.join(' ')), (src) => {
+        for (const d of parse(src).diagnostics) {
+          seen.add(d.code);
+          expect(d.message, src).not.toMatch(internal);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    expect(seen).not.toContain('internal-error');
+    expect([...seen].sort()).toEqual(expect.arrayContaining(['expected-statement', 'invalid-character', 'missing-semicolon', 'unexpected-end', 'unexpected-token', 'unknown-keyword']));
+  });
+
   it('reports a clause the verb does not take, and a field set twice', () => {
     expect(diagnostics('DELETE ALL TYPE note;')).toEqual([['clause-not-allowed', '1:12']]);
     expect(diagnostics('ENCODE "a" TYPE a SET type = "b";')).toEqual([['duplicate-field', '1:23']]);
@@ -277,7 +318,7 @@ describe('parse: errors', () => {
       fc.property(fc.oneof(fc.string({ unit: 'binary' }), fc.array(pieces, { maxLength: 30 }).map((a) => a.join(' '))), (src) => {
         const r = parse(src);
         astToIr(r.script);
-        expect(Array.isArray(r.diagnostics)).toBe(true);
+        expect(r.diagnostics.filter((d) => d.code === 'internal-error'), src).toEqual([]);
       }),
       { numRuns: 1500 },
     );
