@@ -97,8 +97,11 @@ describe('grammar.gbnf rejects what the parser or the clause table rejects', () 
   });
 
   it('a comment that swallows the rest of its line, and other syntax errors', () => {
-    expect(gbnf.accepts('ENCODE "a" # note TAGS "x"')).toBe(true); // TAGS is comment text here …
+    // A comment runs to the end of its line, for the GBNF as for the lexer: only a line break ends it.
+    expect(gbnf.accepts('ENCODE "a" # note TAGS "x"')).toBe(true);
+    expect(parse('ENCODE "a" # note TAGS "x"').script.statements[0].clauses).toEqual([]);
     expect(gbnf.accepts('ENCODE "a" # note\nTAGS "x"')).toBe(true);
+    expect(gbnf.accepts('ENCODE "a" # note\nTAGS "x" "y"')).toBe(false);
     for (const bad of ['ENCOD "a";', 'ENCODE "a" TYPE;', 'RETRIEVE WHERE tags HAS;', 'ENCODE "a" TAGS "x" "y";', 'ENCODE "a\\q";', 'RETRIEVE ID 1 2;']) {
       expect(gbnf.accepts(bad), bad).toBe(false);
       expect(parse(bad).diagnostics.length, bad).toBeGreaterThan(0);
