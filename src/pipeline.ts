@@ -4,7 +4,7 @@
  * IR JSON (an object, an array or JSONL) enters at validateIr with positions kept by the JSON
  * reader, so both inputs get the same diagnostics with line:column ranges.
  */
-import { applyPolicy, check, checkValues, type Policy } from './check/index.ts';
+import { applyPolicy, check, checkValues, type InputLanguage, type Policy } from './check/index.ts';
 import { type Diagnostic, hasErrors, type Range } from './diagnostics/diagnostic.ts';
 import { LineIndex } from './diagnostics/position.ts';
 import type { SourceMap } from './diagnostics/sourceMap.ts';
@@ -54,7 +54,7 @@ export function textToIr(text: string, options: FrontEndOptions = {}): FrontEndR
   }
   const kept = converted.irs.map((_, i) => i).filter((i) => !spoiled.has(i));
   const items = kept.map((i) => ({ value: converted.irs[i], sourceMap: converted.sourceMaps[i] ?? new Map<string, Range>(), statement: i }));
-  const result = validateAndCheck(items, options);
+  const result = validateAndCheck(items, options, 'dsl');
   const conversion = (converted.diagnostics ?? []).filter((d) => d.statement === undefined || !spoiled.has(d.statement));
   const diagnostics = [...parsed.diagnostics, ...conversion, ...result.diagnostics];
   diagnostics.sort(byPosition);
@@ -85,10 +85,14 @@ function byPosition(a: Diagnostic, b: Diagnostic): number {
   return (a.range?.start.offset ?? Infinity) - (b.range?.start.offset ?? Infinity) || (a.statement ?? -1) - (b.statement ?? -1);
 }
 
-/** Validate and check IR values that carry source maps (from DSL or from JSON text). */
+/**
+ * Validate and check IR values that carry source maps (from DSL or from JSON text). `source`
+ * says which the person wrote, so that messages and fixes speak it (DSL clauses or IR paths).
+ */
 export function validateAndCheck(
   items: ReadonlyArray<Pick<JsonItem, 'value' | 'sourceMap'> & { readonly statement?: number }>,
   options: FrontEndOptions = {},
+  source: InputLanguage = 'ir',
 ): { irs: IR[]; sourceMaps: SourceMap[]; diagnostics: Diagnostic[] } {
   const irs: IR[] = [];
   const sourceMaps: SourceMap[] = [];
@@ -96,12 +100,12 @@ export function validateAndCheck(
   const statements: number[] = [];
   items.forEach((item, i) => {
     const statement = item.statement ?? i;
-    const v = validateIr(item.value, item.sourceMap, statement);
+    const v = validateIr(item.value, item.sourceMap, statement, source);
     diagnostics.push(...v.diagnostics);
     if (!v.ir) {
       // The shape is wrong: still judge the values it did not reject (see checkValues).
       const skip = v.diagnostics.flatMap((d) => (d.severity === 'error' && d.path !== undefined ? [d.path] : []));
-      diagnostics.push(...checkValues(item.value, { sourceMap: item.sourceMap, statement, skip }));
+      diagnostics.push(...checkValues(item.value, { sourceMap: item.sourceMap, statement, skip, source }));
       return;
     }
     irs.push(v.ir);
@@ -109,7 +113,7 @@ export function validateAndCheck(
     statements.push(statement);
   });
   // check() numbers statements by position among the valid ones; map them back to the script's.
-  const checked = check(irs, { sourceMaps }).map((d) => (d.statement === undefined ? d : { ...d, statement: statements[d.statement] }));
+  const checked = check(irs, { sourceMaps, source }).map((d) => (d.statement === undefined ? d : { ...d, statement: statements[d.statement] }));
   diagnostics.push(...checked);
   diagnostics.sort((a, b) => (a.statement ?? -1) - (b.statement ?? -1) || (a.range?.start.offset ?? 0) - (b.range?.start.offset ?? 0));
   return { irs, sourceMaps, diagnostics: applyPolicy(diagnostics, options.policy ?? 'default') };

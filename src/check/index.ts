@@ -6,7 +6,7 @@
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.ts';
 import { joinPath, resolveRange, type SourceMap } from '../diagnostics/sourceMap.ts';
 import type { IR } from '../ir/schema.ts';
-import type { Report, Rule, RuleContext } from './rule.ts';
+import type { InputLanguage, Report, Rule, RuleContext } from './rule.ts';
 import { RULES } from './rules/index.ts';
 
 export type Policy = 'default' | 'strict';
@@ -19,6 +19,8 @@ export interface CheckOptions {
   /** Index of the first IR in the script, when checking a slice of it. */
   readonly firstStatement?: number;
   readonly rules?: readonly Rule[];
+  /** The input's language, for the wording of messages and fixes (default `ir`). */
+  readonly source?: InputLanguage;
 }
 
 export function check(irs: readonly IR[], options: CheckOptions = {}): Diagnostic[] {
@@ -33,6 +35,7 @@ export function check(irs: readonly IR[], options: CheckOptions = {}): Diagnosti
       ir,
       statement,
       sourceMap,
+      source: options.source ?? 'ir',
       report: (r) => out.push(toDiagnostic(r, current, statement, sourceMap)),
     };
     for (const rule of rules) {
@@ -60,6 +63,7 @@ export interface CheckValuesOptions {
   readonly statement?: number;
   /** Paths validation rejected: these values and everything under them are not checked. */
   readonly skip?: readonly string[];
+  readonly source?: InputLanguage;
 }
 
 /**
@@ -80,6 +84,7 @@ export function checkValues(json: unknown, options: CheckValuesOptions = {}): Di
     ir: json as IR,
     statement,
     sourceMap: options.sourceMap,
+    source: options.source ?? 'ir',
     report: (r) => out.push(toDiagnostic(r, current, statement, options.sourceMap)),
   };
   const visit = (value: unknown, path: string): void => {
@@ -129,4 +134,4 @@ export function ruleCodes(rules: readonly Rule[] = RULES): Map<string, { rule: s
 }
 
 export { RULES };
-export type { Rule, RuleContext, Report };
+export type { InputLanguage, Rule, RuleContext, Report };

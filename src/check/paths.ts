@@ -1,5 +1,7 @@
 /** Shared knowledge of where in an IR particular kinds of values live. */
+import { dslName } from '../convert/clauses.ts';
 import type { Op } from '../ir/schema.ts';
+import type { RuleContext } from './rule.ts';
 
 /** Ops that change stored memories (stage STO), to which write safety rules apply. */
 export function isWrite(op: Op): boolean {
@@ -39,4 +41,13 @@ export function valueAt(root: unknown, path: string): unknown {
     v = (v as Record<string, unknown>)[k];
   }
   return v;
+}
+
+/**
+ * A field named for the person who wrote it: for DSL input the clause with its IR path
+ * (`CONFIRM (meta.confirmation)`), for IR JSON the path alone.
+ */
+export function spell(ctx: Pick<RuleContext, 'ir' | 'source'>, path: string): string {
+  const dsl = ctx.source === 'dsl' ? dslName(ctx.ir.op, path) : undefined;
+  return dsl ? `${dsl} (${path})` : path;
 }

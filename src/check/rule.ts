@@ -19,11 +19,16 @@ export interface Report {
   readonly related?: ReadonlyArray<{ readonly message: string; readonly path: string }>;
 }
 
+/** The language of the checked input. */
+export type InputLanguage = 'dsl' | 'ir';
+
 export interface RuleContext {
   readonly ir: IR;
   /** 0-based index of the statement in the script. */
   readonly statement: number;
   readonly sourceMap?: SourceMap;
+  /** What the person wrote: DSL (messages name its clauses) or IR JSON (messages name IR paths). */
+  readonly source: InputLanguage;
   report(r: Report): void;
 }
 

@@ -119,3 +119,53 @@ export function sortConditions(conditions: readonly Condition[]): Condition[] {
     .sort((a, b) => a.r[0] - b.r[0] || (a.r[1] < b.r[1] ? -1 : a.r[1] > b.r[1] ? 1 : 0) || a.i - b.i)
     .map(({ c }) => c);
 }
+
+/** WHERE spellings of the filter fields that are not written `field = v`. */
+const CONDITION_SPELLING: Readonly<Record<string, string>> = {
+  has_tags: 'tags HAS', not_tags: 'tags NOT HAS', time_range: 'time IN LAST n UNIT / time FROM a TO b',
+  weight_gte: 'weight >=', weight_lte: 'weight <=', expire_before: 'expires BEFORE', expire_after: 'expires AFTER', limit: 'LIMIT',
+};
+
+/** Clause spellings that are more than their keyword. */
+const KEYWORD_SPELLING: Readonly<Record<string, string>> = { OLDER: 'OLDER THAN', MAX: 'MAX n TOKENS', REMIND: 'REMIND "rule"' };
+
+/**
+ * How the DSL writes the IR field at `path` of an `op` statement (spec/syntax.md §8), read off
+ * the same tables as the conversion, so that messages about DSL input can name the clause the
+ * person wrote (`meta.confirmation` → `CONFIRM`). Undefined for a path no clause spells.
+ */
+export function dslName(op: Op, path: string): string | undefined {
+  const is = (p: Path) => p.join('.') === path;
+  for (const [keyword, p] of Object.entries(COMMON_CLAUSES)) if (is(p)) return keyword;
+  for (const [keyword, byOp] of Object.entries(CLAUSE_TARGETS)) {
+    const p = byOp[op];
+    if (p && is(p)) return KEYWORD_SPELLING[keyword] ?? keyword;
+  }
+  for (const [keyword, flag] of Object.entries(FLAG_TARGETS)) {
+    if ((flag.ops === 'all' || flag.ops.includes(op)) && is(flag.path)) return keyword === 'SOFT' ? 'SOFT / HARD' : keyword;
+  }
+  if (path.startsWith('target.search.')) {
+    const rest = path.slice('target.search.'.length);
+    for (const [name, p] of Object.entries(SEARCH_OPTION_PATHS)) if (p.join('.') === rest) return name;
+    if (rest === 'intent.query' || rest === 'intent') return 'search "query"';
+    return undefined;
+  }
+  if (path.startsWith('target.filter.')) {
+    const key = path.slice('target.filter.'.length);
+    if (key.includes('.')) return key.startsWith('time_range.') ? CONDITION_SPELLING.time_range : undefined;
+    return CONDITION_SPELLING[key] ?? `${key} = …`;
+  }
+  switch (path) {
+    case 'target': return 'ID, IDS, WHERE or ALL';
+    case 'target.ids': return 'ID / IDS';
+    case 'target.all': return 'ALL';
+    case 'target.filter': return 'WHERE';
+    case 'target.search': return 'WHERE search "query"';
+    case 'args.payload.text': return 'ENCODE "text"';
+    case 'args.remind': return 'REMIND "rule"';
+    case 'args.set': return 'SET';
+  }
+  if (op === 'Update' && path.startsWith('args.set.') && !path.slice(9).includes('.')) return `SET ${path.slice(9)}`;
+  if (op !== 'Update' && op !== 'Encode' && path.startsWith('args.') && !path.slice(5).includes('.')) return `SET ${path.slice(5)}`;
+  return undefined;
+}

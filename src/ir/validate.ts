@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import type { Diagnostic, Fix } from '../diagnostics/diagnostic.ts';
 import { renameKeyFix, replaceValueFix } from '../diagnostics/fix.ts';
 import { resolveKeyRange, resolveRange, type SourceMap } from '../diagnostics/sourceMap.ts';
+import { dslName } from '../convert/clauses.ts';
 import { closest } from '../diagnostics/suggest.ts';
 import { IR, OPS, type Op } from './schema.ts';
 
@@ -27,9 +28,14 @@ const SCHEMA_OF_OP: ReadonlyMap<string, z.ZodType> = new Map(
   (IR.options as readonly z.ZodObject[]).map((o) => [String((o.shape.op as z.ZodLiteral).value), o]),
 );
 
-/** Validate one statement's JSON; `sourceMap` and `statement` locate the diagnostics. */
-export function validateIr(json: unknown, sourceMap?: SourceMap, statement?: number): ValidateResult {
-  const out = new Reporter(json, sourceMap, statement);
+/**
+ * Validate one statement's JSON; `sourceMap` and `statement` locate the diagnostics, `source`
+ * says whether the person wrote DSL (messages then name the clause, e.g. `ORDER BY`) or IR.
+ * A valid result's `ir` is the caller's own object, not a copy: mutating it after validation
+ * changes the validated value.
+ */
+export function validateIr(json: unknown, sourceMap?: SourceMap, statement?: number, source: 'dsl' | 'ir' = 'ir'): ValidateResult {
+  const out = new Reporter(json, sourceMap, statement, source);
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     out.report('invalid-type', `an instruction must be an object, got ${describe(json)}`, []);
     return { diagnostics: out.diagnostics };
@@ -66,7 +72,7 @@ function reportIssue(out: Reporter, issue: Issue, prefix: Path): void {
   switch (issue.code) {
     case 'invalid_type': {
       const value = out.valueAt(path);
-      const field = path.length ? `'${path.join('.')}'` : 'the instruction';
+      const field = path.length ? out.name(path) : 'the instruction';
       if (value === undefined) out.report('missing-field', `missing required field ${field}`, path);
       else out.report('invalid-type', `${field} must be ${article(issue.expected)}, got ${describe(value)}`, path);
       return;
@@ -74,7 +80,7 @@ function reportIssue(out: Reporter, issue: Issue, prefix: Path): void {
     case 'invalid_value': {
       const value = out.valueAt(path);
       const allowed = issue.values.map(String);
-      const field = `'${path.join('.')}'`;
+      const field = out.name(path);
       if (typeof value !== 'string') {
         out.report('invalid-enum', `${field} must be one of ${allowed.join(', ')}, got ${describe(value)}`, path);
         return;
@@ -160,7 +166,16 @@ class Reporter {
     private readonly json: unknown,
     private readonly sourceMap: SourceMap | undefined,
     private readonly statement: number | undefined,
+    private readonly source: 'dsl' | 'ir' = 'ir',
   ) {}
+
+  /** A field as the person wrote it: `ORDER BY (target.search.overrides.order_by)` for DSL, `'path'` for IR. */
+  name(path: Path): string {
+    const dotted = path.map(String).join('.');
+    const op = (this.json as Record<string, unknown>).op;
+    const dsl = this.source === 'dsl' && typeof op === 'string' && SCHEMA_OF_OP.has(op) ? dslName(op as Op, dotted) : undefined;
+    return dsl ? `${dsl} (${dotted})` : `'${dotted}'`;
+  }
 
   /** `atKey` points the range at the field's name (when mapped) rather than at its value. */
   report(code: string, message: string, path: Path, extra: { severity?: Diagnostic['severity']; fix?: Fix; atKey?: boolean } = {}): void {

@@ -93,6 +93,43 @@ describe('check rules on DSL source', () => {
   });
 });
 
+describe('messages speak the language the person wrote', () => {
+  const message = (src: string, code: string) => textToIr(src).diagnostics.find((d) => d.code === code)?.message;
+  const jsonMessage = (ir: unknown, code: string) => diagnoseJson(JSON.stringify(ir)).find((d) => d.code === code)?.message;
+
+  it('names DSL clauses (with the IR path) for DSL input', () => {
+    expect(message('DELETE ALL SOFT', 'all-requires-confirmation')).toBe(
+      'Delete on all memories changes everything: add CONFIRM (meta.confirmation), or DRY RUN (meta.dry_run) to see what it would do',
+    );
+    expect(message('RETRIEVE ALL', 'all-requires-confirmation')).toBe('Retrieve over all memories needs confirmation: add CONFIRM (meta.confirmation)');
+    expect(message('PROMOTE ID "1"', 'missing-field')).toBe(
+      'Promote needs to know how: give one of SET weight (args.weight), BY (args.weight_delta), REMIND "rule" (args.remind)',
+    );
+    expect(message('PROMOTE ID "1" SET weight 0.9 BY 0.1', 'exclusive-args')).toContain('BY (args.weight_delta) cannot be combined with SET weight (args.weight)');
+    expect(message('RETRIEVE WHERE search "x" ORDER BY newest', 'invalid-enum')).toContain("'newest' is not a valid ORDER BY (target.search.overrides.order_by)");
+    expect(message('DELETE SOFT', 'target-required')).toBe('Delete needs a target: ID, IDS, WHERE or ALL');
+    expect(message('LABEL WHERE tags HAS "x" TAGS "y"', 'write-without-limit')).toContain('add LIMIT n after the last condition');
+    expect(message('DELETE WHERE status = "done" LIMIT 5', 'unknown-condition')).toContain('status = … (target.filter.status)');
+  });
+
+  it('keeps IR wording, and offers no DSL fix, for JSON input', () => {
+    const all = { stage: 'STO', op: 'Delete', target: { all: true }, args: { soft: true } };
+    expect(jsonMessage(all, 'all-requires-confirmation')).toBe(
+      'Delete on all memories changes everything: confirm it (meta.confirmation) or make it a dry run (meta.dry_run)',
+    );
+    expect(diagnoseJson(JSON.stringify(all))[0].fix).toBeUndefined();
+    expect(jsonMessage({ stage: 'STO', op: 'Promote', target: { ids: ['1'] } }, 'missing-field')).toBe('Promote needs to know how: give one of weight, weight_delta, remind in args');
+    expect(jsonMessage({ stage: 'RET', op: 'Retrieve', target: { search: { intent: { query: 'x' }, overrides: { order_by: 'newest' } } } }, 'invalid-enum')).toContain(
+      "is not a valid 'target.search.overrides.order_by'",
+    );
+  });
+
+  it('offers no CONFIRM when the statement says confirmation is false', () => {
+    const d = textToIr('DELETE ALL SOFT WITH meta.confirmation = false').diagnostics.find((x) => x.code === 'all-requires-confirmation');
+    expect(d?.fix).toBeUndefined();
+  });
+});
+
 describe('mechanical fixes', () => {
   /** Applies a diagnostic's fix edits to the source (edits do not overlap). */
   function applyFix(src: string, code: string): string {
@@ -106,6 +143,9 @@ describe('mechanical fixes', () => {
     ['RETRIEVE WHERE weight >= 0.8 AND weight <= 0.2', 'empty-weight-range', 'RETRIEVE WHERE weight >= 0.2 AND weight <= 0.8'],
     ['PROMOTE ID "1" SET weight 0.9 STAGE RET', 'stage-mismatch', 'PROMOTE ID "1" SET weight 0.9 STAGE STO'],
     ['LOCK ID "1" MODE readonly', 'invalid-enum', 'LOCK ID "1" MODE read_only'],
+    ['DELETE ALL SOFT;', 'all-requires-confirmation', 'DELETE ALL SOFT CONFIRM;'],
+    ['RETRIEVE ALL INCLUDE id, text  # every memory', 'all-requires-confirmation', 'RETRIEVE ALL INCLUDE id, text CONFIRM  # every memory'],
+    ['DELETE WHERE status = "done" LIMIT 5 SOFT;', 'unknown-condition', 'DELETE WHERE facets = { status: "done" } LIMIT 5 SOFT;'],
   ])('%s (%s) is fixed to a clean statement', (src, code, fixed) => {
     expect(applyFix(src, code)).toBe(fixed);
     expect(textToIr(fixed).diagnostics).toEqual([]);

@@ -6,7 +6,7 @@ describe('t2m check', () => {
     const f = files({ 'notes.t2m': 'RETRIEVE WHERE tags HAS "a";\nLOCK ID "1" MODE readonly;\n' });
     const r = t2m(['check', f['notes.t2m']]);
     expect(r.status).toBe(1);
-    expect(r.stdout).toContain(`${f['notes.t2m']}:2:18: error invalid-enum 'readonly' is not a valid 'args.mode'; did you mean 'read_only'?`);
+    expect(r.stdout).toContain(`${f['notes.t2m']}:2:18: error invalid-enum 'readonly' is not a valid MODE (args.mode); did you mean 'read_only'?`);
     expect(r.stdout).toContain('> 2 | LOCK ID "1" MODE readonly;');
     expect(r.stdout).toContain("fix: replace 'readonly' with 'read_only'");
     expect(r.stdout).toContain('1 error, 0 warnings');

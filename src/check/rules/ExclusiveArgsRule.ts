@@ -5,7 +5,7 @@
  * Spec: spec/checks.md#exclusive-args
  */
 import type { Op } from '../../ir/schema.ts';
-import { valueAt } from '../paths.ts';
+import { spell, valueAt } from '../paths.ts';
 import type { Rule } from '../rule.ts';
 
 /** The groups of mutually exclusive fields: the object's path and its alternative keys. */
@@ -27,12 +27,14 @@ export const ExclusiveArgsRule: Rule = {
       if (obj === null || typeof obj !== 'object') continue;
       const given = group.keys.filter((k) => (obj as Record<string, unknown>)[k] !== undefined);
       const [first, ...rest] = given;
+      // DSL input names the clauses (`BY (args.weight_delta)`), IR input the keys.
+      const name = (k: string) => (ctx.source === 'dsl' ? spell(ctx, `${group.at}.${k}`) : `'${k}'`);
       for (const k of rest) {
         ctx.report({
           code: 'exclusive-args',
-          message: `'${k}' cannot be combined with '${first}': give one of ${group.keys.join(' | ')}`,
+          message: `${name(k)} cannot be combined with ${name(first)}: give one of ${group.keys.map((x) => (ctx.source === 'dsl' ? spell(ctx, `${group.at}.${x}`) : x)).join(' | ')}`,
           path: `${group.at}.${k}`,
-          related: [{ message: `'${first}' given here`, path: `${group.at}.${first}` }],
+          related: [{ message: `${name(first)} given here`, path: `${group.at}.${first}` }],
         });
       }
     }

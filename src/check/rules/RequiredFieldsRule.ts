@@ -6,7 +6,7 @@
  * Spec: spec/checks.md#missing-field
  */
 import type { IR } from '../../ir/schema.ts';
-import { valueAt } from '../paths.ts';
+import { spell, valueAt } from '../paths.ts';
 import type { Rule, RuleContext } from '../rule.ts';
 
 /** Where a group of alternatives lives and which of them must be present (at least one). */
@@ -35,11 +35,17 @@ export const RequiredFieldsRule: Rule = {
       const obj = valueAt(ir, need.at);
       if (isObject(obj) && need.anyOf.some((k) => obj[k] !== undefined)) continue;
       const where = need.at.split('.').pop();
-      missing(ctx, isObject(obj) ? need.at : '', `${need.what}: give one of ${need.anyOf.join(', ')} in ${where}`);
+      missing(
+        ctx,
+        isObject(obj) ? need.at : '',
+        ctx.source === 'dsl'
+          ? `${need.what}: give one of ${need.anyOf.map((k) => spell(ctx, `${need.at}.${k}`)).join(', ')}`
+          : `${need.what}: give one of ${need.anyOf.join(', ')} in ${where}`,
+      );
     }
     if (ir.op === 'Update') {
       const set = ir.args?.set;
-      if (!isObject(set)) missing(ctx, ir.args ? 'args' : '', 'Update needs a set of fields to change (args.set)');
+      if (!isObject(set)) missing(ctx, ir.args ? 'args' : '', `Update needs a set of fields to change (${ctx.source === 'dsl' ? 'SET k = v: args.set' : 'args.set'})`);
       else if (Object.keys(set).length === 0) missing(ctx, 'args.set', 'Update has an empty set: name at least one field to change');
     }
     if (ir.op === 'Promote' && ir.args?.remind && ir.args.remind.rrule === undefined) {
@@ -47,7 +53,7 @@ export const RequiredFieldsRule: Rule = {
     }
     const intent = ir.target?.search?.intent;
     if (intent && intent.query === undefined && intent.vector === undefined) {
-      missing(ctx, 'target.search.intent', 'a search needs a query or a vector');
+      missing(ctx, 'target.search.intent', ctx.source === 'dsl' ? 'a search needs a query (search "…") or a VECTOR' : 'a search needs a query or a vector');
     }
   },
 };

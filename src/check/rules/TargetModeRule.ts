@@ -24,13 +24,13 @@ export const TargetModeRule: Rule = {
       return;
     }
     if (target === undefined) {
-      ctx.report({ code: 'target-required', message: `${ir.op} needs a target: ids, filter, search or all`, path: '' });
+      ctx.report({ code: 'target-required', message: `${ir.op} needs a target: ${ctx.source === 'dsl' ? 'ID, IDS, WHERE or ALL' : 'ids, filter, search or all'}`, path: '' });
       return;
     }
     const modes = MODES.filter((m) => (m === 'all' ? target.all === true : target[m] !== undefined));
     if (modes.length === 0) {
       const why = target.all === false ? "'all' is false, so the target selects nothing" : 'the target selects nothing';
-      ctx.report({ code: 'target-required', message: `${why}; give ids, filter, search or all`, path: 'target' });
+      ctx.report({ code: 'target-required', message: `${why}; give ${ctx.source === 'dsl' ? 'ID, IDS, WHERE or ALL' : 'ids, filter, search or all'}`, path: 'target' });
       return;
     }
     const combined = modes.length === 2 && modes.includes('search') && modes.includes('filter');

@@ -7,7 +7,29 @@
  */
 import { FILTER_KEYS, TARGET_KEYS, TIME_RANGE_KEYS } from '../../lower/index.ts';
 import { closest } from '../../diagnostics/suggest.ts';
+import type { Fix } from '../../diagnostics/diagnostic.ts';
+import { resolveKeyRange, type SourceMap } from '../../diagnostics/sourceMap.ts';
+import { spell } from '../paths.ts';
 import type { Rule } from '../rule.ts';
+
+/**
+ * For DSL input: `status = "done"` → `facets = { status: "done" }`, keeping the value's text.
+ * Offered only for a filter with one such field and no facets condition yet (a second
+ * `facets =` would be a duplicate).
+ */
+function facetFix(map: SourceMap | undefined, key: string): Fix | undefined {
+  const path = `target.filter.${key}`;
+  const name = resolveKeyRange(map, path);
+  const value = map?.get(path);
+  if (!name || !value || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(key) || value.start.offset < name.end.offset) return undefined;
+  return {
+    message: `write it as facets = { ${key}: … }`,
+    edits: [
+      { range: { start: name.start, end: value.start }, newText: `facets = { ${key}: ` },
+      { range: { start: value.end, end: value.end }, newText: ' }' },
+    ],
+  };
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -31,20 +53,26 @@ export const UnknownConditionRule: Rule = {
     for (const { path, known } of CONDITION_OBJECTS) {
       const obj = at(ir, path);
       if (!isObject(obj)) continue;
+      const unknown = Object.keys(obj).filter((k) => !known.includes(k));
       for (const key of Object.keys(obj)) {
         if (known.includes(key)) continue;
         const guess = closest(key, known);
         // A near miss of a known condition already has validation's unknown-field warning (with
         // its fix); on a read, where nothing is refused, a second warning would only repeat it.
         if (read && guess) continue;
-        const hint = guess ? `; did you mean '${guess}'?` : path === 'target.filter' ? `; a facet condition is written facets.${key}` : '';
+        const dsl = ctx.source === 'dsl';
+        const facet = path === 'target.filter' && !guess;
+        const hint = guess ? `; did you mean '${guess}'?` : facet ? `; a facet condition is written ${dsl ? `facets = { ${key}: … }` : `facets.${key}`}` : '';
+        const field = spell(ctx, `${path}.${key}`);
+        const fix = dsl && facet && unknown.length === 1 && obj.facets === undefined ? facetFix(ctx.sourceMap, key) : undefined;
         ctx.report({
           code: 'unknown-condition',
           severity: read ? 'warning' : 'error',
           message: read
-            ? `${ir.op} ignores ${path}.${key}: the engine cannot apply it, so it selects as if it were not there${hint}`
-            : `the engine refuses this ${ir.op}: it cannot apply ${path}.${key}, so the write would select more memories than asked${hint}`,
+            ? `${ir.op} ignores ${field}: the engine cannot apply it, so it selects as if it were not there${hint}`
+            : `the engine refuses this ${ir.op}: it cannot apply ${field}, so the write would select more memories than asked${hint}`,
           path: `${path}.${key}`,
+          ...(fix ? { fix } : {}),
         });
       }
     }

@@ -16,10 +16,12 @@ export const WriteLimitRule: Rule = {
     // A search narrowed by a filter is bounded by the search's own limit.
     if (target.search) {
       if (target.search.limit === undefined && target.search.overrides?.k === undefined) {
-        ctx.report({ code: 'write-without-limit', message: `${ir.op} over a search without a limit may change many memories; add a limit`, path: 'target.search' });
+        const add = ctx.source === 'dsl' ? 'add LIMIT n right after the search (target.search.limit) or K n' : 'add a limit';
+        ctx.report({ code: 'write-without-limit', message: `${ir.op} over a search without a limit may change many memories; ${add}`, path: 'target.search' });
       }
     } else if (target.filter && target.filter.limit === undefined) {
-      ctx.report({ code: 'write-without-limit', message: `${ir.op} over a filter without a limit may change many memories; add a limit`, path: 'target.filter' });
+      const add = ctx.source === 'dsl' ? 'add LIMIT n after the last condition (target.filter.limit)' : 'add a limit';
+      ctx.report({ code: 'write-without-limit', message: `${ir.op} over a filter without a limit may change many memories; ${add}`, path: 'target.filter' });
     }
   },
 };
