@@ -44,7 +44,7 @@ describe('t2m convert', () => {
   });
 
   it('converts a dataset line by line; one bad line never stops the others', () => {
-    const lines = [JSON.stringify(ENCODE_IR), '{"stage": broken', JSON.stringify({ ...CARD_IR, args: { weight: 7 } }), JSON.stringify([ENCODE_IR, CARD_IR])];
+    const lines = [JSON.stringify(ENCODE_IR), '{"stage": broken', JSON.stringify({ ...CARD_IR, args: { weight: 7 } }), JSON.stringify(CARD_IR)];
     const f = files({ 'in.jsonl': `${lines.join('\n')}\n` });
     const r = t2m(['convert', f['in.jsonl'], '--to', 'dsl', '--jsonl']);
     expect(r.status).toBe(1);
@@ -54,18 +54,47 @@ describe('t2m convert', () => {
     expect(Object.keys(out[0])).toEqual(['dsl']);
     expect(out[1].diagnostics[0]).toMatchObject({ code: 'json-syntax', range: { start: { line: 2 } } });
     expect(out[2].diagnostics).toEqual([expect.objectContaining({ code: 'out-of-range', path: 'args.weight', range: expect.objectContaining({ start: expect.objectContaining({ line: 3 }) }) })]);
-    expect(out[3].dsl.split('\n')).toHaveLength(2);
+    expect(out[3].dsl.split('\n')).toHaveLength(1);
 
-    // ...and back: {"dsl"} lines to one IR (or a list of IRs) per line.
+    // ...and back: {"dsl"} lines to one IR per line.
     const back = files({ 'dsl.jsonl': `${r.stdout}{"dsl": "PROMOTE WHERE"}\n{"text": "no dsl"}\n` });
     const b = t2m(['convert', back['dsl.jsonl'], '--to', 'json', '--jsonl']);
     expect(b.status).toBe(1);
     const irs = b.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(irs[0]).toEqual(ENCODE_IR);
     expect(irs[1].diagnostics).toBeDefined();
-    expect(irs[3]).toEqual([ENCODE_IR, CARD_IR]);
+    expect(irs[3]).toEqual(CARD_IR);
     expect(irs[4].diagnostics.map((d: { code: string }) => d.code)).toEqual(['unexpected-end']);
     expect(irs[5].diagnostics[0].code).toBe('invalid-record');
+  });
+
+  it('gives output line n for input line n: a blank line gets an empty-line record', () => {
+    const f = files({ 'gap.jsonl': `${JSON.stringify(ENCODE_IR)}\n\n  \n${JSON.stringify(CARD_IR)}\n` });
+    const r = t2m(['convert', f['gap.jsonl'], '--to', 'dsl', '--jsonl']);
+    expect(r.status).toBe(1);
+    const out = r.stdout.split('\n').slice(0, -1).map((l) => JSON.parse(l));
+    expect(out).toHaveLength(4);
+    expect(out[1].diagnostics).toEqual([expect.objectContaining({ code: 'empty-line', range: expect.objectContaining({ start: { line: 2, column: 1, offset: JSON.stringify(ENCODE_IR).length + 1 } }) })]);
+    expect(out[2].diagnostics[0].code).toBe('empty-line');
+    expect(out[3]).toHaveProperty('dsl');
+    const dsl = files({ 'gap.jsonl': '{"dsl": "RETRIEVE ID \\"1\\""}\n\n{"dsl": "RETRIEVE ID \\"2\\""}' });
+    const back = t2m(['convert', dsl['gap.jsonl'], '--to', 'json', '--jsonl']).stdout.split('\n').slice(0, -1).map((l) => JSON.parse(l));
+    expect(back.map((l) => l.diagnostics?.[0].code ?? l.target.ids)).toEqual(['1', 'empty-line', '2']);
+  });
+
+  it('takes one IR per line: a JSON array, or a "dsl" with no statement or several, gives diagnostics', () => {
+    const f = files({ 'arr.jsonl': `${JSON.stringify([ENCODE_IR, CARD_IR])}\n` });
+    const r = t2m(['convert', f['arr.jsonl'], '--to', 'dsl', '--jsonl']);
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout).diagnostics).toEqual([expect.objectContaining({ code: 'expected-one-statement', severity: 'error' })]);
+    const two = 'RETRIEVE ID "1"; RETRIEVE ID "2"';
+    const d = files({ 'dsl.jsonl': [JSON.stringify({ dsl: two }), '{"dsl": ""}', '{"dsl": "# a comment"}'].join('\n') });
+    const b = t2m(['convert', d['dsl.jsonl'], '--to', 'json', '--jsonl']);
+    expect(b.status).toBe(1);
+    const out = b.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(out.map((l) => l.diagnostics.map((x: { code: string }) => x.code))).toEqual([['expected-one-statement'], ['expected-one-statement'], ['expected-one-statement']]);
+    expect(out[0].diagnostics[0].message).toContain('2 statements');
+    expect(out[0].diagnostics[0].range.start.offset).toBe(two.indexOf('RETRIEVE ID "2"'));
   });
 
   it('rejects bad options and unreadable files with exit 2', () => {
@@ -78,5 +107,7 @@ describe('t2m convert', () => {
     const r = t2m(['convert', '--help']);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('--jsonl');
+    expect(r.stdout).toContain('output line n answers input line n');
+    expect(r.stdout).toContain('empty-line');
   });
 });

@@ -2,14 +2,16 @@
  * `t2m convert <file|-> [--to dsl|json] [--jsonl] [--strict]`: DSL ⇄ JSON IR.
  *
  * Whole-file mode auto-detects the input (DSL, a JSON IR object, a JSON array of IRs, JSONL) and
- * prints a canonical DSL script or the IRs. `--jsonl` converts datasets line by line: `--to dsl`
- * reads one IR (or a JSON array of IRs) per line and writes `{"dsl": "..."}` per line; `--to json`
- * reads `{"dsl": "..."}` lines back into one IR (or array) per line. A line that fails gives
- * `{"diagnostics": [...]}` in its place and the other lines are still converted.
+ * prints a canonical DSL script or the IRs. `--jsonl` converts datasets line by line, output
+ * line n for input line n so the two files zip: `--to dsl` reads one IR object per line and
+ * writes `{"dsl": "..."}`; `--to json` reads `{"dsl": "..."}` lines (one statement each) back
+ * into one IR per line. A line that fails — bad JSON, a bad IR, a blank line, an array or a DSL
+ * script with no statement or several — gives `{"diagnostics": [...]}` in its place, and the
+ * other lines are still converted.
  */
 import type { Command } from 'commander';
 import { type Diagnostic, hasErrors } from '../../diagnostics/diagnostic.ts';
-import { type SourceMap, subSourceMap } from '../../diagnostics/sourceMap.ts';
+import type { SourceMap } from '../../diagnostics/sourceMap.ts';
 import { readJsonlRecords } from '../../ir/json.ts';
 import type { Policy } from '../../pipeline.ts';
 
@@ -37,7 +39,10 @@ export function convertCommand(program: Command): void {
         '  t2m convert irs.jsonl --to dsl --jsonl   each line {IR} -> {"dsl": "..."}',
         '  t2m convert dsl.jsonl --to json --jsonl  each line {"dsl": "..."} -> {IR}',
         '',
-        'A line that fails becomes {"diagnostics": [...]}; the others are still converted.',
+        'With --jsonl, output line n answers input line n: one IR object per line in, one',
+        'statement per "dsl" out (and back). A line that fails becomes {"diagnostics": [...]}:',
+        'bad JSON, a bad IR, a blank line (empty-line), a JSON array or a "dsl" with no',
+        'statement or several (expected-one-statement). The others are still converted.',
         'Exit codes: 0 ok, 1 errors in the input (or in any line), 2 bad options or unreadable input.\n',
       ].join('\n'),
     )
@@ -80,35 +85,56 @@ function convertWhole({ readInput, irsToText }: Pipeline, file: string, text: st
 }
 
 function convertLines(pipeline: Pipeline, text: string, to: Target, policy: Policy): void {
+  const byLine = new Map(readJsonlRecords(text).map((r) => [r.line, r]));
+  // The text's lines; a final line break ends the last line rather than starting an empty one.
+  const lines = text.split('\n');
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   let failed = 0;
-  let total = 0;
+  let offset = 0;
   const out: string[] = [];
-  for (const record of readJsonlRecords(text)) {
-    total++;
-    const line: object = record.item
-      ? to === 'dsl'
-        ? irLineToDsl(pipeline, record.item.value, record.item.sourceMap, policy)
-        : dslLineToIr(pipeline, record.item.value, policy)
-      : { diagnostics: record.diagnostics };
-    if (!Array.isArray(line) && 'diagnostics' in line) failed++;
+  lines.forEach((raw, i) => {
+    const record = byLine.get(i + 1);
+    const start = offset;
+    offset += raw.length + 1;
+    const line: object = !record
+      ? { diagnostics: [emptyLine(i + 1, start)] }
+      : record.item
+        ? to === 'dsl'
+          ? irLineToDsl(pipeline, record.item.value, record.item.sourceMap, policy)
+          : dslLineToIr(pipeline, record.item.value, policy)
+        : { diagnostics: record.diagnostics };
+    if ('diagnostics' in line) failed++;
     out.push(JSON.stringify(line));
-  }
+  });
   process.stdout.write(out.map((l) => `${l}\n`).join(''));
   if (failed) {
-    process.stderr.write(`t2m convert: ${failed} of ${total} lines failed (see their "diagnostics")\n`);
+    process.stderr.write(`t2m convert: ${failed} of ${lines.length} lines failed (see their "diagnostics")\n`);
     process.exitCode = 1;
   }
 }
 
-/** One JSONL record holding an IR (or an array of IRs) → `{dsl}` or `{diagnostics}`. */
+/** A blank dataset line: it still gets its output line, so that output lines match input lines. */
+function emptyLine(line: number, offset: number): Diagnostic {
+  const at = { line, column: 1, offset };
+  return { code: 'empty-line', severity: 'error', message: `line ${line} is empty: each line must hold one record`, range: { start: at, end: at } };
+}
+
+/** One JSONL record holding one IR object → `{dsl}` (one statement) or `{diagnostics}`. */
 function irLineToDsl({ validateAndCheck, irsToText }: Pipeline, value: unknown, sourceMap: SourceMap, policy: Policy): { dsl: string } | { diagnostics: Diagnostic[] } {
-  const items = Array.isArray(value) ? value.map((v, i) => ({ value: v, sourceMap: subSourceMap(sourceMap, String(i)) })) : [{ value, sourceMap }];
-  const result = validateAndCheck(items, { policy });
+  if (Array.isArray(value)) {
+    const range = sourceMap.get('');
+    const message = `this line holds a JSON array (${value.length} item${value.length === 1 ? '' : 's'}); --jsonl takes one IR object per line`;
+    return { diagnostics: [{ code: 'expected-one-statement', severity: 'error', message, ...(range ? { range } : {}) }] };
+  }
+  const result = validateAndCheck([{ value, sourceMap }], { policy });
   if (hasErrors(result.diagnostics)) return { diagnostics: result.diagnostics };
   return { dsl: irsToText(result.irs).replace(/\n$/, '') };
 }
 
-/** One JSONL record `{"dsl": "..."}` → the IR (an array when the script has several statements) or `{diagnostics}`. */
+/**
+ * One JSONL record `{"dsl": "..."}` → its one IR or `{diagnostics}`. Ranges in the diagnostics
+ * are positions in the "dsl" string.
+ */
 function dslLineToIr({ detectInput, textToIr }: Pipeline, value: unknown, policy: Policy): object {
   const dsl = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>).dsl : undefined;
   if (typeof dsl !== 'string') {
@@ -120,5 +146,13 @@ function dslLineToIr({ detectInput, textToIr }: Pipeline, value: unknown, policy
   }
   const result = textToIr(dsl, { policy });
   if (hasErrors(result.diagnostics)) return { diagnostics: result.diagnostics };
-  return result.irs.length === 1 ? result.irs[0] : result.irs;
+  if (result.statements !== 1) {
+    // One IR per line: a second statement is pointed at; an empty script has nothing to point at.
+    const range = result.script?.statements[1]?.loc;
+    const message = result.statements === 0
+      ? 'this line has no statement; --jsonl expects one statement per line'
+      : `this line has ${result.statements} statements; --jsonl expects one statement (one IR) per line`;
+    return { diagnostics: [{ code: 'expected-one-statement', severity: 'error', message, ...(range ? { range } : {}) }] };
+  }
+  return result.irs[0];
 }
