@@ -124,11 +124,14 @@ export function irsToText(irs: readonly IR[]): string {
   return print(irsToScript(irs));
 }
 
-/** Canonical formatting of DSL text; on syntax errors the text is left alone and the errors returned. */
+/**
+ * Canonical formatting of DSL text (number literals kept as written); on syntax errors the text
+ * is left alone and the errors returned.
+ */
 export function formatText(text: string): { text?: string; diagnostics: Diagnostic[] } {
   const parsed = parse(text);
   if (hasErrors(parsed.diagnostics)) return { diagnostics: parsed.diagnostics };
-  return { text: print(parsed.script), diagnostics: parsed.diagnostics };
+  return { text: print(parsed.script, { source: text }), diagnostics: parsed.diagnostics };
 }
 
 // ---------------------------------------------------------------- input detection

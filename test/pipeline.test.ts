@@ -92,6 +92,13 @@ describe('detectInput and readInput', () => {
 });
 
 describe('irsToText and formatText', () => {
+  it('formatText keeps number literals as written (an integer above 2^53 included)', () => {
+    const src = 'ENCODE "big" SET n = 12345678901234567890, f = 1.50, e = 1E3;\n';
+    expect(formatText(src).text).toBe(src);
+    // The IR holds the values as JSON numbers, read by JavaScript: the limit spec/syntax.md §7 states.
+    expect(textToIr(src).irs[0].args).toMatchObject({ n: 12345678901234567000, f: 1.5, e: 1000 });
+  });
+
   it('prints IRs as canonical DSL that reads back to the same IRs (shared corpus)', () => {
     const irs = corpusIrs().map((c) => c.ir) as any[];
     const text = irsToText(irs);

@@ -14,6 +14,12 @@ import { DATETIME_PATTERN, DURATION_PATTERN, IDENTIFIER_PATTERN, keywordToken } 
 export interface PrintOptions {
   /** Statements longer than this are wrapped, one clause per line. Default 100. */
   readonly width?: number;
+  /**
+   * The text the script was parsed from. With it, every number literal is printed exactly as
+   * written there (`1E3`, `1.50`, an integer above 2^53); without it (a tree built from IR),
+   * numbers are printed in JavaScript's shortest form.
+   */
+  readonly source?: string;
 }
 
 const DATETIME_FULL = new RegExp(`^(?:${DATETIME_PATTERN.source})$`);
@@ -28,8 +34,54 @@ function isBareWord(s: string): boolean {
 /** How a clause shows a string: `enum` bare words (`note`, `read_only`), `time` bare datetimes/durations. */
 type Style = 'plain' | 'enum' | 'time' | 'element';
 
-function printNumber(n: number): string {
+function shortestNumber(n: number): string {
   return Object.is(n, -0) ? '-0' : String(n);
+}
+
+/**
+ * How the statement being printed spells its numbers: the literals as written in the source,
+ * queued by the number's shortest form, with the next one to use. The canonical statement is
+ * rebuilt from the IR, which holds only the numbers' values, so the written text is looked up by
+ * value (two spellings of one value in a statement, `1.5` and `1.50`, are used in source order).
+ * Set by printStatement for the length of one synchronous call; each rendering pass of the
+ * statement starts the queues again (`restartNumbers`).
+ */
+let writtenNumbers: Map<string, { readonly texts: readonly string[]; next: number }> | undefined;
+
+function printNumber(n: number): string {
+  const shortest = shortestNumber(n);
+  const queue = writtenNumbers?.get(shortest);
+  if (!queue || queue.texts.length === 0) return shortest;
+  // More uses than literals cannot happen for one pass; reuse the last spelling rather than guess.
+  return queue.texts[Math.min(queue.next++, queue.texts.length - 1)];
+}
+
+/** Where each queue stands, to render a part of the statement again from there. */
+function numbersMark(): Map<string, number> {
+  return new Map([...(writtenNumbers ?? [])].map(([k, q]) => [k, q.next]));
+}
+
+function restartNumbers(mark?: Map<string, number>): void {
+  for (const [k, q] of writtenNumbers ?? []) q.next = mark?.get(k) ?? 0;
+}
+
+/** The number literals of a parsed statement as written in `source`, by shortest form, in order. */
+function numberLiterals(statement: A.Statement, source: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (node !== null && typeof node === 'object') {
+      const n = node as { kind?: unknown; value?: unknown; loc?: A.Node['loc'] };
+      if (n.kind === 'Number' && typeof n.value === 'number' && n.loc && n.loc.end.offset > n.loc.start.offset) {
+        const key = shortestNumber(n.value);
+        out.set(key, [...(out.get(key) ?? []), source.slice(n.loc.start.offset, n.loc.end.offset)]);
+        return;
+      }
+      for (const [k, v] of Object.entries(node)) if (k !== 'loc') visit(v);
+    }
+  };
+  visit(statement);
+  return out;
 }
 
 export function printKey(name: string): string {
@@ -177,8 +229,18 @@ function canonical(s: A.Statement): A.Statement {
   return s;
 }
 
-function printStatement(statement: A.Statement, width: number): string {
-  const s = canonical(statement);
+function printStatement(statement: A.Statement, width: number, source?: string): string {
+  writtenNumbers = source === undefined
+    ? undefined
+    : new Map([...numberLiterals(statement, source)].map(([k, texts]) => [k, { texts, next: 0 }]));
+  try {
+    return printCanonical(canonical(statement), width);
+  } finally {
+    writtenNumbers = undefined;
+  }
+}
+
+function printCanonical(s: A.Statement, width: number): string {
   const head = s.text ? `${s.verb.name} ${JSON.stringify(s.text.value)}` : s.verb.name;
   let clauses = sortClauses(s.clauses);
   let statementComment = s.trailingComment;
@@ -194,10 +256,12 @@ function printStatement(statement: A.Statement, width: number): string {
   const lines: Line[] = [];
   if (!hasComments && oneLine.length + 1 <= width) lines.push({ text: oneLine });
   else {
+    restartNumbers();
     // Wrapped: the target stays on the verb's line when it fits; every other clause on its own
     // line, after its own comments.
     lines.push({ text: head });
     for (const c of clauses) {
+      const mark = numbersMark();
       let text = printClause(c);
       const isTarget = c.kind === 'IdClause' || c.kind === 'IdsClause' || c.kind === 'AllClause' || c.kind === 'WhereClause';
       const first = lines[0];
@@ -210,7 +274,10 @@ function printStatement(statement: A.Statement, width: number): string {
         if (comment.blankLineBefore) lines.push({ text: '' });
         lines.push({ text: `  ${printComment(comment)}` });
       }
-      if (c.kind === 'WhereClause' && text.length + 2 > width) text = `WHERE ${whereParts(c).join('\n    AND ')}`;
+      if (c.kind === 'WhereClause' && text.length + 2 > width) {
+        restartNumbers(mark);
+        text = `WHERE ${whereParts(c).join('\n    AND ')}`;
+      }
       lines.push({ text: `  ${text}`, comment: c.trailingComment });
     }
   }
@@ -239,7 +306,7 @@ export function print(script: A.Script, options: PrintOptions = {}): string {
       out.push(printComment(c));
     }
     if (s.leadingComments.length && s.blankLineAfterComments) out.push('');
-    out.push(printStatement(s, width));
+    out.push(printStatement(s, width, options.source));
   });
   if (script.trailingComments.length && out.length) out.push('');
   for (const c of script.trailingComments) {

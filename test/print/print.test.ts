@@ -11,6 +11,28 @@ function fmt(src: string): string {
 }
 
 describe('print', () => {
+  it('prints every number literal exactly as written in the source it is given', () => {
+    const src = 'ENCODE "big" SET n = 12345678901234567890, f = 1.50, e = 1E3, z = -0.0, k = 1.5, again = 1.50;\nRETRIEVE WHERE time IN LAST 7 DAYS LIMIT 1e1;';
+    const r = parse(src);
+    expect(print(r.script, { source: src })).toBe(
+      'ENCODE "big" SET n = 12345678901234567890, f = 1.50, e = 1E3, z = -0.0, k = 1.5, again = 1.50;\nRETRIEVE WHERE time IN LAST 7 DAYS LIMIT 1e1;\n',
+    );
+    // A tree built from IR has only values: shortest form.
+    expect(print(r.script)).toContain('n = 12345678901234567000, f = 1.5, e = 1000, z = -0');
+  });
+
+  it('keeps number literals as written when the statement is wrapped (each pass spells them again)', () => {
+    const src = 'RETRIEVE WHERE weight >= 0.50 AND weight <= 0.90 AND tags HAS "a" LIMIT 1E1 INCLUDE id, text';
+    expect(print(parse(src).script, { source: src, width: 40 })).toBe(
+      'RETRIEVE\n  WHERE tags HAS "a"\n    AND weight >= 0.50\n    AND weight <= 0.90 LIMIT 1E1\n  INCLUDE id, text;\n',
+    );
+  });
+
+  it('keeps number literals as written in a statement with comments inside too', () => {
+    const src = 'PROMOTE ID "1"\n  # why\n  SET weight 0.90;';
+    expect(print(parse(src).script, { source: src })).toBe('PROMOTE ID "1"\n  # why\n  SET weight = 0.90;\n');
+  });
+
   it('upper-cases keywords, orders clauses, ends statements with ;', () => {
     expect(fmt('encode "x" tags "a" type note source "s"')).toBe('ENCODE "x" TYPE note TAGS "a" SOURCE "s";\n');
     expect(fmt('promote where search "OKR progress" limit 5 set weight 0.9')).toBe('PROMOTE WHERE search "OKR progress" LIMIT 5 SET weight = 0.9;\n');
