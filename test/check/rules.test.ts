@@ -99,6 +99,14 @@ describe('UnknownConditionRule', () => {
   });
 });
 
+describe('NumberPrecisionRule', () => {
+  it('warns about an integer beyond 2^53 − 1, which the IR cannot hold exactly', () => {
+    const src = '{"stage":"ENC","op":"Encode","args":{"payload":{"text":"x"},"order_no":12345678901234567890,"ok":9007199254740991,"f":0.1}}';
+    expect(diagnoseJson(src).map((d) => [d.code, d.severity, d.path])).toEqual([['unsafe-integer', 'warning', 'args.order_no']]);
+    expect(diags(src)).toEqual([{ code: 'unsafe-integer', range: at(src, '12345678901234567890') }]);
+  });
+});
+
 describe('RequiredFieldsRule', () => {
   it('needs Encode content', () => {
     const src = json({ stage: 'ENC', op: 'Encode', args: { payload: { source: 'x' } } });

@@ -6,6 +6,7 @@ import { DurationRule } from './DurationRule.ts';
 import { ExclusiveArgsRule } from './ExclusiveArgsRule.ts';
 import { LockPolicyRule } from './LockPolicyRule.ts';
 import { MergeRule } from './MergeRule.ts';
+import { NumberPrecisionRule } from './NumberPrecisionRule.ts';
 import { RangeRule } from './RangeRule.ts';
 import { RequiredFieldsRule } from './RequiredFieldsRule.ts';
 import { RRuleRule } from './RRuleRule.ts';
@@ -30,9 +31,10 @@ export const RULES: readonly Rule[] = [
   DateTimeRule,
   DurationRule,
   RRuleRule,
+  NumberPrecisionRule,
 ];
 
 export {
-  ConfirmationRule, DateTimeRule, DurationRule, ExclusiveArgsRule, LockPolicyRule, MergeRule, RangeRule,
+  ConfirmationRule, DateTimeRule, DurationRule, ExclusiveArgsRule, LockPolicyRule, MergeRule, NumberPrecisionRule, RangeRule,
   RequiredFieldsRule, RRuleRule, StageOpRule, TargetModeRule, TimeRangeRule, UnknownConditionRule, WriteLimitRule,
 };

@@ -1,0 +1,20 @@
+/**
+ * Invariant: every integer in the IR is one a JSON number read by JavaScript holds exactly —
+ * at most 2^53 − 1 in size. A larger one has already lost digits (`12345678901234567890` is held
+ * as `12345678901234567000`); a string keeps every digit. A warning: the value is still a number.
+ * Spec: spec/checks.md#unsafe-integer
+ */
+import type { Rule } from '../rule.ts';
+
+export const NumberPrecisionRule: Rule = {
+  name: 'NumberPrecisionRule',
+  codes: { 'unsafe-integer': 'warning' },
+  value(value, path, ctx) {
+    if (typeof value !== 'number' || !Number.isInteger(value) || Number.isSafeInteger(value)) return;
+    ctx.report({
+      code: 'unsafe-integer',
+      message: `this integer is beyond 2^53 − 1, so the IR (a JSON number, read as a double) holds it as ${String(value)}; write it as a string to keep every digit`,
+      path,
+    });
+  },
+};
