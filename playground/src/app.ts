@@ -171,6 +171,7 @@ export class App {
       this.onAnalysis(result.version, result.diagnostics);
     };
 
+    new ResizeObserver(() => this.revealActiveTab()).observe(this.el.scripts);
     await this.restore();
     this.showTab(this.tab);
     this.ready = true;
@@ -227,8 +228,13 @@ export class App {
     clear(this.el.scripts, tabs,
       h('button', { title: 'New script', 'data-testid': 'new-script', onclick: () => this.newScript('') }, '+'),
       this.scripts.length > 1 ? h('button', { title: 'Close this script', 'data-testid': 'close-script', onclick: () => this.closeScript() }, '×') : null);
-    // The strip scrolls sideways; keep the active tab in view.
-    (tabs.children[this.active] as HTMLElement | undefined)?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    this.revealActiveTab();
+  }
+
+  /** The strip scrolls sideways; keeps the active tab in view (after a switch, or when the window narrows). */
+  private revealActiveTab(): void {
+    (this.el.scripts.querySelector('.script-tabs')?.children[this.active] as HTMLElement | undefined)
+      ?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }
 
   private switchScript(i: number): void {

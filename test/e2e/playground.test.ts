@@ -280,6 +280,9 @@ describe('playground in Chromium', () => {
       expect(editor.right).toBeLessThanOrEqual(left.right + 0.5);
       expect(editor.right).toBeLessThanOrEqual((await box('.right')).left + 0.5);
       expect((await box('.scripts')).right).toBeLessThanOrEqual(left.right + 0.5);
+      // The active tab stays in view as the strip narrows.
+      const narrowStrip = await box('[data-testid=script-tabs]');
+      await expect.poll(async () => (await box('[data-testid=script-tabs] button.active')).right).toBeLessThanOrEqual(narrowStrip.right + 0.5);
     }
     expect(problems).toEqual([]);
     await context.close();
