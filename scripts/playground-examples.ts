@@ -76,48 +76,17 @@ function readWorkflows(dir: string): { file: string; workflow: Workflow }[] {
     .map((f) => ({ file: basename(f, '.json'), workflow: JSON.parse(readFileSync(join(path, f), 'utf8')) as Workflow }));
 }
 
-/**
- * Upstream steps the engine refuses on a fresh store, by example name. The example keeps the step
- * (it is upstream's scenario) and explains the refusal in a comment above it and under the title,
- * because a refusal rolls the whole run back and the page would otherwise just show an empty
- * store. `test/e2e/examples.test.ts` checks that each refusal happens exactly at its step.
- */
-export const EXPECTED_REFUSALS: Readonly<Record<string, { readonly step: string; readonly code: string; readonly note: readonly string[] }>> = {
-  // op_merge.json merges a third time after its fourth step folded both meeting notes into one
-  // record, so the last target selects one live record; the engine refuses a merge of fewer than
-  // two (upstream's SQLite prototype answers "merged_count: 0" instead).
-  '20-op-merge': {
-    step: 'Merge meeting notes via search+filter (default)',
-    code: 'merge-needs-two',
-    note: [
-      'Refused on purpose (merge-needs-two): the merge above already folded both notes into',
-      'one record, so this target selects one record and a merge needs at least two. A refused',
-      'statement rolls back the whole run; delete this statement, or add DRY RUN, to keep the',
-      'others.',
-    ],
-  },
-};
-
-/**
- * One statement per step, each under a `#` comment naming the step; the first line is the title.
- * `refusal` adds its note above the refused step and a pointer to it under the title.
- */
-export function workflowToDsl(workflow: Workflow, refusal?: (typeof EXPECTED_REFUSALS)[string]): string {
+/** One statement per step, each under a `#` comment naming the step; the first line is the title. */
+export function workflowToDsl(workflow: Workflow): string {
   const parts = [`# ${workflow.name}\n`];
-  const refused = refusal ? workflow.steps.findIndex((step) => step.name === refusal.step) : -1;
-  if (refusal && refused < 0) throw new Error(`${workflow.name}: no step named "${refusal.step}"`);
-  if (refused >= 0) parts.push(`# Statement ${refused + 1} is refused on purpose, so Run rolls this script back: see the note above it.\n`);
-  workflow.steps.forEach((step, i) => {
-    const note = i === refused ? refusal!.note.map((line) => `# ${line}\n`).join('') : '';
-    parts.push(`\n# ${step.name}\n${note}${irsToText([step.ir]).trimEnd()}\n`);
-  });
+  for (const step of workflow.steps) parts.push(`\n# ${step.name}\n${irsToText([step.ir]).trimEnd()}\n`);
   return parts.join('');
 }
 
 /** Example name (ordering prefix + slug) → DSL text, in menu order. */
 export function examples(): Map<string, string> {
   const out = new Map<string, string>();
-  const add = (name: string, workflow: Workflow) => out.set(name, workflowToDsl(workflow, EXPECTED_REFUSALS[name]));
+  const add = (name: string, workflow: Workflow) => out.set(name, workflowToDsl(workflow));
   PAPER_WORKFLOWS.forEach((w, i) => add(`0${i + 1}-paper-${w.name.replace(/^.*- /, '').toLowerCase().replace(/\W+/g, '-')}`, w));
   for (const { file, workflow } of readWorkflows('real_world_scenarios')) add(`10-${file.replace(/_/g, '-')}`, workflow);
   for (const { file, workflow } of readWorkflows('op_workflows')) add(`20-${file.replace(/_/g, '-')}`, workflow);

@@ -277,7 +277,12 @@ function merge(x: Execution, op: MergeOp, rows: Row[]): number[] {
   }
   const children = rows.filter((r) => r !== primary);
   if (!primary || children.length === 0) {
-    throw new Refusal('merge-needs-two', `Merge needs at least two live records; the target selects ${rows.length}`, 'target');
+    // Naming the records to merge and getting fewer than two is a mistake; a filter or search
+    // that finds at most one record has simply nothing left to merge (as upstream's reference
+    // adapter treats it), so the script goes on with a warning.
+    if (op.selection.ids) throw new Refusal('merge-needs-two', `Merge needs at least two live records; the target selects ${rows.length}`, 'target');
+    x.warn('merge-nothing-to-merge', `Merge: the target selects ${rows.length} live record${rows.length === 1 ? '' : 's'}, so there is nothing to merge`, 'target');
+    return [];
   }
   x.guard(op, children);
   x.guard(op, [primary], true);

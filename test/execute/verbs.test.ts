@@ -202,6 +202,14 @@ describe('Merge', () => {
     expect(r.diagnostics[0]).toMatchObject({ code: 'merge-needs-two', statement: 1 });
     expect(rows(store)).toEqual([]);
   });
+
+  it('warns and changes nothing when a filter finds fewer than two records to merge', async () => {
+    const store = await freshStore();
+    const r = runOk(store, [encode('one', { tags: ['solo'] }), op('Merge', { filter: { has_tags: ['solo'], limit: 10 } })]);
+    expect(r.results[1].ids).toEqual([]);
+    expect(r.results[1].warnings).toEqual([expect.objectContaining({ code: 'merge-nothing-to-merge', statement: 1 })]);
+    expect(row(store, 1)).toMatchObject({ text: 'one', deleted: 0 });
+  });
 });
 
 describe('Split', () => {
