@@ -137,6 +137,19 @@ function lex(source: string): Lexed {
   for (const e of result.errors) {
     const start = { line: e.line ?? 1, column: e.column ?? 1, offset: e.offset };
     const bad = text.slice(e.offset, e.offset + e.length);
+    // `ID 001`: JSON numbers cannot have leading zeros; an id or code like that is a string.
+    const padded = /^0+$/.test(bad) ? /^[0-9]+(?:\.[0-9]+)?/.exec(text.slice(e.offset))?.[0] : undefined;
+    if (padded && padded.length > bad.length) {
+      const range = rangeAt(text, e.offset, padded.length);
+      diagnostics.push({
+        code: 'invalid-character',
+        severity: 'error',
+        message: `A number cannot start with 0 ('${padded}'); if this is an id or a code, write it as a string: "${padded}".`,
+        range,
+        fix: { message: `quote it: "${padded}"`, edits: [{ range, newText: `"${padded}"` }] },
+      });
+      continue;
+    }
     diagnostics.push({
       code: 'invalid-character',
       severity: 'error',

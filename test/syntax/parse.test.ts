@@ -227,6 +227,13 @@ describe('parse: errors', () => {
     ]);
   });
 
+  it('says a zero-padded number is a string, with a fix that quotes it', () => {
+    const r = parse('DELETE ID 001 SOFT;');
+    expect(r.diagnostics).toMatchObject([
+      { code: 'invalid-character', message: expect.stringContaining('write it as a string: "001"'), range: { start: { column: 11 }, end: { column: 14 } }, fix: { edits: [{ newText: '"001"' }] } },
+    ]);
+  });
+
   it('reads full-width punctuation as its ASCII twin, with a did-you-mean and a fix for each', () => {
     const semi = parse('ENCODE "hi"；\nRETRIEVE ALL CONFIRM;');
     expect(semi.diagnostics).toMatchObject([
