@@ -20,6 +20,8 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     chunkSizeWarningLimit: 4096,
+    // dist/.vite/manifest.json: which chunks the entry imports and which it loads lazily (scripts/playground-size.ts reads it).
+    manifest: true,
     reportCompressedSize: false,
   },
   // Monaco's ESM is plain modules; pre-bundling it in dev mode breaks its `new URL(…, import.meta.url)`.

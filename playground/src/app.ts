@@ -2,14 +2,20 @@
  * The playground page: a DSL editor, a Run button and side panes (results, timeline, IR, SQL,
  * memory table, docs) kept in sync with the editor. Language smarts come from `src/services`
  * through `language.ts`; execution from the engine through `pipeline.ts`.
+ *
+ * Monaco is not part of this module's imports: `main.ts` starts `import('./editor.ts')` at once,
+ * the page shell (header, panes, memory table, status) renders while that chunk downloads, and the
+ * editors are created when it arrives. Until then the scripts array is the text of record.
  */
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.ts';
+import type { StoreVocabulary } from '../../src/services/completion.ts';
 import { diffRows, type Row, type RowDiff } from '../../src/services/timeline.ts';
 import { clear, download, h, pickFile } from './dom.ts';
 import { EXAMPLES } from './examples.ts';
 import { AnalysisClient } from './analysis-client.ts';
-import { monaco, workerErrors } from './monaco.ts';
-import { IR_MODEL_URI, registerT2mLanguage, setLastDiagnostics, setStoreVocabulary, toMarkers } from './language.ts';
+import type { EditorModule } from './editor.ts';
+import type { monaco } from './monaco.ts';
+import { workerErrors } from './worker-errors.ts';
 import { KEYS, loadValue, saveValue, type SavedScript, type Workspace } from './persist.ts';
 import { analyze, irsToDsl, openStore, primeAnalysis, type PlaygroundStore } from './pipeline.ts';
 import { decodeShareHash, encodeShareHash } from './share.ts';
@@ -52,9 +58,17 @@ const DEFAULT_WORKSPACE: SavedScript[] = EXAMPLES[0]
 const MAX_LIVE_PLAN_STATEMENTS = 200;
 
 export class App {
-  private editor!: monaco.editor.IStandaloneCodeEditor;
-  private irEditor!: monaco.editor.IStandaloneCodeEditor;
-  private sqlModel!: monaco.editor.ITextModel;
+  /** The Monaco-dependent module and the editors made with it; all undefined until it has loaded. */
+  private m?: EditorModule;
+  private editor?: monaco.editor.IStandaloneCodeEditor;
+  private irEditor?: monaco.editor.IStandaloneCodeEditor;
+  private sqlModel?: monaco.editor.ITextModel;
+  /** Resolves when the editors exist; commands that need an editor wait for it. */
+  private editorReady: Promise<void> = new Promise(() => {});
+  /** What the editor-side state will be set to once the editors exist (kept while they load). */
+  private sqlText = '';
+  private vocabulary: StoreVocabulary = { tags: [], types: [], subjects: [] };
+  private readonly markerSets = new Map<string, Diagnostic[]>();
   private store!: PlaygroundStore;
   private readonly analysis = new AnalysisClient();
   private diagnostics: Diagnostic[] = [];
@@ -71,6 +85,9 @@ export class App {
   private syncing = false;
   private irDirty = false;
   private stepDecorations?: monaco.editor.IEditorDecorationsCollection;
+
+  /** `editorModule`: the pending `import('./editor.ts')`, started by the caller before anything else. */
+  constructor(private readonly editorModule: Promise<EditorModule>) {}
 
   private readonly el = {
     status: h('span', { class: 'status', 'data-testid': 'status' }),
@@ -92,11 +109,15 @@ export class App {
     return Number.isNaN(t.getTime()) ? new Date() : t;
   }
 
+  /**
+   * Renders the page shell and restores the work while the editor chunk downloads; resolves once
+   * the editors exist and hold the active script (so `window.t2m.loaded` means a usable page).
+   */
   async mount(root: HTMLElement): Promise<void> {
-    registerT2mLanguage();
-    const editorHost = h('div', { id: 'editor' });
-    const irHost = h('div', { style: 'min-height:0' });
-    const sqlHost = h('div', { style: 'min-height:0' });
+    const loading = () => h('div', { class: 'editor-loading', 'data-testid': 'editor-loading' }, 'loading editor…');
+    const editorHost = h('div', { id: 'editor' }, loading());
+    const irHost = h('div', { style: 'min-height:0' }, loading());
+    const sqlHost = h('div', { style: 'min-height:0' }, loading());
     const examples = h('select', { 'aria-label': 'Examples', onchange: (e: Event) => this.loadExample(e) },
       h('option', { value: '' }, 'Examples…'),
       ...[...new Set(EXAMPLES.map((ex) => ex.group))].map((group) => h('optgroup', { label: group },
@@ -129,53 +150,89 @@ export class App {
     sqlPane.append(h('div', { class: 'pane-note' }, 'SQL of the last run; values are bound parameters (shown after each statement).'), sqlHost);
     const docsFrame = h('iframe', { class: 'docs', src: diagramsUrl, title: 'Railroad diagrams of the grammar' });
     this.el.panes.get('Docs')!.append(docsFrame);
+    clear(root, header, h('main', {},
+      h('div', { class: 'left' }, this.el.scripts, editorHost, this.el.problems),
+      h('div', { class: 'right' }, this.el.tabs, ...this.el.panes.values())));
+
+    this.analysis.onResult = (result) => {
+      primeAnalysis(result.text, result);
+      this.onAnalysis(result.version, result.diagnostics);
+    };
+    new ResizeObserver(() => this.revealActiveTab()).observe(this.el.scripts);
+    // The editor chunk is already downloading (main.ts started the import); the store and scripts load meanwhile.
+    this.editorReady = this.editorModule.then((m) => this.createEditors(m, { editorHost, irHost, sqlHost, docsFrame }));
+    // Without a handler here, a failed chunk load would be reported as unhandled before `mount` awaits it.
+    this.editorReady.catch(() => undefined);
+    await this.restore();
+    this.showTab(this.tab);
+    try {
+      await this.editorReady;
+    } catch (e) {
+      this.setStatus(`the editor could not be loaded: ${(e as Error).message}`);
+      throw e;
+    }
+    this.setEditorText(this.scripts[this.active].text);
+    // Markers of a run made while the editor loaded (set after the text, which would displace them).
+    for (const [owner, diagnostics] of this.markerSets) this.setMarkers(owner, diagnostics);
+    this.ready = true;
+    if (!this.el.status.textContent) this.setStatus('ready');
+  }
+
+  /** Creates the three editors in place of their "loading editor…" placeholders and hands them the state kept meanwhile. */
+  private createEditors(m: EditorModule, hosts: { editorHost: HTMLElement; irHost: HTMLElement; sqlHost: HTMLElement; docsFrame: HTMLIFrameElement }): void {
+    const { monaco } = m;
+    m.registerT2mLanguage();
     // Hover links to a rule's diagram open it in the Docs panel rather than a new tab.
     monaco.editor.registerLinkOpener({
       open: (uri) => {
         const target = uri.toString(true);
         if (!target.startsWith(diagramsUrl)) return false;
-        docsFrame.src = target;
+        hosts.docsFrame.src = target;
         this.showTab('Docs');
         return true;
       },
     });
-    clear(root, header, h('main', {},
-      h('div', { class: 'left' }, this.el.scripts, editorHost, this.el.problems),
-      h('div', { class: 'right' }, this.el.tabs, ...this.el.panes.values())));
-
+    for (const host of [hosts.editorHost, hosts.irHost, hosts.sqlHost]) host.replaceChildren();
     const common: monaco.editor.IStandaloneEditorConstructionOptions = {
       theme: 't2m-dark', automaticLayout: true, minimap: { enabled: false }, fontSize: 13, scrollBeyondLastLine: false,
     };
-    this.editor = monaco.editor.create(editorHost, {
+    const editor = monaco.editor.create(hosts.editorHost, {
       ...common, language: 't2m', wordWrap: 'on', 'semanticHighlighting.enabled': true, fixedOverflowWidgets: true,
     });
-    this.irEditor = monaco.editor.create(irHost, {
-      ...common, tabSize: 2, model: monaco.editor.createModel('[]', 'json', monaco.Uri.parse(IR_MODEL_URI)),
+    const irEditor = monaco.editor.create(hosts.irHost, {
+      ...common, tabSize: 2, model: monaco.editor.createModel('[]', 'json', monaco.Uri.parse(m.IR_MODEL_URI)),
     });
-    this.sqlModel = monaco.editor.createModel('', 'sql');
-    monaco.editor.create(sqlHost, { ...common, model: this.sqlModel, readOnly: true, wordWrap: 'on' });
-    this.stepDecorations = this.editor.createDecorationsCollection();
+    this.sqlModel = monaco.editor.createModel(this.sqlText, 'sql');
+    monaco.editor.create(hosts.sqlHost, { ...common, model: this.sqlModel, readOnly: true, wordWrap: 'on' });
+    this.stepDecorations = editor.createDecorationsCollection();
 
-    this.editor.addAction({
+    editor.addAction({
       id: 't2m.run', label: 'Run script', keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter],
       run: () => void this.run(),
     });
-    this.editor.onDidChangeModelContent(() => this.onScriptChanged());
-    this.irEditor.onDidChangeModelContent(() => {
+    editor.onDidChangeModelContent(() => this.onScriptChanged());
+    irEditor.onDidChangeModelContent(() => {
       if (this.syncing) return;
       this.irDirty = true;
       this.debounce('ir', 400, () => this.onIrEdited());
     });
-    this.analysis.onResult = (result) => {
-      primeAnalysis(result.text, result);
-      this.onAnalysis(result.version, result.diagnostics);
-    };
+    this.m = m;
+    this.editor = editor;
+    this.irEditor = irEditor;
+    m.setStoreVocabulary(this.vocabulary);
+    m.setLastDiagnostics([...this.diagnostics, ...this.results.flatMap((r) => r.errors)]);
+  }
 
-    new ResizeObserver(() => this.revealActiveTab()).observe(this.el.scripts);
-    await this.restore();
-    this.showTab(this.tab);
-    this.ready = true;
-    if (!this.el.status.textContent) this.setStatus('ready');
+  /** Sets the editor's markers of one owner; before the editor exists they are kept and set when it does. */
+  private setMarkers(owner: string, diagnostics: Diagnostic[]): void {
+    this.markerSets.set(owner, diagnostics);
+    const model = this.editor?.getModel();
+    if (this.m && model) this.m.monaco.editor.setModelMarkers(model, owner, this.m.toMarkers(diagnostics));
+  }
+
+  /** The active script's text: the editor's once it exists, else the saved one it will show. */
+  private scriptText(): string {
+    return this.editor?.getValue() ?? this.scripts[this.active]?.text ?? '';
   }
 
   // ---- scripts and persistence -------------------------------------------------------------
@@ -200,7 +257,6 @@ export class App {
     }
     this.refreshMemory();
     this.renderScriptTabs();
-    this.setEditorText(this.scripts[this.active].text);
   }
 
   private persistScripts(): void {
@@ -282,12 +338,13 @@ export class App {
     this.newScript(example.text, example.title, example.name);
   }
 
+  /** Shows a script in the editor; before the editor exists, `mount` does it once it does. */
   private setEditorText(text: string): void {
-    this.editor.setValue(text);
+    this.editor?.setValue(text);
   }
 
   private onScriptChanged(): void {
-    const text = this.editor.getValue();
+    const text = this.scriptText();
     this.scripts[this.active] = { ...this.scripts[this.active], text };
     this.persistScripts();
     this.stepDecorations?.clear();
@@ -299,15 +356,15 @@ export class App {
   private onAnalysis(version: number, diagnostics: Diagnostic[]): void {
     if (version !== this.analysis.latest) return;
     this.diagnostics = diagnostics;
-    const model = this.editor.getModel()!;
-    monaco.editor.setModelMarkers(model, 't2m', toMarkers(diagnostics));
+    this.setMarkers('t2m', diagnostics);
     this.renderProblems();
-    if (!this.irDirty || !this.irEditor.hasTextFocus()) this.syncIrPane();
+    if (!this.irDirty || !this.irEditor?.hasTextFocus()) this.syncIrPane();
     this.debounce('explain', 300, () => this.explainCurrent());
   }
 
   private syncIrPane(): void {
-    const { irs, diagnostics } = analyze(this.editor.getValue());
+    if (!this.irEditor) return;
+    const { irs, diagnostics } = analyze(this.scriptText());
     if (irs.length === 0 && diagnostics.some((d) => d.severity === 'error')) {
       this.el.irNote.textContent = 'Fix the errors in the script to see its IR.';
       return;
@@ -321,6 +378,7 @@ export class App {
   }
 
   private onIrEdited(): void {
+    if (!this.editor || !this.irEditor) return;
     let json: unknown;
     try {
       json = JSON.parse(this.irEditor.getValue());
@@ -344,7 +402,7 @@ export class App {
 
   private renderProblems(): void {
     const all = [...this.diagnostics, ...this.results.flatMap((r) => r.errors)];
-    setLastDiagnostics(all);
+    this.m?.setLastDiagnostics(all);
     if (all.length === 0) {
       clear(this.el.problems, h('div', { class: 'ok' }, 'No problems.'));
       return;
@@ -352,8 +410,8 @@ export class App {
     clear(this.el.problems, ...all.map((d) => h('div', {
       class: d.severity, 'data-code': d.code,
       onclick: () => {
-        if (!d.range) return;
-        this.editor.setSelection(new monaco.Range(d.range.start.line, d.range.start.column, d.range.end.line, d.range.end.column));
+        if (!d.range || !this.editor) return;
+        this.editor.setSelection({ startLineNumber: d.range.start.line, startColumn: d.range.start.column, endLineNumber: d.range.end.line, endColumn: d.range.end.column });
         this.editor.revealLineInCenter(d.range.start.line);
         this.editor.focus();
       },
@@ -364,14 +422,13 @@ export class App {
 
   /** Runs the whole script one statement at a time, snapshotting `memory` around each one. */
   async run(): Promise<void> {
-    const text = this.editor.getValue();
+    const text = this.scriptText();
     const { irs, sourceMaps, diagnostics } = analyze(text);
     this.diagnostics = diagnostics;
-    const model = this.editor.getModel()!;
-    monaco.editor.setModelMarkers(model, 't2m', toMarkers(diagnostics));
+    this.setMarkers('t2m', diagnostics);
     if (diagnostics.some((d) => d.severity === 'error')) {
       this.results = [];
-      monaco.editor.setModelMarkers(model, 't2m-runtime', []);
+      this.setMarkers('t2m-runtime', []);
       this.renderProblems();
       this.setStatus('not run: the script has errors');
       return;
@@ -402,7 +459,7 @@ export class App {
     this.refreshMemory();
     await this.persistStore();
     const runtime = results.flatMap((r) => r.errors);
-    monaco.editor.setModelMarkers(model, 't2m-runtime', toMarkers(runtime));
+    this.setMarkers('t2m-runtime', runtime);
     this.renderProblems();
     this.renderResults();
     this.renderSql();
@@ -416,7 +473,8 @@ export class App {
 
   private refreshMemory(): void {
     this.memory = this.store.memoryRows();
-    setStoreVocabulary(this.store.vocabulary());
+    this.vocabulary = this.store.vocabulary();
+    this.m?.setStoreVocabulary(this.vocabulary);
     this.renderMemory();
   }
 
@@ -450,7 +508,12 @@ export class App {
 
   /** The SQL of the last run, with its parameters. */
   private renderSql(): void {
-    this.sqlModel.setValue(sqlListing('executed by the last run', this.results.map((r) => ({ op: r.op, sql: r.sql }))));
+    this.setSqlText(sqlListing('executed by the last run', this.results.map((r) => ({ op: r.op, sql: r.sql }))));
+  }
+
+  private setSqlText(text: string): void {
+    this.sqlText = text;
+    this.sqlModel?.setValue(text);
   }
 
   /**
@@ -458,13 +521,13 @@ export class App {
    * current store (the engine's `explain`, which runs and rolls back), until the next run.
    */
   private explainCurrent(): void {
-    const { irs, sourceMaps, diagnostics } = analyze(this.editor.getValue());
+    const { irs, sourceMaps, diagnostics } = analyze(this.scriptText());
     if (diagnostics.some((d) => d.severity === 'error') || irs.length === 0) return;
     // A plan runs the script (then rolls back) on the main thread; beyond this size, wait for Run.
     if (irs.length > MAX_LIVE_PLAN_STATEMENTS) return;
     const { plans, errors } = this.store.explain(irs, sourceMaps, this.now());
     const header = errors.length ? `plan (not run): statement ${(errors[0].statement ?? 0) + 1} would fail: ${errors[0].message}` : 'plan of the script (not run yet)';
-    this.sqlModel.setValue(sqlListing(header, plans.map((sql, i) => ({ op: irs[i].op, sql }))));
+    this.setSqlText(sqlListing(header, plans.map((sql, i) => ({ op: irs[i].op, sql }))));
   }
 
   private renderMemory(): void {
@@ -500,10 +563,10 @@ export class App {
     if (span) this.stepDecorations?.set([{ range: span, options: { isWholeLine: true, className: 'stmt-highlight' } }]);
   }
 
-  private analysisSpan(statement: number): monaco.Range | undefined {
-    const { sourceMaps } = analyze(this.editor.getValue());
+  private analysisSpan(statement: number): monaco.IRange | undefined {
+    const { sourceMaps } = analyze(this.scriptText());
     const span = sourceMaps[statement]?.get('');
-    return span && new monaco.Range(span.start.line, span.start.column, span.end.line, span.end.column);
+    return span && { startLineNumber: span.start.line, startColumn: span.start.column, endLineNumber: span.end.line, endColumn: span.end.column };
   }
 
   private goStep(step: number): void {
@@ -514,11 +577,12 @@ export class App {
   // ---- commands ----------------------------------------------------------------------------
 
   private format(): void {
-    void this.editor.getAction('editor.action.formatDocument')?.run();
+    // A click while the editor loads formats once it is there.
+    void this.editorReady.then(() => this.editor?.getAction('editor.action.formatDocument')?.run());
   }
 
   private async share(): Promise<void> {
-    const hash = await encodeShareHash(this.editor.getValue());
+    const hash = await encodeShareHash(this.scriptText());
     const url = location.href.replace(/#.*$/, '') + hash;
     await navigator.clipboard?.writeText(url).catch(() => undefined);
     history.replaceState(null, '', hash);
@@ -551,10 +615,10 @@ export class App {
   private exportScript(as: 'dsl' | 'json'): void {
     const name = this.scripts[this.active].name.replace(/[^\w.-]+/g, '_');
     if (as === 'dsl') {
-      download(`${name}.t2m`, this.editor.getValue(), 'text/plain');
+      download(`${name}.t2m`, this.scriptText(), 'text/plain');
       return;
     }
-    const { irs, diagnostics } = analyze(this.editor.getValue());
+    const { irs, diagnostics } = analyze(this.scriptText());
     if (diagnostics.some((d) => d.severity === 'error')) {
       this.setStatus('fix the errors before saving as IR JSON');
       return;
@@ -620,22 +684,29 @@ export class App {
 
   // ---- the test API ------------------------------------------------------------------------
 
+  /** The editors, for the test API: calling an editor function before `loaded` resolves is a test bug. */
+  private editors(): { m: EditorModule; editor: monaco.editor.IStandaloneCodeEditor; irEditor: monaco.editor.IStandaloneCodeEditor; sqlModel: monaco.editor.ITextModel } {
+    if (!this.m || !this.editor || !this.irEditor || !this.sqlModel) throw new Error('the editor has not loaded yet: await window.t2m.loaded first');
+    return { m: this.m, editor: this.editor, irEditor: this.irEditor, sqlModel: this.sqlModel };
+  }
+
   testApi() {
     return {
       /** Replaces the script and puts the cursor at its end, in the focused editor. */
       setScript: (text: string) => {
-        this.editor.setValue(text);
-        const end = this.editor.getModel()!.getPositionAt(text.length);
-        this.editor.setPosition(end);
-        this.editor.focus();
+        const { editor } = this.editors();
+        editor.setValue(text);
+        const end = editor.getModel()!.getPositionAt(text.length);
+        editor.setPosition(end);
+        editor.focus();
       },
       run: () => this.run(),
-      shareUrl: async () => location.href.replace(/#.*$/, '') + await encodeShareHash(this.editor.getValue()),
+      shareUrl: async () => location.href.replace(/#.*$/, '') + await encodeShareHash(this.scriptText()),
       setClock: (iso: string) => { this.el.clock.value = iso; },
-      /** Resolves after the worker has checked the current text. */
-      settled: () => this.analysis.settled(),
+      /** Resolves after the editor has loaded and the worker has checked the current text. */
+      settled: () => this.editorReady.then(() => this.analysis.settled()),
       state: (): PageState => JSON.parse(JSON.stringify({
-        script: this.editor.getValue(),
+        script: this.scriptText(),
         diagnostics: this.diagnostics,
         results: this.results.map(({ before: _b, after: _a, ...rest }) => rest),
         memory: this.memory,
@@ -643,15 +714,21 @@ export class App {
         ready: this.ready,
         committed: this.committed,
       }, (_key, value) => (value instanceof Uint8Array ? `<${value.length} bytes>` : value))),
-      markers: () => monaco.editor.getModelMarkers({ resource: this.editor.getModel()!.uri })
-        .map((m) => ({ owner: m.owner, severity: m.severity, message: m.message, line: m.startLineNumber, column: m.startColumn, endLine: m.endLineNumber, endColumn: m.endColumn })),
+      markers: () => {
+        const { m, editor } = this.editors();
+        return m.monaco.editor.getModelMarkers({ resource: editor.getModel()!.uri })
+          .map((mk) => ({ owner: mk.owner, severity: mk.severity, message: mk.message, line: mk.startLineNumber, column: mk.startColumn, endLine: mk.endLineNumber, endColumn: mk.endColumn }));
+      },
       showTab: (tab: Tab) => this.showTab(tab),
-      editorInstance: () => this.editor,
+      editorInstance: () => this.editors().editor,
       step: (n: number) => { this.showTab('Timeline'); this.goStep(n); },
-      irText: () => this.irEditor.getValue(),
-      irMarkers: () => monaco.editor.getModelMarkers({ resource: this.irEditor.getModel()!.uri }).map((m) => ({ owner: m.owner, message: m.message, line: m.startLineNumber })),
-      setIrText: (text: string) => { this.irEditor.focus(); this.irEditor.setValue(text); },
-      sqlText: () => this.sqlModel.getValue(),
+      irText: () => this.editors().irEditor.getValue(),
+      irMarkers: () => {
+        const { m, irEditor } = this.editors();
+        return m.monaco.editor.getModelMarkers({ resource: irEditor.getModel()!.uri }).map((mk) => ({ owner: mk.owner, message: mk.message, line: mk.startLineNumber }));
+      },
+      setIrText: (text: string) => { const { irEditor } = this.editors(); irEditor.focus(); irEditor.setValue(text); },
+      sqlText: () => this.editors().sqlModel.getValue(),
     };
   }
 }

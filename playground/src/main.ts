@@ -1,9 +1,12 @@
 import './style.css';
 import { App } from './app.ts';
 
-const app = new App();
+// Started before anything else so Monaco (a chunk of its own) downloads while the page shell renders.
+const editorModule = import('./editor.ts');
+const app = new App(editorModule);
 const api = app.testApi();
 declare global {
+  /** `loaded` resolves once the editors exist and hold the restored script. */
   interface Window { t2m?: ReturnType<App['testApi']> & { loaded: Promise<void> } }
 }
 const loaded = app.mount(document.getElementById('app')!);

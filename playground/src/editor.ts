@@ -1,0 +1,9 @@
+/**
+ * Everything that needs Monaco, in one module the page loads with `import()` (see `main.ts`):
+ * Monaco's core is most of the page's JavaScript, so it becomes a chunk of its own, fetched while
+ * the page shell renders instead of blocking it.
+ */
+export { monaco } from './monaco.ts';
+export { IR_MODEL_URI, registerT2mLanguage, setLastDiagnostics, setStoreVocabulary, toMarkers } from './language.ts';
+
+export type EditorModule = typeof import('./editor.ts');
