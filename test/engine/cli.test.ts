@@ -15,7 +15,8 @@ describe('t2m run', () => {
     const f = files({ 'a.json': JSON.stringify(script) });
     const db = f['a.json'].replace(/a\.json$/, 'store.sqlite');
     const r = t2m(['run', f['a.json'], '--db', db, ...NOW]);
-    expect(r.stderr).toBe('');
+    // A new store file is announced, so a mistyped path does not pass for an empty store.
+    expect(r.stderr).toBe(`t2m run: created a new store ${db}\n`);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/\[1\] Encode\n {2}created #1\n/);
     expect(r.stdout).toMatch(/\[3\] Retrieve\n {2}1 record\n {2}id {2}text +tags/);
@@ -23,6 +24,7 @@ describe('t2m run', () => {
     // The store persists: a second run continues the id sequence.
     const again = t2m(['run', f['a.json'], '--db', db, '--json', ...NOW]);
     const out = JSON.parse(again.stdout);
+    expect(again.stderr).toBe('');
     expect(out.ok).toBe(true);
     expect(out.results.map((x: any) => x.ids)).toEqual([[3], [4], [3, 1]]);
   });

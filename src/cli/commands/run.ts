@@ -1,4 +1,5 @@
 /** `t2m run <file> [--db store.sqlite] [--now <iso>] [--json]`: execute a DSL script or IR file. */
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { hasErrors } from '../../diagnostics/diagnostic.ts';
 import { explain, openStore, run, sweep } from '../../engine/index.ts';
@@ -39,6 +40,8 @@ export function runCommand(program: Command): void {
         process.exitCode = 1;
         return;
       }
+      // A mistyped --db path would otherwise look like an empty store: say a new one is made.
+      const creating = flags.db !== undefined && !existsSync(flags.db);
       const opened = flags.db ? await loadStoreFile(flags.db) : await openStore();
       if (!opened.ok) {
         for (const d of opened.diagnostics) process.stderr.write(`t2m run: ${d.message}\n`);
@@ -70,6 +73,7 @@ export function runCommand(program: Command): void {
       // A dry run saves nothing, not even the sweep it was asked to do first.
       if (flags.db && !flags.dryRun) {
         const problem = saveStoreFile(store, flags.db);
+        if (!problem && creating) process.stderr.write(`t2m run: created a new store ${flags.db}\n`);
         if (problem) {
           process.stderr.write(`t2m run: ${problem.message}\n`);
           process.exitCode = 2;
