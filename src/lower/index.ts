@@ -3,7 +3,7 @@
  * and TTLs made concrete against the injected clock, ids parsed to numbers, defaults applied.
  * Bad values are returned as diagnostics (code + JSON path), never thrown.
  */
-import * as rruleModule from 'rrule';
+import { RRule, rrulestr } from './rrule.ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { ON_EXPIRE, OPS, type IR, type IROf, type JsonValue } from '../ir/schema.ts';
 import type {
@@ -34,9 +34,6 @@ export const ARCHIVE_WEIGHT = 0.1;
 export const DEFAULT_WEIGHT_STEP = 0.2;
 export const DEFAULT_MAX_TOKENS = 256;
 export const DEFAULT_INCLUDE = ['id', 'text', 'type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source', 'weight'];
-
-// rrule ships CommonJS to Node (named exports under `default`) and ESM to bundlers.
-const { RRule, rrulestr } = ((rruleModule as { default?: typeof rruleModule }).default ?? rruleModule) as typeof rruleModule;
 
 const FACET_COLUMNS = ['subject', 'time', 'location', 'topic'] as const;
 const PERM_LISTS = ['read_whitelist', 'read_blacklist', 'write_whitelist', 'write_blacklist'] as const;

@@ -3,12 +3,10 @@
  * valid parts, as read by the `rrule` library (e.g. `FREQ=WEEKLY;BYDAY=MO`).
  * Spec: spec/checks.md#invalid-rrule
  */
-import * as rruleModule from 'rrule';
+import { RRule } from '../../lower/rrule.ts';
 import { closest } from '../../diagnostics/suggest.ts';
 import type { Rule } from '../rule.ts';
 
-// rrule ships CommonJS for Node and ESM for bundlers; take the class from whichever loaded.
-const RRule: typeof rruleModule.RRule = (rruleModule as any).RRule ?? (rruleModule as any).default.RRule;
 
 const FREQS = ['YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY', 'HOURLY', 'MINUTELY', 'SECONDLY'];
 
