@@ -61,6 +61,8 @@ interface Lexed {
   readonly diagnostics: Diagnostic[];
   /** The tokens as lexed (bad strings not yet replaced), for highlighting. */
   readonly raw: IToken[];
+  /** Offset spans whose parse errors are symptoms of a lexical error already reported. */
+  readonly muted: ReadonlyArray<{ start: number; end: number }>;
 }
 
 /** Punctuation a Chinese or Japanese input method types, and the ASCII the DSL means by it. */
@@ -158,10 +160,26 @@ function lex(source: string): Lexed {
     });
   }
   const tokens: IToken[] = [];
-  for (const t of result.tokens) {
+  const muted: Array<{ start: number; end: number }> = [];
+  for (const [k, t] of result.tokens.entries()) {
     if (t.tokenType === T.BadString) {
       const unterminated = t.image.length < 2 || !t.image.endsWith('"') || /\\"$/.test(t.image) && !/\\\\"$/.test(t.image);
-      diagnostics.push({
+      const opened = unterminated ? earlierOpenString(result.tokens, k) : undefined;
+      if (opened) {
+        // `"hello TAGS "x";`: the first string lost its closing quote, so its content ran up to
+        // the next quote and the real closing quote opens a string that never ends. Point at the
+        // first string; the word glued after it is a symptom, not a second mistake.
+        const first = tokenRange(opened.string);
+        diagnostics.push({
+          code: 'unterminated-string',
+          severity: 'error',
+          message: `A string may be missing its closing quote (started at ${first.start.line}:${first.start.column}): `
+            + `it seems to end just before '${opened.word.image}', and the quote at ${t.startLine}:${t.startColumn} is never closed.`,
+          range: first,
+          related: [{ message: 'the quote that is never closed', range: tokenRange(t) }],
+        });
+        muted.push({ start: opened.word.startOffset, end: (t.endOffset ?? t.startOffset) + 1 });
+      } else diagnostics.push({
         code: unterminated ? 'unterminated-string' : 'invalid-escape',
         severity: 'error',
         message: unterminated
@@ -173,7 +191,26 @@ function lex(source: string): Lexed {
       tokens.push({ ...t, tokenType: T.StringLiteral, tokenTypeIdx: T.StringLiteral.tokenTypeIdx!, image: '""' });
     } else tokens.push(t);
   }
-  return { tokens, comments: (result.groups.comments as IToken[] | undefined) ?? [], diagnostics, raw: result.tokens };
+  return { tokens, comments: (result.groups.comments as IToken[] | undefined) ?? [], diagnostics, raw: result.tokens, muted };
+}
+
+/**
+ * For the unterminated string `raw[k]`: an earlier string on the same line that a bare word
+ * follows with no space (`"hello TAGS "x`), the likely string whose closing quote is missing.
+ */
+function earlierOpenString(raw: readonly IToken[], k: number): { string: IToken; word: IToken } | undefined {
+  const line = raw[k].startLine;
+  // The earliest such string: with several on the line, each later one is a shifted pair of quotes.
+  let found: { string: IToken; word: IToken } | undefined;
+  for (let i = k - 1; i > 0; i--) {
+    const word = raw[i];
+    const string = raw[i - 1];
+    if (word.startLine !== line) break;
+    if (string.tokenType !== T.StringLiteral || string.startLine !== line) continue;
+    const glued = word.startOffset === (string.endOffset ?? string.startOffset) + 1;
+    if (glued && /^[A-Za-z_]/.test(word.image)) found = { string, word };
+  }
+  return found;
 }
 
 /** The tokens of `text` (comments included, in source order) for highlighting, plus lexical errors. */
@@ -610,7 +647,8 @@ interface RawStatement {
 }
 
 function parseUnsafe(text: string): ParseResult {
-  const { tokens, comments, diagnostics } = lex(text);
+  const { tokens, comments, diagnostics, muted } = lex(text);
+  const lexical = diagnostics.length;
   const raw: RawStatement[] = [];
 
   // Cut at every `;` (it never appears inside a value), keeping the `;` with its statement.
@@ -690,6 +728,9 @@ function parseUnsafe(text: string): ParseResult {
     }
   }
 
+  // Parse errors inside a span the lexer already explained are not second mistakes.
+  const isMuted = (d: Diagnostic) => muted.some((m) => d.range !== undefined && d.range.start.offset >= m.start && d.range.start.offset < m.end);
+  for (let k = diagnostics.length - 1; k >= lexical; k--) if (isMuted(diagnostics[k])) diagnostics.splice(k, 1);
   const script = attachComments(text, raw, comments);
   // Source order, whatever stage found them (lexer first, then parser).
   const at = (d: Diagnostic) => d.range?.start.offset ?? Infinity;

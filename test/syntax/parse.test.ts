@@ -227,6 +227,22 @@ describe('parse: errors', () => {
     ]);
   });
 
+  it('points at the string that lost its closing quote, not at the word glued after it', () => {
+    const r = parse('ENCODE "hello TAGS "x";');
+    expect(r.diagnostics).toMatchObject([
+      {
+        code: 'unterminated-string',
+        message: expect.stringContaining('A string may be missing its closing quote (started at 1:8)'),
+        range: { start: { column: 8 }, end: { column: 21 } },
+        related: [{ range: { start: { column: 22 } } }],
+      },
+    ]);
+    // Several shifted strings on the line: still the first one, and nothing about the words between.
+    expect(diagnostics('ENCODE "hello TAGS "x" SOURCE "s";\nRETRIEVE ID "1";')).toEqual([['unterminated-string', '1:8']]);
+    // A string that ends before a space is fine; the unterminated one is the mistake.
+    expect(diagnostics('ENCODE "hello" TAGS "x;')).toEqual([['unterminated-string', '1:21']]);
+  });
+
   it('says a zero-padded number is a string, with a fix that quotes it', () => {
     const r = parse('DELETE ID 001 SOFT;');
     expect(r.diagnostics).toMatchObject([
