@@ -3,6 +3,8 @@
  * it maps to, and a link to the railroad diagram of the grammar rule it belongs to.
  */
 import { ENUMS, FIELD_DOCS, KEYWORD_DOCS } from './docs.ts';
+import type { IToken } from 'chevrotain';
+import { lexer } from '../../grammar/tokens.ts';
 import { endOf, isKeywordToken, startOf, tokenAt, tokenName } from './context.ts';
 import { ruleOfKeyword } from './rules.ts';
 
@@ -23,6 +25,49 @@ export interface HoverOptions {
 
 export const DEFAULT_DIAGRAMS_URL = 'grammar/generated/diagrams.html';
 
+/**
+ * The clauses whose value is an enum: how the clause is written, where its value goes in the IR,
+ * and the enums it may take (MODE is a Label mode or a Lock mode, by value).
+ */
+const ENUM_CLAUSES: Readonly<Record<string, { clause: string; path: string; enums: readonly string[] }>> = {
+  MODE: { clause: 'MODE', path: 'args.mode', enums: ['label_mode', 'lock_mode'] },
+  THEN: { clause: 'THEN', path: 'args.on_expire', enums: ['on_expire'] },
+  ORDER: { clause: 'ORDER BY', path: 'target.search.overrides.order_by', enums: ['order_by'] },
+  STRATEGY: { clause: 'STRATEGY', path: 'args.strategy', enums: ['merge_strategy', 'split_strategy'] },
+  STAGE: { clause: 'STAGE', path: 'stage', enums: ['stage'] },
+  INCLUDE: { clause: 'INCLUDE', path: 'args.include', enums: ['include'] },
+  LAST: { clause: 'LAST', path: 'time_range.unit', enums: ['time_unit'] },
+  NEXT: { clause: 'NEXT', path: 'time_range.unit', enums: ['time_unit'] },
+};
+
+const ENUM_VALUES = new Set(Object.values(ENUMS).flat());
+
+/**
+ * The keyword that introduces the value `token` (`MODE` for `read_only`, `LAST` for `DAYS`),
+ * skipping the other values of a list, `BY` and the count of a relative time range.
+ */
+function clauseOf(text: string, token: IToken): string | undefined {
+  const tokens = lexer.tokenize(text).tokens;
+  for (let i = tokens.findIndex((t) => t.startOffset === token.startOffset) - 1; i >= 0; i--) {
+    const name = tokenName(tokens[i]);
+    if (name === 'Comma' || name === 'BY' || name === 'NumberLiteral' || name === 'Identifier') continue;
+    if (!isKeywordToken(tokens[i])) return undefined;
+    // `INCLUDE id, text`: an enum value may be a keyword too; the clause is further back.
+    if (!ENUM_CLAUSES[name] && ENUM_VALUES.has(tokens[i].image.toLowerCase())) continue;
+    return name;
+  }
+  return undefined;
+}
+
+/** "Value of MODE (`args.mode`)": the clause as written and the IR field the value lands in. */
+function clauseEnumDoc(text: string, token: IToken): string | undefined {
+  const spec = ENUM_CLAUSES[clauseOf(text, token) ?? ''];
+  if (!spec) return undefined;
+  const enumName = spec.enums.find((e) => ENUMS[e]?.includes(token.image) || ENUMS[e]?.includes(token.image.toLowerCase()));
+  if (!enumName) return undefined;
+  return `Value of ${spec.clause} (\`${spec.path}\`): one of ${ENUMS[enumName].map((v) => `\`${v}\``).join(', ')}.`;
+}
+
 function enumDoc(word: string): string | undefined {
   const fields = Object.entries(ENUMS).filter(([, values]) => values.includes(word)).map(([field]) => `\`${field}\``);
   return fields.length ? `Value of ${fields.join(', ')}.` : undefined;
@@ -34,6 +79,13 @@ export function getHover(text: string, offset: number, options: HoverOptions = {
   const from = startOf(token);
   const to = endOf(token);
   const diagrams = options.diagramsUrl ?? DEFAULT_DIAGRAMS_URL;
+  // A value after its clause (`MODE read_only`, `THEN demote`, `INCLUDE text`), even one that is
+  // also a keyword, is documented as that clause's value.
+  const value = clauseEnumDoc(text, token);
+  if (value) {
+    const field = FIELD_DOCS[token.image] ?? FIELD_DOCS[token.image.toLowerCase()];
+    return { markdown: [`**${token.image}**${field ? ` — ${field}` : ''}`, value].join('\n\n'), from, to };
+  }
   if (isKeywordToken(token)) {
     const word = token.image.toUpperCase();
     const doc = KEYWORD_DOCS[word];

@@ -43,7 +43,23 @@ describe('getHover', () => {
 
   it('documents field names and enum values, and nothing inside strings', () => {
     expect(getHover(CARD, CARD.indexOf('weight') + 1)?.markdown).toContain('Salience');
-    expect(getHover('LOCK ALL MODE read_only', 16)?.markdown).toContain('lock_mode');
+    expect(getHover('LOCK ALL MODE read_only', 16)?.markdown).toContain('Value of MODE (`args.mode`)');
     expect(getHover(CARD, CARD.indexOf('OKR') + 1)).toBeUndefined();
+  });
+
+  it('names the clause and the IR path of an enum value, not the enum\'s internal name', () => {
+    const at = (src: string, word: string) => getHover(src, src.indexOf(word) + 1)?.markdown ?? '';
+    const lock = at('LOCK ALL MODE read_only', 'read_only');
+    expect(lock).toContain('Value of MODE (`args.mode`): one of `read_only`, `append_only`.');
+    expect(lock).not.toContain('lock_mode');
+    expect(at('LABEL ID "1" TAGS "x" MODE remove', 'remove')).toContain('Value of MODE (`args.mode`): one of `add`, `replace`, `remove`.');
+    expect(at('EXPIRE ID "1" TTL P7D THEN demote', 'demote')).toContain('Value of THEN (`args.on_expire`)');
+    expect(at('RETRIEVE WHERE search "x" ORDER BY time_desc', 'time_desc')).toContain('Value of ORDER BY (`target.search.overrides.order_by`)');
+    expect(at('RETRIEVE WHERE time IN LAST 7 DAYS LIMIT 5', 'DAYS')).toContain('Value of LAST (`time_range.unit`)');
+    // Values that are also keywords (a verb, a field name) are still values after their clause.
+    expect(at('RETRIEVE ALL CONFIRM INCLUDE id, text', 'text')).toContain('Value of INCLUDE (`args.include`)');
+    expect(at('LOCK ALL MODE read_only', 'MODE')).toContain('**MODE**');
+    // Out of its clause, a value still says which enum it belongs to.
+    expect(at('ENCODE "x" FACETS { m: read_only }', 'read_only')).toContain('`lock_mode`');
   });
 });
