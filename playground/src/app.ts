@@ -19,6 +19,7 @@ import { workerErrors } from './worker-errors.ts';
 import { KEYS, loadValue, saveValue, type SavedScript, type Workspace } from './persist.ts';
 import { analyze, irsToDsl, openStore, primeAnalysis, type PlaygroundStore } from './pipeline.ts';
 import { decodeShareHash, encodeShareHash } from './share.ts';
+import { sqlListing } from './sql-listing.ts';
 import diagramsUrl from './diagrams.ts';
 
 /** One executed statement as the page shows it and `window.t2m.state()` reports it. */
@@ -731,19 +732,6 @@ export class App {
       sqlText: () => this.editors().sqlModel.getValue(),
     };
   }
-}
-
-function sqlListing(title: string, statements: readonly { op: string; sql: readonly { sql: string; params: readonly unknown[] }[] }[]): string {
-  const lines = [`-- ${title}`, ''];
-  statements.forEach((st, i) => {
-    lines.push(`-- ${i + 1}. ${st.op}`);
-    for (const s of st.sql) {
-      lines.push(s.sql.trim().replace(/;?$/, ';'));
-      if (s.params.length) lines.push(`-- params: ${JSON.stringify(s.params)}`);
-    }
-    lines.push('');
-  });
-  return lines.join('\n');
 }
 
 function cell(value: unknown): string {

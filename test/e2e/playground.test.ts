@@ -149,6 +149,9 @@ describe('playground in Chromium', () => {
     const sql = await page.evaluate(() => window.t2m!.sqlText());
     expect(sql).toMatch(/INSERT INTO "?memory"?/i);
     expect(sql).toContain('-- params:');
+    // An Encode's embedding vector is shortened for reading, not printed number by number.
+    expect(sql).toMatch(/\[-?[0-9.]+, -?[0-9.]+, … \d+ numbers\]/);
+    expect(sql).not.toMatch(/(-?[0-9.]+,){20}/);
 
     // Completion offers tags that now exist in the store.
     await setScript(page, 'LABEL WHERE tags HAS "O');

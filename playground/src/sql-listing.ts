@@ -1,0 +1,48 @@
+/**
+ * The SQL pane's text: each statement's SQL with its bound parameters as a comment. Long arrays
+ * (an Encode's embedding vector, bound as JSON text) are abbreviated for reading only; the
+ * parameters themselves are never changed.
+ */
+
+/** Arrays up to this length are shown whole. */
+const SHOWN_WHOLE = 8;
+/** How many leading elements an abbreviated array keeps. */
+const SHOWN_HEAD = 2;
+
+function abbreviatedArray(items: readonly unknown[]): string | undefined {
+  if (items.length <= SHOWN_WHOLE) return undefined;
+  const unit = items.every((x) => typeof x === 'number') ? 'numbers' : 'items';
+  return `[${items.slice(0, SHOWN_HEAD).map((x) => JSON.stringify(x)).join(', ')}, … ${items.length} ${unit}]`;
+}
+
+/** One parameter as displayed: JSON, with a long array (or JSON text of one) shortened. */
+export function displayParam(value: unknown): string {
+  if (Array.isArray(value)) return abbreviatedArray(value) ?? JSON.stringify(value);
+  if (typeof value === 'string' && value.startsWith('[') && value.length > 40) {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      const short = Array.isArray(parsed) ? abbreviatedArray(parsed) : undefined;
+      if (short) return short;
+    } catch {
+      // Not JSON after all: shown as the string it is.
+    }
+  }
+  return JSON.stringify(value) ?? String(value);
+}
+
+export function displayParams(params: readonly unknown[]): string {
+  return `[${params.map(displayParam).join(',')}]`;
+}
+
+export function sqlListing(title: string, statements: readonly { op: string; sql: readonly { sql: string; params: readonly unknown[] }[] }[]): string {
+  const lines = [`-- ${title}`, ''];
+  statements.forEach((st, i) => {
+    lines.push(`-- ${i + 1}. ${st.op}`);
+    for (const s of st.sql) {
+      lines.push(s.sql.trim().replace(/;?$/, ';'));
+      if (s.params.length) lines.push(`-- params: ${displayParams(s.params)}`);
+    }
+    lines.push('');
+  });
+  return lines.join('\n');
+}
