@@ -123,17 +123,26 @@ export class App {
       h('option', { value: '' }, 'Examples…'),
       ...[...new Set(EXAMPLES.map((ex) => ex.group))].map((group) => h('optgroup', { label: group },
         ...EXAMPLES.map((ex, i) => (ex.group === group ? h('option', { value: String(i) }, ex.title) : null)))));
+    // The file actions share one menu so the header (with the clock) fits one row at 1440 px.
+    const fileMenu = h('details', { class: 'menu', 'data-testid': 'file-menu' },
+      h('summary', { title: 'Save, open, export or import' }, 'File ▾'),
+      h('div', { class: 'menu-items', role: 'menu' },
+        h('button', { role: 'menuitem', title: 'Open a .t2m or IR .json file', onclick: () => void this.importScript() }, 'Open…'),
+        h('button', { role: 'menuitem', title: 'Download the script as DSL', onclick: () => this.exportScript('dsl') }, 'Save .t2m'),
+        h('button', { role: 'menuitem', title: 'Download the script as IR JSON', onclick: () => this.exportScript('json') }, 'Save .json'),
+        h('button', { role: 'menuitem', title: 'Download the store as a .sqlite file', onclick: () => this.exportStore() }, 'Export store'),
+        h('button', { role: 'menuitem', title: 'Load a .sqlite store', onclick: () => void this.importStore() }, 'Import store')));
+    // A chosen item, a click elsewhere or Escape closes the menu.
+    fileMenu.querySelector('.menu-items')!.addEventListener('click', () => { fileMenu.open = false; });
+    document.addEventListener('click', (e) => { if (!fileMenu.contains(e.target as Node)) fileMenu.open = false; });
+    fileMenu.addEventListener('keydown', (e) => { if (e.key === 'Escape') fileMenu.open = false; });
     const header = h('header', {},
       h('h1', {}, 'Text2Mem playground'),
       examples,
       h('button', { class: 'primary', title: 'Run the script (Ctrl/Cmd-Enter)', 'data-testid': 'run', onclick: () => void this.run() }, '▶ Run'),
       h('button', { title: 'Format with the project printer', 'data-testid': 'format', onclick: () => this.format() }, 'Format'),
       h('button', { title: 'Copy a link with the script in it', onclick: () => void this.share() }, 'Share'),
-      h('button', { title: 'Download the store as a .sqlite file', onclick: () => this.exportStore() }, 'Export store'),
-      h('button', { title: 'Load a .sqlite store', onclick: () => void this.importStore() }, 'Import store'),
-      h('button', { title: 'Download the script as DSL', onclick: () => this.exportScript('dsl') }, 'Save .t2m'),
-      h('button', { title: 'Download the script as IR JSON', onclick: () => this.exportScript('json') }, 'Save .json'),
-      h('button', { title: 'Open a .t2m or IR .json file', onclick: () => void this.importScript() }, 'Open…'),
+      fileMenu,
       h('button', { title: 'Empty the memory store', onclick: () => void this.resetStore() }, 'Reset store'),
       this.el.clock,
       h('span', { class: 'spacer' }),
@@ -675,6 +684,7 @@ export class App {
 
   private setStatus(text: string): void {
     this.el.status.textContent = text;
+    this.el.status.title = text;
   }
 
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();

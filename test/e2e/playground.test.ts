@@ -56,6 +56,12 @@ async function setScript(page: Page, text: string): Promise<void> {
   await page.evaluate(() => window.t2m!.settled());
 }
 
+/** Clicks an item of the header's File menu, opening the menu first. */
+async function clickFileItem(page: Page, label: string): Promise<void> {
+  await page.click('[data-testid=file-menu] > summary');
+  await page.click(`[data-testid=file-menu] .menu-items button:has-text("${label}")`);
+}
+
 /** Types key by key like a person, so Monaco's own input handling (auto-closing quotes) runs. */
 async function typeScript(page: Page, text: string): Promise<void> {
   await setScript(page, '');
@@ -195,11 +201,16 @@ describe('playground in Chromium', () => {
     const page = await context.newPage();
     const problems = collectProblems(page);
     await open(page);
+    // At 1440 px the header is one row: the clock sits beside the buttons, not alone below them.
+    const top = async (selector: string) => (await page.locator(selector).boundingBox())!.y;
+    expect(Math.abs((await top('input.clock')) - (await top('[data-testid=run]')))).toBeLessThan(8);
+    expect((await page.locator('header').boundingBox())!.height).toBeLessThan(48);
     await page.selectOption('select[aria-label=Examples]', { label: 'Paper B.1.1 - Semantic promotion' });
     await page.waitForFunction(() => window.t2m!.state().script.startsWith('# Paper B.1.1'));
     await page.evaluate(() => window.t2m!.settled());
     await page.click('[data-testid=run]');
     await page.waitForFunction(() => window.t2m!.state().results.length === 3);
+    expect(Math.abs((await top('input.clock')) - (await top('[data-testid=run]')))).toBeLessThan(8);
     const s = await state(page);
     expect(s.committed).toBe(true);
     expect(s.results.map((r) => r.op)).toEqual(['Encode', 'Encode', 'Promote']);
@@ -348,29 +359,29 @@ describe('playground in Chromium', () => {
     await page.evaluate(() => window.t2m!.run());
     expect((await state(page)).memory).toHaveLength(1);
 
-    const [storeFile] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Export store")')]);
+    const [storeFile] = await Promise.all([page.waitForEvent('download'), clickFileItem(page, 'Export store')]);
     const path = await storeFile.path();
     expect(readFileSync(path).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\0');
 
-    const [json] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Save .json")')]);
+    const [json] = await Promise.all([page.waitForEvent('download'), clickFileItem(page, 'Save .json')]);
     expect(JSON.parse(readFileSync(await json.path(), 'utf8'))).toEqual([{ stage: 'ENC', op: 'Encode', args: { payload: { text: 'kept in the file' }, tags: ['export'] } }]);
 
     await page.click('button:has-text("Reset store")');
     await expect.poll(async () => (await state(page)).memory.length).toBe(0);
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('button:has-text("Import store")')]);
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), clickFileItem(page, 'Import store')]);
     await chooser.setFiles(path);
     await expect.poll(async () => (await state(page)).memory.map((r) => r.text)).toEqual(['kept in the file']);
 
     // A foreign file is refused with a message, and the store is left alone.
     const foreign = join(mkdtempSync(join(tmpdir(), 't2m-e2e-')), 'not-a-store.sqlite');
     writeFileSync(foreign, 'hello');
-    const [chooser2] = await Promise.all([page.waitForEvent('filechooser'), page.click('button:has-text("Import store")')]);
+    const [chooser2] = await Promise.all([page.waitForEvent('filechooser'), clickFileItem(page, 'Import store')]);
     await chooser2.setFiles(foreign);
     await expect.poll(() => page.locator('[data-testid=status]').innerText()).toMatch(/could not open not-a-store\.sqlite/);
     expect((await state(page)).memory).toHaveLength(1);
 
     // Opening an IR JSON file converts it to DSL in a new script tab.
-    const [chooser3] = await Promise.all([page.waitForEvent('filechooser'), page.click('button:has-text("Open…")')]);
+    const [chooser3] = await Promise.all([page.waitForEvent('filechooser'), clickFileItem(page, 'Open…')]);
     await chooser3.setFiles(await json.path());
     await page.waitForFunction(() => window.t2m!.state().script.startsWith('ENCODE "kept in the file"'));
 
