@@ -10,7 +10,7 @@
  * Run: npm run bench:engine [-- --sizes 1000,10000]
  */
 import type { Database, SqlValue } from 'sql.js';
-import { createStore, loadSqlJs, run, type SqlStatement, type Store } from '../src/engine/index.ts';
+import { createStore, loadSqlJs, run, type SqlStatement, type Store } from '../src/engine/index.js';
 
 const argIndex = process.argv.indexOf('--sizes');
 const SIZES = argIndex > 0 ? process.argv[argIndex + 1].split(',').map(Number) : [1_000, 10_000, 100_000];

@@ -2,4 +2,4 @@
 // The package ships TypeScript sources; tsx compiles them on the fly so there is no build step.
 import { register } from 'tsx/esm/api';
 register();
-await import('../src/cli/main.ts');
+await import('../src/cli/main.js');

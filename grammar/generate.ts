@@ -11,10 +11,10 @@ import {
   Alternation, Alternative, NonTerminal, Option, Repetition, RepetitionMandatory, RepetitionMandatoryWithSeparator,
   RepetitionWithSeparator, Rule, Terminal, createSyntaxDiagramsCode, type IProduction, type TokenType,
 } from 'chevrotain';
-import { parser } from './parser.ts';
-import * as T from './tokens.ts';
-import type { VerbName } from '../src/syntax/ast.ts';
-import { verbTakesClause, verbTakesText } from '../src/syntax/verbClauses.ts';
+import { parser } from './parser.js';
+import * as T from './tokens.js';
+import type { VerbName } from '../src/syntax/ast.js';
+import { verbTakesClause, verbTakesText } from '../src/syntax/verbClauses.js';
 
 /** chevrotain's package folder (its `exports` hide package.json, so walk up from the entry). */
 function chevrotainDir(): string {

@@ -6,7 +6,7 @@
  * generic parse error).
  */
 import { CstParser, type CstNode, type IOrAlt, type OrMethodOpts, type IParserErrorMessageProvider, type TokenType, defaultParserErrorProvider, type IToken } from 'chevrotain';
-import * as T from './tokens.ts';
+import * as T from './tokens.js';
 
 /** Clause keywords followed by exactly one value. */
 export const VALUE_CLAUSE_TOKENS: TokenType[] = [

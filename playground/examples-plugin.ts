@@ -3,7 +3,7 @@
  * `irsToText` when the page is built, so the menu always shows the current printer's output.
  */
 import type { Plugin } from 'vite';
-import { examples } from '../scripts/playground-examples.ts';
+import { examples } from '../scripts/playground-examples.js';
 
 const ID = 'virtual:t2m-examples';
 const RESOLVED = `\0${ID}`;

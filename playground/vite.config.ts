@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import { railroadDiagrams } from './diagrams-plugin.ts';
-import { examplesModule } from './examples-plugin.ts';
+import { railroadDiagrams } from './diagrams-plugin.js';
+import { examplesModule } from './examples-plugin.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const repo = fileURLToPath(new URL('..', import.meta.url));

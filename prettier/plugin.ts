@@ -6,7 +6,7 @@
  */
 import type { Doc, Parser, Printer, SupportLanguage } from 'prettier';
 import { doc } from 'prettier';
-import { format } from '../src/services/format.ts';
+import { format } from '../src/services/format.js';
 
 /** The whole script as one node: prettier only needs its canonical text. */
 export interface T2mRoot {

@@ -9,8 +9,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { IR } from '../src/ir/schema.ts';
-import { irsToText } from '../src/pipeline.ts';
+import type { IR } from '../src/ir/schema.js';
+import { irsToText } from '../src/pipeline.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SHARED = join(ROOT, '..', 'shared', 'ir', 'examples');

@@ -4,17 +4,17 @@
  * IR JSON (an object, an array or JSONL) enters at validateIr with positions kept by the JSON
  * reader, so both inputs get the same diagnostics with line:column ranges.
  */
-import { applyPolicy, check, checkValues, type InputLanguage, type Policy } from './check/index.ts';
-import { type Diagnostic, hasErrors, type Range } from './diagnostics/diagnostic.ts';
-import { LineIndex } from './diagnostics/position.ts';
-import type { SourceMap } from './diagnostics/sourceMap.ts';
-import { astToIr, irsToScript } from './convert/index.ts';
-import { type JsonItem, readJson, readJsonl } from './ir/json.ts';
-import type { IR } from './ir/schema.ts';
-import { validateIr } from './ir/validate.ts';
-import { print } from './print/index.ts';
-import { parse } from './syntax/index.ts';
-import type { Script } from './syntax/ast.ts';
+import { applyPolicy, check, checkValues, type InputLanguage, type Policy } from './check/index.js';
+import { type Diagnostic, hasErrors, type Range } from './diagnostics/diagnostic.js';
+import { LineIndex } from './diagnostics/position.js';
+import type { SourceMap } from './diagnostics/sourceMap.js';
+import { astToIr, irsToScript } from './convert/index.js';
+import { type JsonItem, readJson, readJsonl } from './ir/json.js';
+import type { IR } from './ir/schema.js';
+import { validateIr } from './ir/validate.js';
+import { print } from './print/index.js';
+import { parse } from './syntax/index.js';
+import type { Script } from './syntax/ast.js';
 
 export type { Policy };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as t2m from '../src/index.ts';
+import * as t2m from '../src/index.js';
 
 describe('library entry point', () => {
   it('chains text → IR → engine through the public API', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { hasErrors } from '../src/diagnostics/diagnostic.ts';
-import { detectInput, formatText, irsToText, readInput, textToIr } from '../src/pipeline.ts';
-import { at, showRange } from './check/harness.ts';
-import { corpusIrs } from './ir-corpus.ts';
+import { hasErrors } from '../src/diagnostics/diagnostic.js';
+import { detectInput, formatText, irsToText, readInput, textToIr } from '../src/pipeline.js';
+import { at, showRange } from './check/harness.js';
+import { corpusIrs } from './ir-corpus.js';
 
 const CARD = 'PROMOTE WHERE search "OKR progress" LIMIT 5 SET weight 0.9';
 

@@ -1,7 +1,7 @@
 /** The main-thread side of the analysis worker: debounced requests, stale answers dropped by version. */
-import type { AnalysisRequest, AnalysisResponse } from './analysis.worker.ts';
+import type { AnalysisRequest, AnalysisResponse } from './analysis.worker.js';
 import AnalysisWorker from './analysis.worker.ts?worker';
-import { workerErrors } from './worker-errors.ts';
+import { workerErrors } from './worker-errors.js';
 
 const DEBOUNCE_MS = 150;
 

@@ -4,10 +4,10 @@
  * Protocol: `{version, text}` in; `{version, text, diagnostics, irs, sourceMaps}` out (plain data
  * and Maps, which structured clone carries), so the page never re-parses what the worker parsed.
  */
-import type { Diagnostic } from '../../src/diagnostics/diagnostic.ts';
-import type { SourceMap } from '../../src/diagnostics/sourceMap.ts';
-import type { IR } from '../../src/ir/schema.ts';
-import { textToIr } from '../../src/pipeline.ts';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import type { SourceMap } from '../../src/diagnostics/sourceMap.js';
+import type { IR } from '../../src/ir/schema.js';
+import { textToIr } from '../../src/pipeline.js';
 
 export interface AnalysisRequest { readonly version: number; readonly text: string }
 export interface AnalysisResponse {

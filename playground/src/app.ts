@@ -3,24 +3,24 @@
  * memory table, docs) kept in sync with the editor. Language smarts come from `src/services`
  * through `language.ts`; execution from the engine through `pipeline.ts`.
  *
- * Monaco is not part of this module's imports: `main.ts` starts `import('./editor.ts')` at once,
+ * Monaco is not part of this module's imports: `main.ts` starts `import('./editor.js')` at once,
  * the page shell (header, panes, memory table, status) renders while that chunk downloads, and the
  * editors are created when it arrives. Until then the scripts array is the text of record.
  */
-import type { Diagnostic } from '../../src/diagnostics/diagnostic.ts';
-import type { StoreVocabulary } from '../../src/services/completion.ts';
-import { diffRows, type Row, type RowDiff } from '../../src/services/timeline.ts';
-import { clear, download, h, pickFile } from './dom.ts';
-import { EXAMPLES } from './examples.ts';
-import { AnalysisClient } from './analysis-client.ts';
-import type { EditorModule } from './editor.ts';
-import type { monaco } from './monaco.ts';
-import { workerErrors } from './worker-errors.ts';
-import { KEYS, loadValue, saveValue, type SavedScript, type Workspace } from './persist.ts';
-import { analyze, irsToDsl, openStore, primeAnalysis, type PlaygroundStore } from './pipeline.ts';
-import { decodeShareHash, encodeShareHash } from './share.ts';
-import { sqlListing } from './sql-listing.ts';
-import diagramsUrl from './diagrams.ts';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import type { StoreVocabulary } from '../../src/services/completion.js';
+import { diffRows, type Row, type RowDiff } from '../../src/services/timeline.js';
+import { clear, download, h, pickFile } from './dom.js';
+import { EXAMPLES } from './examples.js';
+import { AnalysisClient } from './analysis-client.js';
+import type { EditorModule } from './editor.js';
+import type { monaco } from './monaco.js';
+import { workerErrors } from './worker-errors.js';
+import { KEYS, loadValue, saveValue, type SavedScript, type Workspace } from './persist.js';
+import { analyze, irsToDsl, openStore, primeAnalysis, type PlaygroundStore } from './pipeline.js';
+import { decodeShareHash, encodeShareHash } from './share.js';
+import { sqlListing } from './sql-listing.js';
+import diagramsUrl from './diagrams.js';
 
 /** One executed statement as the page shows it and `window.t2m.state()` reports it. */
 export interface StatementView {
@@ -87,7 +87,7 @@ export class App {
   private irDirty = false;
   private stepDecorations?: monaco.editor.IEditorDecorationsCollection;
 
-  /** `editorModule`: the pending `import('./editor.ts')`, started by the caller before anything else. */
+  /** `editorModule`: the pending `import('./editor.js')`, started by the caller before anything else. */
   constructor(private readonly editorModule: Promise<EditorModule>) {}
 
   private readonly el = {

@@ -3,7 +3,7 @@
  * Monaco's core is most of the page's JavaScript, so it becomes a chunk of its own, fetched while
  * the page shell renders instead of blocking it.
  */
-export { monaco } from './monaco.ts';
-export { IR_MODEL_URI, registerT2mLanguage, setLastDiagnostics, setStoreVocabulary, toMarkers } from './language.ts';
+export { monaco } from './monaco.js';
+export { IR_MODEL_URI, registerT2mLanguage, setLastDiagnostics, setStoreVocabulary, toMarkers } from './language.js';
 
-export type EditorModule = typeof import('./editor.ts');
+export type EditorModule = typeof import('./editor.js');

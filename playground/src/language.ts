@@ -2,15 +2,15 @@
  * Adapts the editor services of `src/services` (plain functions over offsets) to Monaco's
  * providers. Nothing here knows the language: keywords, docs and formatting come from the services.
  */
-import type { Diagnostic } from '../../src/diagnostics/diagnostic.ts';
-import { getCompletions, type CompletionKind, type StoreVocabulary } from '../../src/services/completion.ts';
-import { format } from '../../src/services/format.ts';
-import { getHover } from '../../src/services/hover.ts';
-import { monarchLanguage, languageConfiguration } from '../../src/services/highlight.ts';
-import { encodeSemanticTokens, getSemanticTokens, SEMANTIC_TOKEN_TYPES } from '../../src/services/semanticTokens.ts';
-import { irScriptJsonSchema } from '../../src/services/irSchema.ts';
-import { jsonDefaults, monaco } from './monaco.ts';
-import diagramsUrl from './diagrams.ts';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import { getCompletions, type CompletionKind, type StoreVocabulary } from '../../src/services/completion.js';
+import { format } from '../../src/services/format.js';
+import { getHover } from '../../src/services/hover.js';
+import { monarchLanguage, languageConfiguration } from '../../src/services/highlight.js';
+import { encodeSemanticTokens, getSemanticTokens, SEMANTIC_TOKEN_TYPES } from '../../src/services/semanticTokens.js';
+import { irScriptJsonSchema } from '../../src/services/irSchema.js';
+import { jsonDefaults, monaco } from './monaco.js';
+import diagramsUrl from './diagrams.js';
 
 /** The URI of the IR pane's model, which the IR JSON Schema applies to. */
 export const IR_MODEL_URI = 'inmemory://t2m/script.ir.json';

@@ -1,8 +1,8 @@
 import './style.css';
-import { App } from './app.ts';
+import { App } from './app.js';
 
 // Started before anything else so Monaco (a chunk of its own) downloads while the page shell renders.
-const editorModule = import('./editor.ts');
+const editorModule = import('./editor.js');
 const app = new App(editorModule);
 const api = app.testApi();
 declare global {

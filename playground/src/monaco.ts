@@ -36,7 +36,7 @@ import 'monaco-editor/languages/features/json/register';
 // `?worker` makes Vite bundle each worker entry with its imports; a bare URL would copy one file.
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import JsonWorker from 'monaco-editor/languages/features/json/json.worker?worker';
-import { workerErrors } from './worker-errors.ts';
+import { workerErrors } from './worker-errors.js';
 
 function watched(worker: Worker, label: string): Worker {
   worker.addEventListener('error', (event) => {

@@ -3,14 +3,14 @@
  * (`src/engine`) on sql.js, whose wasm file Vite serves as an asset.
  */
 import wasmUrl from 'sql.js/dist/sql-wasm.wasm?url';
-import type { Diagnostic } from '../../src/diagnostics/diagnostic.ts';
-import type { SourceMap } from '../../src/diagnostics/sourceMap.ts';
-import { explain, openStore as openEngineStore, run, type Store } from '../../src/engine/index.ts';
-import type { IR } from '../../src/ir/schema.ts';
-import { irsToText, readInput, textToIr } from '../../src/pipeline.ts';
-import type { StoreVocabulary } from '../../src/services/completion.ts';
-import type { Row } from '../../src/services/timeline.ts';
-import { storeVocabulary } from '../../src/services/vocabulary.ts';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import type { SourceMap } from '../../src/diagnostics/sourceMap.js';
+import { explain, openStore as openEngineStore, run, type Store } from '../../src/engine/index.js';
+import type { IR } from '../../src/ir/schema.js';
+import { irsToText, readInput, textToIr } from '../../src/pipeline.js';
+import type { StoreVocabulary } from '../../src/services/completion.js';
+import type { Row } from '../../src/services/timeline.js';
+import { storeVocabulary } from '../../src/services/vocabulary.js';
 
 export interface Analysis {
   readonly irs: IR[];

@@ -3,9 +3,9 @@
  * prerequisites then its gold `schema_list`, then the SQL assertions and the ranking check.
  */
 import type { SqlJsStatic } from 'sql.js';
-import { OPS } from '../ir/schema.ts';
-import { loadSqlJs, openStore, type Store } from '../execute/store.ts';
-import { run, type StatementResult } from '../engine/index.ts';
+import { OPS } from '../ir/schema.js';
+import { loadSqlJs, openStore, type Store } from '../execute/store.js';
+import { run, type StatementResult } from '../engine/index.js';
 
 export interface Assertion {
   readonly name: string;

@@ -3,11 +3,11 @@
  * All rules of src/check/rules run in one traversal per statement; diagnostics point at the most
  * specific IR path, resolved to a range through the statement's source map.
  */
-import type { Diagnostic, Severity } from '../diagnostics/diagnostic.ts';
-import { joinPath, resolveRange, type SourceMap } from '../diagnostics/sourceMap.ts';
-import type { IR } from '../ir/schema.ts';
-import type { InputLanguage, Report, Rule, RuleContext } from './rule.ts';
-import { RULES } from './rules/index.ts';
+import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
+import { joinPath, resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
+import type { IR } from '../ir/schema.js';
+import type { InputLanguage, Report, Rule, RuleContext } from './rule.js';
+import { RULES } from './rules/index.js';
 
 export type Policy = 'default' | 'strict';
 

@@ -1,7 +1,7 @@
 /** Shared knowledge of where in an IR particular kinds of values live. */
-import { dslName } from '../convert/clauses.ts';
-import type { Op } from '../ir/schema.ts';
-import type { RuleContext } from './rule.ts';
+import { dslName } from '../convert/clauses.js';
+import type { Op } from '../ir/schema.js';
+import type { RuleContext } from './rule.js';
 
 /** Ops that change stored memories (stage STO), to which write safety rules apply. */
 export function isWrite(op: Op): boolean {

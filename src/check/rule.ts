@@ -3,9 +3,9 @@
  * each rule's `statement` hook, then its `value` hook for every value in the statement's IR,
  * so all rules share one traversal (see src/check/index.ts).
  */
-import type { Fix, RelatedInformation, Severity } from '../diagnostics/diagnostic.ts';
-import type { SourceMap } from '../diagnostics/sourceMap.ts';
-import type { IR } from '../ir/schema.ts';
+import type { Fix, RelatedInformation, Severity } from '../diagnostics/diagnostic.js';
+import type { SourceMap } from '../diagnostics/sourceMap.js';
+import type { IR } from '../ir/schema.js';
 
 export interface Report {
   readonly code: string;

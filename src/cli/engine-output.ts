@@ -1,6 +1,6 @@
 /** Readable rendering of engine results for the CLI: one block per statement, tables for rows. */
-import { displayWidth } from '../diagnostics/codeFrame.ts';
-import type { Change, StatementResult } from '../engine/index.ts';
+import { displayWidth } from '../diagnostics/codeFrame.js';
+import type { Change, StatementResult } from '../engine/index.js';
 
 const MAX_CELL = 60;
 

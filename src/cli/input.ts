@@ -1,7 +1,7 @@
 /** Reading command inputs (a file or `-` for stdin) and reporting diagnostics for the CLI. */
 import { readFileSync } from 'node:fs';
-import { formatDiagnostics } from '../diagnostics/codeFrame.ts';
-import type { Diagnostic } from '../diagnostics/diagnostic.ts';
+import { formatDiagnostics } from '../diagnostics/codeFrame.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 
 /** The text of `file` (`-` is stdin), or undefined after reporting why it cannot be read (exit code 2). */
 export function readSource(command: string, file: string): string | undefined {

@@ -3,7 +3,7 @@
  * registered in src/cli/commands/index.ts; this file only builds the program and runs it.
  */
 import { Command } from 'commander';
-import { registerCommands } from './commands/index.ts';
+import { registerCommands } from './commands/index.js';
 
 const program = new Command();
 program

@@ -4,14 +4,14 @@
  * plan (the statement that selects its target, or the insert of an Encode); the row-level
  * builders below give the writes the executor issues per affected record.
  */
-import type { Operation, Selection, LoweredFilter } from '../lower/operation.ts';
-import type { Op } from '../ir/schema.ts';
-import { COLUMN_BY_NAME, MEMORY_COLUMNS } from './columns.ts';
-import { ParamList, type Dialect, type SqlStatement, type SqlValue } from './dialect.ts';
+import type { Operation, Selection, LoweredFilter } from '../lower/operation.js';
+import type { Op } from '../ir/schema.js';
+import { COLUMN_BY_NAME, MEMORY_COLUMNS } from './columns.js';
+import { ParamList, type Dialect, type SqlStatement, type SqlValue } from './dialect.js';
 
-export type { Dialect, SqlStatement, SqlValue } from './dialect.ts';
-export { MEMORY_COLUMNS, COLUMN_BY_NAME, type MemoryRow, type Column } from './columns.ts';
-export { sqlite } from './dialects/sqlite.ts';
+export type { Dialect, SqlStatement, SqlValue } from './dialect.js';
+export { MEMORY_COLUMNS, COLUMN_BY_NAME, type MemoryRow, type Column } from './columns.js';
+export { sqlite } from './dialects/sqlite.js';
 
 export interface SqlPlan {
   readonly op: Op;

@@ -3,12 +3,12 @@
  * every emitted value (and the name of every field, as `<path>#key`) to the span that produced
  * it. Values are kept as written: no normalisation happens here.
  */
-import type { Diagnostic, Range } from '../diagnostics/diagnostic.ts';
-import type { SourceMap } from '../diagnostics/sourceMap.ts';
-import { closest } from '../diagnostics/suggest.ts';
-import { STAGE_OF, type Op } from '../ir/schema.ts';
-import type * as A from '../syntax/ast.ts';
-import { OP_OF_VERB, CLAUSE_TARGETS, FLAG_TARGETS, COMMON_CLAUSES, SEARCH_OPTION_PATHS, clauseVerbs } from './clauses.ts';
+import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
+import type { SourceMap } from '../diagnostics/sourceMap.js';
+import { closest } from '../diagnostics/suggest.js';
+import { STAGE_OF, type Op } from '../ir/schema.js';
+import type * as A from '../syntax/ast.js';
+import { OP_OF_VERB, CLAUSE_TARGETS, FLAG_TARGETS, COMMON_CLAUSES, SEARCH_OPTION_PATHS, clauseVerbs } from './clauses.js';
 
 export type { SourceMap };
 

@@ -2,8 +2,8 @@
  * The one table of which clause fills which IR field, per verb. Both directions (astToIr and
  * irToAst) and the spec's field table are driven by it.
  */
-import type { Filter, Op } from '../ir/schema.ts';
-import type { Condition, FieldCondition, FlagKeyword, SearchOptionName, VerbName } from '../syntax/ast.ts';
+import type { Filter, Op } from '../ir/schema.js';
+import type { Condition, FieldCondition, FlagKeyword, SearchOptionName, VerbName } from '../syntax/ast.js';
 
 export const OP_OF_VERB: Readonly<Record<VerbName, Op>> = {
   ENCODE: 'Encode', UPDATE: 'Update', LABEL: 'Label', PROMOTE: 'Promote', DEMOTE: 'Demote', MERGE: 'Merge',

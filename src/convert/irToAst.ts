@@ -4,11 +4,11 @@
  * is written with `SET k = v` (args) or `WITH a.b = v` (any path), so IR → DSL → IR is the
  * identity for any JSON IR, valid or not.
  */
-import type { Range } from '../diagnostics/diagnostic.ts';
-import { STAGE_OF, type IR, type Op } from '../ir/schema.ts';
-import type * as A from '../syntax/ast.ts';
-import { DURATION_PATTERN, IDENTIFIER_PATTERN, keywordToken } from '../../grammar/tokens.ts';
-import { sortConditions, VERB_OF_OP } from './clauses.ts';
+import type { Range } from '../diagnostics/diagnostic.js';
+import { STAGE_OF, type IR, type Op } from '../ir/schema.js';
+import type * as A from '../syntax/ast.js';
+import { DURATION_PATTERN, IDENTIFIER_PATTERN, keywordToken } from '../../grammar/tokens.js';
+import { sortConditions, VERB_OF_OP } from './clauses.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };

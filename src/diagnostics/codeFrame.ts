@@ -2,8 +2,8 @@
  * Renders diagnostics for people: `path:line:col: severity code message`, then the source
  * line(s) with a caret underline under the range, then the fix hint when there is one.
  */
-import type { Diagnostic, Range } from './diagnostic.ts';
-import { LineIndex } from './position.ts';
+import type { Diagnostic, Range } from './diagnostic.js';
+import { LineIndex } from './position.js';
 import stringWidth from 'string-width';
 
 export interface FormatOptions {

@@ -1,6 +1,6 @@
 /** Building mechanical fixes against a statement's source map. */
-import type { Fix, Range } from './diagnostic.ts';
-import { resolveKeyRange, type SourceMap } from './sourceMap.ts';
+import type { Fix, Range } from './diagnostic.js';
+import { resolveKeyRange, type SourceMap } from './sourceMap.js';
 
 /**
  * The text replacing `oldText` at `range`, keeping the source's quoting: a bare word (a DSL

@@ -1,5 +1,5 @@
 /** Offsets ⇄ line/column positions for a source text (lines and columns 1-based, UTF-16 units). */
-import type { Position, Range } from './diagnostic.ts';
+import type { Position, Range } from './diagnostic.js';
 
 export class LineIndex {
   /** Offset of the first character of each line. */

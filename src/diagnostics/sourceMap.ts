@@ -4,7 +4,7 @@
  * value is the range it came from. A key `"<path>#key"` may also map the span of the field's
  * name itself (JSON keys, DSL keywords), so a misspelt field can be fixed in place.
  */
-import type { Range } from './diagnostic.ts';
+import type { Range } from './diagnostic.js';
 
 export type SourceMap = Map<string, Range>;
 

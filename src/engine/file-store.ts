@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { Diagnostic } from '../diagnostics/diagnostic.ts';
-import { openStore, type OpenResult, type Store, type StoreOptions } from '../execute/store.ts';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { openStore, type OpenResult, type Store, type StoreOptions } from '../execute/store.js';
 
 export async function loadStoreFile(path: string, options: Omit<StoreOptions, 'data'> = {}): Promise<OpenResult> {
   if (!existsSync(path)) return openStore(options);

@@ -7,20 +7,20 @@
 import {
   compileAuditInsert, compileAuditLastId, compileAuditMarkUndone, compileAuditSelect, compileDeleteById, compileDueExpiries, compileSelectByIds,
   compileUpdateById, decodeRow, type SqlStatement,
-} from '../compile/index.ts';
-import type { Diagnostic } from '../diagnostics/diagnostic.ts';
-import { resolveRange, type SourceMap } from '../diagnostics/sourceMap.ts';
-import type { IR } from '../ir/schema.ts';
-import { validateIr } from '../ir/validate.ts';
-import { ARCHIVE_WEIGHT, formatUtc, lowerIr, parseInstant } from '../lower/index.ts';
-import { executeOperation, type Change, type StatementResult } from '../execute/execute.ts';
-import { lockRefusal } from '../execute/governance.ts';
-import { openStore, Store, type StoreOptions } from '../execute/store.ts';
+} from '../compile/index.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
+import type { IR } from '../ir/schema.js';
+import { validateIr } from '../ir/validate.js';
+import { ARCHIVE_WEIGHT, formatUtc, lowerIr, parseInstant } from '../lower/index.js';
+import { executeOperation, type Change, type StatementResult } from '../execute/execute.js';
+import { lockRefusal } from '../execute/governance.js';
+import { openStore, Store, type StoreOptions } from '../execute/store.js';
 
-export { Store, openStore, loadSqlJs, type StoreOptions, type OpenResult } from '../execute/store.ts';
-export type { StatementResult, Change } from '../execute/execute.ts';
-export { HashEmbedder, ExtractiveSummarizer, type Embedder, type Summarizer } from '../execute/text.ts';
-export type { SqlStatement } from '../compile/index.ts';
+export { Store, openStore, loadSqlJs, type StoreOptions, type OpenResult } from '../execute/store.js';
+export type { StatementResult, Change } from '../execute/execute.js';
+export { HashEmbedder, ExtractiveSummarizer, type Embedder, type Summarizer } from '../execute/text.js';
+export type { SqlStatement } from '../compile/index.js';
 
 /** A fresh empty store (or one over trusted bytes; use `openStore` for bytes that may be foreign or corrupt). */
 export async function createStore(options: StoreOptions = {}): Promise<Store> {

@@ -7,17 +7,17 @@
 import {
   compile, compileAuditInsert, compileDeleteById, compileInsert, compileTargetSelect, compileUpdateById, decodeRow,
   type SqlStatement,
-} from '../compile/index.ts';
-import type { Diagnostic } from '../diagnostics/diagnostic.ts';
-import type { JsonValue } from '../ir/schema.ts';
-import { ARCHIVE_WEIGHT, BASE_WEIGHT } from '../lower/index.ts';
+} from '../compile/index.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { JsonValue } from '../ir/schema.js';
+import { ARCHIVE_WEIGHT, BASE_WEIGHT } from '../lower/index.js';
 import type {
   DeleteOp, DemoteOp, EncodeOp, ExpireOp, LabelOp, LockOp, MergeOp, Operation, PromoteOp, RetrieveOp, SplitOp,
   SummarizeOp, TargetedOperation, UpdateOp, WeightChange,
-} from '../lower/operation.ts';
-import { lockActive, lockDenies, lockRefusal, writeRefusal } from './governance.ts';
-import type { Store } from './store.ts';
-import { cosine, keywordOverlap, splitChunks, splitInto, splitSections, splitSentences, tokens } from './text.ts';
+} from '../lower/operation.js';
+import { lockActive, lockDenies, lockRefusal, writeRefusal } from './governance.js';
+import type { Store } from './store.js';
+import { cosine, keywordOverlap, splitChunks, splitInto, splitSections, splitSentences, tokens } from './text.js';
 
 export type Row = Record<string, unknown> & { id: number };
 

@@ -2,7 +2,7 @@
  * Governance checks made before a write touches a record: locks and write permissions.
  * The model is documented in spec/semantics.md ("Locks", "Permissions").
  */
-import type { Op } from '../ir/schema.ts';
+import type { Op } from '../ir/schema.js';
 
 /** A record as read from the store (lock_mode, lock_policy, lock_expires... columns). */
 export type LockView = Readonly<Record<string, unknown>>;

@@ -5,11 +5,11 @@
  */
 import initSqlJs from 'sql.js';
 import type { Database, SqlJsStatic, Statement } from 'sql.js';
-import type { Dialect, SqlStatement, SqlValue } from '../compile/dialect.ts';
-import { sqlite } from '../compile/dialects/sqlite.ts';
-import { MEMORY_COLUMNS } from '../compile/columns.ts';
-import type { Diagnostic } from '../diagnostics/diagnostic.ts';
-import { ExtractiveSummarizer, HashEmbedder, type Embedder, type Summarizer } from './text.ts';
+import type { Dialect, SqlStatement, SqlValue } from '../compile/dialect.js';
+import { sqlite } from '../compile/dialects/sqlite.js';
+import { MEMORY_COLUMNS } from '../compile/columns.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { ExtractiveSummarizer, HashEmbedder, type Embedder, type Summarizer } from './text.js';
 
 /** Marks a database as a Text2Mem store (checked when a file is opened). */
 export const STORE_FORMAT = 'text2mem-store/1';

@@ -1,1 +1,1 @@
-export * from './schema.ts';
+export * from './schema.js';

@@ -5,9 +5,9 @@
  * `<path>#key` entries for the spans of property names.
  */
 import { type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
-import type { Diagnostic } from '../diagnostics/diagnostic.ts';
-import { LineIndex } from '../diagnostics/position.ts';
-import { joinPath, type SourceMap } from '../diagnostics/sourceMap.ts';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { LineIndex } from '../diagnostics/position.js';
+import { joinPath, type SourceMap } from '../diagnostics/sourceMap.js';
 
 export type JsonLayout = 'object' | 'array' | 'jsonl';
 

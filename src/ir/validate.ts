@@ -7,12 +7,12 @@
  * that is a near miss of a known field of the same object is flagged (`unknown-field` warning).
  */
 import type { z } from 'zod';
-import type { Diagnostic, Fix } from '../diagnostics/diagnostic.ts';
-import { renameKeyFix, replaceValueFix } from '../diagnostics/fix.ts';
-import { resolveKeyRange, resolveRange, type SourceMap } from '../diagnostics/sourceMap.ts';
-import { dslName } from '../convert/clauses.ts';
-import { closest } from '../diagnostics/suggest.ts';
-import { IR, OPS, type Op } from './schema.ts';
+import type { Diagnostic, Fix } from '../diagnostics/diagnostic.js';
+import { renameKeyFix, replaceValueFix } from '../diagnostics/fix.js';
+import { resolveKeyRange, resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
+import { dslName } from '../convert/clauses.js';
+import { closest } from '../diagnostics/suggest.js';
+import { IR, OPS, type Op } from './schema.js';
 
 export interface ValidateResult {
   /** The typed IR, present when the JSON has the IR's shape (warnings may still be reported). */

@@ -3,16 +3,16 @@
  * and TTLs made concrete against the injected clock, ids parsed to numbers, defaults applied.
  * Bad values are returned as diagnostics (code + JSON path), never thrown.
  */
-import { RRule, rrulestr } from './rrule.ts';
-import type { Diagnostic } from '../diagnostics/diagnostic.ts';
-import { ON_EXPIRE, OPS, type IR, type IROf, type JsonValue } from '../ir/schema.ts';
+import { RRule, rrulestr } from './rrule.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { ON_EXPIRE, OPS, type IR, type IROf, type JsonValue } from '../ir/schema.js';
 import type {
   LoweredFilter, LoweredSearch, Operation, OrderBy, Selection, SplitRule, TimeWindow, WeightChange,
-} from './operation.ts';
-import { addDuration, formatUtc, parseDuration, parseInstant, unitDuration } from './time.ts';
+} from './operation.js';
+import { addDuration, formatUtc, parseDuration, parseInstant, unitDuration } from './time.js';
 
-export type * from './operation.ts';
-export { formatUtc, normalizeInstant, parseDuration, parseInstant, addDuration } from './time.ts';
+export type * from './operation.js';
+export { formatUtc, normalizeInstant, parseDuration, parseInstant, addDuration } from './time.js';
 
 export interface LowerContext {
   readonly now: Date;

@@ -3,7 +3,7 @@
  * normalised (times are UTC `YYYY-MM-DDTHH:MM:SSZ`, relative ranges concrete, ids numbers,
  * defaults applied), so compile and execute never interpret IR spelling again.
  */
-import type { IR, JsonValue, Op } from '../ir/schema.ts';
+import type { IR, JsonValue, Op } from '../ir/schema.js';
 
 export type OrderBy = 'relevance' | 'time_desc' | 'time_asc' | 'weight_desc';
 

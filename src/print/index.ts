@@ -1,1 +1,1 @@
-export { print, printValue, printKey, type PrintOptions } from './print.ts';
+export { print, printValue, printKey, type PrintOptions } from './print.js';

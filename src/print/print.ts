@@ -6,10 +6,10 @@
  * line width wrapped one clause per line, comments and single blank lines kept. The output
  * depends only on the tree, so printing is idempotent.
  */
-import type * as A from '../syntax/ast.ts';
-import { astToIr, irToAst, sortConditions } from '../convert/index.ts';
-import type { IR } from '../ir/schema.ts';
-import { DATETIME_PATTERN, DURATION_PATTERN, IDENTIFIER_PATTERN, keywordToken } from '../../grammar/tokens.ts';
+import type * as A from '../syntax/ast.js';
+import { astToIr, irToAst, sortConditions } from '../convert/index.js';
+import type { IR } from '../ir/schema.js';
+import { DATETIME_PATTERN, DURATION_PATTERN, IDENTIFIER_PATTERN, keywordToken } from '../../grammar/tokens.js';
 
 export interface PrintOptions {
   /** Statements longer than this are wrapped, one clause per line. Default 100. */

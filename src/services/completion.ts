@@ -4,10 +4,10 @@
  * types and subjects that already exist, after `TAGS`/`HAS`, `TYPE` and `SUBJECT`.
  */
 import type { IToken } from 'chevrotain';
-import { KEYWORDS, VERBS } from '../../grammar/tokens.ts';
-import { UpdateSet } from '../ir/schema.ts';
-import { ENUMS, FIELD_DOCS, KEYWORD_DOCS } from './docs.ts';
-import { cursorContext, endOf, isKeywordToken, startOf, tokenName } from './context.ts';
+import { KEYWORDS, VERBS } from '../../grammar/tokens.js';
+import { UpdateSet } from '../ir/schema.js';
+import { ENUMS, FIELD_DOCS, KEYWORD_DOCS } from './docs.js';
+import { cursorContext, endOf, isKeywordToken, startOf, tokenName } from './context.js';
 
 export type CompletionKind = 'keyword' | 'verb' | 'field' | 'enum' | 'tag' | 'type' | 'subject';
 

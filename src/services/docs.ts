@@ -6,7 +6,7 @@
 import {
   INCLUDE_FIELDS, LABEL_MODES, LOCK_MODES, MERGE_STRATEGIES, ON_EXPIRE, ORDER_BY, READ_PERMS, SPLIT_LANGS,
   SPLIT_STRATEGIES, STAGES, TIME_UNITS, WRITE_PERMS,
-} from '../ir/schema.ts';
+} from '../ir/schema.js';
 
 export interface KeywordDoc {
   /** One or two sentences, Markdown. */

@@ -2,8 +2,8 @@
  * Formatting for editors and the prettier plugin: the project's printer (`formatText`), never a
  * second formatter. A script with syntax errors is left as it is and the errors are returned.
  */
-import type { Diagnostic } from '../diagnostics/diagnostic.ts';
-import { formatText } from '../pipeline.ts';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { formatText } from '../pipeline.js';
 
 export interface FormatResult {
   /** The canonical text; absent when the script has syntax errors. */

@@ -2,11 +2,11 @@
  * Hover: the documentation of the keyword, field or enum value under the cursor, the IR field
  * it maps to, and a link to the railroad diagram of the grammar rule it belongs to.
  */
-import { ENUMS, FIELD_DOCS, KEYWORD_DOCS } from './docs.ts';
+import { ENUMS, FIELD_DOCS, KEYWORD_DOCS } from './docs.js';
 import type { IToken } from 'chevrotain';
-import { lexer } from '../../grammar/tokens.ts';
-import { endOf, isKeywordToken, startOf, tokenAt, tokenName } from './context.ts';
-import { ruleOfKeyword } from './rules.ts';
+import { lexer } from '../../grammar/tokens.js';
+import { endOf, isKeywordToken, startOf, tokenAt, tokenName } from './context.js';
+import { ruleOfKeyword } from './rules.js';
 
 export interface HoverInfo {
   /** Markdown. */

@@ -3,7 +3,7 @@
  * so a JSON editor can validate and complete the IR with the same rules the pipeline uses.
  */
 import { z } from 'zod';
-import { IR } from '../ir/schema.ts';
+import { IR } from '../ir/schema.js';
 
 let cached: Record<string, unknown> | undefined;
 

@@ -5,9 +5,9 @@
  * lists (`allow: [Retrieve]`, which the lexer reads as the verb keyword). Encoded the LSP way.
  */
 import type { IToken } from 'chevrotain';
-import { lexer } from '../../grammar/tokens.ts';
-import { LineIndex } from '../diagnostics/position.ts';
-import { endOf, isKeywordToken, startOf, tokenName } from './context.ts';
+import { lexer } from '../../grammar/tokens.js';
+import { LineIndex } from '../diagnostics/position.js';
+import { endOf, isKeywordToken, startOf, tokenName } from './context.js';
 
 export const SEMANTIC_TOKEN_TYPES = ['property', 'enumMember'] as const;
 export type SemanticTokenType = (typeof SEMANTIC_TOKEN_TYPES)[number];

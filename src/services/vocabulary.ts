@@ -1,6 +1,6 @@
 /** The tags, types and subjects present in a set of memory rows (live ones), for completion. */
-import type { StoreVocabulary } from './completion.ts';
-import type { Row } from './timeline.ts';
+import type { StoreVocabulary } from './completion.js';
+import type { Row } from './timeline.js';
 
 function tagsOf(value: unknown): string[] {
   if (typeof value !== 'string') return Array.isArray(value) ? value.filter((t): t is string => typeof t === 'string') : [];

@@ -2,7 +2,7 @@
  * The Text2Mem DSL syntax tree. Nodes are readonly, tagged by `kind`, and carry the source span
  * they came from (`loc`). Trees built from IR (`irToAst`) carry a zero span.
  */
-import type { Range } from '../diagnostics/diagnostic.ts';
+import type { Range } from '../diagnostics/diagnostic.js';
 
 export interface Node {
   readonly kind: string;

@@ -1,4 +1,4 @@
-export * from './ast.ts';
-export { parse, tokenize, tokenRange, decodeString, type ParseResult, type Token, type TokenKind } from './parse.ts';
-export { KEYWORDS, VERBS } from '../../grammar/tokens.ts';
-export { CHILD_KEYS, children, visit, nodesAt } from './visit.ts';
+export * from './ast.js';
+export { parse, tokenize, tokenRange, decodeString, type ParseResult, type Token, type TokenKind } from './parse.js';
+export { KEYWORDS, VERBS } from '../../grammar/tokens.js';
+export { CHILD_KEYS, children, visit, nodesAt } from './visit.js';

@@ -5,12 +5,12 @@
  */
 import type { CstNode, IToken, TokenType } from 'chevrotain';
 import { tokenMatcher } from 'chevrotain';
-import type { Diagnostic, Range } from '../diagnostics/diagnostic.ts';
-import { closest } from '../diagnostics/suggest.ts';
-import * as T from '../../grammar/tokens.ts';
-import { parser, expectedAtToken } from '../../grammar/parser.ts';
-import type * as A from './ast.ts';
-import { describeVerbClauses, verbClauseKeywords } from './verbClauses.ts';
+import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
+import { closest } from '../diagnostics/suggest.js';
+import * as T from '../../grammar/tokens.js';
+import { parser, expectedAtToken } from '../../grammar/parser.js';
+import type * as A from './ast.js';
+import { describeVerbClauses, verbClauseKeywords } from './verbClauses.js';
 
 // ---------------------------------------------------------------- tokens
 

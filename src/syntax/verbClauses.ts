@@ -5,8 +5,8 @@
  * serves the parser's "expected a clause" messages and the per-verb GBNF. A test checks it
  * against what `astToIr` accepts.
  */
-import { CLAUSE_TARGETS, COMMON_CLAUSES, FLAG_TARGETS, OP_OF_VERB } from '../convert/clauses.ts';
-import type { FlagKeyword, VerbName } from './ast.ts';
+import { CLAUSE_TARGETS, COMMON_CLAUSES, FLAG_TARGETS, OP_OF_VERB } from '../convert/clauses.js';
+import type { FlagKeyword, VerbName } from './ast.js';
 
 /** Clauses every verb takes: the target, SET / WITH (args or any path), the stage. */
 const EVERY_VERB = ['ID', 'IDS', 'ALL', 'WHERE', 'SET', 'WITH', 'STAGE'];

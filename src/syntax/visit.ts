@@ -2,7 +2,7 @@
  * Generic traversal over the AST: one table of child keys per node kind drives `children` and
  * `visit`, so tools (editor services, the printer's tests) need no per-kind walking code.
  */
-import type * as A from './ast.ts';
+import type * as A from './ast.js';
 
 type AnyNode = A.Node & Record<string, unknown>;
 

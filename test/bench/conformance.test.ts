@@ -1,7 +1,7 @@
 /** CI's conformance gate: the whole upstream benchmark with the gold schemas. */
 import { describe, expect, it } from 'vitest';
-import { runBenchmark, type Sample } from '../../src/bench/index.ts';
-import { benchmarkSamples } from '../ir-corpus.ts';
+import { runBenchmark, type Sample } from '../../src/bench/index.js';
+import { benchmarkSamples } from '../ir-corpus.js';
 
 describe('Text2Mem benchmark v2 (gold schemas)', () => {
   it('passes at least 99% of assertions and 99% of ranking checks', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateAssertion, evaluateRanking, parseSamples, runBenchmark, sampleOp, type Sample } from '../../src/bench/index.ts';
-import { createStore, run } from '../../src/engine/index.ts';
+import { evaluateAssertion, evaluateRanking, parseSamples, runBenchmark, sampleOp, type Sample } from '../../src/bench/index.js';
+import { createStore, run } from '../../src/engine/index.js';
 
 const sample: Sample = {
   id: 't2m-test-single-label-001',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { check } from '../../src/check/index.ts';
-import { validateIr } from '../../src/ir/validate.ts';
-import { corpusIrs } from '../ir-corpus.ts';
+import { check } from '../../src/check/index.js';
+import { validateIr } from '../../src/ir/validate.js';
+import { corpusIrs } from '../ir-corpus.js';
 
 describe('every gold IR in ../shared passes the default policy', () => {
   const corpus = corpusIrs();

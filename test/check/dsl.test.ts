@@ -1,7 +1,7 @@
 /** The rules seen from the DSL: each diagnostic points at the exact span of the offending source. */
 import { describe, expect, it } from 'vitest';
-import { textToIr } from '../../src/pipeline.ts';
-import { at, diagnoseJson, expectDiagnostics as diags } from './harness.ts';
+import { textToIr } from '../../src/pipeline.js';
+import { at, diagnoseJson, expectDiagnostics as diags } from './harness.js';
 
 describe('check rules on DSL source', () => {
   it('passes the card statement with no diagnostics', () => {

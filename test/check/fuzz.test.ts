@@ -1,12 +1,12 @@
 /** Validation and checking never throw, whatever JSON or text they are given. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { check } from '../../src/check/index.ts';
-import { OPS, STAGES } from '../../src/ir/schema.ts';
-import { readJson } from '../../src/ir/json.ts';
-import { validateIr } from '../../src/ir/validate.ts';
-import { readInput } from '../../src/pipeline.ts';
-import { corpusIrs } from '../ir-corpus.ts';
+import { check } from '../../src/check/index.js';
+import { OPS, STAGES } from '../../src/ir/schema.js';
+import { readJson } from '../../src/ir/json.js';
+import { validateIr } from '../../src/ir/validate.js';
+import { readInput } from '../../src/pipeline.js';
+import { corpusIrs } from '../ir-corpus.js';
 
 /** JSON shaped roughly like IR: known keys with random values, so deep paths get exercised. */
 const KEYS = ['ids', 'filter', 'search', 'all', 'intent', 'query', 'vector', 'limit', 'time_range', 'start', 'end', 'relative', 'amount', 'unit',

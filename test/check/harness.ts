@@ -1,10 +1,10 @@
 /** Test helpers: run IR JSON text (or DSL, once parsed by the pipeline) through validate + check. */
-import { check, type Policy } from '../../src/check/index.ts';
-import type { Diagnostic, Range } from '../../src/diagnostics/diagnostic.ts';
-import { LineIndex } from '../../src/diagnostics/position.ts';
-import { readJson } from '../../src/ir/json.ts';
-import { validateIr } from '../../src/ir/validate.ts';
-import { textToIr } from '../../src/pipeline.ts';
+import { check, type Policy } from '../../src/check/index.js';
+import type { Diagnostic, Range } from '../../src/diagnostics/diagnostic.js';
+import { LineIndex } from '../../src/diagnostics/position.js';
+import { readJson } from '../../src/ir/json.js';
+import { validateIr } from '../../src/ir/validate.js';
+import { textToIr } from '../../src/pipeline.js';
 
 /** Validate and check one JSON document (an IR object or an array of IRs), keeping positions. */
 export function diagnoseJson(text: string, policy: Policy = 'default'): Diagnostic[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { check, RULES, ruleCodes } from '../../src/check/index.ts';
-import { at, diagnoseJson, expectJsonDiagnostics as diags, json } from './harness.ts';
+import { check, RULES, ruleCodes } from '../../src/check/index.js';
+import { at, diagnoseJson, expectJsonDiagnostics as diags, json } from './harness.js';
 
 const ids = (...xs: string[]) => ({ ids: xs });
 const ok = (ir: unknown) => expect(diags(json(ir))).toEqual([]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { files, t2m } from './run-cli.ts';
+import { files, t2m } from './run-cli.js';
 
 describe('t2m check', () => {
   it('prints path:line:col: severity code message with a code frame and exits 1 on errors', () => {

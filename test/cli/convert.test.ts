@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { files, t2m } from './run-cli.ts';
+import { files, t2m } from './run-cli.js';
 
 const CARD = 'PROMOTE WHERE search "OKR progress" LIMIT 5 SET weight 0.9';
 const CARD_IR = { stage: 'STO', op: 'Promote', target: { search: { intent: { query: 'OKR progress' }, limit: 5 } }, args: { weight: 0.9 } };

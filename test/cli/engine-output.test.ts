@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { displayWidth } from '../../src/diagnostics/codeFrame.ts';
-import { table } from '../../src/cli/engine-output.ts';
+import { displayWidth } from '../../src/diagnostics/codeFrame.js';
+import { table } from '../../src/cli/engine-output.js';
 
 describe('CLI result tables', () => {
   it('align columns by terminal width, so Chinese text lines up with ASCII', () => {

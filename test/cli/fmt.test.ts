@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { files, t2m } from './run-cli.ts';
+import { files, t2m } from './run-cli.js';
 
 const MESSY = 'promote   where search "OKR progress" limit 5 set weight 0.9;\nlock id "1" mode read_only';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compile, compileInsert, compileTargetSelect, compileUpdateById, sqlite } from '../../src/compile/index.ts';
-import { IR } from '../../src/ir/schema.ts';
-import { lowerIr } from '../../src/lower/index.ts';
+import { compile, compileInsert, compileTargetSelect, compileUpdateById, sqlite } from '../../src/compile/index.js';
+import { IR } from '../../src/ir/schema.js';
+import { lowerIr } from '../../src/lower/index.js';
 
 const now = new Date('2025-10-21T00:00:00Z');
 const lower = (json: unknown) => {

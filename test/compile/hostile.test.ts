@@ -1,7 +1,7 @@
 /** Values reach SQL only as bound parameters: hostile strings through every verb never appear in SQL text. */
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/engine/index.ts';
-import { encode, freshStore, NOW, op, rows } from '../engine/harness.ts';
+import { run } from '../../src/engine/index.js';
+import { encode, freshStore, NOW, op, rows } from '../engine/harness.js';
 
 const HOSTILE = [
   `'); DROP TABLE memory; --`,

@@ -6,9 +6,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Filter } from '../../src/ir/schema.ts';
-import { CONDITION_ORDER } from '../../src/convert/index.ts';
-import { formatText, irsToText, textToIr } from '../../src/pipeline.ts';
+import { Filter } from '../../src/ir/schema.js';
+import { CONDITION_ORDER } from '../../src/convert/index.js';
+import { formatText, irsToText, textToIr } from '../../src/pipeline.js';
 
 /** One statement to write: a head, WHERE conditions (shuffled) and clauses (shuffled). */
 interface Template {

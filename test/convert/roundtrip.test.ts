@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { corpusIrs } from '../ir-corpus.ts';
-import { parse } from '../../src/syntax/index.ts';
-import { astToIr, irsToScript } from '../../src/convert/index.ts';
-import { print } from '../../src/print/index.ts';
-import { OPS, STAGES, TIME_UNITS, ORDER_BY, type IR } from '../../src/ir/schema.ts';
+import { corpusIrs } from '../ir-corpus.js';
+import { parse } from '../../src/syntax/index.js';
+import { astToIr, irsToScript } from '../../src/convert/index.js';
+import { print } from '../../src/print/index.js';
+import { OPS, STAGES, TIME_UNITS, ORDER_BY, type IR } from '../../src/ir/schema.js';
 
 function roundTrip(ir: unknown): { text: string; back: unknown; diagnostics: unknown[]; reprinted: string } {
   const text = print(irsToScript([ir as IR]));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { codeFrame, formatDiagnostic, formatDiagnostics, formatHeading } from '../../src/diagnostics/codeFrame.ts';
-import type { Diagnostic } from '../../src/diagnostics/diagnostic.ts';
-import { LineIndex } from '../../src/diagnostics/position.ts';
-import { closest } from '../../src/diagnostics/suggest.ts';
+import { codeFrame, formatDiagnostic, formatDiagnostics, formatHeading } from '../../src/diagnostics/codeFrame.js';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import { LineIndex } from '../../src/diagnostics/position.js';
+import { closest } from '../../src/diagnostics/suggest.js';
 
 const text = 'RETRIEVE WHERE tags HAS "a"\nPROMOTE ID "1" SET weight 1.5\n';
 const lines = new LineIndex(text);

@@ -5,9 +5,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createStore, run } from '../../src/engine/index.ts';
-import { textToIr } from '../../src/pipeline.ts';
-import { t2mBlocks } from '../spec/blocks.ts';
+import { createStore, run } from '../../src/engine/index.js';
+import { textToIr } from '../../src/pipeline.js';
+import { t2mBlocks } from '../spec/blocks.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DOCS = ['README.md', 'prettier/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]

@@ -1,8 +1,8 @@
 /** Every example of the playground's menu (generated at build time from IR) checks clean and runs on the engine. */
 import { describe, expect, it } from 'vitest';
-import { createStore, run } from '../../src/engine/index.ts';
-import { textToIr } from '../../src/pipeline.ts';
-import { examples } from '../../scripts/playground-examples.ts';
+import { createStore, run } from '../../src/engine/index.js';
+import { textToIr } from '../../src/pipeline.js';
+import { examples } from '../../scripts/playground-examples.js';
 
 const all = examples();
 

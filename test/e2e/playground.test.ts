@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAndServe, collectProblems, type Served } from './harness.ts';
+import { buildAndServe, collectProblems, type Served } from './harness.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../artifacts/', import.meta.url));
 
@@ -497,7 +497,7 @@ describe('playground in Chromium', () => {
 
 describe('playground bundle', () => {
   it('loads Monaco in a chunk of its own, bundles only the Monaco languages it uses, and reports its gzipped size', async () => {
-    const { playgroundSize } = await import('../../scripts/playground-size.ts');
+    const { playgroundSize } = await import('../../scripts/playground-size.js');
     const report = playgroundSize();
     expect(report.monacoLanguages).toEqual(['sql']);
     const all = [...report.initial, ...report.editor, ...report.workers, ...report.lazy].map((f) => f.file).join('\n');

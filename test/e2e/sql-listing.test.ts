@@ -1,6 +1,6 @@
 /** The SQL pane's listing (no browser needed): long arrays are shortened for display only. */
 import { describe, expect, it } from 'vitest';
-import { displayParam, sqlListing } from '../../playground/src/sql-listing.ts';
+import { displayParam, sqlListing } from '../../playground/src/sql-listing.js';
 
 const VECTOR = Array.from({ length: 64 }, (_, i) => Math.round(Math.sin(i + 1) * 1000) / 1000);
 

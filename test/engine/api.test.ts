@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import initSqlJs from 'sql.js';
 import { describe, expect, it } from 'vitest';
-import { createStore, openStore, run } from '../../src/engine/index.ts';
+import { createStore, openStore, run } from '../../src/engine/index.js';
 
 const WASM_DIR = resolve(import.meta.dirname, '../../node_modules/sql.js/dist');
 

@@ -1,7 +1,7 @@
 /** The engine's CLI commands end to end: t2m run, sweep, audit, undo, bench. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { files, t2m } from '../cli/run-cli.ts';
+import { files, t2m } from '../cli/run-cli.js';
 
 const NOW = ['--now', '2025-10-21T00:00:00Z'];
 const script = [

@@ -1,7 +1,7 @@
 /** Every IR in ../shared runs on a seeded store or returns diagnostics: the engine never throws on input. */
 import { describe, expect, it } from 'vitest';
-import { createStore, run } from '../../src/engine/index.ts';
-import { corpusIrs } from '../ir-corpus.ts';
+import { createStore, run } from '../../src/engine/index.js';
+import { corpusIrs } from '../ir-corpus.js';
 
 const SEED = Array.from({ length: 5 }, (_, i) => ({
   stage: 'ENC', op: 'Encode',

@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { auditLog, createStore, explain, run, sweep, undo } from '../../src/engine/index.ts';
-import { loadStoreFile, saveStoreFile } from '../../src/engine/file-store.ts';
-import { encode, freshStore, NOW, op, row, rows, runOk } from './harness.ts';
+import { auditLog, createStore, explain, run, sweep, undo } from '../../src/engine/index.js';
+import { loadStoreFile, saveStoreFile } from '../../src/engine/file-store.js';
+import { encode, freshStore, NOW, op, row, rows, runOk } from './harness.js';
 
 describe('transactions', () => {
   it('rolls back the whole script when a statement fails, naming it and its span', async () => {
@@ -317,7 +317,7 @@ describe('tag index', () => {
 });
 
 async function loadStoreFileFromBytes(data: Uint8Array) {
-  const { openStore } = await import('../../src/engine/index.ts');
+  const { openStore } = await import('../../src/engine/index.js');
   const opened = await openStore({ data });
   if (!opened.ok) throw new Error(opened.diagnostics[0].message);
   return opened.store;
@@ -325,7 +325,7 @@ async function loadStoreFileFromBytes(data: Uint8Array) {
 
 describe('diagnostics point into DSL source', () => {
   it('a refusal names the statement and spans it', async () => {
-    const { textToIr } = await import('../../src/pipeline.ts');
+    const { textToIr } = await import('../../src/pipeline.js');
     const text = 'ENCODE "doc";\nLOCK ID "1" MODE read_only;\nUPDATE ID "1" SET text = "changed";\n';
     const front = textToIr(text);
     expect(front.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);

@@ -1,6 +1,6 @@
 /** Small helpers for engine tests: a fresh store, IR builders, and running that must succeed. */
 import { expect } from 'vitest';
-import { createStore, run, type RunOptions, type RunResult, type Store } from '../../src/engine/index.ts';
+import { createStore, run, type RunOptions, type RunResult, type Store } from '../../src/engine/index.js';
 
 export const NOW = '2025-10-21T00:00:00Z';
 

@@ -3,8 +3,8 @@
  * refusal is an error diagnostic naming the statement, and the store is left exactly as it was.
  */
 import { describe, expect, it } from 'vitest';
-import { auditLog, run, type Store } from '../../src/engine/index.ts';
-import { encode, freshStore, NOW, op, rows, runOk } from '../engine/harness.ts';
+import { auditLog, run, type Store } from '../../src/engine/index.js';
+import { encode, freshStore, NOW, op, rows, runOk } from '../engine/harness.js';
 
 const WRITES: readonly [string, Record<string, unknown>][] = [
   ['Update', { set: { text: 'changed' } }],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   cosine, countTokens, ExtractiveSummarizer, HashEmbedder, keywordOverlap, splitChunks, splitSections, splitSentences, tokens, truncateTokens,
-} from '../../src/execute/text.ts';
+} from '../../src/execute/text.js';
 
 describe('text processing', () => {
   it('tokenises words (stemmed, no stopwords) and CJK bigrams', () => {

@@ -1,7 +1,7 @@
 /** The semantics of each verb, on a real sql.js store. */
 import { describe, expect, it } from 'vitest';
-import { auditLog, run } from '../../src/engine/index.ts';
-import { encode, freshStore, NOW, op, row, rows, runOk } from '../engine/harness.ts';
+import { auditLog, run } from '../../src/engine/index.js';
+import { encode, freshStore, NOW, op, row, rows, runOk } from '../engine/harness.js';
 
 const T = '2025-10-20T10:00:00Z';
 

@@ -8,16 +8,16 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GENERATED_DIR } from '../../grammar/generate.ts';
-import { formatText, irsToText, textToIr } from '../../src/pipeline.ts';
-import { validateIr } from '../../src/ir/validate.ts';
-import type { IR } from '../../src/ir/schema.ts';
-import { VERBS, parse, type VerbName } from '../../src/syntax/index.ts';
-import { verbTakesClause } from '../../src/syntax/verbClauses.ts';
-import { astToIr } from '../../src/convert/index.ts';
-import { corpusIrs } from '../ir-corpus.ts';
-import { specBlocks, t2mBlocks } from '../spec/blocks.ts';
-import { Gbnf } from './gbnf.ts';
+import { GENERATED_DIR } from '../../grammar/generate.js';
+import { formatText, irsToText, textToIr } from '../../src/pipeline.js';
+import { validateIr } from '../../src/ir/validate.js';
+import type { IR } from '../../src/ir/schema.js';
+import { VERBS, parse, type VerbName } from '../../src/syntax/index.js';
+import { verbTakesClause } from '../../src/syntax/verbClauses.js';
+import { astToIr } from '../../src/convert/index.js';
+import { corpusIrs } from '../ir-corpus.js';
+import { specBlocks, t2mBlocks } from '../spec/blocks.js';
+import { Gbnf } from './gbnf.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const gbnf = new Gbnf(readFileSync(join(GENERATED_DIR, 'grammar.gbnf'), 'utf8'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { IR } from '../../src/ir/index.ts';
-import { corpusIrs } from '../ir-corpus.ts';
+import { IR } from '../../src/ir/index.js';
+import { corpusIrs } from '../ir-corpus.js';
 
 describe('IR zod schema', () => {
   const corpus = corpusIrs();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { LineIndex } from '../../src/diagnostics/position.ts';
-import { readJson, readJsonl, readJsonlRecords } from '../../src/ir/json.ts';
-import { validateIr } from '../../src/ir/validate.ts';
-import { at, showRange } from '../check/harness.ts';
+import { LineIndex } from '../../src/diagnostics/position.js';
+import { readJson, readJsonl, readJsonlRecords } from '../../src/ir/json.js';
+import { validateIr } from '../../src/ir/validate.js';
+import { at, showRange } from '../check/harness.js';
 
 /** Validate one JSON IR text with positions. */
 function validateText(text: string) {

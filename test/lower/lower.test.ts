@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { IR } from '../../src/ir/schema.ts';
-import { lowerIr, type Operation } from '../../src/lower/index.ts';
+import { IR } from '../../src/ir/schema.js';
+import { lowerIr, type Operation } from '../../src/lower/index.js';
 
 const now = new Date('2025-10-21T12:34:56Z');
 
@@ -101,7 +101,7 @@ describe('lowerIr', () => {
   });
 
   it('lowers every IR of the shared corpus without throwing', async () => {
-    const { corpusIrs } = await import('../ir-corpus.ts');
+    const { corpusIrs } = await import('../ir-corpus.js');
     let lowered = 0;
     for (const { ir } of corpusIrs()) {
       const parsed = IR.safeParse(ir);

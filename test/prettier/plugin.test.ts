@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
-import { formatText } from '../../src/pipeline.ts';
+import { formatText } from '../../src/pipeline.js';
 
 const PLUGIN = fileURLToPath(new URL('../../prettier/index.mjs', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

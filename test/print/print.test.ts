@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parse } from '../../src/syntax/index.ts';
-import { print } from '../../src/print/index.ts';
-import { astToIr } from '../../src/convert/index.ts';
+import { parse } from '../../src/syntax/index.js';
+import { print } from '../../src/print/index.js';
+import { astToIr } from '../../src/convert/index.js';
 
 function fmt(src: string): string {
   const r = parse(src);

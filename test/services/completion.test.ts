@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getCompletions } from '../../src/services/completion.ts';
+import { getCompletions } from '../../src/services/completion.js';
 
 const store = { tags: ['OKR', 'incident:p1-network'], types: ['note', 'task'], subjects: ['Q2 performance'] };
 const labels = (text: string, offset = text.length) => getCompletions(text, offset, store).map((i) => i.label);

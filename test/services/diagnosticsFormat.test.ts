@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { getDiagnostics } from '../../src/services/diagnostics.ts';
-import { format } from '../../src/services/format.ts';
-import { formatText } from '../../src/pipeline.ts';
+import { getDiagnostics } from '../../src/services/diagnostics.js';
+import { format } from '../../src/services/format.js';
+import { formatText } from '../../src/pipeline.js';
 
 describe('getDiagnostics', () => {
   it('reports syntax and check problems with ranges, none for a good script', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { KEYWORDS } from '../../grammar/tokens.ts';
-import { FIELD_DOCS, KEYWORD_DOCS } from '../../src/services/docs.ts';
-import { IR } from '../../src/ir/schema.ts';
-import { getHover } from '../../src/services/hover.ts';
-import { ruleOfKeyword } from '../../src/services/rules.ts';
+import { KEYWORDS } from '../../grammar/tokens.js';
+import { FIELD_DOCS, KEYWORD_DOCS } from '../../src/services/docs.js';
+import { IR } from '../../src/ir/schema.js';
+import { getHover } from '../../src/services/hover.js';
+import { ruleOfKeyword } from '../../src/services/rules.js';
 
 const CARD = 'PROMOTE WHERE search "OKR progress" LIMIT 5 SET weight 0.9';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { irScriptJsonSchema } from '../../src/services/irSchema.ts';
+import { irScriptJsonSchema } from '../../src/services/irSchema.js';
 
 describe('irScriptJsonSchema', () => {
   it('describes an array of instructions with one branch per op', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeSemanticTokens, getSemanticTokens } from '../../src/services/semanticTokens.ts';
+import { encodeSemanticTokens, getSemanticTokens } from '../../src/services/semanticTokens.js';
 
 const words = (text: string) => getSemanticTokens(text).map((t) => `${text.slice(t.from, t.to)}:${t.type}`);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffRows, isEmptyDiff } from '../../src/services/timeline.ts';
+import { diffRows, isEmptyDiff } from '../../src/services/timeline.js';
 
 describe('diffRows', () => {
   it('reports added, removed and changed rows with the changed columns', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { storeVocabulary } from '../../src/services/vocabulary.ts';
+import { storeVocabulary } from '../../src/services/vocabulary.js';
 
 describe('storeVocabulary', () => {
   it('collects distinct sorted tags, types and subjects of live rows', () => {

@@ -7,9 +7,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ruleCodes } from '../../src/check/index.ts';
-import { textToIr } from '../../src/pipeline.ts';
-import { SPEC_DIR, t2mBlocks } from './blocks.ts';
+import { ruleCodes } from '../../src/check/index.js';
+import { textToIr } from '../../src/pipeline.js';
+import { SPEC_DIR, t2mBlocks } from './blocks.js';
 
 const SPEC = resolve(SPEC_DIR, 'checks.md');
 const text = readFileSync(SPEC, 'utf8');

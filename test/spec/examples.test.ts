@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { textToIr } from '../../src/pipeline.ts';
-import { SPEC_DIR, sortExpected, specBlocks, t2mBlocks } from './blocks.ts';
+import { textToIr } from '../../src/pipeline.js';
+import { SPEC_DIR, sortExpected, specBlocks, t2mBlocks } from './blocks.js';
 
 describe('spec examples', () => {
   const blocks = specBlocks();

@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { textToIr } from '../../src/pipeline.ts';
-import { tokenize } from '../../src/syntax/index.ts';
-import { SPEC_DIR } from './blocks.ts';
+import { textToIr } from '../../src/pipeline.js';
+import { tokenize } from '../../src/syntax/index.js';
+import { SPEC_DIR } from './blocks.js';
 
 const syntax = readFileSync(join(SPEC_DIR, 'syntax.md'), 'utf8');
 

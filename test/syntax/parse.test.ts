@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parse, tokenize, KEYWORDS, VERBS } from '../../src/syntax/index.ts';
-import { astToIr } from '../../src/convert/index.ts';
+import { parse, tokenize, KEYWORDS, VERBS } from '../../src/syntax/index.js';
+import { astToIr } from '../../src/convert/index.js';
 
 /** `[code, "line:col"]` of every diagnostic, the harness the rest of the tests use. */
 function diagnostics(src: string): Array<[string, string]> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parse, visit, nodesAt, CHILD_KEYS } from '../../src/syntax/index.ts';
-import { VALUE_KEYWORDS } from '../../src/syntax/ast.ts';
+import { parse, visit, nodesAt, CHILD_KEYS } from '../../src/syntax/index.js';
+import { VALUE_KEYWORDS } from '../../src/syntax/ast.js';
 
 describe('visit', () => {
   const src = 'LOCK WHERE tags HAS "a" AND time IN LAST 7 DAYS LIMIT 5 MODE read_only POLICY { allow: [Retrieve] }; # c';

@@ -3,11 +3,11 @@
  * `meta.dry_run`, a read (RET) needs `meta.confirmation`.
  * Spec: spec/checks.md#all-requires-confirmation
  */
-import type { Fix, Position } from '../../diagnostics/diagnostic.ts';
-import type { SourceMap } from '../../diagnostics/sourceMap.ts';
-import { STAGE_OF } from '../../ir/schema.ts';
-import { spell } from '../paths.ts';
-import type { Rule } from '../rule.ts';
+import type { Fix, Position } from '../../diagnostics/diagnostic.js';
+import type { SourceMap } from '../../diagnostics/sourceMap.js';
+import { STAGE_OF } from '../../ir/schema.js';
+import { spell } from '../paths.js';
+import type { Rule } from '../rule.js';
 
 /**
  * Inserting a flag clause at the end of a DSL statement: right after its last mapped clause,

@@ -3,8 +3,8 @@
  * (`Z` or `±HH:MM`), e.g. `2025-04-10T15:30:00+08:00`, and names a real calendar instant.
  * Spec: spec/checks.md#invalid-datetime
  */
-import { fieldTable } from '../paths.ts';
-import type { Rule } from '../rule.ts';
+import { fieldTable } from '../paths.js';
+import type { Rule } from '../rule.js';
 
 /** The datetime fields of the IR (free-form facet keys such as `facets.launch_date` are data, not checked). */
 export const isDateTimeField = fieldTable([

@@ -4,8 +4,8 @@
  * Spec: spec/checks.md#invalid-duration
  */
 import { parse } from 'tinyduration';
-import { fieldTable } from '../paths.ts';
-import type { Rule } from '../rule.ts';
+import { fieldTable } from '../paths.js';
+import type { Rule } from '../rule.js';
 
 export const isDurationField = fieldTable(['Expire:args.ttl', 'Delete:args.older_than', 'Update:args.set.ttl']);
 

@@ -4,9 +4,9 @@
  * payload `text | url | structured`, search intent `query | vector`.
  * Spec: spec/checks.md#exclusive-args
  */
-import type { Op } from '../../ir/schema.ts';
-import { spell, valueAt } from '../paths.ts';
-import type { Rule } from '../rule.ts';
+import type { Op } from '../../ir/schema.js';
+import { spell, valueAt } from '../paths.js';
+import type { Rule } from '../rule.js';
 
 /** The groups of mutually exclusive fields: the object's path and its alternative keys. */
 export const EXCLUSIVE_GROUPS: ReadonlyArray<{ readonly op?: Op; readonly at: string; readonly keys: readonly string[] }> = [

@@ -2,7 +2,7 @@
  * Invariant: a Lock policy never both allows and denies the same op.
  * Spec: spec/checks.md#policy-conflict
  */
-import type { Rule } from '../rule.ts';
+import type { Rule } from '../rule.js';
 
 export const LockPolicyRule: Rule = {
   name: 'LockPolicyRule',

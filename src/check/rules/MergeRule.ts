@@ -3,7 +3,7 @@
  * `auto`) is one of them.
  * Spec: spec/checks.md#merge
  */
-import type { Rule } from '../rule.ts';
+import type { Rule } from '../rule.js';
 
 export const MergeRule: Rule = {
   name: 'MergeRule',

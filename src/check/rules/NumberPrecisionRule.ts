@@ -4,7 +4,7 @@
  * as `12345678901234567000`); a string keeps every digit. A warning: the value is still a number.
  * Spec: spec/checks.md#unsafe-integer
  */
-import type { Rule } from '../rule.ts';
+import type { Rule } from '../rule.js';
 
 export const NumberPrecisionRule: Rule = {
   name: 'NumberPrecisionRule',

@@ -3,9 +3,9 @@
  * valid parts, as read by the `rrule` library (e.g. `FREQ=WEEKLY;BYDAY=MO`).
  * Spec: spec/checks.md#invalid-rrule
  */
-import { RRule } from '../../lower/rrule.ts';
-import { closest } from '../../diagnostics/suggest.ts';
-import type { Rule } from '../rule.ts';
+import { RRule } from '../../lower/rrule.js';
+import { closest } from '../../diagnostics/suggest.js';
+import type { Rule } from '../rule.js';
 
 
 const FREQS = ['YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY', 'HOURLY', 'MINUTELY', 'SECONDLY'];

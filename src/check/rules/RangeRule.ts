@@ -4,10 +4,10 @@
  * `amount`, `max_tokens`, `max_sentences`, `num_chunks`, `max_splits`) ≥ 1, `chunk_size` ≥ 50.
  * Spec: spec/checks.md#out-of-range
  */
-import type { Op } from '../../ir/schema.ts';
-import { swapValuesFix } from '../../diagnostics/fix.ts';
-import { valueAt } from '../paths.ts';
-import type { Rule } from '../rule.ts';
+import type { Op } from '../../ir/schema.js';
+import { swapValuesFix } from '../../diagnostics/fix.js';
+import { valueAt } from '../paths.js';
+import type { Rule } from '../rule.js';
 
 interface Bound {
   readonly op: Op | '*';

@@ -5,9 +5,9 @@
  * weight_delta; Expire ttl or until; a search intent its query or vector.
  * Spec: spec/checks.md#missing-field
  */
-import type { IR } from '../../ir/schema.ts';
-import { spell, valueAt } from '../paths.ts';
-import type { Rule, RuleContext } from '../rule.ts';
+import type { IR } from '../../ir/schema.js';
+import { spell, valueAt } from '../paths.js';
+import type { Rule, RuleContext } from '../rule.js';
 
 /** Where a group of alternatives lives and which of them must be present (at least one). */
 const NEEDS: ReadonlyArray<{ readonly op?: IR['op']; readonly at: string; readonly anyOf: readonly string[]; readonly what: string }> = [

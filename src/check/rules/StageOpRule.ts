@@ -2,9 +2,9 @@
  * Invariant: every statement's `stage` is the stage its `op` belongs to (`STAGE_OF[op]`).
  * Spec: spec/checks.md#stage-mismatch
  */
-import { replaceValueFix } from '../../diagnostics/fix.ts';
-import { STAGE_OF } from '../../ir/schema.ts';
-import type { Rule } from '../rule.ts';
+import { replaceValueFix } from '../../diagnostics/fix.js';
+import { STAGE_OF } from '../../ir/schema.js';
+import type { Rule } from '../rule.js';
 
 export const StageOpRule: Rule = {
   name: 'StageOpRule',

@@ -4,7 +4,7 @@
  * an `ids` selection is non-empty and names each id once.
  * Spec: spec/checks.md#target-mode
  */
-import type { Rule } from '../rule.ts';
+import type { Rule } from '../rule.js';
 
 const MODES = ['ids', 'filter', 'search', 'all'] as const;
 

@@ -3,10 +3,10 @@
  * after end, or relative `relative` + `amount` + `unit`.
  * Spec: spec/checks.md#time-range
  */
-import { swapValuesFix } from '../../diagnostics/fix.ts';
-import { timeRangePaths, valueAt } from '../paths.ts';
-import type { Rule } from '../rule.ts';
-import { parseDateTime } from './DateTimeRule.ts';
+import { swapValuesFix } from '../../diagnostics/fix.js';
+import { timeRangePaths, valueAt } from '../paths.js';
+import type { Rule } from '../rule.js';
+import { parseDateTime } from './DateTimeRule.js';
 
 const ABSOLUTE = ['start', 'end'] as const;
 const RELATIVE = ['relative', 'amount', 'unit'] as const;

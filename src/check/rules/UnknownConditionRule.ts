@@ -5,12 +5,12 @@
  * engine, since it would select more memories than asked: an error. A read ignores it: a warning.
  * Spec: spec/checks.md#unknown-condition
  */
-import { FILTER_KEYS, TARGET_KEYS, TIME_RANGE_KEYS } from '../../lower/index.ts';
-import { closest } from '../../diagnostics/suggest.ts';
-import type { Fix } from '../../diagnostics/diagnostic.ts';
-import { resolveKeyRange, type SourceMap } from '../../diagnostics/sourceMap.ts';
-import { spell } from '../paths.ts';
-import type { Rule } from '../rule.ts';
+import { FILTER_KEYS, TARGET_KEYS, TIME_RANGE_KEYS } from '../../lower/index.js';
+import { closest } from '../../diagnostics/suggest.js';
+import type { Fix } from '../../diagnostics/diagnostic.js';
+import { resolveKeyRange, type SourceMap } from '../../diagnostics/sourceMap.js';
+import { spell } from '../paths.js';
+import type { Rule } from '../rule.js';
 
 /**
  * For DSL input: `status = "done"` → `facets = { status: "done" }`, keeping the value's text.

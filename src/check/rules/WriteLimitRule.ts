@@ -4,8 +4,8 @@
  * often leaves it out.
  * Spec: spec/checks.md#write-without-limit
  */
-import { isWrite } from '../paths.ts';
-import type { Rule } from '../rule.ts';
+import { isWrite } from '../paths.js';
+import type { Rule } from '../rule.js';
 
 export const WriteLimitRule: Rule = {
   name: 'WriteLimitRule',

@@ -1,20 +1,20 @@
 /** Every check rule, in the order their diagnostics are reported for a statement. */
-import type { Rule } from '../rule.ts';
-import { ConfirmationRule } from './ConfirmationRule.ts';
-import { DateTimeRule } from './DateTimeRule.ts';
-import { DurationRule } from './DurationRule.ts';
-import { ExclusiveArgsRule } from './ExclusiveArgsRule.ts';
-import { LockPolicyRule } from './LockPolicyRule.ts';
-import { MergeRule } from './MergeRule.ts';
-import { NumberPrecisionRule } from './NumberPrecisionRule.ts';
-import { RangeRule } from './RangeRule.ts';
-import { RequiredFieldsRule } from './RequiredFieldsRule.ts';
-import { RRuleRule } from './RRuleRule.ts';
-import { StageOpRule } from './StageOpRule.ts';
-import { TargetModeRule } from './TargetModeRule.ts';
-import { TimeRangeRule } from './TimeRangeRule.ts';
-import { UnknownConditionRule } from './UnknownConditionRule.ts';
-import { WriteLimitRule } from './WriteLimitRule.ts';
+import type { Rule } from '../rule.js';
+import { ConfirmationRule } from './ConfirmationRule.js';
+import { DateTimeRule } from './DateTimeRule.js';
+import { DurationRule } from './DurationRule.js';
+import { ExclusiveArgsRule } from './ExclusiveArgsRule.js';
+import { LockPolicyRule } from './LockPolicyRule.js';
+import { MergeRule } from './MergeRule.js';
+import { NumberPrecisionRule } from './NumberPrecisionRule.js';
+import { RangeRule } from './RangeRule.js';
+import { RequiredFieldsRule } from './RequiredFieldsRule.js';
+import { RRuleRule } from './RRuleRule.js';
+import { StageOpRule } from './StageOpRule.js';
+import { TargetModeRule } from './TargetModeRule.js';
+import { TimeRangeRule } from './TimeRangeRule.js';
+import { UnknownConditionRule } from './UnknownConditionRule.js';
+import { WriteLimitRule } from './WriteLimitRule.js';
 
 export const RULES: readonly Rule[] = [
   StageOpRule,

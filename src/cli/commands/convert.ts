@@ -10,14 +10,14 @@
  * other lines are still converted.
  */
 import type { Command } from 'commander';
-import { type Diagnostic, hasErrors } from '../../diagnostics/diagnostic.ts';
-import type { SourceMap } from '../../diagnostics/sourceMap.ts';
-import { readJsonlRecords } from '../../ir/json.ts';
-import type { Policy } from '../../pipeline.ts';
+import { type Diagnostic, hasErrors } from '../../diagnostics/diagnostic.js';
+import type { SourceMap } from '../../diagnostics/sourceMap.js';
+import { readJsonlRecords } from '../../ir/json.js';
+import type { Policy } from '../../pipeline.js';
 
 // The front end is loaded on use so the other commands do not pay for it.
-type Pipeline = typeof import('../../pipeline.ts');
-import { printDiagnostics, readSource } from '../input.ts';
+type Pipeline = typeof import('../../pipeline.js');
+import { printDiagnostics, readSource } from '../input.js';
 
 type Target = 'dsl' | 'json';
 
@@ -60,7 +60,7 @@ export function convertCommand(program: Command): void {
       const text = readSource('convert', file);
       if (text === undefined) return;
       const policy: Policy = opts.strict ? 'strict' : 'default';
-      const pipeline = await import('../../pipeline.ts');
+      const pipeline = await import('../../pipeline.js');
       if (opts.jsonl) convertLines(pipeline, text, opts.to as Target, policy);
       else convertWhole(pipeline, file, text, opts.to as Target | undefined, policy);
     });

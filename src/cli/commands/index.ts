@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { benchCommand } from './bench.ts';
-import { checkCommand } from './check.ts';
-import { convertCommand } from './convert.ts';
-import { fmtCommand } from './fmt.ts';
-import { runCommand } from './run.ts';
-import { sweepCommand } from './sweep.ts';
-import { auditCommand, undoCommand } from './undo.ts';
+import { benchCommand } from './bench.js';
+import { checkCommand } from './check.js';
+import { convertCommand } from './convert.js';
+import { fmtCommand } from './fmt.js';
+import { runCommand } from './run.js';
+import { sweepCommand } from './sweep.js';
+import { auditCommand, undoCommand } from './undo.js';
 
 /** The one list of subcommands. Each entry adds itself to the program. */
 const COMMANDS: Array<(program: Command) => void> = [benchCommand, runCommand, sweepCommand, auditCommand, undoCommand, convertCommand, checkCommand, fmtCommand];

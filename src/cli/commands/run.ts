@@ -1,11 +1,11 @@
 /** `t2m run <file> [--db store.sqlite] [--now <iso>] [--json]`: execute a DSL script or IR file. */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { hasErrors } from '../../diagnostics/diagnostic.ts';
-import { explain, openStore, run, sweep } from '../../engine/index.ts';
-import { loadStoreFile, saveStoreFile } from '../../engine/file-store.ts';
-import { formatStatement } from '../engine-output.ts';
-import { displayName, printDiagnostics, readSource } from '../input.ts';
+import { hasErrors } from '../../diagnostics/diagnostic.js';
+import { explain, openStore, run, sweep } from '../../engine/index.js';
+import { loadStoreFile, saveStoreFile } from '../../engine/file-store.js';
+import { formatStatement } from '../engine-output.js';
+import { displayName, printDiagnostics, readSource } from '../input.js';
 
 interface RunFlags {
   db?: string;
@@ -32,7 +32,7 @@ export function runCommand(program: Command): void {
       const text = readSource('run', file);
       if (text === undefined) return;
       // Loaded on use so the other commands do not pay for the front end.
-      const { readInput } = await import('../../pipeline.ts');
+      const { readInput } = await import('../../pipeline.js');
       const input = readInput(text);
       if (hasErrors(input.diagnostics)) {
         if (flags.json) process.stdout.write(`${JSON.stringify({ ok: false, results: [], diagnostics: input.diagnostics }, null, 2)}\n`);

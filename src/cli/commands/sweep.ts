@@ -1,7 +1,7 @@
 /** `t2m sweep --db <store> [--now <iso>]`: apply the expiry actions that are due. */
 import type { Command } from 'commander';
-import { sweep } from '../../engine/index.ts';
-import { loadStoreFile, saveStoreFile } from '../../engine/file-store.ts';
+import { sweep } from '../../engine/index.js';
+import { loadStoreFile, saveStoreFile } from '../../engine/file-store.js';
 
 export function sweepCommand(program: Command): void {
   program

@@ -1,8 +1,8 @@
 /** `t2m audit --db <store>` lists the audit log; `t2m undo <entry> --db <store>` undoes a soft delete. */
 import type { Command } from 'commander';
-import { auditLog, undo } from '../../engine/index.ts';
-import { loadStoreFile, saveStoreFile } from '../../engine/file-store.ts';
-import { table } from '../engine-output.ts';
+import { auditLog, undo } from '../../engine/index.js';
+import { loadStoreFile, saveStoreFile } from '../../engine/file-store.js';
+import { table } from '../engine-output.js';
 
 export function auditCommand(program: Command): void {
   program

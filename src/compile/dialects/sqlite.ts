@@ -1,6 +1,6 @@
 /** The SQLite dialect (sql.js in Node and the browser). The only file that knows SQLite's SQL. */
-import type { Dialect } from '../dialect.ts';
-import { MEMORY_COLUMNS } from '../columns.ts';
+import type { Dialect } from '../dialect.js';
+import { MEMORY_COLUMNS } from '../columns.js';
 
 const MEMORY_DDL = `CREATE TABLE IF NOT EXISTS memory (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
