@@ -1,6 +1,6 @@
 /**
  * Front-end throughput, printed as figures (not asserted): statements per second for
- *   - DSL: parse → astToIr → validateIr → check, over every IR in ../shared printed as one script;
+ *   - DSL: parse → astToIr → validateIr → check, over every upstream IR (`fixtures/upstream/`) printed as one script;
  *   - JSON: JSON.parse → zod validation (validateIr), and the same plus check, over the same IRs;
  * and their ratio. Then a smoke test of the CLI: `t2m convert --jsonl` over every benchmark IR,
  * there and back, timed, counting lines that fail and lines that do not round-trip.

@@ -1,19 +1,20 @@
 /**
  * The playground's examples menu, generated at build time (see `playground/examples-plugin.ts`)
  * from IR: the paper's two appendix workflows (B.1.1, B.1.2; transcribed below as valid IR) and
- * the upstream scenarios in `../shared/ir/examples/{real_world_scenarios,op_workflows}`. The DSL
+ * the upstream scenarios in `fixtures/upstream/ir/examples/{real_world_scenarios,op_workflows}`
+ * (a verbatim copy of the Text2Mem examples, see its PROVENANCE.md). The DSL
  * comes from the project's own `irsToText`, so the examples are always in canonical form.
  *
  *   npx tsx scripts/playground-examples.ts [name]   # print the examples (or the one named)
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IR } from '../src/ir/schema.js';
 import { irsToText } from '../src/pipeline.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SHARED = join(ROOT, '..', 'shared', 'ir', 'examples');
+const UPSTREAM_EXAMPLES = join(ROOT, 'fixtures', 'upstream', 'ir', 'examples');
 
 interface Workflow {
   readonly name: string;
@@ -70,8 +71,7 @@ export const PAPER_WORKFLOWS: readonly Workflow[] = [
 ];
 
 function readWorkflows(dir: string): { file: string; workflow: Workflow }[] {
-  const path = join(SHARED, dir);
-  if (!existsSync(path)) return [];
+  const path = join(UPSTREAM_EXAMPLES, dir); // part of the repository: a missing folder is an error, not an empty menu
   return readdirSync(path).filter((f) => f.endsWith('.json')).sort()
     .map((f) => ({ file: basename(f, '.json'), workflow: JSON.parse(readFileSync(join(path, f), 'utf8')) as Workflow }));
 }

@@ -1,9 +1,13 @@
-/** Loads every IR in ../shared: benchmark prerequisites and gold schema_list items, and ir/examples. */
+/**
+ * Loads every upstream IR (`fixtures/upstream/`, a verbatim copy of the Text2Mem data: see its
+ * PROVENANCE.md): benchmark prerequisites and gold schema_list items, and ir/examples.
+ */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-export const SHARED = resolve(import.meta.dirname, '../../shared');
-export const BENCHMARK = join(SHARED, 'benchmark/text2mem-bench-v2.en.jsonl');
+/** The upstream Text2Mem benchmark and IR examples, inside the repository. */
+export const UPSTREAM = resolve(import.meta.dirname, '../fixtures/upstream');
+export const BENCHMARK = join(UPSTREAM, 'benchmark/text2mem-bench-v2.en.jsonl');
 
 export interface CorpusIr {
   /** Where it came from, e.g. `bench:t2m-en-...:schema_list[0]`. */
@@ -37,6 +41,6 @@ export function corpusIrs(): CorpusIr[] {
     s.prerequisites.forEach((ir: unknown, i: number) => out.push({ where: `bench:${s.id}:prerequisites[${i}]`, ir }));
     s.schema_list.forEach((ir: unknown, i: number) => out.push({ where: `bench:${s.id}:schema_list[${i}]`, ir }));
   }
-  for (const f of walkFiles(join(SHARED, 'ir/examples'))) collectIrs(JSON.parse(readFileSync(f, 'utf8')), f.slice(SHARED.length + 1), out);
+  for (const f of walkFiles(join(UPSTREAM, 'ir/examples'))) collectIrs(JSON.parse(readFileSync(f, 'utf8')), f.slice(UPSTREAM.length + 1), out);
   return out;
 }

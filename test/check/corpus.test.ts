@@ -3,7 +3,7 @@ import { check } from '../../src/check/index.js';
 import { validateIr } from '../../src/ir/validate.js';
 import { corpusIrs } from '../ir-corpus.js';
 
-describe('every gold IR in ../shared passes the default policy', () => {
+describe('every upstream gold IR passes the default policy', () => {
   const corpus = corpusIrs();
 
   it('has no errors (warnings allowed)', () => {

@@ -1,5 +1,5 @@
 /**
- * The round trip, the heart of "done": for every IR in ../shared and for generated IRs,
+ * The round trip, the heart of "done": for every upstream IR (`fixtures/upstream/`) and for generated IRs,
  * astToIr(parse(print(irsToScript([ir])))) deep-equals the IR, and printing is stable.
  */
 import { describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ function roundTrip(ir: unknown): { text: string; back: unknown; diagnostics: unk
   };
 }
 
-describe('IR → DSL → IR on every IR in ../shared', () => {
+describe('IR → DSL → IR on every upstream IR', () => {
   const corpus = corpusIrs();
 
   it('loads the whole corpus', () => {

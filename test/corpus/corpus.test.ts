@@ -29,7 +29,7 @@ import { auditLog, createStore, explain, run, type RunResult, type Store } from 
 import { decodeRow } from '../../src/compile/index.js';
 import type { Diagnostic, Range } from '../../src/diagnostics/diagnostic.js';
 import type { SourceMap } from '../../src/diagnostics/sourceMap.js';
-import { SHARED } from '../ir-corpus.js';
+import { UPSTREAM } from '../ir-corpus.js';
 
 const DIR = import.meta.dirname;
 const files = readdirSync(DIR).filter((f) => f.endsWith('.t2m')).sort();
@@ -299,7 +299,7 @@ describe('DSL corpus', () => {
       ['scenario_investor_update.t2m', 'workflow_investor_update.json'],
       ['scenario_sales_qbr.t2m', 'workflow_sales_qbr.json'],
     ]) {
-      const upstream = JSON.parse(readFileSync(join(SHARED, 'ir/examples/real_world_scenarios', json), 'utf8'));
+      const upstream = JSON.parse(readFileSync(join(UPSTREAM, 'ir/examples/real_world_scenarios', json), 'utf8'));
       expect(load(file).converted.irs).toStrictEqual(upstream.steps.map((s: { ir: unknown }) => s.ir));
     }
   });

@@ -1,4 +1,4 @@
-/** Every IR in ../shared runs on a seeded store or returns diagnostics: the engine never throws on input. */
+/** Every upstream IR (`fixtures/upstream/`) runs on a seeded store or returns diagnostics: the engine never throws on input. */
 import { describe, expect, it } from 'vitest';
 import { createStore, run } from '../../src/engine/index.js';
 import { corpusIrs } from '../ir-corpus.js';
@@ -9,7 +9,7 @@ const SEED = Array.from({ length: 5 }, (_, i) => ({
 }));
 
 describe('corpus through the engine', () => {
-  it('runs or diagnoses every shared IR without throwing', async () => {
+  it('runs or diagnoses every upstream IR without throwing', async () => {
     const store = await createStore();
     expect(run(store, SEED, { now: '2025-10-21T00:00:00Z' }).ok).toBe(true);
     const codes = new Map<string, number>();

@@ -1,7 +1,7 @@
 /**
  * The generated GBNF (grammar/generated/grammar.gbnf) is matched, with the small interpreter in
  * ./gbnf.ts, against every canonical DSL text the project has: the corpus scripts, the spec's and
- * README's examples (formatted), and shared IRs printed by `irsToText`. Constrained decoding
+ * README's examples (formatted), and upstream IRs printed by `irsToText`. Constrained decoding
  * under a grammar that rejects the printer's output could never emit it. It must also reject
  * what the parser or the clause table rejects.
  */
@@ -67,7 +67,7 @@ describe('grammar.gbnf accepts every canonical DSL text', () => {
     expect(checked).toBeGreaterThanOrEqual(50);
   });
 
-  it('300 shared IRs printed by irsToText, one by one and as one script', () => {
+  it('300 upstream IRs printed by irsToText, one by one and as one script', () => {
     const all = corpusIrs();
     const step = Math.floor(all.length / 300);
     const irs: IR[] = [];

@@ -5,11 +5,11 @@ import { corpusIrs } from '../ir-corpus.js';
 describe('IR zod schema', () => {
   const corpus = corpusIrs();
 
-  it('loads the whole shared corpus', () => {
+  it('loads the whole upstream corpus', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(3201 + 75);
   });
 
-  it('accepts every IR in ../shared and keeps every key', () => {
+  it('accepts every upstream IR and keeps every key', () => {
     const failures: string[] = [];
     for (const { where, ir } of corpus) {
       const r = IR.safeParse(ir);
