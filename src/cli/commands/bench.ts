@@ -1,7 +1,7 @@
 /** `t2m bench <samples.jsonl> [--json] [--only <op>]`: the Text2Mem benchmark against this engine. */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { formatReport, parseSamples, runBenchmark } from '../../bench/index.js';
+import { formatReport, parseSamples, runBenchmark } from '../../conformance/index.js';
 
 export function benchCommand(program: Command): void {
   program

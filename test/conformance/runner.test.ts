@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateAssertion, evaluateRanking, parseSamples, runBenchmark, sampleOp, type Sample } from '../../src/bench/index.js';
+import { evaluateAssertion, evaluateRanking, parseSamples, runBenchmark, sampleOp, type Sample } from '../../src/conformance/index.js';
 import { createStore, run } from '../../src/engine/index.js';
 
 const sample: Sample = {

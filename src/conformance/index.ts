@@ -1,5 +1,6 @@
 /**
- * The Text2Mem benchmark runner: for each sample, a fresh store at the sample's clock, its
+ * The Text2Mem benchmark's conformance runner (`t2m bench`; the performance benchmarks are in
+ * `perf/`): for each sample, a fresh store at the sample's clock, its
  * prerequisites then its gold `schema_list`, then the SQL assertions and the ranking check.
  */
 import type { SqlJsStatic } from 'sql.js';

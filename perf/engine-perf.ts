@@ -7,7 +7,7 @@
  * and, for each, the ratio of the pipeline's time to executing the very SQL it issued (taken from
  * the statement results) directly on sql.js with prepared statements, on an identical database.
  *
- * Run: npm run bench:engine [-- --sizes 1000,10000]
+ * Run: npm run perf:engine [-- --sizes 1000,10000]
  */
 import type { Database, SqlValue } from 'sql.js';
 import { createStore, loadSqlJs, run, type SqlStatement, type Store } from '../src/engine/index.js';

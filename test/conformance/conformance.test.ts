@@ -1,6 +1,6 @@
 /** CI's conformance gate: the whole upstream benchmark with the gold schemas. */
 import { describe, expect, it } from 'vitest';
-import { runBenchmark, type Sample } from '../../src/bench/index.js';
+import { runBenchmark, type Sample } from '../../src/conformance/index.js';
 import { benchmarkSamples } from '../ir-corpus.js';
 
 describe('Text2Mem benchmark v2 (gold schemas)', () => {

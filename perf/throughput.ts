@@ -5,7 +5,7 @@
  * and their ratio. Then a smoke test of the CLI: `t2m convert --jsonl` over every benchmark IR,
  * there and back, timed, counting lines that fail and lines that do not round-trip.
  *
- * Run: npm run bench:parse [-- --iterations 5]
+ * Run: npm run perf:parse [-- --iterations 5]
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
