@@ -99,7 +99,7 @@ describe('irsToText and formatText', () => {
     expect(textToIr(src).irs[0].args).toMatchObject({ n: 12345678901234567000, f: 1.5, e: 1000 });
   });
 
-  it('prints IRs as canonical DSL that reads back to the same IRs (shared corpus)', () => {
+  it('prints IRs as canonical DSL that reads back to the same IRs (upstream corpus)', () => {
     const irs = corpusIrs().map((c) => c.ir) as any[];
     const text = irsToText(irs);
     const back = textToIr(text);
