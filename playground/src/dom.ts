@@ -42,3 +42,12 @@ export function pickFile(accept: string): Promise<File | undefined> {
     input.click();
   });
 }
+
+/** A debounced scheduler: each call replaces the pending `fn` and restarts the `ms` wait. */
+export function debouncer(ms: number): (fn: () => void) => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return (fn) => {
+    clearTimeout(timer);
+    timer = setTimeout(fn, ms);
+  };
+}

@@ -1,0 +1,196 @@
+/**
+ * The page's three Monaco editors (script, IR, SQL): their host elements with the "loading
+ * editor…" placeholders, their creation once the lazily imported `editor.ts` arrives, and the
+ * editor-side state kept until then (SQL text, markers, store vocabulary, last diagnostics), set
+ * on the editors when they exist. Monaco appears here only in type imports, so this module stays
+ * in the entry chunk without pulling Monaco into it.
+ */
+import type { Diagnostic, Range } from '../../src/diagnostics/diagnostic.js';
+import type { StoreVocabulary } from '../../src/services/completion.js';
+import { h } from './dom.js';
+import type { EditorModule } from './editor.js';
+import type { monaco } from './monaco.js';
+
+/** What the editors report to the page. */
+export interface EditorEvents {
+  /** Ctrl/Cmd-Enter in the script editor. */
+  run(): void;
+  /** The script editor's text changed (by the user or the page). */
+  scriptChanged(): void;
+  /** The user edited the IR pane (the page's own rewrites are not echoed). */
+  irEdited(): void;
+  /** A link in a hover was followed; true when the page opened it itself. */
+  openLink(url: string): boolean;
+}
+
+/** The editors once loaded (for the test API). */
+export interface LoadedEditors {
+  readonly m: EditorModule;
+  readonly editor: monaco.editor.IStandaloneCodeEditor;
+  readonly irEditor: monaco.editor.IStandaloneCodeEditor;
+  readonly sqlModel: monaco.editor.ITextModel;
+}
+
+const loading = () => h('div', { class: 'editor-loading', 'data-testid': 'editor-loading' }, 'loading editor…');
+
+function toIRange(r: Range): monaco.IRange {
+  return { startLineNumber: r.start.line, startColumn: r.start.column, endLineNumber: r.end.line, endColumn: r.end.column };
+}
+
+export class EditorHost {
+  readonly scriptHost = h('div', { id: 'editor' }, loading());
+  readonly irHost = h('div', { style: 'min-height:0' }, loading());
+  readonly sqlHost = h('div', { style: 'min-height:0' }, loading());
+  /** Resolves when the editors exist; commands that need an editor wait for it. */
+  ready: Promise<void> = new Promise(() => {});
+  /** The Monaco-dependent module and the editors made with it; all undefined until it has loaded. */
+  private m?: EditorModule;
+  private editor?: monaco.editor.IStandaloneCodeEditor;
+  private irEditor?: monaco.editor.IStandaloneCodeEditor;
+  private sqlModel?: monaco.editor.ITextModel;
+  private stepDecorations?: monaco.editor.IEditorDecorationsCollection;
+  /** What the editor-side state will be set to once the editors exist (kept while they load). */
+  private sqlText = '';
+  private vocabulary: StoreVocabulary = { tags: [], types: [], subjects: [] };
+  private lastDiagnostics: Diagnostic[] = [];
+  private readonly markerSets = new Map<string, Diagnostic[]>();
+  /** Set while the page itself rewrites the IR editor, so the change is not echoed back. */
+  private syncing = false;
+
+  /** `module`: the pending `import('./editor.js')`; the editors are made when it resolves. */
+  load(module: Promise<EditorModule>, events: EditorEvents): Promise<void> {
+    this.ready = module.then((m) => this.create(m, events));
+    // Without a handler here, a failed chunk load would be reported as unhandled before the page awaits it.
+    this.ready.catch(() => undefined);
+    return this.ready;
+  }
+
+  /** Creates the three editors in place of their placeholders and hands them the state kept meanwhile. */
+  private create(m: EditorModule, events: EditorEvents): void {
+    const { monaco } = m;
+    m.registerT2mLanguage();
+    monaco.editor.registerLinkOpener({ open: (uri) => events.openLink(uri.toString(true)) });
+    for (const host of [this.scriptHost, this.irHost, this.sqlHost]) host.replaceChildren();
+    const common: monaco.editor.IStandaloneEditorConstructionOptions = {
+      theme: 't2m-dark', automaticLayout: true, minimap: { enabled: false }, fontSize: 13, scrollBeyondLastLine: false,
+    };
+    const editor = monaco.editor.create(this.scriptHost, {
+      ...common, language: 't2m', wordWrap: 'on', 'semanticHighlighting.enabled': true, fixedOverflowWidgets: true,
+    });
+    const irEditor = monaco.editor.create(this.irHost, {
+      ...common, tabSize: 2, model: monaco.editor.createModel('[]', 'json', monaco.Uri.parse(m.IR_MODEL_URI)),
+    });
+    this.sqlModel = monaco.editor.createModel(this.sqlText, 'sql');
+    monaco.editor.create(this.sqlHost, { ...common, model: this.sqlModel, readOnly: true, wordWrap: 'on' });
+    this.stepDecorations = editor.createDecorationsCollection();
+    editor.addAction({
+      id: 't2m.run', label: 'Run script', keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter],
+      run: () => events.run(),
+    });
+    editor.onDidChangeModelContent(() => events.scriptChanged());
+    irEditor.onDidChangeModelContent(() => {
+      if (!this.syncing) events.irEdited();
+    });
+    this.m = m;
+    this.editor = editor;
+    this.irEditor = irEditor;
+    m.setStoreVocabulary(this.vocabulary);
+    m.setLastDiagnostics(this.lastDiagnostics);
+  }
+
+  /** The editors, for the test API: calling an editor function before they load is a test bug. */
+  loaded(): LoadedEditors {
+    if (!this.m || !this.editor || !this.irEditor || !this.sqlModel) throw new Error('the editor has not loaded yet: await window.t2m.loaded first');
+    return { m: this.m, editor: this.editor, irEditor: this.irEditor, sqlModel: this.sqlModel };
+  }
+
+  // ---- the script editor ---------------------------------------------------------------------
+
+  /** The script editor's text; undefined until it exists. */
+  scriptText(): string | undefined {
+    return this.editor?.getValue();
+  }
+
+  /** Shows a script in the editor; before the editor exists, the page does it once it does. */
+  setScriptText(text: string): void {
+    this.editor?.setValue(text);
+  }
+
+  /** Replaces the script as an edit (undoable), as the IR pane does. */
+  editScript(text: string, source: string): void {
+    if (!this.editor) return;
+    const model = this.editor.getModel()!;
+    this.editor.executeEdits(source, [{ range: model.getFullModelRange(), text }]);
+  }
+
+  /** Sets the script's markers of one owner; before the editor exists they are kept and set when it does. */
+  setMarkers(owner: string, diagnostics: Diagnostic[]): void {
+    this.markerSets.set(owner, diagnostics);
+    const model = this.editor?.getModel();
+    if (this.m && model) this.m.monaco.editor.setModelMarkers(model, owner, this.m.toMarkers(diagnostics));
+  }
+
+  /** Sets every kept marker set again (after `setScriptText`, which displaces them). */
+  restoreMarkers(): void {
+    for (const [owner, diagnostics] of this.markerSets) this.setMarkers(owner, diagnostics);
+  }
+
+  /** Selects a range and brings it into view, for a click on a problem. */
+  reveal(range: Range): void {
+    if (!this.editor) return;
+    this.editor.setSelection(toIRange(range));
+    this.editor.revealLineInCenter(range.start.line);
+    this.editor.focus();
+  }
+
+  /** Marks the timeline's statement in the script; `undefined` clears the mark. */
+  highlight(range: Range | undefined): void {
+    if (range) this.stepDecorations?.set([{ range: toIRange(range), options: { isWholeLine: true, className: 'stmt-highlight' } }]);
+    else this.stepDecorations?.clear();
+  }
+
+  /** Formats the script with the project printer; a click while the editor loads formats once it is there. */
+  format(): void {
+    void this.ready.then(() => this.editor?.getAction('editor.action.formatDocument')?.run());
+  }
+
+  /** Diagnostics of the last analysis and run, for the quick fixes. */
+  setLastDiagnostics(diagnostics: Diagnostic[]): void {
+    this.lastDiagnostics = diagnostics;
+    this.m?.setLastDiagnostics(diagnostics);
+  }
+
+  /** Tags, types and subjects in the store, for completion. */
+  setVocabulary(vocabulary: StoreVocabulary): void {
+    this.vocabulary = vocabulary;
+    this.m?.setStoreVocabulary(vocabulary);
+  }
+
+  // ---- the IR and SQL editors ----------------------------------------------------------------
+
+  /** Whether the IR editor exists (the IR pane does nothing before). */
+  hasIrEditor(): boolean {
+    return this.irEditor !== undefined;
+  }
+
+  irText(): string | undefined {
+    return this.irEditor?.getValue();
+  }
+
+  irFocused(): boolean {
+    return this.irEditor?.hasTextFocus() ?? false;
+  }
+
+  /** Rewrites the IR editor without reporting it as an edit. */
+  setIrText(text: string): void {
+    if (!this.irEditor) return;
+    this.syncing = true;
+    this.irEditor.setValue(text);
+    this.syncing = false;
+  }
+
+  setSqlText(text: string): void {
+    this.sqlText = text;
+    this.sqlModel?.setValue(text);
+  }
+}
