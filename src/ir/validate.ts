@@ -7,7 +7,7 @@
  * that is a near miss of a known field of the same object is flagged (`unknown-field` warning).
  */
 import type { z } from 'zod';
-import type { Diagnostic, Fix } from '../diagnostics/diagnostic.js';
+import type { Code, Diagnostic, Fix } from '../diagnostics/diagnostic.js';
 import { renameKeyFix, replaceValueFix } from '../diagnostics/fix.js';
 import { resolveKeyRange, resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
 import { dslName } from '../convert/clauses.js';
@@ -178,7 +178,7 @@ class Reporter {
   }
 
   /** `atKey` points the range at the field's name (when mapped) rather than at its value. */
-  report(code: string, message: string, path: Path, extra: { severity?: Diagnostic['severity']; fix?: Fix; atKey?: boolean } = {}): void {
+  report(code: Code, message: string, path: Path, extra: { severity?: Diagnostic['severity']; fix?: Fix; atKey?: boolean } = {}): void {
     const dotted = path.map(String).join('.');
     const range = (extra.atKey ? resolveKeyRange(this.sourceMap, dotted) : undefined) ?? resolveRange(this.sourceMap, dotted);
     this.diagnostics.push({

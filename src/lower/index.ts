@@ -4,7 +4,7 @@
  * Bad values are returned as diagnostics (code + JSON path), never thrown.
  */
 import { RRule, rrulestr } from './rrule.js';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
 import { ON_EXPIRE, OPS, type IR, type IROf, type JsonValue } from '../ir/schema.js';
 import type {
   LoweredFilter, LoweredSearch, Operation, OrderBy, Selection, SplitRule, TimeWindow, WeightChange,
@@ -43,10 +43,10 @@ class Lowerer {
   readonly warnings: Diagnostic[] = [];
   constructor(readonly now: Date) {}
 
-  error(code: string, message: string, path: string): void {
+  error(code: Code, message: string, path: string): void {
     this.errors.push({ code, severity: 'error', message, path });
   }
-  warn(code: string, message: string, path: string): void {
+  warn(code: Code, message: string, path: string): void {
     this.warnings.push({ code, severity: 'warning', message, path });
   }
 
@@ -54,7 +54,7 @@ class Lowerer {
     if (value === undefined) return undefined;
     const d = parseInstant(value);
     if (!d) {
-      this.error('bad-datetime', `'${value}' is not an ISO-8601 date or date-time`, path);
+      this.error('invalid-datetime', `'${value}' is not an ISO-8601 date or date-time`, path);
       return undefined;
     }
     return formatUtc(d);
@@ -64,7 +64,7 @@ class Lowerer {
   shifted(value: string, sign: 1 | -1, path: string): string | undefined {
     const d = parseDuration(value);
     if (!d) {
-      this.error('bad-duration', `'${value}' is not a duration (ISO-8601 like P30D or PT12H, or 30d)`, path);
+      this.error('invalid-duration', `'${value}' is not a duration (ISO-8601 like P30D or PT12H, or 30d)`, path);
       return undefined;
     }
     return formatUtc(addDuration(this.now, d, sign));
@@ -76,7 +76,7 @@ class Lowerer {
       const amount = tr.amount;
       const unit = tr.unit as Parameters<typeof unitDuration>[1] | undefined;
       if (typeof amount !== 'number' || !unit) {
-        this.error('bad-time-range', 'a relative time range needs `amount` and `unit`', path);
+        this.error('time-range-incomplete', 'a relative time range needs `amount` and `unit`', path);
         return undefined;
       }
       const other = formatUtc(addDuration(this.now, unitDuration(amount, unit), tr.relative === 'next' ? 1 : -1));
@@ -89,7 +89,7 @@ class Lowerer {
     }
     const from = this.instant(tr.start as string | undefined, `${path}.start`);
     const to = this.instant(tr.end as string | undefined, `${path}.end`);
-    if (from && to && from > to) this.error('bad-time-range', `time range starts (${from}) after it ends (${to})`, path);
+    if (from && to && from > to) this.error('time-range-order', `time range starts (${from}) after it ends (${to})`, path);
     return from || to ? { from, to } : undefined;
   }
 
@@ -133,16 +133,16 @@ class Lowerer {
     let search: LoweredSearch | undefined;
     if (t.search) {
       const query = String(t.search.intent?.query ?? t.search.intent?.context ?? '').trim();
-      if (!query) this.error('empty-search', 'a search target needs `intent.query` text', 'target.search.intent');
+      if (!query) this.error('missing-field', 'a search target needs `intent.query` text', 'target.search.intent');
       const alpha = t.search.overrides?.alpha ?? 0.5;
       search = { query, alpha: Math.min(1, Math.max(0, alpha)) };
     }
     // `overrides.limit` (upstream examples) is read as `overrides.k`.
     const limit: number | undefined = t.search?.overrides?.k ?? t.search?.overrides?.limit ?? t.search?.limit ?? t.filter?.limit;
-    if (limit !== undefined && limit < 1) this.error('bad-limit', `limit must be at least 1, got ${limit}`, 'target.filter.limit');
+    if (limit !== undefined && limit < 1) this.error('out-of-range', `limit must be at least 1, got ${limit}`, 'target.filter.limit');
     const orderBy: OrderBy = t.search?.overrides?.order_by ?? (search ? 'relevance' : 'time_desc');
     if (ir.op !== 'Encode' && ids === undefined && !filter && !search && !t.all) {
-      this.error('missing-target', `${ir.op} needs a target: ids, filter, search or all`, 'target');
+      this.error('target-required', `${ir.op} needs a target: ids, filter, search or all`, 'target');
     }
     return { ids, filter, search, all: t.all === true, limit, orderBy };
   }
@@ -210,7 +210,7 @@ function lowerEncode(l: Lowerer, ir: IROf<'Encode'>) {
     typeof payload.text === 'string' ? payload.text
       : payload.structured ? JSON.stringify(payload.structured)
       : typeof payload.url === 'string' ? payload.url : undefined;
-  if (text === undefined || text.trim() === '') l.error('empty-payload', 'Encode needs payload text, structured data or a url', 'args.payload');
+  if (text === undefined || text.trim() === '') l.error('missing-field', 'Encode needs payload text, structured data or a url', 'args.payload');
   // Metadata written inside the payload counts as if written beside it; the top-level arg wins.
   const arg = (key: string): any => (a[key] !== undefined ? a[key] : PAYLOAD_METADATA.includes(key) ? payload[key] : undefined);
   for (const key of PAYLOAD_METADATA) {
@@ -321,7 +321,7 @@ function lowerUpdate(l: Lowerer, ir: IROf<'Update'>) {
   const s = ((ir.args ?? {}) as Record<string, any>).set ?? {};
   const set: Record<string, JsonValue> = {};
   const facets: Record<string, JsonValue> = {};
-  if (Object.keys(s).length === 0) l.error('empty-update', 'Update needs at least one field in `set`', 'args.set');
+  if (Object.keys(s).length === 0) l.error('missing-field', 'Update needs at least one field in `set`', 'args.set');
   for (const [key, v] of Object.entries(s) as [string, any][]) {
     const path = `args.set.${key}`;
     switch (key) {
@@ -358,8 +358,8 @@ function lowerSplit(l: Lowerer, ir: IROf<'Split'>): SplitRule {
   const strategy = a.strategy ?? 'by_sentences';
   const p = a.params?.[strategy] ?? {};
   if (strategy === 'by_chunks') {
-    if (p.chunk_size !== undefined && p.chunk_size < 1) l.error('bad-split', 'chunk_size must be at least 1', 'args.params.by_chunks.chunk_size');
-    if (p.num_chunks !== undefined && p.num_chunks < 1) l.error('bad-split', 'num_chunks must be at least 1', 'args.params.by_chunks.num_chunks');
+    if (p.chunk_size !== undefined && p.chunk_size < 1) l.error('out-of-range', 'chunk_size must be at least 1', 'args.params.by_chunks.chunk_size');
+    if (p.num_chunks !== undefined && p.num_chunks < 1) l.error('out-of-range', 'num_chunks must be at least 1', 'args.params.by_chunks.num_chunks');
     return { kind: 'by_chunks', chunkSize: p.chunk_size, numChunks: p.num_chunks ?? (p.chunk_size ? undefined : 2) };
   }
   if (strategy === 'custom') return { kind: 'custom', instruction: p.instruction ?? '', maxSplits: p.max_splits };
@@ -370,7 +370,7 @@ function lowerRemind(l: Lowerer, remind: Record<string, any>) {
   const rule = String(remind.rrule ?? '').trim();
   const until = l.instant(remind.until, 'args.remind.until');
   if (!rule) {
-    l.error('bad-rrule', 'remind needs an `rrule` (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO)', 'args.remind.rrule');
+    l.error('invalid-rrule', 'remind needs an `rrule` (RFC 5545, e.g. FREQ=WEEKLY;BYDAY=MO)', 'args.remind.rrule');
     return undefined;
   }
   try {
@@ -383,7 +383,7 @@ function lowerRemind(l: Lowerer, remind: Record<string, any>) {
     if (next && until && formatUtc(next) > until) next = null;
     return { rrule: body, until, next: next ? formatUtc(next) : null };
   } catch (e) {
-    l.error('bad-rrule', `'${rule}' is not an RFC 5545 recurrence rule: ${(e as Error).message}`, 'args.remind.rrule');
+    l.error('invalid-rrule', `'${rule}' is not an RFC 5545 recurrence rule: ${(e as Error).message}`, 'args.remind.rrule');
     return undefined;
   }
 }
@@ -468,7 +468,7 @@ export function lowerIr(ir: IR, ctx: LowerContext): LowerResult {
       const tags = dedupe(a.tags ?? []);
       const facets = a.facets && typeof a.facets === 'object' ? { ...a.facets } : {};
       if (tags.length === 0 && Object.keys(facets).length === 0 && a.mode !== 'replace') {
-        l.error('empty-label', 'Label needs tags or facets', 'args');
+        l.error('missing-field', 'Label needs tags or facets', 'args');
       }
       op = { kind: 'Label', ...base, selection: l.selection(ir), mode: a.mode ?? 'add', tags, facets, facetColumns: facetColumns(l, facets, 'args.facets') };
       break;
@@ -521,7 +521,7 @@ export function lowerIr(ir: IR, ctx: LowerContext): LowerResult {
       let expireAt: string | undefined;
       if (a.until !== undefined) expireAt = l.instant(a.until, 'args.until');
       else if (a.ttl !== undefined) expireAt = l.shifted(a.ttl, 1, 'args.ttl');
-      else l.error('expire-needs-time', 'Expire needs `ttl` or `until`', 'args');
+      else l.error('missing-field', 'Expire needs `ttl` or `until`', 'args');
       op = {
         kind: 'Expire', ...base, selection: l.selection(ir), expireAt: expireAt ?? base.now,
         action: a.on_expire ?? 'soft_delete', reason: a.reason,
@@ -547,7 +547,7 @@ export function lowerIr(ir: IR, ctx: LowerContext): LowerResult {
     }
     case 'Summarize': {
       const maxTokens = a.max_tokens ?? DEFAULT_MAX_TOKENS;
-      if (maxTokens < 1) l.error('bad-max-tokens', 'max_tokens must be at least 1', 'args.max_tokens');
+      if (maxTokens < 1) l.error('out-of-range', 'max_tokens must be at least 1', 'args.max_tokens');
       op = { kind: 'Summarize', ...base, selection: l.selection(ir), focus: a.focus, maxTokens };
       break;
     }
