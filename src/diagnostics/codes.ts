@@ -97,7 +97,7 @@ export const CODES = {
   'permission-denied': error('execute', GOVERNANCE, 'a write the actor may not make'),
   'merge-primary-missing': error('execute', ENGINE, "a Merge's primary record does not exist (or is deleted or expired)"),
   'ids-not-found': warning('execute', ENGINE, 'named ids with no live record'),
-  'not-readable': warning('execute', GOVERNANCE, 'named ids the reader may not read'),
+  'not-readable': warning('execute', 'spec/semantics.md#which-records-an-operation-sees', 'named ids the reader may not read'),
   'no-match': warning('execute', ENGINE, 'a write whose target matches no live record'),
   'tag-not-present': warning('execute', ENGINE, 'a Label remove of a tag the record does not have'),
   'split-single-piece': warning('execute', ENGINE, 'a Split that yields one piece; the record is left as is'),
@@ -106,8 +106,8 @@ export const CODES = {
   'merge-nothing-to-merge': warning('execute', ENGINE, 'a Merge by filter or search that finds fewer than two records'),
   // The engine API and stores.
   'bad-store-file': error('engine', STORAGE, 'bytes that are not a Text2Mem store'),
-  'store-unreadable': error('engine', STORAGE, 'a store file that cannot be read'),
-  'store-unwritable': error('engine', STORAGE, 'a store file that cannot be written'),
+  'store-unreadable': error('engine', ENGINE, 'a store file that cannot be read'),
+  'store-unwritable': error('engine', ENGINE, 'a store file that cannot be written'),
   'undo-not-found': error('engine', ENGINE, 'undo of an audit entry that does not exist'),
   'undo-already-done': error('engine', ENGINE, 'undo of an audit entry already undone'),
   'undo-unsupported': error('engine', ENGINE, 'undo of an audit entry without soft deletes'),
@@ -123,4 +123,16 @@ export function isCode(code: string): code is Code {
 /** A diagnostic with its code's default severity (unless `extra` gives one). */
 export function diagnostic(code: Code, message: string, extra: Partial<Omit<Diagnostic, 'code' | 'message'>> = {}): Diagnostic {
   return { code, severity: CODES[code].severity, message, ...extra };
+}
+
+/**
+ * The registry as a markdown table (for spec/checks.md, "Diagnostic codes"; written by
+ * scripts/gen-codes.ts). Links are relative to `spec/`.
+ */
+export function codeTable(): string {
+  const rows = Object.entries(CODES).map(([code, info]: [string, CodeInfo]) => {
+    const target = info.spec.replace(/^spec\//, '').replace(/^checks\.md/, '');
+    return `| \`${code}\` | ${info.severity} | ${info.stage} | ${info.summary} | [${target}](${target}) |`;
+  });
+  return ['| code | severity | stage | meaning | section |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
