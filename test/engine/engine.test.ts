@@ -7,6 +7,32 @@ import { auditLog, createStore, explain, run, sweep, undo } from '../../src/engi
 import { loadStoreFile, saveStoreFile } from '../../src/engine/file-store.js';
 import { encode, freshStore, NOW, op, row, rows, runOk } from './harness.js';
 
+describe('the chain', () => {
+  it('checks before it runs: a checker error refuses the script, warnings ride along, strict refuses them too', async () => {
+    const store = await freshStore();
+    // Statement 1 breaks a cross-field invariant the schema cannot see (two alternatives).
+    const refused = run(store, [encode('a'), op('Promote', { ids: ['1'] }, { weight: 0.9, weight_delta: 0.1 })], { now: NOW });
+    expect(refused).toMatchObject({ ok: false, results: [], diagnostics: [{ code: 'exclusive-args', severity: 'error', statement: 1, path: 'args.weight_delta' }] });
+    expect(rows(store)).toHaveLength(0);
+    // A write by filter without a limit is a checker warning: it runs, and the warning is on the result.
+    const script = [encode('b', { tags: ['t'] }), op('Label', { filter: { has_tags: ['t'] } }, { tags: ['x'] })];
+    const warned = run(store, script, { now: NOW });
+    expect(warned.ok).toBe(true);
+    expect(warned.diagnostics).toEqual([expect.objectContaining({ code: 'write-without-limit', severity: 'warning', statement: 1 })]);
+    const strict = run(store, script, { now: NOW, policy: 'strict' });
+    expect(strict).toMatchObject({ ok: false, diagnostics: [{ code: 'write-without-limit', severity: 'error', statement: 1 }] });
+    expect(rows(store)).toHaveLength(1);
+  });
+
+  it('returns a refusal met while executing as a diagnostic of the statement, never as an exception', async () => {
+    const store = await freshStore();
+    runOk(store, [encode('a'), encode('b'), op('Lock', { ids: ['2'] }, { mode: 'read_only' })]);
+    const r = run(store, [op('Merge', { ids: ['1', '2'] })], { now: NOW });
+    expect(r).toMatchObject({ ok: false, results: [], diagnostics: [{ code: 'record-locked', severity: 'error', statement: 0 }] });
+    expect(rows(store).map((x) => x.deleted)).toEqual([0, 0]);
+  });
+});
+
 describe('transactions', () => {
   it('rolls back the whole script when a statement fails, naming it and its span', async () => {
     const store = await freshStore();
