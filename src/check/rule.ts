@@ -3,12 +3,12 @@
  * each rule's `statement` hook, then its `value` hook for every value in the statement's IR,
  * so all rules share one traversal (see src/check/index.ts).
  */
-import type { Fix, RelatedInformation, Severity } from '../diagnostics/diagnostic.js';
+import type { Code, Fix, RelatedInformation, Severity } from '../diagnostics/diagnostic.js';
 import type { SourceMap } from '../diagnostics/sourceMap.js';
 import type { IR } from '../ir/schema.js';
 
 export interface Report {
-  readonly code: string;
+  readonly code: Code;
   readonly message: string;
   /** Dotted JSON path into the statement's IR; the range is its nearest mapped ancestor's. */
   readonly path: string;
@@ -36,7 +36,7 @@ export interface Rule {
   /** The rule's name, as in its file name (`TargetModeRule`). */
   readonly name: string;
   /** Each diagnostic code the rule reports, with its default severity. */
-  readonly codes: Readonly<Record<string, Severity>>;
+  readonly codes: Readonly<Partial<Record<Code, Severity>>>;
   /** Called once per statement, before its values. */
   statement?(ir: IR, ctx: RuleContext): void;
   /** Called for every value of the statement's IR (objects, lists and scalars) with its dotted path. */

@@ -56,6 +56,3 @@ export const MEMORY_COLUMNS: readonly Column[] = [
 ];
 
 export const COLUMN_BY_NAME: ReadonlyMap<string, Column> = new Map(MEMORY_COLUMNS.map((c) => [c.name, c]));
-
-/** A memory row as the engine sees it: JSON columns decoded. */
-export type MemoryRow = { readonly id: number } & { readonly [column: string]: unknown };

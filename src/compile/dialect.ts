@@ -1,6 +1,6 @@
 /**
  * The one SQL dialect interface. Everything that differs between SQL engines (identifier quoting,
- * placeholders, JSON functions, scalar min/max, insert-returning) is a hook here; the compiler in
+ * placeholders, JSON functions, insert-returning) is a hook here; the compiler in
  * this folder only concatenates fragments the dialect returns. SQLite is `dialects/sqlite.ts`;
  * PostgreSQL will be a sibling implementing the same hooks.
  */
@@ -30,15 +30,10 @@ export interface Dialect {
   jsonArrayOverlaps(column: string, param: string): string;
   /** The text value of `key` in the JSON object in `column`; `keyParam` is a rendered placeholder holding the key. */
   jsonObjectField(column: string, keyParam: string): string;
-  /** Scalar least / greatest of two expressions (SQLite: MIN/MAX; PostgreSQL: LEAST/GREATEST). */
-  least(a: string, b: string): string;
-  greatest(a: string, b: string): string;
   /** SQL appended to an INSERT to get the new row id back as column `id`, or null when the driver reports it another way. */
   insertReturningId(): string | null;
   /** The statement that yields the id of the last inserted row (used when `insertReturningId` is null). */
   lastInsertId(): string;
-  /** Case-insensitive substring match of `expr` against the pattern bound at `param`. */
-  ilike(expr: string, param: string): string;
   /** DDL for the store's tables, indexes and triggers, in order (idempotent). */
   schema(): readonly string[];
   /** Statements that rebuild derived tables (the tag index) from `memory`, for stores that predate them. */

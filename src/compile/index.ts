@@ -10,7 +10,7 @@ import { COLUMN_BY_NAME, MEMORY_COLUMNS } from './columns.js';
 import { ParamList, type Dialect, type SqlStatement, type SqlValue } from './dialect.js';
 
 export type { Dialect, SqlStatement, SqlValue } from './dialect.js';
-export { MEMORY_COLUMNS, COLUMN_BY_NAME, type MemoryRow, type Column } from './columns.js';
+export { MEMORY_COLUMNS, COLUMN_BY_NAME, type Column } from './columns.js';
 export { sqlite } from './dialects/sqlite.js';
 
 export interface SqlPlan {
@@ -202,5 +202,3 @@ export function compile(op: Operation, d: Dialect, opts?: Partial<SelectOptions>
     }),
   };
 }
-
-export const ALL_COLUMNS = MEMORY_COLUMNS.map((c) => c.name);

@@ -136,13 +136,15 @@ export async function runBenchmark(samples: readonly Sample[], options: BenchOpt
     if (!opened.ok) throw new Error('internal: cannot open an empty store');
     const store = opened.store;
     try {
-      const now = sample.expected.meta.eval_time_utc;
-      const pre = run(store, sample.prerequisites, { now });
+      // The engine checks every script like `t2m check`; the gold IRs pass the default policy
+      // (test/check/corpus.test.ts), so the runner names it rather than relaxing it.
+      const options = { now: sample.expected.meta.eval_time_utc, policy: 'default' } as const;
+      const pre = run(store, sample.prerequisites, options);
       if (!pre.ok) {
         ok = false;
         fail('error', 'prerequisites', pre.diagnostics.filter((d) => d.severity === 'error').map((d) => `[${d.statement}] ${d.code}: ${d.message}`).join('; '));
       }
-      const gold = run(store, sample.schema_list, { now });
+      const gold = run(store, sample.schema_list, options);
       if (!gold.ok) {
         ok = false;
         fail('error', 'schema_list', gold.diagnostics.filter((d) => d.severity === 'error').map((d) => `[${d.statement}] ${d.code}: ${d.message}`).join('; '));

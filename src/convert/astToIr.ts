@@ -3,7 +3,7 @@
  * every emitted value (and the name of every field, as `<path>#key`) to the span that produced
  * it. Values are kept as written: no normalisation happens here.
  */
-import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
+import type { Code, Diagnostic, Range } from '../diagnostics/diagnostic.js';
 import type { SourceMap } from '../diagnostics/sourceMap.js';
 import { closest } from '../diagnostics/suggest.js';
 import { STAGE_OF, type Op } from '../ir/schema.js';
@@ -44,7 +44,7 @@ class StatementBuilder {
     private readonly statement: number,
   ) {}
 
-  error(code: string, message: string, range: Range, extra: Partial<Diagnostic> = {}): void {
+  error(code: Code, message: string, range: Range, extra: Partial<Diagnostic> = {}): void {
     this.diagnostics.push({ code, severity: 'error', message, range, statement: this.statement, ...extra });
   }
 

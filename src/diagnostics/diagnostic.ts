@@ -2,6 +2,9 @@
  * The one diagnostic type of the toolchain. Parser, converter, checker, engine, CLI and editor
  * services all report user mistakes as Diagnostics; exceptions are for broken internal invariants.
  */
+import type { Code } from './codes.js';
+
+export type { Code };
 
 /** A point in source text. `line` and `column` are 1-based, `offset` is a 0-based UTF-16 index. */
 export interface Position {
@@ -35,8 +38,8 @@ export interface RelatedInformation {
 }
 
 export interface Diagnostic {
-  /** Stable kebab-case code, e.g. `unexpected-token`, `target-exclusive`. Documented in spec/. */
-  readonly code: string;
+  /** Stable kebab-case code, e.g. `unexpected-token`, `target-exclusive`: one of the registry (./codes.ts). */
+  readonly code: Code;
   readonly severity: Severity;
   readonly message: string;
   /**

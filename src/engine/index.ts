@@ -8,7 +8,9 @@ import {
   compileAuditInsert, compileAuditLastId, compileAuditMarkUndone, compileAuditSelect, compileDeleteById, compileDueExpiries, compileSelectByIds,
   compileUpdateById, decodeRow, type SqlStatement,
 } from '../compile/index.js';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { check, type Policy } from '../check/index.js';
+import { diagnostic, type Code } from '../diagnostics/codes.js';
+import { type Diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
 import { resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
 import type { IR } from '../ir/schema.js';
 import { validateIr } from '../ir/validate.js';
@@ -38,6 +40,8 @@ export interface RunOptions {
   readonly sourceMaps?: readonly (SourceMap | undefined)[];
   /** Roll everything back at the end, whatever `meta.dry_run` says (used by `explain`). */
   readonly dryRun?: boolean;
+  /** The checker's policy (default `default`, as `t2m check` and `t2m run`): `strict` refuses on warnings too. */
+  readonly policy?: Policy;
 }
 
 export interface RunResult {
@@ -55,7 +59,7 @@ export interface RunResult {
 function clock(now: Date | string | undefined): Date | Diagnostic {
   if (now === undefined) return new Date();
   if (now instanceof Date) return now;
-  return parseInstant(now) ?? { code: 'bad-datetime', severity: 'error', message: `--now '${now}' is not an ISO-8601 date-time` };
+  return parseInstant(now) ?? diagnostic('invalid-datetime', `--now '${now}' is not an ISO-8601 date-time`);
 }
 
 function locate(d: Diagnostic, index: number, maps: RunOptions['sourceMaps']): Diagnostic {
@@ -65,31 +69,28 @@ function locate(d: Diagnostic, index: number, maps: RunOptions['sourceMaps']): D
 }
 
 /**
- * Runs a script (a list of IR instructions) as one transaction: every statement is validated,
- * lowered against the clock and executed in order; the first error rolls everything back and
- * is returned as a diagnostic naming the statement (and its span when source maps are given).
- * A statement with `meta.dry_run` reports its plan and would-be ids, and its effects are undone.
+ * Runs a script (a list of IR instructions) as one transaction, through the same chain as the
+ * front end: validate → check (the same checker and policy as `t2m check`) → lower against the
+ * clock → compile → execute, in order. A validation or checker error refuses the script before
+ * anything runs; the first statement that lowering or execution refuses rolls everything back.
+ * Either way the result is `ok: false` with error diagnostics naming the statement (and its span
+ * when source maps are given); warnings ride along. A statement with `meta.dry_run` reports its
+ * plan and would-be ids, and its effects are undone.
  */
 export function run(store: Store, irs: readonly unknown[], options: RunOptions = {}): RunResult {
   const now = clock(options.now);
   if (!(now instanceof Date)) return { ok: false, results: [], diagnostics: [now] };
-  const warnings: Diagnostic[] = [];
-  const validated: IR[] = [];
-  for (const [i, json] of irs.entries()) {
-    const v = validateIr(json, options.sourceMaps?.[i], i);
-    const errors = v.diagnostics.filter((d) => d.severity === 'error');
-    if (errors.length || !v.ir) return { ok: false, results: [], diagnostics: v.diagnostics.map((d) => locate(d, i, options.sourceMaps)) };
-    warnings.push(...v.diagnostics);
-    validated.push(v.ir);
-  }
+  const at = (i: number) => (d: Diagnostic) => locate(d, i, options.sourceMaps);
+  const checked = validateAndCheck(irs, options);
+  if (!checked.ok) return { ok: false, results: [], diagnostics: checked.diagnostics };
+  const warnings = [...checked.diagnostics];
   return store.transaction<RunResult>(() => {
     const results: StatementResult[] = [];
-    for (const [i, ir] of validated.entries()) {
+    const refuse = (diagnostics: readonly Diagnostic[]) => ({ commit: false, value: { ok: false, results, diagnostics } });
+    for (const [i, ir] of checked.irs.entries()) {
       const lowered = lowerIr(ir, { now, actor: options.actor });
-      if (!lowered.ok) {
-        return { commit: false, value: { ok: false, results, diagnostics: lowered.diagnostics.map((d) => locate(d, i, options.sourceMaps)) } };
-      }
-      warnings.push(...lowered.warnings.map((d) => locate(d, i, options.sourceMaps)));
+      if (!lowered.ok) return refuse(lowered.diagnostics.map(at(i)));
+      warnings.push(...lowered.warnings.map(at(i)));
       const op = lowered.operation;
       const outcome = op.dryRun
         ? store.transaction(() => ({ commit: false, value: executeOperation(store, op, i) }))
@@ -97,20 +98,39 @@ export function run(store: Store, irs: readonly unknown[], options: RunOptions =
       if (!outcome.ok && op.dryRun) {
         // A dry run asks what the statement would do; "it would be refused" is that answer, so
         // the refusal is reported in its result (and as a warning) and the script goes on.
-        const refused = locate(outcome.diagnostic, i, options.sourceMaps);
+        const refused = at(i)(outcome.diagnostics[0]);
         const warning: Diagnostic = { ...refused, severity: 'warning', message: `dry run: this statement would be refused: ${refused.message}` };
         warnings.push(warning);
         results.push({ index: i, op: op.kind, ids: [], changes: [], warnings: [warning], sql: [], dryRun: true, refused });
         continue;
       }
-      if (!outcome.ok) {
-        return { commit: false, value: { ok: false, results, diagnostics: [locate(outcome.diagnostic, i, options.sourceMaps)] } };
-      }
-      warnings.push(...outcome.result.warnings.map((d) => locate(d, i, options.sourceMaps)));
+      if (!outcome.ok) return refuse(outcome.diagnostics.map(at(i)));
+      warnings.push(...outcome.result.warnings.map(at(i)));
       results.push(options.dryRun && !outcome.result.dryRun ? { ...outcome.result, dryRun: true } : outcome.result);
     }
     return { commit: !options.dryRun, value: { ok: true, results, diagnostics: warnings } };
   });
+}
+
+/**
+ * The front of the chain for IR values: shape (validateIr), then the cross-field invariants
+ * (check, under the run's policy). Any error refuses the script; warnings are returned located.
+ */
+function validateAndCheck(
+  irs: readonly unknown[],
+  options: RunOptions,
+): { ok: true; irs: IR[]; diagnostics: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] } {
+  const maps = options.sourceMaps;
+  const diagnostics: Diagnostic[] = [];
+  const valid: IR[] = [];
+  for (const [i, json] of irs.entries()) {
+    const v = validateIr(json, maps?.[i], i);
+    diagnostics.push(...v.diagnostics.map((d) => locate(d, i, maps)));
+    if (v.ir) valid.push(v.ir);
+  }
+  if (hasErrors(diagnostics) || valid.length !== irs.length) return { ok: false, diagnostics };
+  diagnostics.push(...check(valid, { sourceMaps: maps, policy: options.policy ?? 'default' }).map((d) => locate(d, d.statement ?? 0, maps)));
+  return hasErrors(diagnostics) ? { ok: false, diagnostics } : { ok: true, irs: valid, diagnostics };
 }
 
 /** The plan of a script: runs it and rolls it back, returning each statement's SQL and would-be ids. */
@@ -230,7 +250,7 @@ export type UndoResult =
  * reverted; an entry without soft deletes is refused.
  */
 export function undo(store: Store, auditId: number, options: { now?: Date | string; actor?: string } = {}): UndoResult {
-  const fail = (code: string, message: string): UndoResult => ({ ok: false, diagnostics: [{ code, severity: 'error', message }] });
+  const fail = (code: Code, message: string): UndoResult => ({ ok: false, diagnostics: [diagnostic(code, message)] });
   const at = clock(options.now);
   if (!(at instanceof Date)) return { ok: false, diagnostics: [at] };
   const [entry] = auditLog(store, auditId);

@@ -2,18 +2,20 @@
  * Execute: runs one lowered Operation on a Store and reports what it did. Reads the target rows
  * with the compiled target select, checks governance, computes each record's new values and
  * writes them with compiled per-row statements, then records the write in the audit log.
- * Refusals (locks, permissions, missing confirmation, bad references) come back as diagnostics.
+ * Refusals (locks, permissions, missing confirmation, bad references) are returned as diagnostics,
+ * never thrown; an exception here is a broken internal invariant.
  */
 import {
   compile, compileAuditInsert, compileDeleteById, compileInsert, compileTargetSelect, compileUpdateById, decodeRow,
   type SqlStatement,
 } from '../compile/index.js';
+import { diagnostic, type Code } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { JsonValue } from '../ir/schema.js';
 import { ARCHIVE_WEIGHT, BASE_WEIGHT } from '../lower/index.js';
 import type {
-  DeleteOp, DemoteOp, EncodeOp, ExpireOp, LabelOp, LockOp, MergeOp, Operation, PromoteOp, RetrieveOp, SplitOp,
-  SummarizeOp, TargetedOperation, UpdateOp, WeightChange,
+  DeleteOp, DemoteOp, EncodeOp, ExpireOp, LabelOp, LockOp, MergeOp, Operation, PromoteOp, SplitOp, TargetedOperation,
+  UpdateOp, WeightChange,
 } from '../lower/operation.js';
 import { lockActive, lockDenies, lockRefusal, writeRefusal } from './governance.js';
 import type { Store } from './store.js';
@@ -47,14 +49,14 @@ export interface StatementResult {
   readonly refused?: Diagnostic;
 }
 
-export type ExecuteResult = { readonly ok: true; readonly result: StatementResult } | { readonly ok: false; readonly diagnostic: Diagnostic };
-
-/** A user-facing refusal; caught at the `executeOperation` boundary and returned as a diagnostic. */
-class Refusal extends Error {
-  constructor(readonly code: string, message: string, readonly path?: string) {
-    super(message);
-  }
-}
+/**
+ * A statement's outcome: its result, or its refusal (a lock, a permission, a missing
+ * confirmation, a bad reference) as error diagnostics naming the statement and, where known, the
+ * IR path. A refused statement may have written before it was refused: the caller rolls back.
+ */
+export type ExecuteResult =
+  | { readonly ok: true; readonly result: StatementResult }
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
 const DEFAULT_SEARCH_K = 10;
 const WRITE_OPS = new Set(['Update', 'Label', 'Promote', 'Demote', 'Merge', 'Split', 'Lock', 'Expire', 'Delete']);
@@ -63,6 +65,8 @@ class Execution {
   readonly sql: SqlStatement[] = [];
   readonly warnings: Diagnostic[] = [];
   readonly changes: Change[] = [];
+  /** Set by `refuse`: the statement stops and is returned as refused. */
+  refusal?: Diagnostic;
   constructor(readonly store: Store, readonly op: Operation, readonly index: number) {}
 
   query(stmt: SqlStatement): Row[] {
@@ -73,15 +77,21 @@ class Execution {
     this.sql.push(stmt);
     return this.store.run(stmt);
   }
-  warn(code: string, message: string, path?: string): void {
-    this.warnings.push({ code, severity: 'warning', message, path, statement: this.index });
+  warn(code: Code, message: string, path?: string): void {
+    this.warnings.push(diagnostic(code, message, { severity: 'warning', path, statement: this.index }));
+  }
+  /** Refuses the statement; returns false so that callers can `return x.refuse(…)`. */
+  refuse(code: Code, message: string, path?: string): false {
+    this.refusal ??= diagnostic(code, message, { severity: 'error', ...(path !== undefined ? { path } : {}), statement: this.index });
+    return false;
   }
 
   /** Target rows: the compiled select, then relevance scoring and the limit for searches. */
   target(op: TargetedOperation): { rows: Row[]; scores?: Record<number, number> } {
     const sel = op.selection;
     if (sel.all && WRITE_OPS.has(op.kind) && !op.confirmation && !op.dryRun) {
-      throw new Refusal('confirmation-required', `${op.kind} on all records needs meta.confirmation = true`, 'target.all');
+      this.refuse('all-requires-confirmation', `${op.kind} on all records needs meta.confirmation = true`, 'target.all');
+      return { rows: [] };
     }
     const plan = compile(op, this.store.dialect);
     let rows = this.query(plan.target!);
@@ -116,18 +126,22 @@ class Execution {
     return { rows: kept.map((x) => x.row), scores: Object.fromEntries(kept.map((x) => [x.row.id, round(x.score)])) };
   }
 
-  /** Refuses the whole statement if any target record is locked against it or not writable by the actor. */
-  guard(op: TargetedOperation, rows: readonly Row[], appendOnlyCompatible = false): void {
+  /**
+   * Refuses the whole statement if any target record is locked against it or not writable by the
+   * actor; true when the statement may go on.
+   */
+  guard(op: TargetedOperation, rows: readonly Row[], appendOnlyCompatible = false): boolean {
     for (const row of rows) {
       const lock = lockRefusal(row, op.kind, op.actor, op.now, appendOnlyCompatible);
       if (lock) {
         const until = typeof row.lock_expires === 'string' ? ` until ${row.lock_expires}` : '';
         const reason = typeof row.lock_reason === 'string' && row.lock_reason ? ` (reason: ${row.lock_reason})` : '';
-        throw new Refusal('record-locked', `${op.kind} refused: memory #${row.id} is locked ${row.lock_mode}${until}${reason}; ${lock}`);
+        return this.refuse('record-locked', `${op.kind} refused: memory #${row.id} is locked ${row.lock_mode}${until}${reason}; ${lock}`);
       }
       const perm = writeRefusal(row, op.actor);
-      if (perm) throw new Refusal('permission-denied', `${op.kind} refused: memory #${row.id}: ${perm}`);
+      if (perm) return this.refuse('permission-denied', `${op.kind} refused: memory #${row.id}: ${perm}`);
     }
+    return true;
   }
 
   /** Writes `changes` to `row` and records before/after images of the changed fields. */
@@ -199,7 +213,7 @@ function newWeight(current: unknown, change: WeightChange): number | undefined {
   }
 }
 
-function encode(x: Execution, op: EncodeOp): StatementResult {
+function encode(x: Execution, op: EncodeOp): number[] {
   const text = String(op.values.text ?? '');
   const values: Record<string, unknown> = {
     ...op.values,
@@ -210,12 +224,11 @@ function encode(x: Execution, op: EncodeOp): StatementResult {
   };
   if (op.embedding) Object.assign(values, { embedding: op.embedding, embedding_model: 'caller' });
   else if (!op.skipEmbedding) Object.assign(values, x.embedding(text));
-  const id = x.insert(values);
-  return withAudit(x, [id]);
+  return [x.insert(values)];
 }
 
 function update(x: Execution, op: UpdateOp, rows: Row[]): void {
-  x.guard(op, rows);
+  if (!x.guard(op, rows)) return;
   for (const row of rows) {
     const changes: Record<string, unknown> = { ...op.set };
     if (Object.keys(op.facets).length) {
@@ -230,7 +243,7 @@ function update(x: Execution, op: UpdateOp, rows: Row[]): void {
 }
 
 function label(x: Execution, op: LabelOp, rows: Row[]): void {
-  x.guard(op, rows, op.mode === 'add');
+  if (!x.guard(op, rows, op.mode === 'add')) return;
   for (const row of rows) {
     const old = asTags(row.tags);
     const tags =
@@ -251,7 +264,7 @@ function label(x: Execution, op: LabelOp, rows: Row[]): void {
 }
 
 function promote(x: Execution, op: PromoteOp | DemoteOp, rows: Row[]): void {
-  x.guard(op, rows);
+  if (!x.guard(op, rows)) return;
   for (const row of rows) {
     const changes: Record<string, unknown> = {};
     const w = newWeight(row.weight, op.change);
@@ -271,7 +284,7 @@ function merge(x: Execution, op: MergeOp, rows: Row[]): number[] {
     primary = rows.find((r) => r.id === op.primary);
     if (!primary) {
       const [extra] = x.query(compileTargetSelect({ ids: [op.primary], all: false, orderBy: 'time_desc' }, x.store.dialect, { now: op.now, applyReadPermissions: false }));
-      if (!extra) throw new Refusal('merge-primary-missing', `Merge: primary record #${op.primary} does not exist (or is deleted or expired)`, 'args.primary_id');
+      if (!extra) return (x.refuse('merge-primary-missing', `Merge: primary record #${op.primary} does not exist (or is deleted or expired)`, 'args.primary_id'), []);
       primary = extra;
     }
   }
@@ -280,12 +293,11 @@ function merge(x: Execution, op: MergeOp, rows: Row[]): number[] {
     // Naming the records to merge and getting fewer than two is a mistake; a filter or search
     // that finds at most one record has simply nothing left to merge (as upstream's reference
     // adapter treats it), so the script goes on with a warning.
-    if (op.selection.ids) throw new Refusal('merge-needs-two', `Merge needs at least two live records; the target selects ${rows.length}`, 'target');
+    if (op.selection.ids) return (x.refuse('merge-needs-two', `Merge needs at least two live records; the target selects ${rows.length}`, 'target'), []);
     x.warn('merge-nothing-to-merge', `Merge: the target selects ${rows.length} live record${rows.length === 1 ? '' : 's'}, so there is nothing to merge`, 'target');
     return [];
   }
-  x.guard(op, children);
-  x.guard(op, [primary], true);
+  if (!x.guard(op, children) || !x.guard(op, [primary], true)) return [];
   const text = [primary.text, ...children.map((c) => c.text)].filter((t) => typeof t === 'string' && t).join('\n');
   const primaryChanges: Record<string, unknown> = {
     text,
@@ -329,7 +341,7 @@ const INHERITED = ['type', 'tags', 'facets', 'time', 'subject', 'location', 'top
   'expire_reason', 'read_perm_level', 'write_perm_level', 'read_whitelist', 'read_blacklist', 'write_whitelist', 'write_blacklist'];
 
 function split(x: Execution, op: SplitOp, rows: Row[]): number[] {
-  x.guard(op, rows);
+  if (!x.guard(op, rows)) return [];
   const ids: number[] = [];
   for (const row of rows) {
     const parts = pieces(op, String(row.text ?? ''));
@@ -359,7 +371,7 @@ function split(x: Execution, op: SplitOp, rows: Row[]): number[] {
 }
 
 function lock(x: Execution, op: LockOp, rows: Row[]): void {
-  x.guard(op, rows);
+  if (!x.guard(op, rows)) return;
   for (const row of rows) {
     x.update(row, {
       lock_mode: op.mode,
@@ -371,13 +383,13 @@ function lock(x: Execution, op: LockOp, rows: Row[]): void {
 }
 
 function expire(x: Execution, op: ExpireOp, rows: Row[]): void {
-  x.guard(op, rows);
+  if (!x.guard(op, rows)) return;
   if (op.expireAt <= op.now) x.warn('expires-immediately', `the expiry time ${op.expireAt} is not after now (${op.now}); the records are hidden at once`);
   for (const row of rows) x.update(row, { expire_at: op.expireAt, expire_action: op.action, expire_reason: op.reason ?? null });
 }
 
 function remove(x: Execution, op: DeleteOp, rows: Row[]): void {
-  x.guard(op, rows);
+  if (!x.guard(op, rows)) return;
   for (const row of rows) {
     if (op.soft) x.update(row, { deleted: 1, deleted_at: op.now });
     else x.remove(row);
@@ -388,47 +400,47 @@ function project(row: Row, include: readonly string[]): Record<string, unknown> 
   return Object.fromEntries(include.map((k) => [k, row[k] ?? null]));
 }
 
-/** Executes one operation; the caller owns the transaction. */
+/**
+ * Executes one operation; the caller owns the transaction (and rolls it back when the statement
+ * is refused: a refusal may come after some of its writes).
+ */
 export function executeOperation(store: Store, op: Operation, index: number): ExecuteResult {
   const x = new Execution(store, op, index);
-  try {
-    if (op.kind === 'Encode') return { ok: true, result: encode(x, op) };
-    let { rows, scores } = x.target(op);
-    if (rows.length === 0 && op.kind !== 'Retrieve' && op.kind !== 'Summarize') {
-      x.warn('no-match', `${op.kind}: the target matches no live record`, 'target');
+  const done = (ids: () => number[]): ExecuteResult => {
+    const written = ids();
+    return x.refusal ? { ok: false, diagnostics: [x.refusal] } : { ok: true, result: withAudit(x, written) };
+  };
+  if (op.kind === 'Encode') return done(() => encode(x, op));
+  let { rows, scores } = x.target(op);
+  if (x.refusal) return { ok: false, diagnostics: [x.refusal] };
+  if (rows.length === 0 && op.kind !== 'Retrieve' && op.kind !== 'Summarize') {
+    x.warn('no-match', `${op.kind}: the target matches no live record`, 'target');
+  }
+  if (op.kind === 'Retrieve' || op.kind === 'Summarize') {
+    // A lock policy that explicitly denies a read hides the record from it.
+    const hidden = rows.filter((r) => lockActive(r, op.now) && lockDenies(r, op.kind, op.actor));
+    if (hidden.length) {
+      x.warn('lock-hides-record', `${op.kind}: the lock policy of ${hidden.map((r) => `memory #${r.id}`).join(', ')} denies ${op.kind}; left out`);
+      rows = rows.filter((r) => !hidden.includes(r));
     }
-    if (op.kind === 'Retrieve' || op.kind === 'Summarize') {
-      // A lock policy that explicitly denies a read hides the record from it.
-      const hidden = rows.filter((r) => lockActive(r, op.now) && lockDenies(r, op.kind, op.actor));
-      if (hidden.length) {
-        x.warn('lock-hides-record', `${op.kind}: the lock policy of ${hidden.map((r) => `memory #${r.id}`).join(', ')} denies ${op.kind}; left out`);
-        rows = rows.filter((r) => !hidden.includes(r));
-      }
+  }
+  const all = () => rows.map((r) => r.id);
+  switch (op.kind) {
+    case 'Retrieve':
+      return { ok: true, result: x.result(all(), { rows: rows.map((r) => project(r, op.include)), scores }) };
+    case 'Summarize': {
+      const texts = rows.filter((r) => typeof r.text === 'string').map((r) => ({ id: r.id, text: r.text as string }));
+      const summary = store.summarizer.summarize(texts, { focus: op.focus, maxTokens: op.maxTokens });
+      return { ok: true, result: x.result(all(), { summary, scores }) };
     }
-    switch (op.kind) {
-      case 'Retrieve':
-        return { ok: true, result: x.result(rows.map((r) => r.id), { rows: rows.map((r) => project(r, (op as RetrieveOp).include)), scores }) };
-      case 'Summarize': {
-        const s = op as SummarizeOp;
-        const texts = rows.filter((r) => typeof r.text === 'string').map((r) => ({ id: r.id, text: r.text as string }));
-        const summary = store.summarizer.summarize(texts, { focus: s.focus, maxTokens: s.maxTokens });
-        return { ok: true, result: x.result(rows.map((r) => r.id), { summary, scores }) };
-      }
-      case 'Update': update(x, op, rows); break;
-      case 'Label': label(x, op, rows); break;
-      case 'Promote': case 'Demote': promote(x, op, rows); break;
-      case 'Merge': return { ok: true, result: withAudit(x, merge(x, op, rows)) };
-      case 'Split': return { ok: true, result: withAudit(x, split(x, op, rows)) };
-      case 'Lock': lock(x, op, rows); break;
-      case 'Expire': expire(x, op, rows); break;
-      case 'Delete': remove(x, op, rows); break;
-    }
-    return { ok: true, result: withAudit(x, rows.map((r) => r.id)) };
-  } catch (e) {
-    if (e instanceof Refusal) {
-      return { ok: false, diagnostic: { code: e.code, severity: 'error', message: e.message, path: e.path, statement: index } };
-    }
-    throw e;
+    case 'Update': return done(() => (update(x, op, rows), all()));
+    case 'Label': return done(() => (label(x, op, rows), all()));
+    case 'Promote': case 'Demote': return done(() => (promote(x, op, rows), all()));
+    case 'Merge': return done(() => merge(x, op, rows));
+    case 'Split': return done(() => split(x, op, rows));
+    case 'Lock': return done(() => (lock(x, op, rows), all()));
+    case 'Expire': return done(() => (expire(x, op, rows), all()));
+    case 'Delete': return done(() => (remove(x, op, rows), all()));
   }
 }
 

@@ -6,8 +6,8 @@
  * Unknown keys in the loose parts of the IR are real data and stay allowed; only an unknown key
  * that is a near miss of a known field of the same object is flagged (`unknown-field` warning).
  */
-import type { z } from 'zod';
-import type { Diagnostic, Fix } from '../diagnostics/diagnostic.js';
+import { z } from 'zod';
+import type { Code, Diagnostic, Fix } from '../diagnostics/diagnostic.js';
 import { renameKeyFix, replaceValueFix } from '../diagnostics/fix.js';
 import { resolveKeyRange, resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
 import { dslName } from '../convert/clauses.js';
@@ -24,9 +24,12 @@ type Path = ReadonlyArray<PropertyKey>;
 type Issue = z.core.$ZodIssue;
 
 /** The zod schema of each op's instruction, taken from the discriminated union itself. */
-const SCHEMA_OF_OP: ReadonlyMap<string, z.ZodType> = new Map(
-  (IR.options as readonly z.ZodObject[]).map((o) => [String((o.shape.op as z.ZodLiteral).value), o]),
-);
+const SCHEMA_OF_OP: ReadonlyMap<string, z.ZodObject> = new Map(IR.options.map((o): [string, z.ZodObject] => [o.shape.op.value, o]));
+
+/** The schema inside any `.optional()` wrappers. */
+function unwrapOptional(schema: z.core.$ZodType): z.core.$ZodType {
+  return schema instanceof z.ZodOptional ? unwrapOptional(schema.unwrap()) : schema;
+}
 
 /**
  * Validate one statement's JSON; `sourceMap` and `statement` locate the diagnostics, `source`
@@ -126,36 +129,29 @@ function reportIssue(out: Reporter, issue: Issue, prefix: Path): void {
 }
 
 /** Warn about unknown keys of loose objects that are near misses of a known key there. */
-function nearMissKeys(out: Reporter, schema: z.ZodType, value: unknown, path: Path): void {
-  const def = (schema as any)._zod.def;
-  switch (def.type) {
-    case 'optional':
-      nearMissKeys(out, def.innerType, value, path);
-      return;
-    case 'array':
-      if (Array.isArray(value)) value.forEach((v, i) => nearMissKeys(out, def.element, v, [...path, i]));
-      return;
-    case 'object': {
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
-      const shape = def.shape as Record<string, z.ZodType>;
-      const known = Object.keys(shape);
-      const loose = def.catchall?._zod.def.type === 'unknown';
-      for (const [key, v] of Object.entries(value)) {
-        if (key in shape) nearMissKeys(out, shape[key], v, [...path, key]);
-        else if (loose) {
-          const guess = closest(key, known, 2);
-          if (!guess || guess === key) continue;
-          const keyPath = [...path, key];
-          out.report('unknown-field', `unknown field '${key}'; did you mean '${guess}'?`, keyPath, {
-            severity: 'warning',
-            fix: out.replaceKey(keyPath, key, guess),
-            atKey: true,
-          });
-        }
-      }
-      return;
+function nearMissKeys(out: Reporter, schema: z.core.$ZodType, value: unknown, path: Path): void {
+  const inner = unwrapOptional(schema);
+  if (inner instanceof z.ZodArray) {
+    if (Array.isArray(value)) value.forEach((v, i) => nearMissKeys(out, inner.element, v, [...path, i]));
+    return;
+  }
+  if (!(inner instanceof z.ZodObject) || value === null || typeof value !== 'object' || Array.isArray(value)) return;
+  const shape: Record<string, z.core.$ZodType> = inner.shape;
+  const known = Object.keys(shape);
+  // A loose object (`z.looseObject`) keeps unknown keys: its catchall is `unknown`.
+  const loose = inner.def.catchall instanceof z.ZodUnknown;
+  for (const [key, v] of Object.entries(value)) {
+    if (key in shape) nearMissKeys(out, shape[key], v, [...path, key]);
+    else if (loose) {
+      const guess = closest(key, known, 2);
+      if (!guess || guess === key) continue;
+      const keyPath = [...path, key];
+      out.report('unknown-field', `unknown field '${key}'; did you mean '${guess}'?`, keyPath, {
+        severity: 'warning',
+        fix: out.replaceKey(keyPath, key, guess),
+        atKey: true,
+      });
     }
-    default:
   }
 }
 
@@ -178,7 +174,7 @@ class Reporter {
   }
 
   /** `atKey` points the range at the field's name (when mapped) rather than at its value. */
-  report(code: string, message: string, path: Path, extra: { severity?: Diagnostic['severity']; fix?: Fix; atKey?: boolean } = {}): void {
+  report(code: Code, message: string, path: Path, extra: { severity?: Diagnostic['severity']; fix?: Fix; atKey?: boolean } = {}): void {
     const dotted = path.map(String).join('.');
     const range = (extra.atKey ? resolveKeyRange(this.sourceMap, dotted) : undefined) ?? resolveRange(this.sourceMap, dotted);
     this.diagnostics.push({
@@ -204,13 +200,13 @@ class Reporter {
   /** Known keys of the strict object at `path` (the instruction itself or `meta`). */
   knownKeysOfStrict(path: Path): string[] {
     const op = (this.json as Record<string, unknown>).op as Op;
-    let schema: any = SCHEMA_OF_OP.get(op);
+    let schema: z.core.$ZodType | undefined = SCHEMA_OF_OP.get(op);
     for (const k of path) {
-      while (schema?._zod.def.type === 'optional') schema = schema._zod.def.innerType;
-      schema = schema?._zod.def.shape?.[k as string];
+      const inner = schema && unwrapOptional(schema);
+      schema = inner instanceof z.ZodObject ? (inner.shape as Record<string, z.core.$ZodType>)[String(k)] : undefined;
     }
-    while (schema?._zod.def.type === 'optional') schema = schema._zod.def.innerType;
-    return Object.keys(schema?._zod.def.shape ?? {});
+    const inner = schema && unwrapOptional(schema);
+    return inner instanceof z.ZodObject ? Object.keys(inner.shape) : [];
   }
 
   replaceValue(path: Path, oldValue: string, newValue: string): Fix | undefined {

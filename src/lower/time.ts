@@ -30,10 +30,6 @@ export function parseInstant(text: string): Date | null {
   return new Date(ms - offsetMinutes * 60_000);
 }
 
-export function normalizeInstant(text: string): string | null {
-  const d = parseInstant(text);
-  return d ? formatUtc(d) : null;
-}
 
 export interface DurationParts {
   readonly years: number;

@@ -5,7 +5,7 @@
  */
 import type { CstNode, IToken, TokenType } from 'chevrotain';
 import { tokenMatcher } from 'chevrotain';
-import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
+import type { Code, Diagnostic, Range } from '../diagnostics/diagnostic.js';
 import { closest } from '../diagnostics/suggest.js';
 import * as T from '../../grammar/tokens.js';
 import { parser, expectedAtToken } from '../../grammar/parser.js';
@@ -532,7 +532,7 @@ function buildClause(n: CstNode): A.Clause | undefined {
 
 // ---------------------------------------------------------------- driver
 
-function diagnosticAt(t: IToken, code: string, message: string, fix?: Diagnostic['fix']): Diagnostic {
+function diagnosticAt(t: IToken, code: Code, message: string, fix?: Diagnostic['fix']): Diagnostic {
   return { code, severity: 'error', message, range: tokenRange(t), ...(fix ? { fix } : {}) };
 }
 

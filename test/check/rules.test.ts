@@ -225,7 +225,7 @@ describe('RangeRule', () => {
 describe('MergeRule', () => {
   it('needs two ids and a primary among them', () => {
     const one = json({ stage: 'STO', op: 'Merge', target: ids('1') });
-    expect(diags(one)).toEqual([{ code: 'merge-too-few-ids', range: at(one, '["1"]') }]);
+    expect(diags(one)).toEqual([{ code: 'merge-needs-two', range: at(one, '["1"]') }]);
     const primary = json({ stage: 'STO', op: 'Merge', target: ids('1', '2'), args: { primary_id: '3' } });
     expect(diags(primary)).toEqual([{ code: 'merge-primary-not-in-ids', range: at(primary, '"3"') }]);
   });

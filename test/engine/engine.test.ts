@@ -7,6 +7,32 @@ import { auditLog, createStore, explain, run, sweep, undo } from '../../src/engi
 import { loadStoreFile, saveStoreFile } from '../../src/engine/file-store.js';
 import { encode, freshStore, NOW, op, row, rows, runOk } from './harness.js';
 
+describe('the chain', () => {
+  it('checks before it runs: a checker error refuses the script, warnings ride along, strict refuses them too', async () => {
+    const store = await freshStore();
+    // Statement 1 breaks a cross-field invariant the schema cannot see (two alternatives).
+    const refused = run(store, [encode('a'), op('Promote', { ids: ['1'] }, { weight: 0.9, weight_delta: 0.1 })], { now: NOW });
+    expect(refused).toMatchObject({ ok: false, results: [], diagnostics: [{ code: 'exclusive-args', severity: 'error', statement: 1, path: 'args.weight_delta' }] });
+    expect(rows(store)).toHaveLength(0);
+    // A write by filter without a limit is a checker warning: it runs, and the warning is on the result.
+    const script = [encode('b', { tags: ['t'] }), op('Label', { filter: { has_tags: ['t'] } }, { tags: ['x'] })];
+    const warned = run(store, script, { now: NOW });
+    expect(warned.ok).toBe(true);
+    expect(warned.diagnostics).toEqual([expect.objectContaining({ code: 'write-without-limit', severity: 'warning', statement: 1 })]);
+    const strict = run(store, script, { now: NOW, policy: 'strict' });
+    expect(strict).toMatchObject({ ok: false, diagnostics: [{ code: 'write-without-limit', severity: 'error', statement: 1 }] });
+    expect(rows(store)).toHaveLength(1);
+  });
+
+  it('returns a refusal met while executing as a diagnostic of the statement, never as an exception', async () => {
+    const store = await freshStore();
+    runOk(store, [encode('a'), encode('b'), op('Lock', { ids: ['2'] }, { mode: 'read_only' })]);
+    const r = run(store, [op('Merge', { ids: ['1', '2'] })], { now: NOW });
+    expect(r).toMatchObject({ ok: false, results: [], diagnostics: [{ code: 'record-locked', severity: 'error', statement: 0 }] });
+    expect(rows(store).map((x) => x.deleted)).toEqual([0, 0]);
+  });
+});
+
 describe('transactions', () => {
   it('rolls back the whole script when a statement fails, naming it and its span', async () => {
     const store = await freshStore();
@@ -32,7 +58,7 @@ describe('transactions', () => {
 
   it('reports a bad clock as a diagnostic', async () => {
     const r = run(await freshStore(), [encode('a')], { now: 'yesterday' });
-    expect(r).toMatchObject({ ok: false, diagnostics: [{ code: 'bad-datetime' }] });
+    expect(r).toMatchObject({ ok: false, diagnostics: [{ code: 'invalid-datetime' }] });
   });
 });
 
@@ -58,11 +84,15 @@ describe('dry run', () => {
     expect(r.ok).toBe(true);
     expect(r.results[1]).toMatchObject({ dryRun: true, ids: [], changes: [], refused: { code: 'record-locked', severity: 'error', statement: 1 } });
     expect(r.results[1].refused!.message).toMatch(/memory #1 is locked append_only/);
-    expect(r.diagnostics).toEqual([expect.objectContaining({ code: 'record-locked', severity: 'warning', statement: 1 })]);
+    // The checker's warning (a write by filter without a limit) rides along, before the run's own.
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({ code: 'write-without-limit', severity: 'warning', statement: 1 }),
+      expect.objectContaining({ code: 'record-locked', severity: 'warning', statement: 1 }),
+    ]);
     expect(rows(store).map((x) => [x.id, x.deleted, x.tags])).toEqual([[1, 0, '["t"]'], [2, 0, '["x"]']]);
     // Bad input in a dry-run statement is still an error that stops the script.
     const bad = run(store, [encode('more'), op('Delete', { ids: ['1'] }, { older_than: 'soon' }, { dry_run: true })], { now: NOW });
-    expect(bad).toMatchObject({ ok: false, diagnostics: [{ code: 'bad-duration', statement: 1 }] });
+    expect(bad).toMatchObject({ ok: false, diagnostics: [{ code: 'invalid-duration', statement: 1 }] });
     expect(rows(store)).toHaveLength(2);
     // explain predicts a real run, which the refusal would stop.
     expect(explain(store, [op('Delete', { ids: ['1'] })], { now: NOW }).diagnostics[0]).toMatchObject({ code: 'record-locked', severity: 'error' });
@@ -117,8 +147,8 @@ describe('locks', () => {
     runOk(store, [encode('a'), encode('b'), op('Lock', { ids: ['1'] }, { policy: { allow: ['Promote'], reviewers: ['rev'] } }), op('Lock', { ids: ['2'] }, { mode: 'append_only', policy: { deny: ['Label'] } })]);
     expect(row(store, 1).lock_mode).toBe('custom');
     runOk(store, [op('Promote', { ids: ['1'] }, { weight_delta: 0.1 })]);
-    expect(run(store, [op('Demote', { ids: ['1'] })], { now: NOW }).diagnostics[0].message).toMatch(/allows only Promote/);
-    runOk(store, [op('Demote', { ids: ['1'] })], { actor: 'rev' });
+    expect(run(store, [op('Demote', { ids: ['1'] }, { archive: true })], { now: NOW }).diagnostics[0].message).toMatch(/allows only Promote/);
+    runOk(store, [op('Demote', { ids: ['1'] }, { archive: true })], { actor: 'rev' });
     expect(run(store, [op('Label', { ids: ['2'] }, { tags: ['x'] })], { now: NOW }).diagnostics[0].message).toMatch(/denies Label/);
   });
 });
@@ -262,7 +292,7 @@ describe('confirmation', () => {
   it('refuses a write on all records without meta.confirmation', async () => {
     const store = await freshStore();
     runOk(store, [encode('a'), encode('b')]);
-    expect(run(store, [op('Delete', { all: true })], { now: NOW }).diagnostics[0]).toMatchObject({ code: 'confirmation-required', path: 'target.all' });
+    expect(run(store, [op('Delete', { all: true })], { now: NOW }).diagnostics[0]).toMatchObject({ code: 'all-requires-confirmation', path: 'target.all' });
     runOk(store, [op('Delete', { all: true }, {}, { confirmation: true })]);
     expect(rows(store).map((r) => r.deleted)).toEqual([1, 1]);
   });

@@ -74,16 +74,16 @@ describe('lowerIr', () => {
     const op = lower({ stage: 'STO', op: 'Promote', target: { ids: '1' }, args: { remind: { rrule: 'FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0' } } });
     // 2025-10-21 is a Tuesday: the next Monday 09:00 is 2025-10-27.
     expect(op).toMatchObject({ remind: { rrule: 'FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0', next: '2025-10-27T09:00:00Z' }, change: { kind: 'none' } });
-    expect(errors({ stage: 'STO', op: 'Promote', target: { ids: '1' }, args: { remind: { rrule: 'EVERY TUESDAY' } } })[0].code).toBe('bad-rrule');
+    expect(errors({ stage: 'STO', op: 'Promote', target: { ids: '1' }, args: { remind: { rrule: 'EVERY TUESDAY' } } })[0].code).toBe('invalid-rrule');
   });
 
   it('reports bad values as diagnostics with paths instead of throwing', () => {
-    expect(errors({ stage: 'ENC', op: 'Encode', args: { payload: { text: 'x' }, time: '2025-13-40' } })).toEqual([{ code: 'bad-datetime', path: 'args.time' }]);
-    expect(errors({ stage: 'STO', op: 'Expire', target: { ids: '1' }, args: { ttl: 'forever' } })).toEqual([{ code: 'bad-duration', path: 'args.ttl' }]);
-    expect(errors({ stage: 'STO', op: 'Update', target: { ids: '1' }, args: { set: {} } })).toEqual([{ code: 'empty-update', path: 'args.set' }]);
-    expect(errors({ stage: 'STO', op: 'Delete', args: {} })).toEqual([{ code: 'missing-target', path: 'target' }]);
-    expect(errors({ stage: 'ENC', op: 'Encode', args: { payload: {} } })).toEqual([{ code: 'empty-payload', path: 'args.payload' }]);
-    expect(errors({ stage: 'RET', op: 'Retrieve', target: { filter: { time_range: { start: '2025-10-21', end: '2025-10-01' } } } })[0].code).toBe('bad-time-range');
+    expect(errors({ stage: 'ENC', op: 'Encode', args: { payload: { text: 'x' }, time: '2025-13-40' } })).toEqual([{ code: 'invalid-datetime', path: 'args.time' }]);
+    expect(errors({ stage: 'STO', op: 'Expire', target: { ids: '1' }, args: { ttl: 'forever' } })).toEqual([{ code: 'invalid-duration', path: 'args.ttl' }]);
+    expect(errors({ stage: 'STO', op: 'Update', target: { ids: '1' }, args: { set: {} } })).toEqual([{ code: 'missing-field', path: 'args.set' }]);
+    expect(errors({ stage: 'STO', op: 'Delete', args: {} })).toEqual([{ code: 'target-required', path: 'target' }]);
+    expect(errors({ stage: 'ENC', op: 'Encode', args: { payload: {} } })).toEqual([{ code: 'missing-field', path: 'args.payload' }]);
+    expect(errors({ stage: 'RET', op: 'Retrieve', target: { filter: { time_range: { start: '2025-10-21', end: '2025-10-01' } } } })[0].code).toBe('time-range-order');
   });
 
   it('freezes the operation but not the caller\'s IR', () => {

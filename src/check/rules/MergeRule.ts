@@ -7,12 +7,12 @@ import type { Rule } from '../rule.js';
 
 export const MergeRule: Rule = {
   name: 'MergeRule',
-  codes: { 'merge-too-few-ids': 'error', 'merge-primary-not-in-ids': 'error' },
+  codes: { 'merge-needs-two': 'error', 'merge-primary-not-in-ids': 'error' },
   statement(ir, ctx) {
     if (ir.op !== 'Merge' || ir.target?.ids === undefined) return;
     const ids = (Array.isArray(ir.target.ids) ? ir.target.ids : [ir.target.ids]).map(String);
     if (ids.length < 2) {
-      ctx.report({ code: 'merge-too-few-ids', message: 'Merge combines several memories: list at least two ids', path: 'target.ids' });
+      ctx.report({ code: 'merge-needs-two', message: 'Merge combines several memories: list at least two ids', path: 'target.ids' });
     }
     const primary = ir.args?.primary_id;
     if (primary !== undefined && primary !== 'auto' && !ids.includes(String(primary))) {

@@ -1,7 +1,7 @@
 /** `t2m run <file> [--db store.sqlite] [--now <iso>] [--json]`: execute a DSL script or IR file. */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { hasErrors } from '../../diagnostics/diagnostic.js';
+import { type Diagnostic, hasErrors } from '../../diagnostics/diagnostic.js';
 import { explain, openStore, run, sweep } from '../../engine/index.js';
 import { loadStoreFile, saveStoreFile } from '../../engine/file-store.js';
 import { formatStatement } from '../engine-output.js';
@@ -57,7 +57,10 @@ export function runCommand(program: Command): void {
       }
       const options = { now: flags.now, actor: flags.actor, sourceMaps: input.sourceMaps };
       const result = flags.dryRun ? explain(store, input.irs, options) : run(store, input.irs, options);
-      const diagnostics = [...input.diagnostics, ...result.diagnostics];
+      // The engine checks again (same checker, same policy): its checker warnings repeat the front
+      // end's, which speak the input's language, so each is shown once.
+      const seen = new Set(input.diagnostics.map(key));
+      const diagnostics = [...input.diagnostics, ...result.diagnostics.filter((d) => !seen.has(key(d)))];
       if (flags.json) {
         process.stdout.write(`${JSON.stringify({ ...result, diagnostics, swept: swept?.applied }, null, 2)}\n`);
       } else {
@@ -81,3 +84,5 @@ export function runCommand(program: Command): void {
       }
     });
 }
+
+const key = (d: Diagnostic): string => `${d.statement}\u0000${d.code}\u0000${d.path ?? ''}`;

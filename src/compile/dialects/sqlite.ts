@@ -19,11 +19,8 @@ export const sqlite: Dialect = {
     `EXISTS (SELECT 1 FROM json_each(COALESCE(${column}, '[]')) AS a JOIN json_each(${param}) AS b ON a.value = b.value)`,
   // json_each rather than a JSON path, so keys with quotes or dots need no escaping.
   jsonObjectField: (column, keyParam) => `(SELECT value FROM json_each(COALESCE(${column}, '{}')) WHERE key = ${keyParam})`,
-  least: (a, b) => `MIN(${a}, ${b})`,
-  greatest: (a, b) => `MAX(${a}, ${b})`,
   insertReturningId: () => ' RETURNING id',
   lastInsertId: () => 'SELECT last_insert_rowid() AS id',
-  ilike: (expr, param) => `${expr} LIKE ${param}`,
   schema: () => [
     MEMORY_DDL,
     'CREATE INDEX IF NOT EXISTS memory_time ON memory(time)',

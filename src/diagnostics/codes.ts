@@ -1,0 +1,138 @@
+/**
+ * The registry of diagnostic codes: every code any stage reports, with its default severity, a
+ * one-line summary and the `spec/` section that documents it. `Diagnostic.code` is typed by it,
+ * so a code that is not registered here is a type error; test/diagnostics/codes.test.ts checks
+ * that every anchor exists and that spec/checks.md lists the same codes.
+ *
+ * One code per invariant: the checker (before a run) and the engine (while running) report the
+ * same violation with the same code.
+ */
+import type { Diagnostic, Severity } from './diagnostic.js';
+
+/** The stage that reports a code first (later stages may report it too, e.g. the engine's own checks). */
+export type CodeStage = 'syntax' | 'convert' | 'dataset' | 'validate' | 'check' | 'lower' | 'execute' | 'engine';
+
+export interface CodeInfo {
+  readonly severity: Severity;
+  readonly stage: CodeStage;
+  readonly summary: string;
+  /** `spec/<file>.md#<anchor>`: the section that documents the code. */
+  readonly spec: string;
+}
+
+const SYNTAX = 'spec/syntax.md#9-syntax-diagnostics';
+const DATASET = 'spec/syntax.md#10-datasets-one-statement-per-line';
+const VALIDATION = 'spec/checks.md#validation-shape';
+const TARGET = 'spec/checks.md#target-mode';
+const TIME_RANGE = 'spec/checks.md#time-range';
+const ENGINE = 'spec/semantics.md#engine-diagnostics';
+const GOVERNANCE = 'spec/semantics.md#governance';
+const STORAGE = 'spec/semantics.md#storage';
+
+const error = (stage: CodeStage, spec: string, summary: string): CodeInfo => ({ severity: 'error', stage, summary, spec });
+const warning = (stage: CodeStage, spec: string, summary: string): CodeInfo => ({ severity: 'warning', stage, summary, spec });
+
+export const CODES = {
+  // Syntax (the parser) and conversion (AST → IR).
+  'invalid-character': error('syntax', SYNTAX, 'a character that starts no token'),
+  'unterminated-string': error('syntax', SYNTAX, 'a string without its closing quote on the line'),
+  'invalid-escape': error('syntax', SYNTAX, 'a backslash escape JSON does not have'),
+  'unexpected-token': error('syntax', SYNTAX, 'a token where the grammar expected something else'),
+  'unexpected-end': error('syntax', SYNTAX, 'the input ends inside a statement'),
+  'unknown-keyword': error('syntax', SYNTAX, 'a bare word where a keyword was expected'),
+  'unknown-verb': error('syntax', SYNTAX, 'a statement starting with a word that is not a verb'),
+  'expected-statement': error('syntax', SYNTAX, 'a statement that does not start with a verb'),
+  'missing-semicolon': error('syntax', SYNTAX, 'two statements without `;` between them'),
+  'internal-error': error('syntax', SYNTAX, 'the parser broke (a bug, not a mistake in the input)'),
+  'clause-not-allowed': error('convert', SYNTAX, 'a clause the verb does not take'),
+  'duplicate-field': error('convert', SYNTAX, 'the same IR field set by two clauses'),
+  'duplicate-key': error('convert', SYNTAX, 'the same key twice in one object literal'),
+  'conflicting-fields': error('convert', SYNTAX, 'a path set below a field that already holds a non-object value'),
+  'invalid-condition': error('convert', SYNTAX, 'an operator on a field it does not apply to'),
+  'expected-object': error('convert', SYNTAX, '`PAYLOAD` with a value that is not an object'),
+  // Datasets (`t2m convert --jsonl`).
+  'empty-line': error('dataset', DATASET, 'an empty line in a one-record-per-line dataset'),
+  'expected-one-statement': error('dataset', DATASET, 'a dataset line holding other than one statement'),
+  'invalid-record': error('dataset', DATASET, 'a dataset line that is not an object {"dsl": "<script>"}'),
+  // Validation (shape).
+  'json-syntax': error('validate', VALIDATION, 'IR JSON text that is not valid JSON'),
+  'unknown-op': error('validate', VALIDATION, '`op` is not one of the twelve verbs'),
+  'invalid-type': error('validate', VALIDATION, 'a field has the wrong JSON type'),
+  'invalid-enum': error('validate', VALIDATION, 'a value outside its enum'),
+  'invalid-value': error('validate', VALIDATION, 'a value the schema rejects for another reason'),
+  'unknown-field': error('validate', VALIDATION, 'an unknown key where the IR is closed (a warning for a near miss in an open object)'),
+  // The checker's cross-field invariants (also reported by the engine when it meets them).
+  'missing-field': error('check', 'spec/checks.md#missing-field', 'a field the op cannot run without is missing'),
+  'stage-mismatch': error('check', 'spec/checks.md#stage-mismatch', "the statement's stage is not its op's"),
+  'target-required': error('check', TARGET, 'a non-Encode statement without a target'),
+  'target-forbidden': error('check', TARGET, 'an Encode with a target'),
+  'target-exclusive': error('check', TARGET, 'two target modes other than search + filter'),
+  'target-empty-ids': error('check', TARGET, '`ids` is an empty list or an empty string'),
+  'duplicate-id': warning('check', TARGET, 'the same id twice in `ids`'),
+  'all-requires-confirmation': error('check', 'spec/checks.md#all-requires-confirmation', 'a target of `all` without CONFIRM (or DRY RUN for a write)'),
+  'write-without-limit': warning('check', 'spec/checks.md#write-without-limit', 'a write by filter or search without a limit'),
+  'unknown-condition': error('check', 'spec/checks.md#unknown-condition', 'a target condition the engine cannot apply (a warning on a read)'),
+  'exclusive-args': error('check', 'spec/checks.md#exclusive-args', 'two alternatives of one group of args'),
+  'time-range-exclusive': error('check', TIME_RANGE, 'both forms (absolute and relative) in one time range'),
+  'time-range-incomplete': error('check', TIME_RANGE, 'a time range form with a part missing'),
+  'time-range-order': error('check', TIME_RANGE, 'a time range that starts after it ends'),
+  'out-of-range': error('check', 'spec/checks.md#out-of-range', 'a number outside its domain'),
+  'empty-weight-range': error('check', 'spec/checks.md#out-of-range', '`weight_gte` above `weight_lte`'),
+  'merge-needs-two': error('check', 'spec/checks.md#merge', 'a Merge by ids that names (or finds) fewer than two memories'),
+  'merge-primary-not-in-ids': error('check', 'spec/checks.md#merge', "a Merge's explicit `primary_id` is not one of its ids"),
+  'policy-conflict': error('check', 'spec/checks.md#policy-conflict', 'a Lock policy that both allows and denies an op'),
+  'unsafe-integer': warning('check', 'spec/checks.md#unsafe-integer', 'an integer beyond 2^53 − 1, which JSON numbers cannot hold exactly'),
+  'invalid-datetime': error('check', 'spec/checks.md#invalid-datetime', 'a datetime that is not ISO-8601 with an offset, or no real instant'),
+  'invalid-duration': error('check', 'spec/checks.md#invalid-duration', 'a duration that is not a positive ISO-8601 duration'),
+  'invalid-rrule': error('check', 'spec/checks.md#invalid-rrule', 'a reminder rule that is not an RFC 5545 recurrence rule'),
+  // Lowering (the engine's reading of a valid IR).
+  'bad-arg': error('lower', ENGINE, 'an Encode governance arg (weight, ttl, expiry, lock) with a wrong value'),
+  'bad-id': error('lower', ENGINE, 'an id that is not a positive integer'),
+  'ignored-arg': warning('lower', ENGINE, 'a key the engine does not act on (kept in the IR, reported)'),
+  'weight-clamped': warning('lower', ENGINE, 'a weight outside [0,1], clamped'),
+  'demote-positive-delta': warning('lower', ENGINE, 'a Demote with a positive delta, read as the size of the decrease'),
+  'promote-negative-delta': warning('lower', ENGINE, 'a Promote with a negative delta, which lowers the weight'),
+  // Execution.
+  'record-locked': error('execute', GOVERNANCE, 'a write refused by a lock in force'),
+  'permission-denied': error('execute', GOVERNANCE, 'a write the actor may not make'),
+  'merge-primary-missing': error('execute', ENGINE, "a Merge's primary record does not exist (or is deleted or expired)"),
+  'ids-not-found': warning('execute', ENGINE, 'named ids with no live record'),
+  'not-readable': warning('execute', 'spec/semantics.md#which-records-an-operation-sees', 'named ids the reader may not read'),
+  'no-match': warning('execute', ENGINE, 'a write whose target matches no live record'),
+  'tag-not-present': warning('execute', ENGINE, 'a Label remove of a tag the record does not have'),
+  'split-single-piece': warning('execute', ENGINE, 'a Split that yields one piece; the record is left as is'),
+  'expires-immediately': warning('execute', ENGINE, 'an expiry time that is not after now'),
+  'lock-hides-record': warning('execute', GOVERNANCE, 'a record left out of a read its lock policy denies'),
+  'merge-nothing-to-merge': warning('execute', ENGINE, 'a Merge by filter or search that finds fewer than two records'),
+  // The engine API and stores.
+  'bad-store-file': error('engine', STORAGE, 'bytes that are not a Text2Mem store'),
+  'store-unreadable': error('engine', ENGINE, 'a store file that cannot be read'),
+  'store-unwritable': error('engine', ENGINE, 'a store file that cannot be written'),
+  'undo-not-found': error('engine', ENGINE, 'undo of an audit entry that does not exist'),
+  'undo-already-done': error('engine', ENGINE, 'undo of an audit entry already undone'),
+  'undo-unsupported': error('engine', ENGINE, 'undo of an audit entry without soft deletes'),
+  'undo-nothing': error('engine', ENGINE, 'undo whose records are gone or already live'),
+} as const satisfies Record<string, CodeInfo>;
+
+export type Code = keyof typeof CODES;
+
+export function isCode(code: string): code is Code {
+  return Object.hasOwn(CODES, code);
+}
+
+/** A diagnostic with its code's default severity (unless `extra` gives one). */
+export function diagnostic(code: Code, message: string, extra: Partial<Omit<Diagnostic, 'code' | 'message'>> = {}): Diagnostic {
+  return { code, severity: CODES[code].severity, message, ...extra };
+}
+
+/**
+ * The registry as a markdown table (for spec/checks.md, "Diagnostic codes"; written by
+ * scripts/gen-codes.ts). Links are relative to `spec/`.
+ */
+export function codeTable(): string {
+  const rows = Object.entries(CODES).map(([code, info]: [string, CodeInfo]) => {
+    const target = info.spec.replace(/^spec\//, '').replace(/^checks\.md/, '');
+    return `| \`${code}\` | ${info.severity} | ${info.stage} | ${info.summary} | [${target}](${target}) |`;
+  });
+  return ['| code | severity | stage | meaning | section |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
+}

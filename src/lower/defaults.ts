@@ -1,0 +1,12 @@
+/** The defaults lowering applies, shared with execution and the engine API. */
+
+/**
+ * A new record has no weight (NULL: never promoted or demoted); Promote/Demote shift from this
+ * neutral base. Archiving caps a record's weight at ARCHIVE_WEIGHT.
+ */
+export const BASE_WEIGHT = 0.5;
+export const ARCHIVE_WEIGHT = 0.1;
+/** Shift applied by a Promote/Demote that names neither a weight nor a delta. */
+export const DEFAULT_WEIGHT_STEP = 0.2;
+export const DEFAULT_MAX_TOKENS = 256;
+export const DEFAULT_INCLUDE = ['id', 'text', 'type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source', 'weight'];

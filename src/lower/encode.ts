@@ -1,0 +1,150 @@
+/**
+ * Encode lowering: the record's column values from the payload and args. Metadata may sit in the
+ * payload (the paper's B.1.1 form); args that are not columns become facets; the governance
+ * columns (weight, expiry, lock) an Encode may set directly are checked here.
+ */
+import { ON_EXPIRE, OPS, type IROf, type JsonValue } from '../ir/schema.js';
+import {
+  asJson, clamp01, dedupe, facetColumns, isPlainObject, isString, isStringList, PERM_LISTS, type Lowerer,
+} from './lowerer.js';
+import type { ColumnValues } from './operation.js';
+
+type EncodeArgs = NonNullable<IROf<'Encode'>['args']>;
+
+/** Payload keys that are the content itself. */
+const PAYLOAD_CONTENT = ['text', 'url', 'structured'];
+/** Metadata an Encode may also write inside its payload (the paper's B.1.1 form); a top-level arg wins. */
+const PAYLOAD_METADATA = ['type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source'];
+/** Encode args stored in their own columns (or driving the insert). */
+const ENCODE_ARGS = [
+  'payload', 'type', 'tags', 'facets', ' facets', 'time', 'subject', 'location', 'topic', 'source', 'skip_embedding', 'embedding',
+  'auto_frequency', 'expire_at', 'next_auto_update_at', 'weight', 'ttl', 'expire_action', 'on_expire', 'expire_reason',
+  'lock_mode', 'lock_reason', 'lock_policy', 'lock_expires', ...PERM_LISTS, 'read_perm_level', 'write_perm_level',
+];
+/** Columns the engine keeps itself; an Encode arg naming one is ignored with a warning. */
+const ENGINE_MANAGED = ['id', 'owner', 'created_at', 'updated_at', 'deleted', 'deleted_at', 'embedding_model', 'lineage_parents', 'lineage_children'];
+const LOCK_COLUMN_MODES = ['read_only', 'append_only', 'custom'];
+
+export function lowerEncode(l: Lowerer, ir: IROf<'Encode'>): { values: ColumnValues; skipEmbedding: boolean; embedding?: readonly number[] } {
+  const a: EncodeArgs = ir.args ?? {};
+  const payload: Record<string, unknown> = a.payload ?? {};
+  const text = isString(payload.text) ? payload.text
+    : payload.structured ? JSON.stringify(payload.structured)
+    : isString(payload.url) ? payload.url : undefined;
+  if (text === undefined || text.trim() === '') l.error('missing-field', 'Encode needs payload text, structured data or a url', 'args.payload');
+  // Metadata written inside the payload counts as if written beside it; the top-level arg wins.
+  const arg = (key: string): unknown => (a[key] !== undefined ? a[key] : PAYLOAD_METADATA.includes(key) ? payload[key] : undefined);
+  for (const key of PAYLOAD_METADATA) {
+    const v = payload[key];
+    if (v === undefined || a[key] !== undefined) continue;
+    const ok = key === 'tags' ? isStringList(v) : key === 'facets' ? isPlainObject(v) : isString(v);
+    if (!ok) l.error('bad-arg', `Encode 'payload.${key}' must be ${key === 'tags' ? 'a list of strings' : key === 'facets' ? 'an object' : 'a string'}, got ${JSON.stringify(v)}`, `args.payload.${key}`);
+  }
+  const argPath = (key: string) => (a[key] !== undefined ? `args.${key}` : `args.payload.${key}`);
+  const text_ = (key: string): string | null => {
+    const v = arg(key);
+    return isString(v) ? v : null;
+  };
+  // Args that are not memory columns are kept as facets, like Update's unknown `set` fields
+  // (payload extras such as knowledge_type and context included); explicit facets win.
+  const facets: Record<string, JsonValue> = {};
+  for (const [key, v] of Object.entries(payload)) {
+    if (!PAYLOAD_CONTENT.includes(key) && !PAYLOAD_METADATA.includes(key)) facets[key] = asJson(v);
+  }
+  for (const [key, v] of Object.entries(a)) {
+    if (ENGINE_MANAGED.includes(key)) {
+      l.warn('ignored-arg', `Encode ignores '${key}': the engine sets it (owner is the acting actor)`, `args.${key}`);
+    } else if (!ENCODE_ARGS.includes(key)) facets[key] = asJson(v);
+  }
+  // Some IRs spell a key with stray spaces (" facets"); read it as the intended key.
+  for (const f of [payload.facets, a[' facets'], a.facets]) if (isPlainObject(f)) Object.assign(facets, f);
+  const tags = arg('tags');
+  const values: Record<string, JsonValue> = {
+    text: text ?? null,
+    type: text_('type'),
+    tags: dedupe(isStringList(tags) ? tags : []),
+    facets,
+    ...facetColumns(l, facets, 'args.facets'),
+    source: text_('source'),
+    auto_frequency: a.auto_frequency ?? null,
+    expire_at: l.instant(a.expire_at, 'args.expire_at') ?? null,
+    next_auto_update_at: l.instant(a.next_auto_update_at, 'args.next_auto_update_at') ?? null,
+    read_perm_level: a.read_perm_level ?? null,
+    write_perm_level: a.write_perm_level ?? null,
+  };
+  for (const key of ['time', 'subject', 'location', 'topic'] as const) {
+    const v = arg(key);
+    if (v === undefined) continue;
+    values[key] = key === 'time' ? (isString(v) ? l.instant(v, argPath('time')) ?? null : null) : asJson(v);
+  }
+  for (const key of PERM_LISTS) {
+    const list = a[key];
+    if (list !== undefined) values[key] = dedupe(list);
+  }
+  Object.assign(values, encodeGovernance(l, a));
+  return { values, skipEmbedding: a.skip_embedding === true, embedding: a.embedding };
+}
+
+/**
+ * The weight, expiry and lock columns an Encode may set directly (`ENCODE … SET weight = 0.9`).
+ * They are not in the upstream Encode schema, so their values are checked here.
+ */
+function encodeGovernance(l: Lowerer, a: EncodeArgs): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  const bad = (key: string, expected: string) => l.error('bad-arg', `Encode '${key}' must be ${expected}, got ${JSON.stringify(a[key])}`, `args.${key}`);
+  const text = (key: string): string | undefined => {
+    const v = a[key];
+    if (v === undefined) return undefined;
+    if (!isString(v)) bad(key, 'a string');
+    return isString(v) ? v : undefined;
+  };
+  const { weight, ttl } = a;
+  if (weight !== undefined) {
+    if (typeof weight !== 'number' || !Number.isFinite(weight)) bad('weight', 'a number in [0,1]');
+    else {
+      if (weight < 0 || weight > 1) l.warn('weight-clamped', `weight ${weight} is clamped to [0,1]`, 'args.weight');
+      out.weight = clamp01(weight);
+    }
+  }
+  if (ttl !== undefined) {
+    if (a.expire_at !== undefined) l.warn('ignored-arg', "Encode ignores 'ttl' because 'expire_at' is given", 'args.ttl');
+    else if (!isString(ttl)) bad('ttl', 'a duration such as P30D');
+    else {
+      const at = l.shifted(ttl, 1, 'args.ttl');
+      if (at) out.expire_at = at;
+    }
+  }
+  const actionKey = a.expire_action !== undefined ? 'expire_action' : 'on_expire';
+  const action = text(actionKey);
+  if (action !== undefined) {
+    if ((ON_EXPIRE as readonly string[]).includes(action)) out.expire_action = action;
+    else bad(actionKey, `one of ${ON_EXPIRE.join(', ')}`);
+  }
+  const reason = text('expire_reason');
+  if (reason !== undefined) out.expire_reason = reason;
+  // Lock columns, with Lock's defaults: a policy that allows or denies makes a custom lock.
+  const mode = text('lock_mode');
+  if (mode !== undefined && !LOCK_COLUMN_MODES.includes(mode)) bad('lock_mode', `one of ${LOCK_COLUMN_MODES.join(', ')}`);
+  const p = a.lock_policy;
+  let policy: Record<string, JsonValue> | undefined;
+  if (p !== undefined) {
+    const opList = (v: unknown) => v === undefined || (Array.isArray(v) && v.every((x) => (OPS as readonly unknown[]).includes(x)));
+    const nameList = (v: unknown) => v === undefined || isStringList(v);
+    if (!isPlainObject(p) || !opList(p.allow) || !opList(p.deny) || !nameList(p.reviewers)) {
+      bad('lock_policy', `an object {allow?, deny?: [op…], reviewers?: [actor…], expires?}`);
+    } else {
+      policy = Object.fromEntries(['allow', 'deny', 'reviewers'].filter((k) => p[k] !== undefined).map((k) => [k, p[k]]));
+    }
+  }
+  const lockReason = text('lock_reason');
+  const expiresRaw = a.lock_expires ?? (isPlainObject(p) ? p.expires : undefined);
+  const expires = isString(expiresRaw) ? l.instant(expiresRaw, a.lock_expires !== undefined ? 'args.lock_expires' : 'args.lock_policy.expires') : undefined;
+  if (expiresRaw !== undefined && !isString(expiresRaw)) bad('lock_expires', 'a date-time');
+  if (mode !== undefined || policy !== undefined || lockReason !== undefined || expiresRaw !== undefined) {
+    out.lock_mode = mode ?? (policy?.allow || policy?.deny ? 'custom' : 'read_only');
+    out.lock_reason = lockReason ?? null;
+    out.lock_policy = policy && Object.keys(policy).length ? policy : null;
+    out.lock_expires = expires ?? null;
+  }
+  return out;
+}
