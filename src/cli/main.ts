@@ -4,12 +4,13 @@
  */
 import { Command } from 'commander';
 import { registerCommands } from './commands/index.js';
+import { packageVersion } from './version.js';
 
 const program = new Command();
 program
   .name('t2m')
   .description('Text2Mem: a memory operation language for LLM agents (DSL ⇄ JSON IR, checker, SQL engine)')
-  .version('0.1.0')
+  .version(packageVersion())
   .showHelpAfterError();
 registerCommands(program);
 

@@ -24,7 +24,7 @@ export function checkCommand(program: Command): void {
           reports.push({ file, kind: result.kind, diagnostics: result.diagnostics });
           continue;
         }
-        printDiagnostics(process.stdout, result.diagnostics, file, text);
+        await printDiagnostics(process.stdout, result.diagnostics, file, text);
         const n = result.statements;
         const summary = result.diagnostics.length ? countSummary(result.diagnostics) : 'ok';
         process.stdout.write(`${result.diagnostics.length ? '\n' : ''}${displayName(file)}: ${summary} (${n} statement${n === 1 ? '' : 's'} checked, ${result.kind})\n`);

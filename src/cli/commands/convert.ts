@@ -62,13 +62,13 @@ export function convertCommand(program: Command): void {
       const policy: Policy = opts.strict ? 'strict' : 'default';
       const pipeline = await import('../../pipeline.js');
       if (opts.jsonl) convertLines(pipeline, text, opts.to as Target, policy);
-      else convertWhole(pipeline, file, text, opts.to as Target | undefined, policy);
+      else await convertWhole(pipeline, file, text, opts.to as Target | undefined, policy);
     });
 }
 
-function convertWhole({ readInput, irsToText }: Pipeline, file: string, text: string, to: Target | undefined, policy: Policy): void {
+async function convertWhole({ readInput, irsToText }: Pipeline, file: string, text: string, to: Target | undefined, policy: Policy): Promise<void> {
   const result = readInput(text, { policy });
-  printDiagnostics(process.stderr, result.diagnostics, file, text);
+  await printDiagnostics(process.stderr, result.diagnostics, file, text);
   if (hasErrors(result.diagnostics)) {
     process.exitCode = 1;
     return;

@@ -33,7 +33,7 @@ export function fmtCommand(program: Command): void {
         }
         const formatted = formatText(text);
         if (formatted.text === undefined) {
-          printDiagnostics(process.stderr, formatted.diagnostics, file, text);
+          await printDiagnostics(process.stderr, formatted.diagnostics, file, text);
           raiseExitCode(1);
           continue;
         }
