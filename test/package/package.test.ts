@@ -70,6 +70,13 @@ describe('the packed tarball', () => {
     expect(JSON.parse(r.stdout)).toEqual({ diagnostics: [], ok: true, ids: [[1], [1]], text: ['hello'] });
   });
 
+  it('(a) also loads through require() (node ≥ 20.19 requires ES modules), both entries', () => {
+    const script = `const t = require('text2mem'); const n = require('text2mem/node');
+      console.log(t.textToIr('LOCK WHERE id = 1 MODE read_only;').irs[0].op, typeof n.loadStoreFile, typeof t.loadStoreFile);`;
+    const r = spawnSync(process.execPath, ['-e', script], { cwd: app, encoding: 'utf8' });
+    expect([r.stdout, r.stderr]).toEqual(['Lock function undefined\n', '']);
+  });
+
   it('(b) type-checks a strict nodenext consumer with noUncheckedIndexedAccess and skipLibCheck off: 0 errors', () => {
     writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
       compilerOptions: {
