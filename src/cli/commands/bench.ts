@@ -1,6 +1,7 @@
 /** `t2m bench <samples.jsonl> [--json] [--only <op>]`: the Text2Mem benchmark against this engine. */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { loaded } from '../startup.js';
 
 export function benchCommand(program: Command): void {
   program
@@ -19,7 +20,7 @@ export function benchCommand(program: Command): void {
         return;
       }
       // Loaded on use so the other commands do not pay for the engine (sql.js).
-      const { formatReport, parseSamples, runBenchmark } = await import('../../bench/index.js');
+      const { formatReport, parseSamples, runBenchmark } = await loaded(import('../../bench/index.js'));
       const { samples, errors } = parseSamples(text);
       for (const e of errors) process.stderr.write(`${file}: ${e}\n`);
       if (errors.length) {

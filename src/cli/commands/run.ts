@@ -1,6 +1,7 @@
 /** `t2m run <file> [--db store.sqlite] [--now <iso>] [--json]`: execute a DSL script or IR file. */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
+import { loaded } from '../startup.js';
 import { hasErrors } from '../../diagnostics/diagnostic.js';
 import { displayName, printDiagnostics, readSource } from '../input.js';
 
@@ -29,9 +30,9 @@ export function runCommand(program: Command): void {
       const text = readSource('run', file);
       if (text === undefined) return;
       // Loaded on use so the other commands do not pay for the front end or the engine (sql.js).
-      const [{ readInput }, { explain, openStore, run, sweep }, { loadStoreFile, saveStoreFile }, { formatStatement }] = await Promise.all([
+      const [{ readInput }, { explain, openStore, run, sweep }, { loadStoreFile, saveStoreFile }, { formatStatement }] = await loaded(Promise.all([
         import('../../pipeline.js'), import('../../engine/index.js'), import('../../engine/file-store.js'), import('../engine-output.js'),
-      ]);
+      ]));
       const input = readInput(text);
       if (hasErrors(input.diagnostics)) {
         if (flags.json) process.stdout.write(`${JSON.stringify({ ok: false, results: [], diagnostics: input.diagnostics }, null, 2)}\n`);

@@ -1,11 +1,12 @@
 /** `t2m audit --db <store>` lists the audit log; `t2m undo <entry> --db <store>` undoes a soft delete. */
 import type { Command } from 'commander';
+import { loaded } from '../startup.js';
 
 /** The engine and store files, loaded on use so the other commands do not pay for sql.js. */
 async function engine() {
-  const [{ auditLog, undo }, { loadStoreFile, saveStoreFile }, { table }] = await Promise.all([
+  const [{ auditLog, undo }, { loadStoreFile, saveStoreFile }, { table }] = await loaded(Promise.all([
     import('../../engine/index.js'), import('../../engine/file-store.js'), import('../engine-output.js'),
-  ]);
+  ]));
   return { auditLog, undo, loadStoreFile, saveStoreFile, table };
 }
 
