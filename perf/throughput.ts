@@ -89,7 +89,7 @@ try {
   writeFileSync(irFile, benchIrs.map((ir) => JSON.stringify(ir)).join('\n') + '\n');
   const run = (args: string[], input?: string) => {
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, [join(ROOT, 'bin/t2m.mjs'), ...args], { encoding: 'utf8', input, maxBuffer: 1 << 30 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], { encoding: 'utf8', input, maxBuffer: 1 << 30 });
     return { ...r, ms: performance.now() - t0 };
   };
   const toDsl = run(['convert', irFile, '--to', 'dsl', '--jsonl']);

@@ -1,6 +1,5 @@
 /** Reading command inputs (a file or `-` for stdin) and reporting diagnostics for the CLI. */
 import { readFileSync } from 'node:fs';
-import { formatDiagnostics } from '../diagnostics/codeFrame.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 
 /** The text of `file` (`-` is stdin), or undefined after reporting why it cannot be read (exit code 2). */
@@ -16,9 +15,14 @@ export function readSource(command: string, file: string): string | undefined {
   }
 }
 
-/** Print diagnostics with code frames; the name shown for stdin is `<stdin>`. */
-export function printDiagnostics(stream: NodeJS.WriteStream, diagnostics: readonly Diagnostic[], file: string, text: string): void {
+/**
+ * Print diagnostics with code frames; the name shown for stdin is `<stdin>`. The code-frame module
+ * is loaded on first use: its terminal-width tables (string-width, an Intl.Segmenter) cost tens of
+ * milliseconds at start-up, which a clean `t2m check` need not pay.
+ */
+export async function printDiagnostics(stream: NodeJS.WriteStream, diagnostics: readonly Diagnostic[], file: string, text: string): Promise<void> {
   if (!diagnostics.length) return;
+  const { formatDiagnostics } = await import('../diagnostics/codeFrame.js');
   stream.write(`${formatDiagnostics(diagnostics, { path: displayName(file), text })}\n`);
 }
 

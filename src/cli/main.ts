@@ -2,14 +2,16 @@
  * `t2m`: the command-line front end. Each subcommand lives in src/cli/commands/<name>.ts and is
  * registered in src/cli/commands/index.ts; this file only builds the program and runs it.
  */
+import './startup.js'; // first: pauses V8's optimising compiler while the CLI starts
 import { Command } from 'commander';
 import { registerCommands } from './commands/index.js';
+import { packageVersion } from './version.js';
 
 const program = new Command();
 program
   .name('t2m')
   .description('Text2Mem: a memory operation language for LLM agents (DSL ⇄ JSON IR, checker, SQL engine)')
-  .version('0.1.0')
+  .version(packageVersion())
   .showHelpAfterError();
 registerCommands(program);
 

@@ -1,10 +1,13 @@
-/** Runs the real `t2m` binary (node bin/t2m.mjs) in a child process. */
+/**
+ * Runs the `t2m` CLI from its sources (node --import tsx src/cli/main.ts) in a child process, so
+ * the tests need no build; test/package/package.test.ts runs the built, installed `t2m`.
+ */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-const BIN = resolve(import.meta.dirname, '../../bin/t2m.mjs');
+const MAIN = resolve(import.meta.dirname, '../../src/cli/main.ts');
 
 export interface CliResult {
   readonly status: number | null;
@@ -13,7 +16,7 @@ export interface CliResult {
 }
 
 export function t2m(args: string[], input?: string): CliResult {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', input, maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], { encoding: 'utf8', input, maxBuffer: 1 << 28 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -1,7 +1,7 @@
 /** `t2m bench <samples.jsonl> [--json] [--only <op>]`: the Text2Mem benchmark against this engine. */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { formatReport, parseSamples, runBenchmark } from '../../conformance/index.js';
+import { loaded } from '../startup.js';
 
 export function benchCommand(program: Command): void {
   program
@@ -19,6 +19,8 @@ export function benchCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
+      // Loaded on use so the other commands do not pay for the engine (sql.js).
+      const { formatReport, parseSamples, runBenchmark } = await loaded(import('../../conformance/index.js'));
       const { samples, errors } = parseSamples(text);
       for (const e of errors) process.stderr.write(`${file}: ${e}\n`);
       if (errors.length) {

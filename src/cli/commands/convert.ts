@@ -10,6 +10,7 @@
  * other lines are still converted.
  */
 import type { Command } from 'commander';
+import { loaded } from '../startup.js';
 import { type Diagnostic, hasErrors } from '../../diagnostics/diagnostic.js';
 import type { SourceMap } from '../../diagnostics/sourceMap.js';
 import { readJsonlRecords } from '../../ir/json.js';
@@ -60,15 +61,15 @@ export function convertCommand(program: Command): void {
       const text = readSource('convert', file);
       if (text === undefined) return;
       const policy: Policy = opts.strict ? 'strict' : 'default';
-      const pipeline = await import('../../pipeline.js');
+      const pipeline = await loaded(import('../../pipeline.js'));
       if (opts.jsonl) convertLines(pipeline, text, opts.to as Target, policy);
-      else convertWhole(pipeline, file, text, opts.to as Target | undefined, policy);
+      else await convertWhole(pipeline, file, text, opts.to as Target | undefined, policy);
     });
 }
 
-function convertWhole({ readInput, irsToText }: Pipeline, file: string, text: string, to: Target | undefined, policy: Policy): void {
+async function convertWhole({ readInput, irsToText }: Pipeline, file: string, text: string, to: Target | undefined, policy: Policy): Promise<void> {
   const result = readInput(text, { policy });
-  printDiagnostics(process.stderr, result.diagnostics, file, text);
+  await printDiagnostics(process.stderr, result.diagnostics, file, text);
   if (hasErrors(result.diagnostics)) {
     process.exitCode = 1;
     return;

@@ -1,10 +1,8 @@
 /** `t2m run <file> [--db store.sqlite] [--now <iso>] [--json]`: execute a DSL script or IR file. */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
+import { loaded } from '../startup.js';
 import { type Diagnostic, hasErrors } from '../../diagnostics/diagnostic.js';
-import { explain, openStore, run, sweep } from '../../engine/index.js';
-import { loadStoreFile, saveStoreFile } from '../../engine/file-store.js';
-import { formatStatement } from '../engine-output.js';
 import { displayName, printDiagnostics, readSource } from '../input.js';
 
 interface RunFlags {
@@ -31,12 +29,14 @@ export function runCommand(program: Command): void {
     .action(async (file: string, flags: RunFlags) => {
       const text = readSource('run', file);
       if (text === undefined) return;
-      // Loaded on use so the other commands do not pay for the front end.
-      const { readInput } = await import('../../pipeline.js');
+      // Loaded on use so the other commands do not pay for the front end or the engine (sql.js).
+      const [{ readInput }, { explain, openStore, run, sweep }, { loadStoreFile, saveStoreFile }, { formatStatement }] = await loaded(Promise.all([
+        import('../../pipeline.js'), import('../../engine/index.js'), import('../../engine/file-store.js'), import('../engine-output.js'),
+      ]));
       const input = readInput(text);
       if (hasErrors(input.diagnostics)) {
         if (flags.json) process.stdout.write(`${JSON.stringify({ ok: false, results: [], diagnostics: input.diagnostics }, null, 2)}\n`);
-        else printDiagnostics(process.stderr, input.diagnostics, file, text);
+        else await printDiagnostics(process.stderr, input.diagnostics, file, text);
         process.exitCode = 1;
         return;
       }
@@ -66,7 +66,7 @@ export function runCommand(program: Command): void {
       } else {
         if (swept?.applied.length) process.stdout.write(`sweep: ${swept.applied.map((a) => `#${a.id} ${a.action}`).join(', ')}\n`);
         if (result.ok) for (const r of result.results) process.stdout.write(`${formatStatement(r)}\n`);
-        printDiagnostics(result.ok ? process.stdout : process.stderr, diagnostics, file, text);
+        await printDiagnostics(result.ok ? process.stdout : process.stderr, diagnostics, file, text);
         if (!result.ok) process.stderr.write(`${displayName(file)}: the script was rolled back; nothing changed\n`);
       }
       if (!result.ok) {

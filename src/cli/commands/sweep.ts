@@ -1,7 +1,6 @@
 /** `t2m sweep --db <store> [--now <iso>]`: apply the expiry actions that are due. */
 import type { Command } from 'commander';
-import { sweep } from '../../engine/index.js';
-import { loadStoreFile, saveStoreFile } from '../../engine/file-store.js';
+import { loaded } from '../startup.js';
 
 export function sweepCommand(program: Command): void {
   program
@@ -11,6 +10,8 @@ export function sweepCommand(program: Command): void {
     .option('--now <iso>', 'the clock (default: the current time)')
     .option('--json', 'print the result as JSON')
     .action(async (flags: { db: string; now?: string; json?: boolean }) => {
+      // Loaded on use so the other commands do not pay for the engine (sql.js).
+      const [{ sweep }, { loadStoreFile, saveStoreFile }] = await loaded(Promise.all([import('../../engine/index.js'), import('../../engine/file-store.js')]));
       const opened = await loadStoreFile(flags.db);
       if (!opened.ok) {
         for (const d of opened.diagnostics) process.stderr.write(`t2m sweep: ${d.message}\n`);

@@ -1,8 +1,14 @@
 /** `t2m audit --db <store>` lists the audit log; `t2m undo <entry> --db <store>` undoes a soft delete. */
 import type { Command } from 'commander';
-import { auditLog, undo } from '../../engine/index.js';
-import { loadStoreFile, saveStoreFile } from '../../engine/file-store.js';
-import { table } from '../engine-output.js';
+import { loaded } from '../startup.js';
+
+/** The engine and store files, loaded on use so the other commands do not pay for sql.js. */
+async function engine() {
+  const [{ auditLog, undo }, { loadStoreFile, saveStoreFile }, { table }] = await loaded(Promise.all([
+    import('../../engine/index.js'), import('../../engine/file-store.js'), import('../engine-output.js'),
+  ]));
+  return { auditLog, undo, loadStoreFile, saveStoreFile, table };
+}
 
 export function auditCommand(program: Command): void {
   program
@@ -11,6 +17,7 @@ export function auditCommand(program: Command): void {
     .requiredOption('--db <store>', 'store file')
     .option('--json', 'print the entries as JSON')
     .action(async (flags: { db: string; json?: boolean }) => {
+      const { auditLog, loadStoreFile, table } = await engine();
       const opened = await loadStoreFile(flags.db);
       if (!opened.ok) {
         for (const d of opened.diagnostics) process.stderr.write(`t2m audit: ${d.message}\n`);
@@ -39,6 +46,7 @@ export function undoCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
+      const { undo, loadStoreFile, saveStoreFile } = await engine();
       const opened = await loadStoreFile(flags.db);
       if (!opened.ok) {
         for (const d of opened.diagnostics) process.stderr.write(`t2m undo: ${d.message}\n`);

@@ -1,0 +1,71 @@
+// Bundles the `t2m` CLI (src/cli/main.ts) with esbuild into dist/cli/: one ESM entry, t2m.js,
+// plus chunks that each command loads on use (`check` never loads the engine or sql.js). The
+// dependencies are bundled too: node would otherwise open some 500 small module files at every
+// start (chevrotain's lodash-es, zod). sql.js stays external: it finds its .wasm next to itself.
+// Chevrotain's grammar and lexer validations (ambiguity, left recursion, token patterns) take
+// about a third of the CLI's start; the sources build the grammar with them on, so every test
+// (and the library in dist/src) validates it, and the bundle turns them off by flipping Chevrotain's
+// default `skipValidations` (its documented production set-up), failing if that default moved.
+// Usage: node scripts/bundle-cli.mjs (part of `npm run build`; `prepare` runs it on `npm install`).
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+/** Chevrotain files whose `skipValidations: false` default the bundle flips. */
+const SKIP_VALIDATIONS = [/chevrotain[\\/]lib[\\/]src[\\/]parse[\\/]parser[\\/]parser\.js$/, /chevrotain[\\/]lib[\\/]src[\\/]scan[\\/]lexer_public\.js$/];
+const skipGrammarValidations = {
+  name: 'skip-grammar-validations',
+  setup(b) {
+    const patched = new Set();
+    b.onLoad({ filter: /chevrotain[\\/]lib[\\/]src[\\/].*\.js$/ }, (args) => {
+      const which = SKIP_VALIDATIONS.findIndex((re) => re.test(args.path));
+      if (which < 0) return undefined;
+      const text = readFileSync(args.path, 'utf8');
+      const from = '    skipValidations: false,\n';
+      if (text.split(from).length !== 2) throw new Error(`${args.path}: expected one '${from.trim()}' default to flip`);
+      patched.add(which);
+      return { contents: text.replace(from, '    skipValidations: true,\n'), loader: 'js' };
+    });
+    b.onEnd((result) => {
+      if (!result.errors.length && patched.size !== SKIP_VALIDATIONS.length) throw new Error('chevrotain: the parser and lexer defaults were not both found');
+    });
+  },
+};
+
+/**
+ * `import { z } from 'zod'` keeps every member of the namespace, including `z.locales`: the error
+ * messages of 40-odd languages, half of zod's bytes in the bundle. The CLI uses English only (zod's
+ * default, which zod configures from locales/en.js itself), so the bundle's locales index has `en`.
+ */
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(b) {
+    b.onLoad({ filter: /zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: "export { default as en } from './en.js';\n", loader: 'js' }));
+  },
+};
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = join(root, 'dist/cli');
+rmSync(outdir, { recursive: true, force: true });
+await build({
+  absWorkingDir: root,
+  entryPoints: { t2m: 'src/cli/main.ts' },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.19',
+  // ESM builds first: jsonc-parser's "main" is a UMD file whose dynamic require()s a bundle cannot follow.
+  mainFields: ['module', 'main'],
+  external: ['sql.js'],
+  chunkNames: 'chunks/[name]-[hash]',
+  minifySyntax: true,
+  minifyWhitespace: true,
+  legalComments: 'linked',
+  logLevel: 'warning',
+  plugins: [skipGrammarValidations, englishOnlyZod],
+  // Bundled CommonJS dependencies (commander) call require() for node builtins.
+  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __t2mRequire } from 'node:module'; const require = __t2mRequire(import.meta.url);" },
+});
