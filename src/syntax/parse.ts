@@ -361,7 +361,7 @@ function buildTimeRange(n: CstNode | undefined): A.TimeRange | undefined {
     const first = tok(rc, 'IN') ?? dir;
     relative = {
       kind: 'RelativeRange',
-      direction: dir.tokenType === T.LAST ? 'last' : 'next',
+      direction: dir.tokenType === T.KW.LAST ? 'last' : 'next',
       amount,
       unit: unit.image.toLowerCase(),
       unitLoc: tokenRange(unit),
@@ -395,7 +395,7 @@ function buildCondition(n: CstNode): A.Condition | undefined {
       const value = buildValue(node(oc, 'value'));
       const k = tok(oc, 'K') ?? tok(oc, 'ALPHA') ?? tok(oc, 'LIMIT') ?? tok(oc, 'CONTEXT') ?? tok(oc, 'VECTOR') ?? tok(oc, 'ORDER');
       if (!k || !value) continue;
-      const name = (k.tokenType === T.ORDER ? 'ORDER BY' : k.tokenType.name) as A.SearchOptionName;
+      const name = (k.tokenType === T.KW.ORDER ? 'ORDER BY' : k.tokenType.name) as A.SearchOptionName;
       options.push({ kind: 'SearchOption', name, value, loc: span(tokenRange(k), value.loc) });
     }
     const query: A.StringValue | undefined = q ? { kind: 'String', value: decodeString(q.image), loc: tokenRange(q) } : undefined;
@@ -501,7 +501,7 @@ function buildClause(n: CstNode): A.Clause | undefined {
     case 'flagClause': {
       const kw = tok(cc, 'keyword');
       if (!kw) return undefined;
-      if (kw.tokenType === T.DRY) {
+      if (kw.tokenType === T.KW.DRY) {
         const run = tok(cc, 'RUN');
         return run ? { kind: 'FlagClause', keyword: 'DRY RUN', loc: span(tokenRange(kw), tokenRange(run)) } : undefined;
       }
@@ -568,7 +568,7 @@ function parserErrorDiagnostic(e: { message: string; token: IToken }, lastToken:
 
 /** Search options, with an example value, for "only goes with a search". */
 const SEARCH_OPTION_EXAMPLES = new Map<TokenType, string>([
-  [T.ORDER, 'ORDER BY time_desc'], [T.K, 'K 5'], [T.ALPHA, 'ALPHA 0.5'], [T.CONTEXT, 'CONTEXT "…"'], [T.VECTOR, 'VECTOR [0.1, 0.2]'],
+  [T.KW.ORDER, 'ORDER BY time_desc'], [T.KW.K, 'K 5'], [T.KW.ALPHA, 'ALPHA 0.5'], [T.KW.CONTEXT, 'CONTEXT "…"'], [T.KW.VECTOR, 'VECTOR [0.1, 0.2]'],
 ]);
 
 /**
@@ -577,15 +577,15 @@ const SEARCH_OPTION_EXAMPLES = new Map<TokenType, string>([
  */
 function misplacedMessage(t: IToken, statement: RawStatement | undefined): string | undefined {
   const example = SEARCH_OPTION_EXAMPLES.get(t.tokenType);
-  const name = t.tokenType === T.ORDER ? 'ORDER BY' : t.tokenType.name;
+  const name = t.tokenType === T.KW.ORDER ? 'ORDER BY' : t.tokenType.name;
   if (example) {
     const hasSearch = statement?.clauses.some((c) => c.kind === 'WhereClause' && c.conditions.some((x) => x.kind === 'SearchCondition'));
     return hasSearch
       ? `${name} is an option of the search and goes right after it: WHERE search "…" ${example} AND tags HAS "x".`
-      : `${name} only goes with a search condition: WHERE search "…" ${example}. A filter (tags HAS …, time IN …, type = …) has no ${t.tokenType === T.ORDER ? 'order' : name}.`;
+      : `${name} only goes with a search condition: WHERE search "…" ${example}. A filter (tags HAS …, time IN …, type = …) has no ${t.tokenType === T.KW.ORDER ? 'order' : name}.`;
   }
-  if (t.tokenType === T.LIMIT) return 'LIMIT goes right after the WHERE conditions: WHERE tags HAS "x" LIMIT 5 (ID, IDS and ALL take no LIMIT).';
-  if (t.tokenType === T.AND) return 'AND joins the conditions of a WHERE and goes right after them: WHERE tags HAS "x" AND type = note.';
+  if (t.tokenType === T.KW.LIMIT) return 'LIMIT goes right after the WHERE conditions: WHERE tags HAS "x" LIMIT 5 (ID, IDS and ALL take no LIMIT).';
+  if (t.tokenType === T.KW.AND) return 'AND joins the conditions of a WHERE and goes right after them: WHERE tags HAS "x" AND type = note.';
   return undefined;
 }
 
