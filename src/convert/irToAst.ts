@@ -8,7 +8,8 @@ import type { Range } from '../diagnostics/diagnostic.js';
 import { STAGE_OF, type IR, type Op } from '../ir/schema.js';
 import type * as A from '../syntax/ast.js';
 import { DURATION_PATTERN, IDENTIFIER_PATTERN, keywordToken } from '../../grammar/tokens.js';
-import { sortConditions, VERB_OF_OP } from './clauses.js';
+import { sortConditions } from './clauses.js';
+import { VERB_OF_OP } from '../language/index.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
