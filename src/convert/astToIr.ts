@@ -229,9 +229,9 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[])
         }
         const path = targetPath(c.keyword, c.keywordLoc);
         if (!path) break;
-        if (c.keyword === 'PAYLOAD') {
+        if (clauseSpec(c.keyword)!.merge) {
           if (c.value.kind !== 'Object') {
-            b.error('expected-object', 'PAYLOAD takes an object of payload fields, e.g. PAYLOAD { context: "..." }.', c.value.loc);
+            b.error('expected-object', `${c.keyword} takes an object of payload fields, e.g. ${c.keyword} { context: "..." }.`, c.value.loc);
             break;
           }
           b.object(path, c.loc);

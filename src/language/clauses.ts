@@ -22,6 +22,8 @@ export interface ClauseSpec {
   readonly path?: Path;
   /** A flag: the value it writes. */
   readonly value?: boolean;
+  /** Its value is an object whose entries are set one by one under the path (PAYLOAD), beside other clauses' fields. */
+  readonly merge?: boolean;
   /** How a list of clauses writes it, when that is more than its name (`MAX … TOKENS`). */
   readonly written?: string;
   /** How a message names its IR field, when that is more than its name (`MAX n TOKENS`). */
@@ -51,7 +53,7 @@ export const CLAUSES = {
   TOPIC: { shape: 'value', ops: { Encode: ['args', 'topic'] } },
   URL: { shape: 'value', ops: { Encode: ['args', 'payload', 'url'] } },
   STRUCTURED: { shape: 'value', ops: { Encode: ['args', 'payload', 'structured'] } },
-  PAYLOAD: { shape: 'value', ops: { Encode: ['args', 'payload'] } },
+  PAYLOAD: { shape: 'value', ops: { Encode: ['args', 'payload'] }, merge: true },
   FACETS: { shape: 'value', ops: { Encode: ['args', 'facets'], Label: ['args', 'facets'] } },
   MODE: { shape: 'value', ops: { Label: ['args', 'mode'], Lock: ['args', 'mode'] } },
   REASON: { shape: 'value', ops: { Promote: ['args', 'reason'], Demote: ['args', 'reason'], Lock: ['args', 'reason'], Delete: ['args', 'reason'], Expire: ['args', 'reason'] } },
