@@ -83,7 +83,7 @@ export const ENUMS = {
     docs: { minutes: 'Minutes.', hours: 'Hours.', days: 'Days.', weeks: 'Weeks.', months: 'Calendar months.', years: 'Calendar years.' },
   }),
   relative: spec({
-    values: RELATIVE_DIRECTIONS, paths: ['time_range.relative'], clause: 'LAST / NEXT',
+    values: RELATIVE_DIRECTIONS, paths: ['time_range.relative'],
     docs: { last: 'A range ending now.', next: 'A range starting now.' },
   }),
   include: spec({

@@ -102,10 +102,10 @@ export type Keyword = keyof typeof KEYWORD_TABLE;
 /** Every keyword, upper-case, verbs first (in op order). */
 export const KEYWORDS = Object.keys(KEYWORD_TABLE) as readonly Keyword[];
 
-/** The documentation of each keyword. */
-export const KEYWORD_DOCS: Readonly<Record<Keyword, KeywordDoc>> = KEYWORD_TABLE;
+/** The documentation of each keyword, by the keyword in upper case. */
+export const KEYWORD_DOCS: Readonly<Record<string, KeywordDoc>> = KEYWORD_TABLE;
 /** The documentation of each verb. */
-export const VERB_DOCS: Readonly<Record<keyof typeof VERB_KEYWORDS, KeywordDoc>> = VERB_KEYWORDS;
+export const VERB_DOCS: Readonly<Record<string, KeywordDoc>> = VERB_KEYWORDS;
 
 export function isKeyword(word: string): word is Keyword {
   return Object.prototype.hasOwnProperty.call(KEYWORD_TABLE, word);

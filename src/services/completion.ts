@@ -4,9 +4,9 @@
  * types and subjects that already exist, after `TAGS`/`HAS`, `TYPE` and `SUBJECT`.
  */
 import type { IToken } from 'chevrotain';
-import { KEYWORDS, VERBS } from '../../grammar/tokens.js';
+import { KEYWORDS, OPS, VERB_NAMES as VERBS } from '../language/index.js';
 import { UpdateSet } from '../ir/schema.js';
-import { ENUMS, FIELD_DOCS, KEYWORD_DOCS } from './docs.js';
+import { ENUMS, FIELD_DOCS, KEYWORD_DOCS, enumValueDoc } from './docs.js';
 import { cursorContext, endOf, isKeywordToken, startOf, tokenName } from './context.js';
 
 export type CompletionKind = 'keyword' | 'verb' | 'field' | 'enum' | 'tag' | 'type' | 'subject';
@@ -42,7 +42,7 @@ const OBJECT_KEYS: Readonly<Record<string, readonly string[]>> = {
   POLICY: ['allow', 'deny', 'reviewers', 'expires'],
 };
 
-const VERB_SET = new Set(VERBS);
+const VERB_SET = new Set<string>(VERBS);
 
 /** Fields `SET` (and `WITH`) can name, per verb. */
 function setKeys(verb: string | undefined): readonly string[] {
@@ -117,7 +117,7 @@ export function getCompletions(text: string, offset: number, vocabulary: StoreVo
     if (!object.afterKey && !inString) {
       for (const key of OBJECT_KEYS[object.keyword ?? ''] ?? Object.keys(FIELD_DOCS)) add(key, 'field', { detail: 'field', documentation: FIELD_DOCS[key] });
     } else if (object.keyword === 'POLICY') {
-      for (const op of ['Encode', 'Update', 'Label', 'Promote', 'Demote', 'Merge', 'Split', 'Lock', 'Expire', 'Delete', 'Retrieve', 'Summarize']) add(op, 'enum', { detail: 'op' });
+      for (const op of OPS) add(op, 'enum', { detail: 'op' });
     }
     return items;
   }
@@ -144,17 +144,17 @@ export function getCompletions(text: string, offset: number, vocabulary: StoreVo
         if (inString) return items;
         break;
       case 'MODE':
-        for (const m of verb === 'LABEL' ? ENUMS.label_mode : verb === 'LOCK' ? ENUMS.lock_mode : [...ENUMS.label_mode, ...ENUMS.lock_mode]) add(m, 'enum', { detail: 'mode' });
+        for (const m of verb === 'LABEL' ? ENUMS.label_mode : verb === 'LOCK' ? ENUMS.lock_mode : [...ENUMS.label_mode, ...ENUMS.lock_mode]) add(m, 'enum', { detail: 'mode', documentation: enumValueDoc(verb === 'LOCK' || ENUMS.lock_mode.includes(m) ? 'lock_mode' : 'label_mode', m) });
         return items;
       case 'THEN':
-        for (const v of ENUMS.on_expire) add(v, 'enum', { detail: 'on expire' });
+        for (const v of ENUMS.on_expire) add(v, 'enum', { detail: 'on expire', documentation: enumValueDoc('on_expire', v) });
         return items;
       case 'STRATEGY':
-        for (const v of verb === 'MERGE' ? ENUMS.merge_strategy : ENUMS.split_strategy) add(v, 'enum', { detail: 'strategy' });
+        for (const v of verb === 'MERGE' ? ENUMS.merge_strategy : ENUMS.split_strategy) add(v, 'enum', { detail: 'strategy', documentation: enumValueDoc(verb === 'MERGE' ? 'merge_strategy' : 'split_strategy', v) });
         return items;
       case 'BY':
         if (before[index - 1]?.image.toUpperCase() === 'ORDER') {
-          for (const v of ENUMS.order_by) add(v, 'enum', { detail: 'order' });
+          for (const v of ENUMS.order_by) add(v, 'enum', { detail: 'order', documentation: enumValueDoc('order_by', v) });
           return items;
         }
         for (const v of ENUMS.split_strategy) add(v.replace(/^by_/, ''), 'enum', { detail: 'split strategy' });
