@@ -33,7 +33,6 @@ export function parse(text: string): ParseResult {
   }
 }
 
-
 function parseUnsafe(text: string): ParseResult {
   const { tokens, comments, diagnostics, muted } = lex(text);
   const lexical = diagnostics.length;
