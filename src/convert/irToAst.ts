@@ -201,44 +201,54 @@ function fieldClauses(op: Op): ReadonlyArray<{ name: ClauseName; path: string }>
 }
 const FIELD_CLAUSES = new Map(OPS.map((op) => [op, fieldClauses(op)]));
 
-/** Writes `v` with the clause `name` when the clause can carry it exactly. */
-function emit(b: Builder, name: ClauseName, v: Json): boolean {
+/** The clause `name` can carry `v` exactly (a list a list, a flag its own value, WITHIN a time range it can write). */
+function fits(name: ClauseName, v: Json): boolean {
   const spec = clauseSpec(name)!;
   switch (spec.shape) {
-    case 'value': return (b.value(name as A.ValueKeyword, v), true);
-    case 'list': return Array.isArray(v) && (b.list(name as A.ListKeyword, v), true);
-    case 'flag': return v === spec.value && (b.flag(name as A.FlagKeyword), true);
-    case 'max-tokens': return (b.clauses.push({ kind: 'MaxTokensClause', value: jsonToValue(v), loc }), true);
-    case 'older-than': return (b.clauses.push({ kind: 'OlderThanClause', value: jsonToValue(v), loc }), true);
-    case 'within': {
-      const range = timeRange(v);
-      return !!range && (b.clauses.push({ kind: 'WithinClause', range, loc }), true);
-    }
+    case 'list': return Array.isArray(v);
+    case 'flag': return v === spec.value;
+    case 'within': return timeRange(v) !== undefined;
+    default: return true;
   }
-  return false;
+}
+
+/** Writes `v` with the clause `name` (which `fits` it). */
+function emit(b: Builder, name: ClauseName, v: Json): void {
+  switch (clauseSpec(name)!.shape) {
+    case 'value': return b.value(name as A.ValueKeyword, v);
+    case 'list': return b.list(name as A.ListKeyword, v as Json[]);
+    case 'flag': return b.flag(name as A.FlagKeyword);
+    case 'max-tokens': b.clauses.push({ kind: 'MaxTokensClause', value: jsonToValue(v), loc }); return;
+    case 'older-than': b.clauses.push({ kind: 'OlderThanClause', value: jsonToValue(v), loc }); return;
+    case 'within': b.clauses.push({ kind: 'WithinClause', range: timeRange(v)!, loc }); return;
+  }
 }
 
 /**
  * Writes the field at `path` (`args.k`, `meta.k`, `_comment`) with its clause, read off the
  * vocabulary's clause table; an object whose own fields have clauses (`args.payload`:
  * `ENCODE "text"`, URL, STRUCTURED, the rest in PAYLOAD; `args.remind`: REMIND, UNTIL) is
- * written field by field. False when no clause can carry the value exactly.
+ * written field by field. False, writing nothing, when no clause can carry the value exactly.
  */
 function fieldClause(b: Builder, op: Op, path: readonly string[], v: Json): boolean {
   const dotted = path.join('.');
   const clauses = FIELD_CLAUSES.get(op)!;
   const whole = clauses.filter((c) => c.path === dotted);
-  for (const c of whole) if (!clauseSpec(c.name)!.merge && emit(b, c.name, v)) return true;
-  const container = whole.find((c) => clauseSpec(c.name)!.merge);
+  const single = whole.find((c) => !clauseSpec(c.name)!.merge && fits(c.name, v));
+  if (single) return (emit(b, single.name, v), true);
+  // The container clause (PAYLOAD) takes the fields no other clause writes.
+  const container = whole.some((c) => clauseSpec(c.name)!.merge);
   const text = VERB_TEXT[op]?.join('.');
-  const inner = (k: string) => clauses.find((c) => c.path === `${dotted}.${k}`);
   const isText = (k: string, x: Json) => text === `${dotted}.${k}` && typeof x === 'string';
+  const inner = (k: string, x: Json) => clauses.find((c) => c.path === `${dotted}.${k}` && fits(c.name, x));
   if (!container && !clauses.some((c) => c.path.startsWith(`${dotted}.`))) return false;
   if (!isObject(v) || Object.keys(v).length === 0) return false;
-  if (!container && Object.keys(v).some((k) => !inner(k) && !isText(k, v[k]))) return false;
+  if (!container && Object.entries(v).some(([k, x]) => !isText(k, x) && !inner(k, x))) return false;
   for (const [k, x] of Object.entries(v)) {
+    const clause = inner(k, x);
     if (isText(k, x)) b.text = { kind: 'String', value: x as string, loc };
-    else if (!(inner(k) && emit(b, inner(k)!.name, x))) b.payload.push({ kind: 'Entry', key: key(k), value: jsonToValue(x), loc });
+    else if (clause) emit(b, clause.name, x);
+    else b.payload.push({ kind: 'Entry', key: key(k), value: jsonToValue(x), loc });
   }
   return true;
 }

@@ -131,11 +131,6 @@ export function clauseVerbs(name: string): VerbName[] {
   return (Object.keys(clauseSpec(name)?.ops ?? {}) as Op[]).map((op) => VERB_OF_OP[op]);
 }
 
-/** The names of the clauses an `op` statement takes, in table order. */
-export function clausesOf(op: Op): ClauseName[] {
-  return NAMES.filter((n) => clausePath(n, op) !== undefined || TABLE[n].shape === 'set' || TABLE[n].shape === 'with' || TABLE[n].shape === 'target');
-}
-
 /** Only ENCODE starts with a text (`ENCODE "…"`); other verbs select memories. */
 export const VERB_TEXT: Partial<Record<Op, Path>> = { Encode: ['args', 'payload', 'text'] };
 
