@@ -4,7 +4,7 @@
  * types and subjects that already exist, after `TAGS`/`HAS`, `TYPE` and `SUBJECT`.
  */
 import type { IToken } from 'chevrotain';
-import { KEYWORDS, OPS, VERB_NAMES as VERBS } from '../language/index.js';
+import { CONDITION_OPERATORS, CONDITION_ORDER, KEYWORDS, OPS, VERB_NAMES as VERBS } from '../language/index.js';
 import { UpdateSet } from '../ir/schema.js';
 import { ENUMS, FIELD_DOCS, KEYWORD_DOCS, enumValueDoc } from './docs.js';
 import { cursorContext, endOf, isKeywordToken, startOf, tokenName } from './context.js';
@@ -33,8 +33,16 @@ export interface StoreVocabulary {
 
 const EMPTY_VOCABULARY: StoreVocabulary = { tags: [], types: [], subjects: [] };
 
-/** Fields a `WHERE` condition can test. */
-export const CONDITION_FIELDS = ['tags', 'time', 'type', 'subject', 'location', 'topic', 'weight', 'expire', 'search'] as const;
+/**
+ * Fields a `WHERE` condition can test, in canonical order: the vocabulary's filter keys by the
+ * field each is written with (`has_tags` → tags, `expire_before` → expires), then `search`.
+ */
+export const CONDITION_FIELDS: readonly string[] = [...new Set([
+  ...CONDITION_ORDER.map((key) => Object.values(CONDITION_OPERATORS).find((o) => o.key === key)?.field ?? key),
+  'search',
+])];
+/** The doc of a condition field (`expires` is the memory's expiry here, not a lock policy's). */
+const conditionDoc = (f: string) => FIELD_DOCS[f === 'expires' ? 'expire' : f];
 
 /** Keys offered inside `{ … }` after these keywords. */
 const OBJECT_KEYS: Readonly<Record<string, readonly string[]>> = {
@@ -171,7 +179,7 @@ export function getCompletions(text: string, offset: number, vocabulary: StoreVo
         return items;
       case 'WHERE':
       case 'AND':
-        for (const f of CONDITION_FIELDS) add(f, 'field', { detail: 'condition', documentation: FIELD_DOCS[f] });
+        for (const f of CONDITION_FIELDS) add(f, 'field', { detail: 'condition', documentation: conditionDoc(f) });
         break;
       default:
         break;

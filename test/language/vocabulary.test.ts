@@ -10,6 +10,8 @@ import {
   CLAUSES, ENUMS, KEYWORDS, OPS, VERB_DOCS, VERB_NAMES, VERB_TEXT, clausePath, clauseSpec, isStatementClause, type ClauseName, type Op,
 } from '../../src/language/index.js';
 import { IR } from '../../src/ir/schema.js';
+import { CONDITION_FIELDS } from '../../src/services/completion.js';
+import { textToIr } from '../../src/pipeline.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CLAUSE_NAMES = Object.keys(CLAUSES) as ClauseName[];
@@ -46,6 +48,15 @@ describe('the vocabulary', () => {
     }
     const options = IR.options.map((o) => o.shape.op.value);
     expect(options).toEqual([...OPS]);
+  });
+
+  it('offers in completion only condition fields the converter accepts (`expires`, not `expire`)', () => {
+    expect(CONDITION_FIELDS).toContain('expires');
+    const written: Record<string, string> = { tags: 'tags HAS "x"', time: 'time IN LAST 7 DAYS', weight: 'weight >= 0.5', expires: 'expires BEFORE 2025-01-01T00:00:00Z', search: 'search "x"' };
+    for (const f of CONDITION_FIELDS) {
+      const { diagnostics } = textToIr(`RETRIEVE WHERE ${written[f] ?? `${f} = "x"`} LIMIT 5;`);
+      expect(diagnostics.filter((d) => d.severity === 'error'), f).toEqual([]);
+    }
   });
 
   it('sits at the bottom of the house: src/language imports nothing else of src, grammar/ only src/language', () => {
