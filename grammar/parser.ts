@@ -1,23 +1,26 @@
 /**
  * The Text2Mem DSL grammar: a pure Chevrotain `CstParser` (no semantic actions). Each rule's doc
  * comment is its production. The grammar is deliberately uniform: a statement is a verb followed
- * by keyword-led clauses; which clause a verb accepts, and which IR field it fills, is decided by
- * `src/convert` (so a clause in the wrong statement gets a precise diagnostic instead of a
- * generic parse error).
+ * by keyword-led clauses; which clause a verb accepts, and which IR field it fills, is the
+ * vocabulary's clause table (`src/language/`), applied by `src/convert` (so a clause in the wrong
+ * statement gets a precise diagnostic instead of a generic parse error). The keyword alternatives
+ * of `valueClause`, `listClause`, `flagClause` and `searchOption` are read from that table.
  */
 import { CstParser, type CstNode, type IOrAlt, type OrMethodOpts, type IParserErrorMessageProvider, type TokenType, defaultParserErrorProvider, type IToken } from 'chevrotain';
 import * as T from './tokens.js';
+import { FLAG_KEYWORDS, LIST_KEYWORDS, LIST_ITEMS, SEARCH_OPTION_NAMES, VALUE_KEYWORDS, type Keyword } from '../src/language/index.js';
 
-/** Clause keywords followed by exactly one value. */
-export const VALUE_CLAUSE_TOKENS: TokenType[] = [
-  T.TYPE, T.TIME, T.SOURCE, T.SUBJECT, T.LOCATION, T.TOPIC, T.URL, T.STRUCTURED, T.PAYLOAD, T.FACETS,
-  T.MODE, T.REASON, T.POLICY, T.INTO, T.STRATEGY, T.TTL, T.UNTIL, T.THEN, T.FOCUS, T.REMIND, T.BY,
-  T.STAGE, T.AS, T.LANG, T.TRACE, T.AT, T.COMMENT,
-];
+/** Clause keywords followed by exactly one value (the vocabulary's `value` clauses). */
+export const VALUE_CLAUSE_TOKENS: readonly TokenType[] = VALUE_KEYWORDS.map((k) => T.KW[k]);
 /** Clause keywords followed by one value or a comma-separated list. */
-export const LIST_CLAUSE_TOKENS: TokenType[] = [T.TAGS, T.INCLUDE];
-/** Clause keywords that stand alone (`DRY RUN` is two words). */
-export const FLAG_CLAUSE_TOKENS: TokenType[] = [T.ARCHIVE, T.SOFT, T.HARD, T.CONFIRM];
+export const LIST_CLAUSE_TOKENS: readonly TokenType[] = LIST_KEYWORDS.map((k) => T.KW[k]);
+/** Clause keywords that stand alone; `DRY RUN` is two words. */
+export const FLAG_CLAUSE_TOKENS: readonly (readonly TokenType[])[] = FLAG_KEYWORDS.map(words);
+
+/** The tokens of a keyword phrase (`ORDER BY` → ORDER, BY). */
+function words(phrase: string): TokenType[] {
+  return phrase.split(' ').map((w) => T.KW[w as Keyword]);
+}
 
 /**
  * Records what the parser expected at each failing token, so `parse` can suggest the closest
@@ -36,7 +39,7 @@ function firstTokens(paths: TokenType[][]): TokenType[] {
  */
 function tokenLabel(t: TokenType, all: readonly TokenType[]): string | undefined {
   if (t === T.Keyword) return all.includes(T.Identifier) ? undefined : 'a keyword';
-  if (t === T.SEARCH) return 'search';
+  if (t === T.KW.SEARCH) return 'search';
   return typeof t.LABEL === 'string' ? t.LABEL : t.name;
 }
 function describe(tokens: TokenType[]): string {
@@ -60,7 +63,7 @@ const errorMessages: IParserErrorMessageProvider = {
     const expected = firstTokens(expectedPathsPerAlt.flat());
     expectedAtToken.set(actual[0], expected);
     if (ruleName === 'condition') {
-      const hint = actual[0].tokenType === T.LIMIT ? ' LIMIT follows the last condition: remove the AND before it.' : '';
+      const hint = actual[0].tokenType === T.KW.LIMIT ? ' LIMIT follows the last condition: remove the AND before it.' : '';
       return `Expected a condition (search "…", or a field condition such as tags HAS "x" or type = note) but found ${actualText(actual[0])}.${hint}`;
     }
     return `Expected one of ${describe(expected)} but found ${actualText(actual[0])}.`;
@@ -108,7 +111,7 @@ export class T2mParser extends CstParser {
     this.OR(this.alts.clause ??= [
       { ALT: () => this.SUBRULE(this.idClause) },
       { ALT: () => this.SUBRULE(this.idsClause) },
-      { ALT: () => this.CONSUME(T.ALL) },
+      { ALT: () => this.CONSUME(T.KW.ALL) },
       { ALT: () => this.SUBRULE(this.whereClause) },
       { ALT: () => this.SUBRULE(this.valueClause) },
       { ALT: () => this.SUBRULE(this.listClause) },
@@ -123,26 +126,26 @@ export class T2mParser extends CstParser {
 
   /** idClause := ID value */
   idClause = this.RULE('idClause', () => {
-    this.CONSUME(T.ID);
+    this.CONSUME(T.KW.ID);
     this.SUBRULE(this.value);
   });
 
   /** idsClause := IDS valueList */
   idsClause = this.RULE('idsClause', () => {
-    this.CONSUME(T.IDS);
+    this.CONSUME(T.KW.IDS);
     this.SUBRULE(this.valueList);
   });
 
   /** whereClause := WHERE condition (AND condition)* (LIMIT value)? */
   whereClause = this.RULE('whereClause', () => {
-    this.CONSUME(T.WHERE);
+    this.CONSUME(T.KW.WHERE);
     this.SUBRULE(this.condition);
     this.MANY(() => {
-      this.CONSUME(T.AND);
+      this.CONSUME(T.KW.AND);
       this.SUBRULE2(this.condition);
     });
     this.OPTION(() => {
-      this.CONSUME(T.LIMIT);
+      this.CONSUME(T.KW.LIMIT);
       this.SUBRULE3(this.value);
     });
   });
@@ -160,21 +163,14 @@ export class T2mParser extends CstParser {
 
   /** searchCondition := SEARCH StringLiteral? searchOption*   (a LIMIT right after it limits the search) */
   searchCondition = this.RULE('searchCondition', () => {
-    this.CONSUME(T.SEARCH);
+    this.CONSUME(T.KW.SEARCH);
     this.OPTION(() => this.CONSUME(T.StringLiteral, { LABEL: 'query' }));
     this.MANY(() => this.SUBRULE(this.searchOption));
   });
 
-  /** searchOption := (K | ALPHA | LIMIT | CONTEXT | VECTOR) value | ORDER BY value */
+  /** searchOption := SEARCH_OPTION value   (K, ALPHA, LIMIT, CONTEXT, VECTOR, ORDER BY: the vocabulary's search options) */
   searchOption = this.RULE('searchOption', () => {
-    this.OR(this.alts.searchOption ??= [
-      { ALT: () => this.CONSUME(T.K) },
-      { ALT: () => this.CONSUME(T.ALPHA) },
-      { ALT: () => this.CONSUME(T.LIMIT) },
-      { ALT: () => this.CONSUME(T.CONTEXT) },
-      { ALT: () => this.CONSUME(T.VECTOR) },
-      { ALT: () => { this.CONSUME(T.ORDER); this.CONSUME(T.BY); } },
-    ]);
+    this.OR(this.alts.searchOption ??= SEARCH_OPTION_NAMES.map((name) => ({ ALT: () => words(name).forEach((t) => this.consume(0, t)) })));
     this.SUBRULE(this.value);
   });
 
@@ -183,12 +179,12 @@ export class T2mParser extends CstParser {
     this.SUBRULE(this.fieldName);
     this.OR(this.alts.fieldCondition ??= [
       { ALT: () => { this.CONSUME(T.Equals); this.SUBRULE(this.value); } },
-      { ALT: () => { this.CONSUME(T.HAS); this.SUBRULE(this.valueList); } },
-      { ALT: () => { this.CONSUME(T.NOT); this.CONSUME2(T.HAS); this.SUBRULE2(this.valueList); } },
+      { ALT: () => { this.CONSUME(T.KW.HAS); this.SUBRULE(this.valueList); } },
+      { ALT: () => { this.CONSUME(T.KW.NOT); this.CONSUME2(T.KW.HAS); this.SUBRULE2(this.valueList); } },
       { ALT: () => { this.CONSUME(T.GreaterEq); this.SUBRULE3(this.value); } },
       { ALT: () => { this.CONSUME(T.LessEq); this.SUBRULE4(this.value); } },
-      { ALT: () => { this.CONSUME(T.BEFORE); this.SUBRULE5(this.value); } },
-      { ALT: () => { this.CONSUME(T.AFTER); this.SUBRULE6(this.value); } },
+      { ALT: () => { this.CONSUME(T.KW.BEFORE); this.SUBRULE5(this.value); } },
+      { ALT: () => { this.CONSUME(T.KW.AFTER); this.SUBRULE6(this.value); } },
       { ALT: () => this.SUBRULE(this.timeRange) },
     ]);
   });
@@ -208,41 +204,43 @@ export class T2mParser extends CstParser {
       {
         ALT: () => {
           this.SUBRULE(this.relativeRange);
-          this.OPTION(() => { this.CONSUME(T.FROM); this.SUBRULE(this.value); });
-          this.OPTION2(() => { this.CONSUME(T.TO); this.SUBRULE2(this.value); });
+          this.OPTION(() => { this.CONSUME(T.KW.FROM); this.SUBRULE(this.value); });
+          this.OPTION2(() => { this.CONSUME(T.KW.TO); this.SUBRULE2(this.value); });
         },
       },
       {
         ALT: () => {
-          this.CONSUME2(T.FROM);
+          this.CONSUME2(T.KW.FROM);
           this.SUBRULE3(this.value);
-          this.OPTION3(() => { this.CONSUME2(T.TO); this.SUBRULE4(this.value); });
+          this.OPTION3(() => { this.CONSUME2(T.KW.TO); this.SUBRULE4(this.value); });
         },
       },
-      { ALT: () => { this.CONSUME3(T.TO); this.SUBRULE5(this.value); } },
+      { ALT: () => { this.CONSUME3(T.KW.TO); this.SUBRULE5(this.value); } },
     ]);
   });
 
   /** relativeRange := IN? (LAST | NEXT) NumberLiteral Identifier   (the unit: DAYS, WEEKS, …) */
   relativeRange = this.RULE('relativeRange', () => {
-    this.OPTION(() => this.CONSUME(T.IN));
-    this.OR(this.alts.relativeRange ??= [{ ALT: () => this.CONSUME(T.LAST) }, { ALT: () => this.CONSUME(T.NEXT) }]);
+    this.OPTION(() => this.CONSUME(T.KW.IN));
+    this.OR(this.alts.relativeRange ??= [{ ALT: () => this.CONSUME(T.KW.LAST) }, { ALT: () => this.CONSUME(T.KW.NEXT) }]);
     this.CONSUME(T.NumberLiteral, { LABEL: 'amount' });
     this.CONSUME(T.Identifier, { LABEL: 'unit' });
   });
 
-  /** valueClause := (TYPE | TIME | SOURCE | SUBJECT | LOCATION | TOPIC | URL | STRUCTURED | PAYLOAD | FACETS | MODE | REASON | POLICY | INTO | STRATEGY | TTL | UNTIL | THEN | FOCUS | REMIND | BY | STAGE | AS | LANG | TRACE | AT | COMMENT) value */
+  /** valueClause := VALUE_KEYWORD value   (TYPE, TIME, …, COMMENT: the vocabulary's value clauses) */
   valueClause = this.RULE('valueClause', () => {
     this.OR(this.alts.valueClause ??= VALUE_CLAUSE_TOKENS.map((t) => ({ ALT: () => this.CONSUME(t, { LABEL: 'keyword' }) })));
     this.SUBRULE(this.value);
   });
 
-  /** listClause := TAGS valueList | INCLUDE elementList   (field names such as `id`, `type` are keywords) */
+  /** listClause := LIST_KEYWORD (valueList | elementList)   (TAGS valueList | INCLUDE elementList: field names such as `id`, `type` are keywords) */
   listClause = this.RULE('listClause', () => {
-    this.OR(this.alts.listClause ??= [
-      { ALT: () => { this.CONSUME(T.TAGS, { LABEL: 'keyword' }); this.SUBRULE(this.valueList); } },
-      { ALT: () => { this.CONSUME(T.INCLUDE, { LABEL: 'keyword' }); this.SUBRULE(this.elementList); } },
-    ]);
+    this.OR(this.alts.listClause ??= LIST_KEYWORDS.map((k) => ({
+      ALT: () => {
+        this.CONSUME(T.KW[k], { LABEL: 'keyword' });
+        this.SUBRULE(LIST_ITEMS[k] === 'elements' ? this.elementList : this.valueList);
+      },
+    })));
   });
 
   /** elementList := element (',' element)* */
@@ -252,35 +250,37 @@ export class T2mParser extends CstParser {
 
   /** maxClause := MAX value TOKENS */
   maxClause = this.RULE('maxClause', () => {
-    this.CONSUME(T.MAX);
+    this.CONSUME(T.KW.MAX);
     this.SUBRULE(this.value);
-    this.CONSUME(T.TOKENS);
+    this.CONSUME(T.KW.TOKENS);
   });
 
   /** olderClause := OLDER THAN value */
   olderClause = this.RULE('olderClause', () => {
-    this.CONSUME(T.OLDER);
-    this.CONSUME(T.THAN);
+    this.CONSUME(T.KW.OLDER);
+    this.CONSUME(T.KW.THAN);
     this.SUBRULE(this.value);
   });
 
   /** withinClause := WITHIN timeRange */
   withinClause = this.RULE('withinClause', () => {
-    this.CONSUME(T.WITHIN);
+    this.CONSUME(T.KW.WITHIN);
     this.SUBRULE(this.timeRange);
   });
 
-  /** flagClause := ARCHIVE | SOFT | HARD | CONFIRM | DRY RUN */
+  /** flagClause := FLAG_KEYWORD   (ARCHIVE, SOFT, HARD, CONFIRM, DRY RUN: the vocabulary's flags) */
   flagClause = this.RULE('flagClause', () => {
-    this.OR(this.alts.flagClause ??= [
-      ...FLAG_CLAUSE_TOKENS.map((t) => ({ ALT: () => this.CONSUME(t, { LABEL: 'keyword' }) })),
-      { ALT: () => { this.CONSUME(T.DRY, { LABEL: 'keyword' }); this.CONSUME(T.RUN); } },
-    ]);
+    this.OR(this.alts.flagClause ??= FLAG_CLAUSE_TOKENS.map(([first, ...rest]) => ({
+      ALT: () => {
+        this.CONSUME(first, { LABEL: 'keyword' });
+        rest.forEach((t) => this.consume(0, t));
+      },
+    })));
   });
 
   /** setClause := SET assignment (',' assignment)* */
   setClause = this.RULE('setClause', () => {
-    this.CONSUME(T.SET);
+    this.CONSUME(T.KW.SET);
     this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.assignment) });
   });
 
@@ -293,7 +293,7 @@ export class T2mParser extends CstParser {
 
   /** withClause := WITH key ('.' key)* '=' value */
   withClause = this.RULE('withClause', () => {
-    this.CONSUME(T.WITH);
+    this.CONSUME(T.KW.WITH);
     this.AT_LEAST_ONE_SEP({ SEP: T.Dot, DEF: () => this.SUBRULE(this.key) });
     this.CONSUME(T.Equals);
     this.SUBRULE(this.value);

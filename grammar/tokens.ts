@@ -1,12 +1,14 @@
 /**
- * The Text2Mem DSL lexer. Keywords are case-insensitive and fall back to `Identifier` when a
- * longer word starts with one (`longer_alt`), so `types` or `tagsX` stay identifiers. Every
+ * The Text2Mem DSL lexer. The keywords are the vocabulary's (`src/language/`): case-insensitive,
+ * they fall back to `Identifier` when a longer word starts with one (`longer_alt`), so `types` or
+ * `tagsX` stay identifiers. Every
  * keyword also belongs to the `Keyword` category, which object keys and list elements accept, so
  * `{ type: "x", allow: [Retrieve] }` works although `type` and `Retrieve` are keywords.
  * `#` starts a comment that runs to the end of the line; comments go to a token group so the
  * printer can keep them.
  */
 import { createToken, Lexer, type TokenType } from 'chevrotain';
+import { isKeyword, KEYWORDS as KEYWORD_LIST, VERB_NAMES, type Keyword as KeywordName } from '../src/language/index.js';
 
 export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n\uFEFF\u00A0]+/, group: Lexer.SKIPPED });
 export const Comment = createToken({ name: 'Comment', pattern: /#[^\r\n]*/, group: 'comments' });
@@ -53,111 +55,29 @@ export const True = literalWord('true');
 export const False = literalWord('false');
 export const Null = literalWord('null');
 
-const keywordTokens: TokenType[] = [];
-const byName = new Map<string, TokenType>();
-function keyword(word: string): TokenType {
-  const t = createToken({
-    name: word,
-    pattern: new RegExp(word, 'i'),
-    longer_alt: Identifier,
-    categories: [Keyword],
-    label: word,
-  });
-  keywordTokens.push(t);
-  byName.set(word, t);
-  return t;
-}
+/**
+ * One token per keyword of the vocabulary (`src/language/keywords.ts`), in its order, by name:
+ * `KW.WHERE`. Each is in the `Keyword` category and gives way to a longer identifier.
+ */
+export const KW = Object.fromEntries(KEYWORD_LIST.map((word) => [word, createToken({
+  name: word,
+  pattern: new RegExp(word, 'i'),
+  longer_alt: Identifier,
+  categories: [Keyword],
+  label: word,
+})])) as { readonly [W in KeywordName]: TokenType };
+const keywordTokens: TokenType[] = KEYWORD_LIST.map((word) => KW[word]);
 
-// Verbs: one per Text2Mem op.
-export const ENCODE = keyword('ENCODE');
-export const UPDATE = keyword('UPDATE');
-export const LABEL = keyword('LABEL');
-export const PROMOTE = keyword('PROMOTE');
-export const DEMOTE = keyword('DEMOTE');
-export const MERGE = keyword('MERGE');
-export const SPLIT = keyword('SPLIT');
-export const LOCK = keyword('LOCK');
-export const EXPIRE = keyword('EXPIRE');
-export const DELETE = keyword('DELETE');
-export const RETRIEVE = keyword('RETRIEVE');
-export const SUMMARIZE = keyword('SUMMARIZE');
-export const VERB_TOKENS = [ENCODE, UPDATE, LABEL, PROMOTE, DEMOTE, MERGE, SPLIT, LOCK, EXPIRE, DELETE, RETRIEVE, SUMMARIZE];
-
-// Target.
-export const IDS = keyword('IDS');
-export const ID = keyword('ID');
-export const ALL = keyword('ALL');
-export const WHERE = keyword('WHERE');
-export const AND = keyword('AND');
-export const LIMIT = keyword('LIMIT');
-export const SEARCH = keyword('SEARCH');
-export const HAS = keyword('HAS');
-export const NOT = keyword('NOT');
-export const IN = keyword('IN');
-export const FROM = keyword('FROM');
-export const TO = keyword('TO');
-export const LAST = keyword('LAST');
-export const NEXT = keyword('NEXT');
-export const BEFORE = keyword('BEFORE');
-export const AFTER = keyword('AFTER');
-export const K = keyword('K');
-export const ALPHA = keyword('ALPHA');
-export const ORDER = keyword('ORDER');
-export const BY = keyword('BY');
-export const CONTEXT = keyword('CONTEXT');
-export const VECTOR = keyword('VECTOR');
-
-// Argument clauses.
-export const TYPE = keyword('TYPE');
-export const TAGS = keyword('TAGS');
-export const TIME = keyword('TIME');
-export const SOURCE = keyword('SOURCE');
-export const SUBJECT = keyword('SUBJECT');
-export const LOCATION = keyword('LOCATION');
-export const TOPIC = keyword('TOPIC');
-export const URL = keyword('URL');
-export const STRUCTURED = keyword('STRUCTURED');
-export const PAYLOAD = keyword('PAYLOAD');
-export const FACETS = keyword('FACETS');
-export const MODE = keyword('MODE');
-export const REASON = keyword('REASON');
-export const POLICY = keyword('POLICY');
-export const INTO = keyword('INTO');
-export const STRATEGY = keyword('STRATEGY');
-export const TTL = keyword('TTL');
-export const UNTIL = keyword('UNTIL');
-export const THEN = keyword('THEN');
-export const FOCUS = keyword('FOCUS');
-export const MAX = keyword('MAX');
-export const TOKENS = keyword('TOKENS');
-export const REMIND = keyword('REMIND');
-export const ARCHIVE = keyword('ARCHIVE');
-export const SOFT = keyword('SOFT');
-export const HARD = keyword('HARD');
-export const OLDER = keyword('OLDER');
-export const THAN = keyword('THAN');
-export const WITHIN = keyword('WITHIN');
-export const INCLUDE = keyword('INCLUDE');
-export const SET = keyword('SET');
-export const WITH = keyword('WITH');
-
-// Statement-wide clauses: stage, meta, comment.
-export const STAGE = keyword('STAGE');
-export const AS = keyword('AS');
-export const LANG = keyword('LANG');
-export const TRACE = keyword('TRACE');
-export const AT = keyword('AT');
-export const DRY = keyword('DRY');
-export const RUN = keyword('RUN');
-export const CONFIRM = keyword('CONFIRM');
-export const COMMENT = keyword('COMMENT');
+/** The verb tokens, one per Text2Mem op, in op order. */
+export const VERB_TOKENS: readonly TokenType[] = VERB_NAMES.map((v) => KW[v]);
 
 /** Every keyword, upper-case, for highlighting and completion. */
-export const KEYWORDS: readonly string[] = keywordTokens.map((t) => t.name);
+export const KEYWORDS: readonly string[] = KEYWORD_LIST;
 /** The verbs, upper-case, in op order. */
-export const VERBS: readonly string[] = VERB_TOKENS.map((t) => t.name);
+export const VERBS: readonly string[] = VERB_NAMES;
 export function keywordToken(word: string): TokenType | undefined {
-  return byName.get(word.toUpperCase());
+  const upper = word.toUpperCase();
+  return isKeyword(upper) ? KW[upper] : undefined;
 }
 
 /** Order matters: literals with digits before numbers, keywords before identifiers. */

@@ -1,7 +1,7 @@
 /** Writes the artefacts generated from the grammar: grammar/generated/{diagrams.html,grammar.ebnf,grammar.gbnf}. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GENERATED_DIR, GENERATED_FILES } from '../grammar/generate.js';
+import { GENERATED_DIR, GENERATED_FILES } from './grammar-artefacts.js';
 
 mkdirSync(GENERATED_DIR, { recursive: true });
 for (const [name, render] of GENERATED_FILES) {

@@ -8,7 +8,7 @@ import { applyPolicy, check, checkValues, type InputLanguage, type Policy } from
 import { type Diagnostic, hasErrors, type Range } from './diagnostics/diagnostic.js';
 import { LineIndex } from './diagnostics/position.js';
 import type { SourceMap } from './diagnostics/sourceMap.js';
-import { astToIr, irsToScript } from './convert/index.js';
+import { astToIr, dslName, irsToScript } from './convert/index.js';
 import { type JsonItem, readJson, readJsonl } from './ir/json.js';
 import type { IR } from './ir/schema.js';
 import { validateIr } from './ir/validate.js';
@@ -100,12 +100,13 @@ export function validateAndCheck(
   const statements: number[] = [];
   items.forEach((item, i) => {
     const statement = item.statement ?? i;
-    const v = validateIr(item.value, item.sourceMap, statement, source);
+    const wording = source === 'dsl' ? dslName : undefined;
+    const v = validateIr(item.value, item.sourceMap, statement, wording);
     diagnostics.push(...v.diagnostics);
     if (!v.ir) {
       // The shape is wrong: still judge the values it did not reject (see checkValues).
       const skip = v.diagnostics.flatMap((d) => (d.severity === 'error' && d.path !== undefined ? [d.path] : []));
-      diagnostics.push(...checkValues(item.value, { sourceMap: item.sourceMap, statement, skip, source }));
+      diagnostics.push(...checkValues(item.value, { sourceMap: item.sourceMap, statement, skip, source, wording }));
       return;
     }
     irs.push(v.ir);
@@ -113,7 +114,7 @@ export function validateAndCheck(
     statements.push(statement);
   });
   // check() numbers statements by position among the valid ones; map them back to the script's.
-  const checked = check(irs, { sourceMaps, source }).map((d) => (d.statement === undefined ? d : { ...d, statement: statements[d.statement] }));
+  const checked = check(irs, { sourceMaps, source, wording: source === 'dsl' ? dslName : undefined }).map((d) => (d.statement === undefined ? d : { ...d, statement: statements[d.statement] }));
   diagnostics.push(...checked);
   diagnostics.sort((a, b) => (a.statement ?? -1) - (b.statement ?? -1) || (a.range?.start.offset ?? 0) - (b.range?.start.offset ?? 0));
   return { irs, sourceMaps, diagnostics: applyPolicy(diagnostics, options.policy ?? 'default') };

@@ -6,6 +6,7 @@
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
 import { joinPath, resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
 import type { IR } from '../ir/schema.js';
+import type { FieldWording } from '../ir/validate.js';
 import type { InputLanguage, Report, Rule, RuleContext } from './rule.js';
 import { RULES } from './rules/index.js';
 
@@ -21,6 +22,8 @@ export interface CheckOptions {
   readonly rules?: readonly Rule[];
   /** The input's language, for the wording of messages and fixes (default `ir`). */
   readonly source?: InputLanguage;
+  /** How DSL input names IR fields (the front end's `dslName`); without it messages name IR paths. */
+  readonly wording?: FieldWording;
 }
 
 export function check(irs: readonly IR[], options: CheckOptions = {}): Diagnostic[] {
@@ -36,6 +39,7 @@ export function check(irs: readonly IR[], options: CheckOptions = {}): Diagnosti
       statement,
       sourceMap,
       source: options.source ?? 'ir',
+      wording: options.wording,
       report: (r) => out.push(toDiagnostic(r, current, statement, sourceMap)),
     };
     for (const rule of rules) {
@@ -64,6 +68,8 @@ export interface CheckValuesOptions {
   /** Paths validation rejected: these values and everything under them are not checked. */
   readonly skip?: readonly string[];
   readonly source?: InputLanguage;
+  /** How DSL input names IR fields (the front end's `dslName`); without it messages name IR paths. */
+  readonly wording?: FieldWording;
 }
 
 /**
@@ -85,6 +91,7 @@ export function checkValues(json: unknown, options: CheckValuesOptions = {}): Di
     statement,
     sourceMap: options.sourceMap,
     source: options.source ?? 'ir',
+    wording: options.wording,
     report: (r) => out.push(toDiagnostic(r, current, statement, options.sourceMap)),
   };
   const visit = (value: unknown, path: string): void => {

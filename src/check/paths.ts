@@ -1,5 +1,4 @@
 /** Shared knowledge of where in an IR particular kinds of values live. */
-import { dslName } from '../convert/clauses.js';
 import type { Op } from '../ir/schema.js';
 import type { RuleContext } from './rule.js';
 
@@ -45,9 +44,9 @@ export function valueAt(root: unknown, path: string): unknown {
 
 /**
  * A field named for the person who wrote it: for DSL input the clause with its IR path
- * (`CONFIRM (meta.confirmation)`), for IR JSON the path alone.
+ * (`CONFIRM (meta.confirmation)`, worded by the front end's `ctx.wording`), for IR JSON the path alone.
  */
-export function spell(ctx: Pick<RuleContext, 'ir' | 'source'>, path: string): string {
-  const dsl = ctx.source === 'dsl' ? dslName(ctx.ir.op, path) : undefined;
+export function spell(ctx: Pick<RuleContext, 'ir' | 'source' | 'wording'>, path: string): string {
+  const dsl = ctx.source === 'dsl' ? ctx.wording?.(ctx.ir.op, path) : undefined;
   return dsl ? `${dsl} (${path})` : path;
 }

@@ -6,6 +6,7 @@
 import type { Code, Fix, RelatedInformation, Severity } from '../diagnostics/diagnostic.js';
 import type { SourceMap } from '../diagnostics/sourceMap.js';
 import type { IR } from '../ir/schema.js';
+import type { FieldWording } from '../ir/validate.js';
 
 export interface Report {
   readonly code: Code;
@@ -29,6 +30,8 @@ export interface RuleContext {
   readonly sourceMap?: SourceMap;
   /** What the person wrote: DSL (messages name its clauses) or IR JSON (messages name IR paths). */
   readonly source: InputLanguage;
+  /** How DSL input names IR fields (given by the front end); see `spell` in paths.ts. */
+  readonly wording?: FieldWording;
   report(r: Report): void;
 }
 

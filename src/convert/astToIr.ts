@@ -6,9 +6,8 @@
 import type { Code, Diagnostic, Range } from '../diagnostics/diagnostic.js';
 import type { SourceMap } from '../diagnostics/sourceMap.js';
 import { closest } from '../diagnostics/suggest.js';
-import { STAGE_OF, type Op } from '../ir/schema.js';
 import type * as A from '../syntax/ast.js';
-import { OP_OF_VERB, CLAUSE_TARGETS, FLAG_TARGETS, COMMON_CLAUSES, SEARCH_OPTION_PATHS, clauseVerbs } from './clauses.js';
+import { CONDITION_OPERATORS, OP_OF_VERB, SEARCH_OPTIONS, SEARCH_QUERY_PATH, STAGE_OF, VERB_TEXT, clausePath, clauseSpec, clauseVerbs, type Op } from '../language/index.js';
 
 export type { SourceMap };
 
@@ -143,18 +142,14 @@ function rangeToIr(b: StatementBuilder, base: readonly string[], r: A.TimeRange)
   if (r.to) b.set([...base, 'end'], r.to, r.to.loc);
 }
 
-const FIELD_OPERATORS: Record<string, string> = {
-  HAS: 'tags', 'NOT HAS': 'tags', '>=': 'weight', '<=': 'weight', BEFORE: 'expires', AFTER: 'expires', RANGE: 'time',
-};
-
 function whereToIr(b: StatementBuilder, w: A.WhereClause): void {
   const targetBefore = b.map.has('target');
   let rejected = false;
   for (const c of w.conditions) {
     if (c.kind === 'SearchCondition') {
       b.object(['target', 'search'], c.loc);
-      if (c.query) b.set(['target', 'search', 'intent', 'query'], c.query, c.query.loc);
-      for (const o of c.options) b.set(['target', 'search', ...SEARCH_OPTION_PATHS[o.name]], o.value, o.loc);
+      if (c.query) b.set(['target', 'search', ...SEARCH_QUERY_PATH], c.query, c.query.loc);
+      for (const o of c.options) b.set(['target', 'search', ...SEARCH_OPTIONS[o.name].path], o.value, o.loc);
       continue;
     }
     const field = c.field.name;
@@ -163,7 +158,7 @@ function whereToIr(b: StatementBuilder, w: A.WhereClause): void {
       b.set([...filter, field], c.value!, c.loc, c.field.loc);
       continue;
     }
-    const wanted = FIELD_OPERATORS[c.operator];
+    const { field: wanted, key } = CONDITION_OPERATORS[c.operator];
     if (field !== wanted) {
       const op = c.operator === 'RANGE' ? 'a time range' : c.operator;
       const misspelt = closest(field, [wanted]) !== undefined;
@@ -174,19 +169,12 @@ function whereToIr(b: StatementBuilder, w: A.WhereClause): void {
       rejected = true;
       continue;
     }
-    switch (c.operator) {
-      case 'HAS': b.append([...filter, 'has_tags'], c.values!, c.field.loc); break;
-      case 'NOT HAS': b.append([...filter, 'not_tags'], c.values!, c.field.loc); break;
-      case '>=': b.set([...filter, 'weight_gte'], c.value!, c.loc, c.field.loc); break;
-      case '<=': b.set([...filter, 'weight_lte'], c.value!, c.loc, c.field.loc); break;
-      case 'BEFORE': b.set([...filter, 'expire_before'], c.value!, c.loc, c.field.loc); break;
-      case 'AFTER': b.set([...filter, 'expire_after'], c.value!, c.loc, c.field.loc); break;
-      case 'RANGE':
-        if (b.map.has('target.filter.time_range')) {
-          b.error('duplicate-field', "'target.filter.time_range' is set twice.", c.loc, { path: 'target.filter.time_range' });
-        } else rangeToIr(b, [...filter, 'time_range'], c.range!);
-        break;
-    }
+    if (c.values) b.append([...filter, key], c.values, c.field.loc);
+    else if (c.range) {
+      if (b.map.has(`target.filter.${key}`)) {
+        b.error('duplicate-field', `'target.filter.${key}' is set twice.`, c.loc, { path: `target.filter.${key}` });
+      } else rangeToIr(b, [...filter, key], c.range);
+    } else b.set([...filter, key], c.value!, c.loc, c.field.loc);
   }
   if (w.limit) b.set(['target', 'filter', 'limit'], w.limit, w.limit.loc);
   // The target and its filter were written as the whole WHERE clause: diagnostics about them
@@ -217,14 +205,13 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[])
   b.set(['op'], op, s.verb.loc);
 
   if (s.text) {
-    if (op === 'Encode') b.set(['args', 'payload', 'text'], s.text, s.text.loc);
+    const textPath = VERB_TEXT[op];
+    if (textPath) b.set(textPath, s.text, s.text.loc);
     else b.error('clause-not-allowed', `Only ENCODE starts with a text; ${verb} selects memories with ID, IDS, WHERE or ALL.`, s.text.loc);
   }
 
   const targetPath = (keyword: string, loc: Range): readonly string[] | undefined => {
-    const common = COMMON_CLAUSES[keyword];
-    if (common) return common;
-    const path = CLAUSE_TARGETS[keyword]?.[op];
+    const path = clausePath(keyword, op);
     if (!path) notAllowed(b, keyword, verb, loc);
     return path;
   };
@@ -242,9 +229,9 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[])
         }
         const path = targetPath(c.keyword, c.keywordLoc);
         if (!path) break;
-        if (c.keyword === 'PAYLOAD') {
+        if (clauseSpec(c.keyword)!.merge) {
           if (c.value.kind !== 'Object') {
-            b.error('expected-object', 'PAYLOAD takes an object of payload fields, e.g. PAYLOAD { context: "..." }.', c.value.loc);
+            b.error('expected-object', `${c.keyword} takes an object of payload fields, e.g. ${c.keyword} { context: "..." }.`, c.value.loc);
             break;
           }
           b.object(path, c.loc);
@@ -277,10 +264,9 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[])
         break;
       }
       case 'FlagClause': {
-        const flag = FLAG_TARGETS[c.keyword];
-        const path = flag.ops === 'all' || flag.ops.includes(op) ? flag.path : undefined;
+        const path = clausePath(c.keyword, op);
         if (!path) notAllowed(b, c.keyword, verb, c.loc);
-        else b.set(path, flag.value, c.loc);
+        else b.set(path, clauseSpec(c.keyword)!.value!, c.loc);
         break;
       }
       case 'SetClause': {

@@ -2,13 +2,18 @@
  * `irToAst`: one IR → one Statement. Every field gets the most readable clause that can carry
  * its value exactly; whatever no clause can carry (unknown keys, empty objects, odd value types)
  * is written with `SET k = v` (args) or `WITH a.b = v` (any path), so IR → DSL → IR is the
- * identity for any JSON IR, valid or not.
+ * identity for any JSON IR, valid or not. Which clause writes which field is the vocabulary's
+ * clause table (`src/language/`).
  */
 import type { Range } from '../diagnostics/diagnostic.js';
 import { STAGE_OF, type IR, type Op } from '../ir/schema.js';
 import type * as A from '../syntax/ast.js';
 import { DURATION_PATTERN, IDENTIFIER_PATTERN, keywordToken } from '../../grammar/tokens.js';
-import { sortConditions, VERB_OF_OP } from './clauses.js';
+import { sortConditions } from './clauses.js';
+import {
+  CLAUSES, CONDITION_OPERATORS, OPS, SEARCH_OPTIONS, SEARCH_OPTION_NAMES, SEARCH_QUERY_PATH, VERB_OF_OP, VERB_TEXT, clausePath, clauseSpec,
+  operatorOfFilterKey, type ClauseName,
+} from '../language/index.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -73,6 +78,9 @@ function timeRange(r: Json): A.TimeRange | undefined {
     loc,
   };
 }
+
+/** The clause whose object holds the payload fields no other clause writes. */
+const PAYLOAD = (Object.keys(CLAUSES) as ClauseName[]).find((n) => clauseSpec(n)!.merge) as A.ValueKeyword;
 
 class Builder {
   readonly clauses: A.Clause[] = [];
@@ -140,33 +148,26 @@ function filter(b: Builder, f: Json): void {
   if (!isObject(f) || Object.keys(f).length === 0) return b.with(path, f);
   const others = Object.keys(f).filter((k) => k !== 'limit');
   for (const [k, v] of Object.entries(f)) {
-    switch (k) {
-      case 'has_tags':
-      case 'not_tags':
-        if (Array.isArray(v)) {
-          b.condition('tags', k === 'has_tags' ? 'HAS' : 'NOT HAS', { values: valueList(v) });
-          continue;
-        }
-        break;
-      case 'time_range': {
-        const range = timeRange(v);
-        if (range) {
-          b.condition('time', 'RANGE', { range });
-          continue;
-        }
-        break;
+    const operator = operatorOfFilterKey(k);
+    const field = operator && CONDITION_OPERATORS[operator].field;
+    if (field && (operator === 'HAS' || operator === 'NOT HAS')) {
+      if (Array.isArray(v)) {
+        b.condition(field, operator, { values: valueList(v) });
+        continue;
       }
-      case 'weight_gte': b.condition('weight', '>=', { value: jsonToValue(v) }); continue;
-      case 'weight_lte': b.condition('weight', '<=', { value: jsonToValue(v) }); continue;
-      case 'expire_before': b.condition('expires', 'BEFORE', { value: jsonToValue(v) }); continue;
-      case 'expire_after': b.condition('expires', 'AFTER', { value: jsonToValue(v) }); continue;
-      case 'limit':
-        // The trailing LIMIT needs a filter condition before it, or it would limit the search.
-        if (others.length) {
-          b.filterLimit = jsonToValue(v);
-          continue;
-        }
-        break;
+    } else if (field && operator === 'RANGE') {
+      const range = timeRange(v);
+      if (range) {
+        b.condition(field, operator, { range });
+        continue;
+      }
+    } else if (field && operator) {
+      b.condition(field, operator, { value: jsonToValue(v) });
+      continue;
+    } else if (k === 'limit' && others.length) {
+      // The trailing LIMIT needs a filter condition before it, or it would limit the search.
+      b.filterLimit = jsonToValue(v);
+      continue;
     }
     b.condition(k, '=', { value: jsonToValue(v) });
   }
@@ -176,115 +177,80 @@ function search(b: Builder, s: Json): void {
   let query: A.StringValue | undefined;
   const options: A.SearchOption[] = [];
   const option = (name: A.SearchOptionName, v: Json) => options.push({ kind: 'SearchOption', name, value: jsonToValue(v), loc });
-  b.level(s, ['target', 'search'], (k, v) => {
-    switch (k) {
-      case 'intent':
-        b.level(v, ['target', 'search', 'intent'], (ik, iv) => {
-          if (ik === 'query' && typeof iv === 'string') query = { kind: 'String', value: iv, loc };
-          else if (ik === 'vector') option('VECTOR', iv);
-          else if (ik === 'context') option('CONTEXT', iv);
-          else return false;
-          return true;
-        });
-        return true;
-      case 'overrides':
-        b.level(v, ['target', 'search', 'overrides'], (ok, ov) => {
-          if (ok === 'k') option('K', ov);
-          else if (ok === 'alpha') option('ALPHA', ov);
-          else if (ok === 'order_by') option('ORDER BY', ov);
-          else return false;
-          return true;
-        });
-        return true;
-      case 'limit':
-        option('LIMIT', v);
-        return true;
-    }
-    return false;
+  const optionAt = (path: readonly string[]) => SEARCH_OPTION_NAMES.find((name) => SEARCH_OPTIONS[name].path.join('.') === path.join('.'));
+  // Each level of `target.search` whose fields a search option (or the query) can write.
+  const walk = (v: Json, path: readonly string[]) => b.level(v, ['target', 'search', ...path], (k, x) => {
+    const at = [...path, k];
+    if (at.join('.') === SEARCH_QUERY_PATH.join('.') && typeof x === 'string') query = { kind: 'String', value: x, loc };
+    else if (optionAt(at)) option(optionAt(at)!, x);
+    else if ([SEARCH_QUERY_PATH, ...SEARCH_OPTION_NAMES.map((name) => SEARCH_OPTIONS[name].path)].some((p) => p.length > at.length && p.slice(0, at.length).join('.') === at.join('.'))) walk(x, at);
+    else return false;
+    return true;
   });
+  walk(s, []);
   if (query || options.length) b.search = { kind: 'SearchCondition', query, options, loc };
 }
 
-/** Verb-specific args that have their own clause; returns false when the value does not fit. */
-function argClause(b: Builder, op: Op, k: string, v: Json): boolean {
-  const any = (keyword: A.ValueKeyword) => (b.value(keyword, v), true);
-  switch (op) {
-    case 'Encode':
-      switch (k) {
-        case 'type': return any('TYPE');
-        case 'time': return any('TIME');
-        case 'source': return any('SOURCE');
-        case 'subject': return any('SUBJECT');
-        case 'location': return any('LOCATION');
-        case 'topic': return any('TOPIC');
-        case 'facets': return any('FACETS');
-        case 'tags': return Array.isArray(v) && (b.list('TAGS', v), true);
-        case 'payload': {
-          if (!isObject(v) || Object.keys(v).length === 0) return false;
-          for (const [pk, pv] of Object.entries(v)) {
-            if (pk === 'text' && typeof pv === 'string') b.text = { kind: 'String', value: pv, loc };
-            else if (pk === 'url') b.value('URL', pv);
-            else if (pk === 'structured') b.value('STRUCTURED', pv);
-            else b.payload.push({ kind: 'Entry', key: key(pk), value: jsonToValue(pv), loc });
-          }
-          return true;
-        }
-      }
-      return false;
-    case 'Label':
-      if (k === 'tags') return Array.isArray(v) && (b.list('TAGS', v), true);
-      if (k === 'facets') return any('FACETS');
-      if (k === 'mode') return any('MODE');
-      return false;
-    case 'Promote':
-      if (k === 'weight_delta') return any('BY');
-      if (k === 'reason') return any('REASON');
-      if (k === 'remind') {
-        if (!isObject(v) || Object.keys(v).length === 0 || Object.keys(v).some((x) => x !== 'rrule' && x !== 'until')) return false;
-        if (has(v, 'rrule')) b.value('REMIND', v.rrule);
-        if (has(v, 'until')) b.value('UNTIL', v.until);
-        return true;
-      }
-      return false;
-    case 'Demote':
-      if (k === 'weight_delta') return any('BY');
-      if (k === 'reason') return any('REASON');
-      if (k === 'archive') return v === true && (b.flag('ARCHIVE'), true);
-      return false;
-    case 'Merge':
-      if (k === 'primary_id') return any('INTO');
-      if (k === 'strategy') return any('STRATEGY');
-      return false;
-    case 'Split':
-      return k === 'strategy' && any('STRATEGY');
-    case 'Lock':
-      if (k === 'mode') return any('MODE');
-      if (k === 'reason') return any('REASON');
-      if (k === 'policy') return any('POLICY');
-      return false;
-    case 'Expire':
-      if (k === 'ttl') return any('TTL');
-      if (k === 'until') return any('UNTIL');
-      if (k === 'on_expire') return any('THEN');
-      if (k === 'reason') return any('REASON');
-      return false;
-    case 'Delete':
-      if (k === 'soft') return typeof v === 'boolean' && (b.flag(v ? 'SOFT' : 'HARD'), true);
-      if (k === 'reason') return any('REASON');
-      if (k === 'older_than') return (b.clauses.push({ kind: 'OlderThanClause', value: jsonToValue(v), loc }), true);
-      if (k === 'time_range') {
-        const range = timeRange(v);
-        return !!range && (b.clauses.push({ kind: 'WithinClause', range, loc }), true);
-      }
-      return false;
-    case 'Retrieve':
-      return k === 'include' && Array.isArray(v) && (b.list('INCLUDE', v), true);
-    case 'Summarize':
-      if (k === 'focus') return any('FOCUS');
-      if (k === 'max_tokens') return (b.clauses.push({ kind: 'MaxTokensClause', value: jsonToValue(v), loc }), true);
-      return false;
+/** The clauses that write a field of an `op` statement (not the target, SET, WITH or STAGE), with their paths. */
+function fieldClauses(op: Op): ReadonlyArray<{ name: ClauseName; path: string }> {
+  return (Object.keys(CLAUSES) as ClauseName[]).flatMap((name) => {
+    const path = clausePath(name, op);
+    const shape = clauseSpec(name)!.shape;
+    return path && name !== 'STAGE' && shape !== 'target' && shape !== 'set' && shape !== 'with' ? [{ name, path: path.join('.') }] : [];
+  });
+}
+const FIELD_CLAUSES = new Map(OPS.map((op) => [op, fieldClauses(op)]));
+
+/** The clause `name` can carry `v` exactly (a list a list, a flag its own value, WITHIN a time range it can write). */
+function fits(name: ClauseName, v: Json): boolean {
+  const spec = clauseSpec(name)!;
+  switch (spec.shape) {
+    case 'list': return Array.isArray(v);
+    case 'flag': return v === spec.value;
+    case 'within': return timeRange(v) !== undefined;
+    default: return true;
   }
-  return false;
+}
+
+/** Writes `v` with the clause `name` (which `fits` it). */
+function emit(b: Builder, name: ClauseName, v: Json): void {
+  switch (clauseSpec(name)!.shape) {
+    case 'value': return b.value(name as A.ValueKeyword, v);
+    case 'list': return b.list(name as A.ListKeyword, v as Json[]);
+    case 'flag': return b.flag(name as A.FlagKeyword);
+    case 'max-tokens': b.clauses.push({ kind: 'MaxTokensClause', value: jsonToValue(v), loc }); return;
+    case 'older-than': b.clauses.push({ kind: 'OlderThanClause', value: jsonToValue(v), loc }); return;
+    case 'within': b.clauses.push({ kind: 'WithinClause', range: timeRange(v)!, loc }); return;
+  }
+}
+
+/**
+ * Writes the field at `path` (`args.k`, `meta.k`, `_comment`) with its clause, read off the
+ * vocabulary's clause table; an object whose own fields have clauses (`args.payload`:
+ * `ENCODE "text"`, URL, STRUCTURED, the rest in PAYLOAD; `args.remind`: REMIND, UNTIL) is
+ * written field by field. False, writing nothing, when no clause can carry the value exactly.
+ */
+function fieldClause(b: Builder, op: Op, path: readonly string[], v: Json): boolean {
+  const dotted = path.join('.');
+  const clauses = FIELD_CLAUSES.get(op)!;
+  const whole = clauses.filter((c) => c.path === dotted);
+  const single = whole.find((c) => !clauseSpec(c.name)!.merge && fits(c.name, v));
+  if (single) return (emit(b, single.name, v), true);
+  // The container clause (PAYLOAD) takes the fields no other clause writes.
+  const container = whole.some((c) => clauseSpec(c.name)!.merge);
+  const text = VERB_TEXT[op]?.join('.');
+  const isText = (k: string, x: Json) => text === `${dotted}.${k}` && typeof x === 'string';
+  const inner = (k: string, x: Json) => clauses.find((c) => c.path === `${dotted}.${k}` && fits(c.name, x));
+  if (!container && !clauses.some((c) => c.path.startsWith(`${dotted}.`))) return false;
+  if (!isObject(v) || Object.keys(v).length === 0) return false;
+  if (!container && Object.entries(v).some(([k, x]) => !isText(k, x) && !inner(k, x))) return false;
+  for (const [k, x] of Object.entries(v)) {
+    const clause = inner(k, x);
+    if (isText(k, x)) b.text = { kind: 'String', value: x as string, loc };
+    else if (clause) emit(b, clause.name, x);
+    else b.payload.push({ kind: 'Entry', key: key(k), value: jsonToValue(x), loc });
+  }
+  return true;
 }
 
 function args(b: Builder, op: Op, a: Json): void {
@@ -296,21 +262,11 @@ function args(b: Builder, op: Op, a: Json): void {
     });
   }
   if (!isObject(a) || Object.keys(a).length === 0) return b.with(['args'], a);
-  for (const [k, v] of Object.entries(a)) if (!argClause(b, op, k, v)) b.set(k, v);
+  for (const [k, v] of Object.entries(a)) if (!fieldClause(b, op, ['args', k], v)) b.set(k, v);
 }
 
-function meta(b: Builder, m: Json): void {
-  b.level(m, ['meta'], (k, v) => {
-    switch (k) {
-      case 'actor': b.value('AS', v); return true;
-      case 'lang': b.value('LANG', v); return true;
-      case 'trace_id': b.value('TRACE', v); return true;
-      case 'timestamp': b.value('AT', v); return true;
-      case 'dry_run': return v === true && (b.flag('DRY RUN'), true);
-      case 'confirmation': return v === true && (b.flag('CONFIRM'), true);
-    }
-    return false;
-  });
+function meta(b: Builder, op: Op, m: Json): void {
+  b.level(m, ['meta'], (k, v) => fieldClause(b, op, ['meta', k], v));
 }
 
 /** The statement for one IR. Unknown ops cannot be written as a verb and are an internal error. */
@@ -326,9 +282,8 @@ export function irToAst(ir: IR): A.Statement {
       case 'stage': if (v !== STAGE_OF[op]) b.value('STAGE', v); break;
       case 'target': target(b, v); break;
       case 'args': args(b, op, v); break;
-      case 'meta': meta(b, v); break;
-      case '_comment': b.value('COMMENT', v); break;
-      default: b.with([k], v);
+      case 'meta': meta(b, op, v); break;
+      default: if (!fieldClause(b, op, [k], v)) b.with([k], v);
     }
   }
   const clauses: A.Clause[] = [];
@@ -337,7 +292,7 @@ export function irToAst(ir: IR): A.Statement {
     clauses.push({ kind: 'WhereClause', conditions, limit: b.filterLimit, loc });
   }
   clauses.push(...b.clauses);
-  if (b.payload.length) clauses.push({ kind: 'ValueClause', keyword: 'PAYLOAD', keywordLoc: loc, value: { kind: 'Object', entries: b.payload, loc }, loc });
+  if (b.payload.length) clauses.push({ kind: 'ValueClause', keyword: PAYLOAD, keywordLoc: loc, value: { kind: 'Object', entries: b.payload, loc }, loc });
   if (b.sets.length) clauses.push({ kind: 'SetClause', assignments: b.sets, loc });
   clauses.push(...b.withs);
   return {

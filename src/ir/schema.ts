@@ -11,6 +11,11 @@
  * written (offsets, id strings, a single id versus a list); normalisation happens in lowering.
  */
 import { z } from 'zod';
+// The op names, stages and enum values are the language's vocabulary (src/language/).
+import {
+  STAGES, OPS, STAGE_OF, READ_PERMS, WRITE_PERMS, TIME_UNITS, RELATIVE_DIRECTIONS, ORDER_BY, LABEL_MODES, LOCK_MODES, ON_EXPIRE,
+  SPLIT_STRATEGIES, SPLIT_LANGS, MERGE_STRATEGIES, INCLUDE_FIELDS,
+} from '../language/index.js';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export const JsonValue: z.ZodType<JsonValue> = z.lazy(() =>
@@ -19,38 +24,15 @@ export const JsonValue: z.ZodType<JsonValue> = z.lazy(() =>
 export const JsonObject = z.record(z.string(), JsonValue);
 export type JsonObject = z.infer<typeof JsonObject>;
 
-export const STAGES = ['ENC', 'STO', 'RET'] as const;
+export {
+  STAGES, OPS, STAGE_OF, READ_PERMS, WRITE_PERMS, TIME_UNITS, ORDER_BY, LABEL_MODES, LOCK_MODES, ON_EXPIRE, SPLIT_STRATEGIES,
+  SPLIT_LANGS, MERGE_STRATEGIES, INCLUDE_FIELDS,
+};
 export const Stage = z.enum(STAGES);
 export type Stage = z.infer<typeof Stage>;
 
-export const OPS = [
-  'Encode', 'Update', 'Label', 'Promote', 'Demote', 'Merge', 'Split', 'Lock', 'Expire', 'Delete', 'Retrieve', 'Summarize',
-] as const;
 export const Op = z.enum(OPS);
 export type Op = z.infer<typeof Op>;
-
-/** The stage each op belongs to (paper, Table 1). */
-export const STAGE_OF: Readonly<Record<Op, Stage>> = {
-  Encode: 'ENC',
-  Update: 'STO', Label: 'STO', Promote: 'STO', Demote: 'STO', Merge: 'STO', Split: 'STO',
-  Lock: 'STO', Expire: 'STO', Delete: 'STO',
-  Retrieve: 'RET', Summarize: 'RET',
-};
-
-export const READ_PERMS = ['public', 'team', 'private', 'custom'] as const;
-export const WRITE_PERMS = ['open', 'maintainer', 'owner_only', 'custom'] as const;
-export const TIME_UNITS = ['minutes', 'hours', 'days', 'weeks', 'months', 'years'] as const;
-export const ORDER_BY = ['relevance', 'time_desc', 'time_asc', 'weight_desc'] as const;
-export const LABEL_MODES = ['add', 'replace', 'remove'] as const;
-export const LOCK_MODES = ['read_only', 'append_only'] as const;
-export const ON_EXPIRE = ['soft_delete', 'hard_delete', 'demote', 'anonymize'] as const;
-export const SPLIT_STRATEGIES = ['by_sentences', 'by_chunks', 'custom'] as const;
-export const SPLIT_LANGS = ['zh', 'en', 'auto'] as const;
-export const MERGE_STRATEGIES = ['merge_into_primary'] as const;
-export const INCLUDE_FIELDS = [
-  'id', 'text', 'type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source', 'weight',
-  'read_perm_level', 'write_perm_level', 'read_whitelist', 'read_blacklist', 'write_whitelist', 'write_blacklist',
-] as const;
 
 const str = z.string();
 const num = z.number();
@@ -76,7 +58,7 @@ export type Facets = z.infer<typeof Facets>;
 export const TimeRange = z.looseObject({
   start: DateTime.optional(),
   end: DateTime.optional(),
-  relative: z.enum(['last', 'next']).optional(),
+  relative: z.enum(RELATIVE_DIRECTIONS).optional(),
   amount: int.optional(),
   unit: z.enum(TIME_UNITS).optional(),
 });

@@ -10,7 +10,6 @@ import { z } from 'zod';
 import type { Code, Diagnostic, Fix } from '../diagnostics/diagnostic.js';
 import { renameKeyFix, replaceValueFix } from '../diagnostics/fix.js';
 import { resolveKeyRange, resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
-import { dslName } from '../convert/clauses.js';
 import { closest } from '../diagnostics/suggest.js';
 import { IR, OPS, type Op } from './schema.js';
 
@@ -32,13 +31,20 @@ function unwrapOptional(schema: z.core.$ZodType): z.core.$ZodType {
 }
 
 /**
- * Validate one statement's JSON; `sourceMap` and `statement` locate the diagnostics, `source`
- * says whether the person wrote DSL (messages then name the clause, e.g. `ORDER BY`) or IR.
+ * How the language the person wrote names the IR field at `path` of an `op` statement, when it
+ * has a name for it (the DSL's clause: `ORDER BY`). Given by the front end; validation and the
+ * checker speak IR paths only.
+ */
+export type FieldWording = (op: Op, path: string) => string | undefined;
+
+/**
+ * Validate one statement's JSON; `sourceMap` and `statement` locate the diagnostics, `wording`
+ * (given for DSL input) names fields as the person wrote them (e.g. `ORDER BY`), else IR paths.
  * A valid result's `ir` is the caller's own object, not a copy: mutating it after validation
  * changes the validated value.
  */
-export function validateIr(json: unknown, sourceMap?: SourceMap, statement?: number, source: 'dsl' | 'ir' = 'ir'): ValidateResult {
-  const out = new Reporter(json, sourceMap, statement, source);
+export function validateIr(json: unknown, sourceMap?: SourceMap, statement?: number, wording?: FieldWording): ValidateResult {
+  const out = new Reporter(json, sourceMap, statement, wording);
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     out.report('invalid-type', `an instruction must be an object, got ${describe(json)}`, []);
     return { diagnostics: out.diagnostics };
@@ -162,14 +168,14 @@ class Reporter {
     private readonly json: unknown,
     private readonly sourceMap: SourceMap | undefined,
     private readonly statement: number | undefined,
-    private readonly source: 'dsl' | 'ir' = 'ir',
+    private readonly wording?: FieldWording,
   ) {}
 
   /** A field as the person wrote it: `ORDER BY (target.search.overrides.order_by)` for DSL, `'path'` for IR. */
   name(path: Path): string {
     const dotted = path.map(String).join('.');
     const op = (this.json as Record<string, unknown>).op;
-    const dsl = this.source === 'dsl' && typeof op === 'string' && SCHEMA_OF_OP.has(op) ? dslName(op as Op, dotted) : undefined;
+    const dsl = this.wording && typeof op === 'string' && SCHEMA_OF_OP.has(op) ? this.wording(op as Op, dotted) : undefined;
     return dsl ? `${dsl} (${dotted})` : `'${dotted}'`;
   }
 

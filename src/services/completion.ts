@@ -4,9 +4,9 @@
  * types and subjects that already exist, after `TAGS`/`HAS`, `TYPE` and `SUBJECT`.
  */
 import type { IToken } from 'chevrotain';
-import { KEYWORDS, VERBS } from '../../grammar/tokens.js';
+import { CONDITION_OPERATORS, CONDITION_ORDER, KEYWORDS, OPS, VERB_NAMES as VERBS } from '../language/index.js';
 import { UpdateSet } from '../ir/schema.js';
-import { ENUMS, FIELD_DOCS, KEYWORD_DOCS } from './docs.js';
+import { ENUMS, FIELD_DOCS, KEYWORD_DOCS, enumValueDoc } from './docs.js';
 import { cursorContext, endOf, isKeywordToken, startOf, tokenName } from './context.js';
 
 export type CompletionKind = 'keyword' | 'verb' | 'field' | 'enum' | 'tag' | 'type' | 'subject';
@@ -33,8 +33,16 @@ export interface StoreVocabulary {
 
 const EMPTY_VOCABULARY: StoreVocabulary = { tags: [], types: [], subjects: [] };
 
-/** Fields a `WHERE` condition can test. */
-export const CONDITION_FIELDS = ['tags', 'time', 'type', 'subject', 'location', 'topic', 'weight', 'expire', 'search'] as const;
+/**
+ * Fields a `WHERE` condition can test, in canonical order: the vocabulary's filter keys by the
+ * field each is written with (`has_tags` → tags, `expire_before` → expires), then `search`.
+ */
+export const CONDITION_FIELDS: readonly string[] = [...new Set([
+  ...CONDITION_ORDER.map((key) => Object.values(CONDITION_OPERATORS).find((o) => o.key === key)?.field ?? key),
+  'search',
+])];
+/** The doc of a condition field (`expires` is the memory's expiry here, not a lock policy's). */
+const conditionDoc = (f: string) => FIELD_DOCS[f === 'expires' ? 'expire' : f];
 
 /** Keys offered inside `{ … }` after these keywords. */
 const OBJECT_KEYS: Readonly<Record<string, readonly string[]>> = {
@@ -42,7 +50,7 @@ const OBJECT_KEYS: Readonly<Record<string, readonly string[]>> = {
   POLICY: ['allow', 'deny', 'reviewers', 'expires'],
 };
 
-const VERB_SET = new Set(VERBS);
+const VERB_SET = new Set<string>(VERBS);
 
 /** Fields `SET` (and `WITH`) can name, per verb. */
 function setKeys(verb: string | undefined): readonly string[] {
@@ -117,7 +125,7 @@ export function getCompletions(text: string, offset: number, vocabulary: StoreVo
     if (!object.afterKey && !inString) {
       for (const key of OBJECT_KEYS[object.keyword ?? ''] ?? Object.keys(FIELD_DOCS)) add(key, 'field', { detail: 'field', documentation: FIELD_DOCS[key] });
     } else if (object.keyword === 'POLICY') {
-      for (const op of ['Encode', 'Update', 'Label', 'Promote', 'Demote', 'Merge', 'Split', 'Lock', 'Expire', 'Delete', 'Retrieve', 'Summarize']) add(op, 'enum', { detail: 'op' });
+      for (const op of OPS) add(op, 'enum', { detail: 'op' });
     }
     return items;
   }
@@ -144,17 +152,17 @@ export function getCompletions(text: string, offset: number, vocabulary: StoreVo
         if (inString) return items;
         break;
       case 'MODE':
-        for (const m of verb === 'LABEL' ? ENUMS.label_mode : verb === 'LOCK' ? ENUMS.lock_mode : [...ENUMS.label_mode, ...ENUMS.lock_mode]) add(m, 'enum', { detail: 'mode' });
+        for (const m of verb === 'LABEL' ? ENUMS.label_mode : verb === 'LOCK' ? ENUMS.lock_mode : [...ENUMS.label_mode, ...ENUMS.lock_mode]) add(m, 'enum', { detail: 'mode', documentation: enumValueDoc(verb === 'LOCK' || ENUMS.lock_mode.includes(m) ? 'lock_mode' : 'label_mode', m) });
         return items;
       case 'THEN':
-        for (const v of ENUMS.on_expire) add(v, 'enum', { detail: 'on expire' });
+        for (const v of ENUMS.on_expire) add(v, 'enum', { detail: 'on expire', documentation: enumValueDoc('on_expire', v) });
         return items;
       case 'STRATEGY':
-        for (const v of verb === 'MERGE' ? ENUMS.merge_strategy : ENUMS.split_strategy) add(v, 'enum', { detail: 'strategy' });
+        for (const v of verb === 'MERGE' ? ENUMS.merge_strategy : ENUMS.split_strategy) add(v, 'enum', { detail: 'strategy', documentation: enumValueDoc(verb === 'MERGE' ? 'merge_strategy' : 'split_strategy', v) });
         return items;
       case 'BY':
         if (before[index - 1]?.image.toUpperCase() === 'ORDER') {
-          for (const v of ENUMS.order_by) add(v, 'enum', { detail: 'order' });
+          for (const v of ENUMS.order_by) add(v, 'enum', { detail: 'order', documentation: enumValueDoc('order_by', v) });
           return items;
         }
         for (const v of ENUMS.split_strategy) add(v.replace(/^by_/, ''), 'enum', { detail: 'split strategy' });
@@ -171,7 +179,7 @@ export function getCompletions(text: string, offset: number, vocabulary: StoreVo
         return items;
       case 'WHERE':
       case 'AND':
-        for (const f of CONDITION_FIELDS) add(f, 'field', { detail: 'condition', documentation: FIELD_DOCS[f] });
+        for (const f of CONDITION_FIELDS) add(f, 'field', { detail: 'condition', documentation: conditionDoc(f) });
         break;
       default:
         break;

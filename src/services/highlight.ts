@@ -3,7 +3,7 @@
  * from the grammar's own token list, so highlighting never drifts from the lexer. Plain data,
  * no Monaco import (Monaco's `setMonarchTokensProvider` takes it as is).
  */
-import { KEYWORDS, VERBS } from '../../grammar/tokens.js';
+import { KEYWORDS, VERB_NAMES as VERBS } from '../language/index.js';
 
 const SOURCE = (re: RegExp): RegExp => new RegExp(re.source);
 

@@ -2,7 +2,8 @@
  * Hover: the documentation of the keyword, field or enum value under the cursor, the IR field
  * it maps to, and a link to the railroad diagram of the grammar rule it belongs to.
  */
-import { ENUMS, FIELD_DOCS, KEYWORD_DOCS } from './docs.js';
+import { ENUMS, FIELD_DOCS, KEYWORD_DOCS, enumValueDoc } from './docs.js';
+import { ENUMS as LANGUAGE_ENUMS } from '../language/index.js';
 import type { IToken } from 'chevrotain';
 import { lexer } from '../../grammar/tokens.js';
 import { endOf, isKeywordToken, startOf, tokenAt, tokenName } from './context.js';
@@ -26,19 +27,21 @@ export interface HoverOptions {
 export const DEFAULT_DIAGRAMS_URL = 'grammar/generated/diagrams.html';
 
 /**
- * The clauses whose value is an enum: how the clause is written, where its value goes in the IR,
- * and the enums it may take (MODE is a Label mode or a Lock mode, by value).
+ * The clauses whose value is an enum, by the keyword that introduces the value: how the clause is
+ * written, where its value goes in the IR, and the enums it may take (MODE is a Label mode or a
+ * Lock mode, by value). Read off the vocabulary's enums (`LAST / NEXT` is introduced by either).
  */
-const ENUM_CLAUSES: Readonly<Record<string, { clause: string; path: string; enums: readonly string[] }>> = {
-  MODE: { clause: 'MODE', path: 'args.mode', enums: ['label_mode', 'lock_mode'] },
-  THEN: { clause: 'THEN', path: 'args.on_expire', enums: ['on_expire'] },
-  ORDER: { clause: 'ORDER BY', path: 'target.search.overrides.order_by', enums: ['order_by'] },
-  STRATEGY: { clause: 'STRATEGY', path: 'args.strategy', enums: ['merge_strategy', 'split_strategy'] },
-  STAGE: { clause: 'STAGE', path: 'stage', enums: ['stage'] },
-  INCLUDE: { clause: 'INCLUDE', path: 'args.include', enums: ['include'] },
-  LAST: { clause: 'LAST', path: 'time_range.unit', enums: ['time_unit'] },
-  NEXT: { clause: 'NEXT', path: 'time_range.unit', enums: ['time_unit'] },
-};
+const ENUM_CLAUSES: Readonly<Record<string, { clause: string; path: string; enums: readonly string[] }>> = (() => {
+  const out: Record<string, { clause: string; path: string; enums: string[] }> = {};
+  for (const [name, spec] of Object.entries(LANGUAGE_ENUMS) as [string, { clause?: string; paths: readonly string[] }][]) {
+    if (!spec.clause || !ENUMS[name]) continue;
+    for (const clause of spec.clause.split(' / ')) {
+      const keyword = clause.split(' ')[0];
+      (out[keyword] ??= { clause, path: spec.paths[0], enums: [] }).enums.push(name);
+    }
+  }
+  return out;
+})();
 
 const ENUM_VALUES = new Set(Object.values(ENUMS).flat());
 
@@ -65,7 +68,9 @@ function clauseEnumDoc(text: string, token: IToken): string | undefined {
   if (!spec) return undefined;
   const enumName = spec.enums.find((e) => ENUMS[e]?.includes(token.image) || ENUMS[e]?.includes(token.image.toLowerCase()));
   if (!enumName) return undefined;
-  return `Value of ${spec.clause} (\`${spec.path}\`): one of ${ENUMS[enumName].map((v) => `\`${v}\``).join(', ')}.`;
+  const value = ENUMS[enumName].includes(token.image) ? token.image : token.image.toLowerCase();
+  const doc = enumValueDoc(enumName, value);
+  return `Value of ${spec.clause} (\`${spec.path}\`): one of ${ENUMS[enumName].map((v) => `\`${v}\``).join(', ')}.${doc ? `\n\n${doc}` : ''}`;
 }
 
 function enumDoc(word: string): string | undefined {

@@ -6,6 +6,7 @@
  */
 import type { IToken } from 'chevrotain';
 import { lexer } from '../../grammar/tokens.js';
+import { ENUMS } from '../language/index.js';
 import { LineIndex } from '../diagnostics/position.js';
 import { endOf, isKeywordToken, startOf, tokenName } from './context.js';
 
@@ -18,8 +19,13 @@ export interface SemanticToken {
   readonly type: SemanticTokenType;
 }
 
-/** Keywords whose value is an enum member when written as a bare word. */
-const ENUM_VALUE_AFTER = new Set(['MODE', 'THEN', 'STRATEGY', 'BY', 'STAGE', 'INCLUDE']);
+/**
+ * Keywords whose value is an enum member when written as a bare word: the last word of each
+ * enum's clause in the vocabulary (`ORDER BY` → BY; LAST / NEXT take a number before the unit).
+ */
+const ENUM_VALUE_AFTER = new Set(
+  Object.values(ENUMS).flatMap((e: { clause?: string }) => (e.clause && !e.clause.includes(' / ') ? [e.clause.split(' ').at(-1)!] : [])),
+);
 const CONDITION_START = new Set(['WHERE', 'AND']);
 
 const upper = (t: IToken | undefined): string => (t && isKeywordToken(t) ? t.image.toUpperCase() : '');

@@ -3,6 +3,11 @@
  * they came from (`loc`). Trees built from IR (`irToAst`) carry a zero span.
  */
 import type { Range } from '../diagnostics/diagnostic.js';
+import type { FieldOperator, FlagKeyword, ListKeyword, SearchOptionName, ValueKeyword, VerbName } from '../language/index.js';
+
+// The keyword unions are the vocabulary's (src/language/).
+export { VERB_NAMES, VALUE_KEYWORDS, LIST_KEYWORDS, FLAG_KEYWORDS, SEARCH_OPTION_NAMES } from '../language/index.js';
+export type { FieldOperator, FlagKeyword, ListKeyword, SearchOptionName, ValueKeyword, VerbName };
 
 export interface Node {
   readonly kind: string;
@@ -49,11 +54,6 @@ export interface Script extends Node {
   readonly trailingComments: readonly Comment[];
 }
 
-export const VERB_NAMES = [
-  'ENCODE', 'UPDATE', 'LABEL', 'PROMOTE', 'DEMOTE', 'MERGE', 'SPLIT', 'LOCK', 'EXPIRE', 'DELETE', 'RETRIEVE', 'SUMMARIZE',
-] as const;
-export type VerbName = (typeof VERB_NAMES)[number];
-
 export interface Verb extends Node { readonly kind: 'Verb'; readonly name: VerbName }
 
 export interface Statement extends Node {
@@ -91,17 +91,8 @@ export interface IdsClause extends ClauseBase { readonly kind: 'IdsClause'; read
 /** `ALL`: `target.all = true`. */
 export interface AllClause extends ClauseBase { readonly kind: 'AllClause' }
 
-/** The clause keywords followed by one value. */
-export const VALUE_KEYWORDS = [
-  'TYPE', 'TIME', 'SOURCE', 'SUBJECT', 'LOCATION', 'TOPIC', 'URL', 'STRUCTURED', 'PAYLOAD', 'FACETS', 'MODE',
-  'REASON', 'POLICY', 'INTO', 'STRATEGY', 'TTL', 'UNTIL', 'THEN', 'FOCUS', 'REMIND', 'BY', 'STAGE', 'AS', 'LANG',
-  'TRACE', 'AT', 'COMMENT',
-] as const;
-export type ValueKeyword = (typeof VALUE_KEYWORDS)[number];
 export interface ValueClause extends ClauseBase { readonly kind: 'ValueClause'; readonly keyword: ValueKeyword; readonly keywordLoc: Range; readonly value: Value }
 
-export const LIST_KEYWORDS = ['TAGS', 'INCLUDE'] as const;
-export type ListKeyword = (typeof LIST_KEYWORDS)[number];
 export interface ListClause extends ClauseBase { readonly kind: 'ListClause'; readonly keyword: ListKeyword; readonly keywordLoc: Range; readonly values: ValueList }
 
 /** `MAX n TOKENS` */
@@ -111,8 +102,6 @@ export interface OlderThanClause extends ClauseBase { readonly kind: 'OlderThanC
 /** `WITHIN LAST 7 DAYS` / `WITHIN FROM a TO b` */
 export interface WithinClause extends ClauseBase { readonly kind: 'WithinClause'; readonly range: TimeRange }
 
-export const FLAG_KEYWORDS = ['ARCHIVE', 'SOFT', 'HARD', 'CONFIRM', 'DRY RUN'] as const;
-export type FlagKeyword = (typeof FLAG_KEYWORDS)[number];
 export interface FlagClause extends ClauseBase { readonly kind: 'FlagClause'; readonly keyword: FlagKeyword }
 
 /** `SET k = v, ...`: UPDATE's `args.set`, any other verb's `args`. */
@@ -141,8 +130,6 @@ export interface WhereClause extends ClauseBase {
 
 export type Condition = SearchCondition | FieldCondition;
 
-export const SEARCH_OPTIONS = ['K', 'ALPHA', 'ORDER BY', 'LIMIT', 'CONTEXT', 'VECTOR'] as const;
-export type SearchOptionName = (typeof SEARCH_OPTIONS)[number];
 export interface SearchOption extends Node { readonly kind: 'SearchOption'; readonly name: SearchOptionName; readonly value: Value }
 
 /** `search "query" K 10 ALPHA 0.5 ORDER BY relevance CONTEXT "..." VECTOR [..] LIMIT 5` */
@@ -152,7 +139,6 @@ export interface SearchCondition extends Node {
   readonly options: readonly SearchOption[];
 }
 
-export type FieldOperator = '=' | 'HAS' | 'NOT HAS' | '>=' | '<=' | 'BEFORE' | 'AFTER' | 'RANGE';
 export interface FieldCondition extends Node {
   readonly kind: 'FieldCondition';
   readonly field: Key;

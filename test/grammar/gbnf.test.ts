@@ -8,7 +8,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GENERATED_DIR } from '../../grammar/generate.js';
+import { GENERATED_DIR } from '../../scripts/grammar-artefacts.js';
 import { formatText, irsToText, textToIr } from '../../src/pipeline.js';
 import { validateIr } from '../../src/ir/validate.js';
 import type { IR } from '../../src/ir/schema.js';

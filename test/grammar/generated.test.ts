@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GENERATED_DIR, GENERATED_FILES, renderDiagrams, renderEbnf, renderGbnf } from '../../grammar/generate.js';
+import { GENERATED_DIR, GENERATED_FILES, renderDiagrams, renderEbnf, renderGbnf } from '../../scripts/grammar-artefacts.js';
 
 describe('generated grammar artefacts', () => {
   for (const [name, render] of GENERATED_FILES) {

@@ -4,18 +4,12 @@
  * payload `text | url | structured`, search intent `query | vector`.
  * Spec: spec/checks.md#exclusive-args
  */
-import type { Op } from '../../ir/schema.js';
+import { EXCLUSIVE_GROUPS } from '../../language/index.js';
 import { spell, valueAt } from '../paths.js';
 import type { Rule } from '../rule.js';
 
-/** The groups of mutually exclusive fields: the object's path and its alternative keys. */
-export const EXCLUSIVE_GROUPS: ReadonlyArray<{ readonly op?: Op; readonly at: string; readonly keys: readonly string[] }> = [
-  { op: 'Promote', at: 'args', keys: ['weight', 'weight_delta', 'remind'] },
-  { op: 'Demote', at: 'args', keys: ['archive', 'weight', 'weight_delta'] },
-  { op: 'Expire', at: 'args', keys: ['ttl', 'until'] },
-  { op: 'Encode', at: 'args.payload', keys: ['text', 'url', 'structured'] },
-  { at: 'target.search.intent', keys: ['query', 'vector'] },
-];
+/** The groups of mutually exclusive fields (the vocabulary's): the object's path and its alternative keys. */
+export { EXCLUSIVE_GROUPS };
 
 export const ExclusiveArgsRule: Rule = {
   name: 'ExclusiveArgsRule',

@@ -4,9 +4,8 @@
  * an `ids` selection is non-empty and names each id once.
  * Spec: spec/checks.md#target-mode
  */
+import { TARGET_MODES as MODES } from '../../language/index.js';
 import type { Rule } from '../rule.js';
-
-const MODES = ['ids', 'filter', 'search', 'all'] as const;
 
 export const TargetModeRule: Rule = {
   name: 'TargetModeRule',

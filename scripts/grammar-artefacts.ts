@@ -1,8 +1,9 @@
 /**
  * Artefacts generated from the grammar (never edited by hand): railroad diagrams (HTML, fully
  * self-contained so it works offline and the playground can serve it), an EBNF listing, and a
- * llama.cpp GBNF grammar for constrained decoding (per verb, from the clause table too).
- * `scripts/gen-grammar.ts` writes them; `test/grammar` fails when the committed copies are stale.
+ * llama.cpp GBNF grammar for constrained decoding (per verb, from the vocabulary's clause table
+ * too). `scripts/gen-grammar.ts` writes them to `grammar/generated/`; `test/grammar` fails when the
+ * committed copies are stale.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -11,9 +12,9 @@ import {
   Alternation, Alternative, NonTerminal, Option, Repetition, RepetitionMandatory, RepetitionMandatoryWithSeparator,
   RepetitionWithSeparator, Rule, Terminal, createSyntaxDiagramsCode, type IProduction, type TokenType,
 } from 'chevrotain';
-import { parser } from './parser.js';
-import * as T from './tokens.js';
-import type { VerbName } from '../src/syntax/ast.js';
+import { parser } from '../grammar/parser.js';
+import * as T from '../grammar/tokens.js';
+import type { VerbName } from '../src/language/index.js';
 import { verbTakesClause, verbTakesText } from '../src/syntax/verbClauses.js';
 
 /** chevrotain's package folder (its `exports` hide package.json, so walk up from the entry). */
@@ -315,7 +316,7 @@ export function renderGbnf(): string {
   return lines.join('\n');
 }
 
-export const GENERATED_DIR = join(import.meta.dirname, 'generated');
+export const GENERATED_DIR = join(import.meta.dirname, '..', 'grammar', 'generated');
 export const GENERATED_FILES: ReadonlyArray<[string, () => string]> = [
   ['diagrams.html', renderDiagrams],
   ['grammar.ebnf', renderEbnf],

@@ -1,0 +1,108 @@
+/**
+ * The enumerated values of the IR, each with a one-line doc, the field(s) that hold it and, where
+ * the engine applies one, its default. `src/ir/schema.ts` builds its zod enums from these lists;
+ * completion and hover read the docs.
+ */
+import type { Op } from './ops.js';
+import { STAGES } from './ops.js';
+
+export { STAGES };
+export const READ_PERMS = ['public', 'team', 'private', 'custom'] as const;
+export const WRITE_PERMS = ['open', 'maintainer', 'owner_only', 'custom'] as const;
+export const TIME_UNITS = ['minutes', 'hours', 'days', 'weeks', 'months', 'years'] as const;
+export const RELATIVE_DIRECTIONS = ['last', 'next'] as const;
+export const ORDER_BY = ['relevance', 'time_desc', 'time_asc', 'weight_desc'] as const;
+export const LABEL_MODES = ['add', 'replace', 'remove'] as const;
+export const LOCK_MODES = ['read_only', 'append_only'] as const;
+export const ON_EXPIRE = ['soft_delete', 'hard_delete', 'demote', 'anonymize'] as const;
+export const SPLIT_STRATEGIES = ['by_sentences', 'by_chunks', 'custom'] as const;
+export const SPLIT_LANGS = ['zh', 'en', 'auto'] as const;
+export const MERGE_STRATEGIES = ['merge_into_primary'] as const;
+export const INCLUDE_FIELDS = [
+  'id', 'text', 'type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source', 'weight',
+  'read_perm_level', 'write_perm_level', 'read_whitelist', 'read_blacklist', 'write_whitelist', 'write_blacklist',
+] as const;
+
+export interface EnumSpec<V extends string = string> {
+  readonly values: readonly V[];
+  /** A one-line doc per value. */
+  readonly docs: Readonly<Record<V, string>>;
+  /** The IR fields that hold the value (dotted; `time_range.unit` wherever a time range is). */
+  readonly paths: readonly string[];
+  /** The ops whose IR holds it, when not every op's. */
+  readonly ops?: readonly Op[];
+  /** The clause that writes it, as written (`MODE`, `ORDER BY`). */
+  readonly clause?: string;
+  /** What the engine does when the field is absent. */
+  readonly default?: string;
+}
+
+function spec<const V extends string>(s: EnumSpec<V>): EnumSpec<V> {
+  return s;
+}
+
+/** Every enum of the IR, by the name hover and completion use for it. */
+export const ENUMS = {
+  stage: spec({
+    values: STAGES, paths: ['stage'], clause: 'STAGE', default: "the verb's stage",
+    docs: { ENC: 'Encoding: store new memories.', STO: 'Storage: change stored memories.', RET: 'Retrieval: read memories.' },
+  }),
+  order_by: spec({
+    values: ORDER_BY, paths: ['target.search.overrides.order_by'], clause: 'ORDER BY', default: 'relevance with a search, else time_desc',
+    docs: { relevance: 'Best match first.', time_desc: 'Newest first.', time_asc: 'Oldest first.', weight_desc: 'Highest weight first.' },
+  }),
+  label_mode: spec({
+    values: LABEL_MODES, paths: ['args.mode'], ops: ['Label'], clause: 'MODE', default: 'add',
+    docs: { add: 'Add the tags and merge the facets.', replace: 'Replace the tags and facets.', remove: 'Remove the tags and facet keys.' },
+  }),
+  lock_mode: spec({
+    values: LOCK_MODES, paths: ['args.mode'], ops: ['Lock'], clause: 'MODE', default: 'read_only (custom with an allow/deny policy)',
+    docs: { read_only: 'No change at all.', append_only: 'Additions only: no edit or removal.' },
+  }),
+  on_expire: spec({
+    values: ON_EXPIRE, paths: ['args.on_expire'], ops: ['Expire'], clause: 'THEN', default: 'soft_delete',
+    docs: {
+      soft_delete: 'Delete recoverably.', hard_delete: 'Delete for good.', demote: 'Lower the weight.',
+      anonymize: 'Strip the identifying text and metadata.',
+    },
+  }),
+  split_strategy: spec({
+    values: SPLIT_STRATEGIES, paths: ['args.strategy'], ops: ['Split'], clause: 'STRATEGY', default: 'by_sentences',
+    docs: { by_sentences: 'A child per run of sentences.', by_chunks: 'A child per chunk of characters.', custom: 'Split by an instruction.' },
+  }),
+  merge_strategy: spec({
+    values: MERGE_STRATEGIES, paths: ['args.strategy'], ops: ['Merge'], clause: 'STRATEGY', default: 'merge_into_primary',
+    docs: { merge_into_primary: 'Fold the others into the primary memory.' },
+  }),
+  split_lang: spec({
+    values: SPLIT_LANGS, paths: ['args.params.by_sentences.lang'], ops: ['Split'], default: 'auto',
+    docs: { zh: 'Chinese sentence rules.', en: 'English sentence rules.', auto: 'Detect the language.' },
+  }),
+  time_unit: spec({
+    values: TIME_UNITS, paths: ['time_range.unit'], clause: 'LAST / NEXT',
+    docs: { minutes: 'Minutes.', hours: 'Hours.', days: 'Days.', weeks: 'Weeks.', months: 'Calendar months.', years: 'Calendar years.' },
+  }),
+  relative: spec({
+    values: RELATIVE_DIRECTIONS, paths: ['time_range.relative'],
+    docs: { last: 'A range ending now.', next: 'A range starting now.' },
+  }),
+  include: spec({
+    values: INCLUDE_FIELDS, paths: ['args.include'], ops: ['Retrieve'], clause: 'INCLUDE', default: 'every field',
+    docs: {
+      id: 'The id.', text: 'The text.', type: 'The type.', tags: 'The tags.', facets: 'The facets.', time: 'When it happened.',
+      subject: 'The subject.', location: 'The location.', topic: 'The topic.', source: 'Where it came from.', weight: 'The weight.',
+      read_perm_level: 'Who may read it.', write_perm_level: 'Who may write it.', read_whitelist: 'Actors always allowed to read.',
+      read_blacklist: 'Actors never allowed to read.', write_whitelist: 'Actors always allowed to write.', write_blacklist: 'Actors never allowed to write.',
+    },
+  }),
+  read_perm_level: spec({
+    values: READ_PERMS, paths: ['args.read_perm_level', 'args.set.read_perm_level'],
+    docs: { public: 'Anyone.', team: 'The team.', private: 'The owner only.', custom: 'By the white and black lists.' },
+  }),
+  write_perm_level: spec({
+    values: WRITE_PERMS, paths: ['args.write_perm_level', 'args.set.write_perm_level'],
+    docs: { open: 'Anyone.', maintainer: 'Maintainers.', owner_only: 'The owner only.', custom: 'By the white and black lists.' },
+  }),
+} as const;
+
+export type EnumName = keyof typeof ENUMS;

@@ -1,0 +1,96 @@
+/**
+ * Comments: `#` comments are not in the token stream the parser reads; they are given back to
+ * the statement before which, or the clause after which, they were written, with the empty lines
+ * around them, so the printer can keep them in place.
+ */
+import type { IToken } from 'chevrotain';
+import type * as A from './ast.js';
+import type { RawStatement } from './cstToAst.js';
+import { tokenRange } from './lex.js';
+
+function commentNode(t: IToken): A.Comment {
+  return { kind: 'Comment', text: t.image.slice(1), loc: tokenRange(t) };
+}
+
+/** The script: the statements with their comments, and the comments after the last one. */
+export function attachComments(text: string, raw: RawStatement[], commentTokens: IToken[]): A.Script {
+  const comments = commentTokens.map(commentNode);
+  let ci = 0;
+  let prevEnd = 0;
+  const statements: A.Statement[] = [];
+  raw.forEach((s, index) => {
+    const leading: A.Comment[] = [];
+    const inside: A.Comment[] = [];
+    let trailing: A.Comment | undefined;
+    // Comments before this statement, then those inside it (they go to its clauses).
+    while (ci < comments.length && comments[ci].loc.start.offset < s.loc.start.offset) leading.push(comments[ci++]);
+    while (ci < comments.length && comments[ci].loc.start.offset < s.loc.end.offset) inside.push(comments[ci++]);
+    const clauses = attachClauseComments(text, s.clauses, inside, leading);
+    // A comment on the statement's last line, after it, trails it.
+    const c = comments[ci];
+    const nextStart = raw[index + 1]?.loc.start.offset ?? Infinity;
+    if (c && c.loc.start.line === s.loc.end.line && c.loc.start.offset < nextStart) {
+      trailing = c;
+      ci++;
+    }
+    const firstOffset = leading[0]?.loc.start.offset ?? s.loc.start.offset;
+    const blankLineBefore = index > 0 && blankBetween(text, prevEnd, firstOffset);
+    const lastComment = leading[leading.length - 1];
+    const blankLineAfterComments = !!lastComment && lastComment.loc.end.offset < s.loc.start.offset && blankBetween(text, lastComment.loc.end.offset, s.loc.start.offset);
+    prevEnd = (trailing ?? s).loc.end.offset;
+    statements.push({
+      kind: 'Statement', verb: s.verb, text: s.text, clauses, leadingComments: markBlankLines(text, leading),
+      ...(trailing ? { trailingComment: trailing } : {}), ...(blankLineBefore ? { blankLineBefore } : {}),
+      ...(blankLineAfterComments ? { blankLineAfterComments } : {}), loc: s.loc,
+    });
+  });
+  const trailingComments = markBlankLines(text, comments.slice(ci));
+  const end = { line: 1, column: 1, offset: 0 };
+  return {
+    kind: 'Script', statements, trailingComments,
+    loc: { start: end, end: endPosition(text) },
+  };
+}
+
+/**
+ * Gives each comment inside a statement to a clause: a comment after a clause on its last line
+ * trails it; any other goes before the next clause (or, with no clause after it, trails the
+ * last one; with no clauses at all, it leads the statement).
+ */
+function attachClauseComments(text: string, clauses: readonly A.Clause[], inside: A.Comment[], statementLeading: A.Comment[]): A.Clause[] {
+  if (inside.length === 0) return [...clauses];
+  if (clauses.length === 0) {
+    statementLeading.push(...inside);
+    return [];
+  }
+  const leading = clauses.map((): A.Comment[] => []);
+  const trailing: Array<A.Comment | undefined> = clauses.map(() => undefined);
+  for (const c of inside) {
+    const at = c.loc.start.offset;
+    const before = clauses.findLastIndex((cl) => cl.loc.end.offset <= at);
+    const next = clauses.findIndex((cl) => cl.loc.start.offset > at);
+    if (before >= 0 && clauses[before].loc.end.line === c.loc.start.line && !trailing[before] && (next < 0 || next === before + 1)) trailing[before] = c;
+    else if (next >= 0) leading[next].push(c);
+    else if (!trailing[clauses.length - 1]) trailing[clauses.length - 1] = c;
+    else leading[clauses.length - 1].push(c);
+  }
+  return clauses.map((cl, i) => ({
+    ...cl,
+    ...(leading[i].length ? { leadingComments: markBlankLines(text, leading[i]) } : {}),
+    ...(trailing[i] ? { trailingComment: trailing[i] } : {}),
+  }));
+}
+
+function blankBetween(text: string, from: number, to: number): boolean {
+  return /\n[ \t\r]*\n/.test(text.slice(from, to));
+}
+
+/** Marks comments (after the first of a run) that have an empty line before them. */
+function markBlankLines(text: string, run: A.Comment[]): A.Comment[] {
+  return run.map((c, i) => (i > 0 && blankBetween(text, run[i - 1].loc.end.offset, c.loc.start.offset) ? { ...c, blankLineBefore: true } : c));
+}
+
+function endPosition(text: string) {
+  const lines = text.split('\n');
+  return { line: lines.length, column: lines[lines.length - 1].length + 1, offset: text.length };
+}

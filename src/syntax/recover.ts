@@ -1,0 +1,203 @@
+/**
+ * The recovery driver and its syntax diagnostics: statements are parsed one `;`-piece at a time,
+ * unreadable parts are skipped to the next statement, and each parser error becomes a diagnostic
+ * that says what was expected, with "did you mean" for a misspelt keyword and plain advice for
+ * the usual misplacements (ORDER BY after a filter, LIMIT away from WHERE).
+ */
+import type { CstNode, IToken, TokenType } from 'chevrotain';
+import { tokenMatcher } from 'chevrotain';
+import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
+import { closest } from '../diagnostics/suggest.js';
+import * as T from '../../grammar/tokens.js';
+import { parser, expectedAtToken } from '../../grammar/parser.js';
+import {
+  CLAUSES, SEARCH_OPTIONS, SEARCH_OPTION_NAMES, clauseSpec, firstKeyword, type ClauseName, type ClauseShape, type Keyword,
+} from '../language/index.js';
+import type * as A from './ast.js';
+import { buildStatement, type RawStatement } from './cstToAst.js';
+import { tokenRange, VERB_SET } from './lex.js';
+import { describeVerbClauses, verbClauseKeywords } from './verbClauses.js';
+
+function diagnosticAt(t: IToken, code: Code, message: string, fix?: Diagnostic['fix']): Diagnostic {
+  return { code, severity: 'error', message, range: tokenRange(t), ...(fix ? { fix } : {}) };
+}
+
+function isVerb(t: IToken | undefined): boolean {
+  return !!t && VERB_SET.has(t.tokenType);
+}
+
+/**
+ * Words a clause may start with, for "did you mean": the vocabulary's clauses by their first
+ * keyword, the WHERE continuations LIMIT and AND among them. Ties go to the earlier word, so the
+ * order (keyword-led shapes first, value clauses last) is kept stable.
+ */
+const CLAUSE_WORDS: readonly string[] = (() => {
+  const names = Object.keys(CLAUSES) as ClauseName[];
+  const ofShape = (shape: ClauseShape) => names.filter((n) => clauseSpec(n)!.shape === shape).map(firstKeyword);
+  const shapes: ClauseShape[] = ['target', 'set', 'with', 'list', 'max-tokens', 'older-than', 'within', 'flag'];
+  const continuations: Keyword[] = ['LIMIT', 'AND'];
+  return [...shapes.flatMap(ofShape), ...continuations, ...ofShape('value')];
+})();
+
+function suggestionFix(t: IToken, word: string): Diagnostic['fix'] {
+  return { message: `replace '${t.image}' with '${word}'`, edits: [{ range: tokenRange(t), newText: word }] };
+}
+
+/** A diagnostic for a parser error, with "did you mean" when a bare word is close to an expected keyword. */
+function parserErrorDiagnostic(e: { message: string; token: IToken }, lastToken: IToken): Diagnostic {
+  const t = e.token;
+  const atEof = t.tokenType.name === 'EOF' || !Number.isFinite(t.startOffset);
+  if (t.tokenType === T.Identifier) {
+    // Only suggest keywords the parser could take here (a unit where a number is due is no typo).
+    const expected = (expectedAtToken.get(t) ?? []).filter((x) => T.KEYWORDS.includes(x.name)).map((x) => x.name);
+    const word = expected.length ? closest(t.image, expected) : undefined;
+    if (word) return diagnosticAt(t, 'unknown-keyword', `Unknown word '${t.image}'; did you mean ${word}? ${e.message}`, suggestionFix(t, word));
+  }
+  if (atEof) {
+    // Point just after the last token, where the missing part should go.
+    const end = tokenRange(lastToken).end;
+    return { code: 'unexpected-end', severity: 'error', message: e.message, range: { start: end, end } };
+  }
+  return diagnosticAt(t, 'unexpected-token', e.message);
+}
+
+/** Search options (but LIMIT, which a filter takes too) by their first token, with the option's name and an example. */
+const SEARCH_OPTION_EXAMPLES = new Map<TokenType, { name: string; example: string }>(
+  SEARCH_OPTION_NAMES.filter((name) => name !== 'LIMIT').map((name) => [T.KW[firstKeyword(name) as Keyword], { name, example: SEARCH_OPTIONS[name].example }]),
+);
+
+/**
+ * The typical misplacements, said plainly: a search option after a filter (SQL habit puts ORDER BY
+ * after WHERE) or after the search's other conditions, and LIMIT away from the WHERE conditions.
+ */
+function misplacedMessage(t: IToken, statement: RawStatement | undefined): string | undefined {
+  const option = SEARCH_OPTION_EXAMPLES.get(t.tokenType);
+  if (option) {
+    const { name, example } = option;
+    const hasSearch = statement?.clauses.some((c) => c.kind === 'WhereClause' && c.conditions.some((x) => x.kind === 'SearchCondition'));
+    return hasSearch
+      ? `${name} is an option of the search and goes right after it: WHERE search "…" ${example} AND tags HAS "x".`
+      : `${name} only goes with a search condition: WHERE search "…" ${example}. A filter (tags HAS …, time IN …, type = …) has no ${t.tokenType === T.KW.ORDER ? 'order' : name}.`;
+  }
+  if (t.tokenType === T.KW.LIMIT) return 'LIMIT goes right after the WHERE conditions: WHERE tags HAS "x" LIMIT 5 (ID, IDS and ALL take no LIMIT).';
+  if (t.tokenType === T.KW.AND) return 'AND joins the conditions of a WHERE and goes right after them: WHERE tags HAS "x" AND type = note.';
+  return undefined;
+}
+
+/** Last real token index (exclusive end) covered by a CST node, searched in `tokens` from `from`. */
+function consumedUntil(cst: CstNode, tokens: IToken[], from: number): number {
+  const end = cst.location?.endOffset;
+  if (end === undefined || !Number.isFinite(end)) return from;
+  let i = from;
+  while (i < tokens.length && tokens[i].startOffset <= end) i++;
+  return i;
+}
+
+/** The token is the first on its line (comments aside: they are not in the token stream). */
+function startsLine(t: IToken, previous: IToken): boolean {
+  return (t.startLine ?? 0) > (previous.endLine ?? previous.startLine ?? 0);
+}
+
+/**
+ * Where the next statement starts after an unreadable part: the first verb at or after `from`
+ * (starting a line, when `lineStart`) with no `[` or `{` left open since the statement began at
+ * `start`; `chunk.length` when there is none.
+ */
+function resumeAt(chunk: readonly IToken[], start: number, from: number, lineStart: boolean): number {
+  let depth = 0;
+  for (let j = start; j < chunk.length; j++) {
+    const t = chunk[j];
+    if (j >= from && depth === 0 && isVerb(t) && (!lineStart || startsLine(t, chunk[j - 1]))) return j;
+    if (t.tokenType === T.LBracket || t.tokenType === T.LBrace) depth++;
+    else if ((t.tokenType === T.RBracket || t.tokenType === T.RBrace) && depth > 0) depth--;
+  }
+  return chunk.length;
+}
+
+/**
+ * Parses the statements of a token stream, recovering from errors: the stream is cut at each
+ * `;` and every piece is parsed on its own, so one broken statement cannot hide the errors of the
+ * next; an unreadable part is skipped up to the next verb that can start a statement, and a
+ * missing `;` before a verb is reported. Syntax diagnostics are appended to `diagnostics`.
+ */
+export function parseStatements(tokens: readonly IToken[], diagnostics: Diagnostic[]): RawStatement[] {
+  const raw: RawStatement[] = [];
+
+  // Cut at every `;` (it never appears inside a value), keeping the `;` with its statement.
+  const chunks: IToken[][] = [];
+  let current: IToken[] = [];
+  for (const t of tokens) {
+    current.push(t);
+    if (t.tokenType === T.Semicolon) {
+      chunks.push(current);
+      current = [];
+    }
+  }
+  if (current.length) chunks.push(current);
+
+  for (const chunk of chunks) {
+    let i = 0;
+    while (i < chunk.length) {
+      const t = chunk[i];
+      if (t.tokenType === T.Semicolon) { i++; continue; }
+      if (!isVerb(t)) {
+        const word = t.tokenType === T.Identifier || tokenMatcher(t, T.Keyword) ? closest(t.image, T.VERBS) : undefined;
+        diagnostics.push(word
+          ? diagnosticAt(t, 'unknown-verb', `Unknown verb '${t.image}'; did you mean ${word}?`, suggestionFix(t, word))
+          : diagnosticAt(t, 'expected-statement', `Expected a statement starting with a verb (${T.VERBS.join(', ')}) but found '${t.image}'.`));
+        // Skip the unreadable statement, up to a verb that starts a later line outside brackets:
+        // the next statement with its `;` missing before it (a verb inside a line, or inside a
+        // list or object that goes on over lines, is a value: `[Retrieve,\n Delete]`).
+        const j = resumeAt(chunk, i, i + 1, true);
+        if (j >= chunk.length) break;
+        const prev = chunk[j - 1];
+        diagnostics.push({
+          ...diagnosticAt(chunk[j], 'missing-semicolon', `Expected ';' before '${chunk[j].image}': statements end with ';'.`),
+          fix: { message: "insert ';'", edits: [{ range: { start: tokenRange(prev).end, end: tokenRange(prev).end }, newText: ';' }] },
+        });
+        i = j;
+        continue;
+      }
+      parser.input = chunk.slice(i);
+      const cst = parser.statement();
+      // Input left after the statement is handled below, not reported as "redundant input".
+      const errors = parser.errors.filter((e) => e.name !== 'NotAllInputParsedException');
+      for (const e of errors) diagnostics.push(parserErrorDiagnostic(e, chunk[chunk.length - 1]));
+      const next = consumedUntil(cst, chunk, i);
+      const built = buildStatement(cst);
+      if (built) raw.push(built);
+      if (next <= i) break;
+      const rest = chunk[next];
+      if (rest && rest.tokenType !== T.Semicolon) {
+        const alreadyReported = errors.some((e) => e.token === rest);
+        if (isVerb(rest)) {
+          const prev = chunk[next - 1];
+          if (!alreadyReported) {
+            diagnostics.push({
+              ...diagnosticAt(rest, 'missing-semicolon', `Expected ';' before '${rest.image}': statements end with ';'.`),
+              fix: { message: "insert ';'", edits: [{ range: { start: tokenRange(prev).end, end: tokenRange(prev).end }, newText: ';' }] },
+            });
+          }
+          i = next;
+          continue;
+        }
+        if (!alreadyReported && errors.length === 0) {
+          const verb = built?.verb.name ?? (chunk[i].tokenType.name as A.VerbName);
+          const word = rest.tokenType === T.Identifier
+            ? closest(rest.image, verbClauseKeywords(verb)) ?? closest(rest.image, [...CLAUSE_WORDS, ...T.VERBS])
+            : undefined;
+          const message = misplacedMessage(rest, built) ?? `Unexpected '${rest.image}': ${verb} takes ${describeVerbClauses(verb)}; or end the statement with ';'.`;
+          diagnostics.push(word
+            ? diagnosticAt(rest, 'unknown-keyword', `Unknown word '${rest.image}'; did you mean ${word}? ${message}`, suggestionFix(rest, word))
+            : diagnosticAt(rest, 'unexpected-token', message));
+        }
+        // Resume at the next verb outside brackets in this piece, if any (a missing `;` after a
+        // broken clause).
+        i = resumeAt(chunk, i, next + 1, false);
+        continue;
+      }
+      i = next;
+    }
+  }
+  return raw;
+}
