@@ -2,8 +2,9 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { hasErrors } from '../../diagnostics/diagnostic.js';
-import { explain, openStore, run, sweep } from '../../engine/index.js';
-import { loadStoreFile, saveStoreFile } from '../../engine/file-store.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { explain, openStore, run, sweep, type RunResult } from '../../engine/index.js';
+import { classify, openStoreFile } from '../../node/sqlite-file.js';
 import { formatStatement } from '../engine-output.js';
 import { displayName, printDiagnostics, readSource } from '../input.js';
 
@@ -21,7 +22,7 @@ export function runCommand(program: Command): void {
     .command('run')
     .description('run a DSL script or IR JSON/JSONL as one transaction and print what each statement did')
     .argument('<file>', 'input file, or - for stdin')
-    .option('--db <store>', 'store file (created when missing, saved atomically); default: a temporary in-memory store')
+    .option('--db <store>', 'store file (created when missing; each run is one transaction, written in place); default: a temporary in-memory store')
     .option('--now <iso>', 'the clock, e.g. 2025-10-21T00:00:00Z (default: the current time)')
     .option('--actor <name>', 'the acting actor (for permissions and the audit log)')
     .option('--sweep', 'first apply due expiry actions (soft/hard delete, demote, anonymize)')
@@ -41,22 +42,43 @@ export function runCommand(program: Command): void {
         return;
       }
       // A mistyped --db path would otherwise look like an empty store: say a new one is made.
+      // A dry run on a missing file runs on an empty in-memory store and creates nothing.
       const creating = flags.db !== undefined && !existsSync(flags.db);
-      const opened = flags.db ? await loadStoreFile(flags.db) : await openStore();
+      const onFile = flags.db !== undefined && !(creating && flags.dryRun);
+      const opened = onFile ? openStoreFile(flags.db!) : await openStore();
       if (!opened.ok) {
-        for (const d of opened.diagnostics) process.stderr.write(`t2m run: ${d.message}\n`);
+        for (const d of opened.diagnostics) process.stderr.write(`t2m run: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
         return;
       }
       const store = opened.store;
-      const swept = flags.sweep ? sweep(store, flags.now ?? new Date(), flags.actor ?? 'system:sweep') : undefined;
-      if (swept && 'diagnostics' in swept) {
-        for (const d of swept.diagnostics) process.stderr.write(`t2m run: ${d.message}\n`);
+      if (onFile && creating) process.stderr.write(`t2m run: created a new store ${flags.db}\n`);
+      const options = { now: flags.now, actor: flags.actor, sourceMaps: input.sourceMaps };
+      // The sweep and the script are one transaction (one BEGIN IMMEDIATE on a store file): both
+      // commit, or neither does. Nothing is printed until the commit has succeeded.
+      type Outcome = { swept?: Exclude<ReturnType<typeof sweep>, { diagnostics: unknown }>; sweepProblem?: readonly Diagnostic[]; result?: RunResult };
+      let outcome: Outcome;
+      try {
+        outcome = store.transaction<Outcome>(() => {
+          const swept = flags.sweep ? sweep(store, flags.now ?? new Date(), flags.actor ?? 'system:sweep') : undefined;
+          if (swept && 'diagnostics' in swept) return { commit: false, value: { sweepProblem: swept.diagnostics } };
+          const result = flags.dryRun ? explain(store, input.irs, options) : run(store, input.irs, options);
+          return { commit: result.ok && !flags.dryRun, value: { swept, result } };
+        });
+      } catch (e) {
+        const d = classify(e as Error);
+        process.stderr.write(`t2m run: ${d.code}: ${flags.db ?? 'the store'} is ${d.message}\n`);
+        process.exitCode = 2;
+        store.close();
+        return;
+      }
+      store.close();
+      if (outcome.sweepProblem) {
+        for (const d of outcome.sweepProblem) process.stderr.write(`t2m run: ${d.message}\n`);
         process.exitCode = 2;
         return;
       }
-      const options = { now: flags.now, actor: flags.actor, sourceMaps: input.sourceMaps };
-      const result = flags.dryRun ? explain(store, input.irs, options) : run(store, input.irs, options);
+      const { swept, result } = outcome as { swept?: typeof outcome.swept; result: RunResult };
       const diagnostics = [...input.diagnostics, ...result.diagnostics];
       if (flags.json) {
         process.stdout.write(`${JSON.stringify({ ...result, diagnostics, swept: swept?.applied }, null, 2)}\n`);
@@ -66,18 +88,6 @@ export function runCommand(program: Command): void {
         printDiagnostics(result.ok ? process.stdout : process.stderr, diagnostics, file, text);
         if (!result.ok) process.stderr.write(`${displayName(file)}: the script was rolled back; nothing changed\n`);
       }
-      if (!result.ok) {
-        process.exitCode = 1;
-        return;
-      }
-      // A dry run saves nothing, not even the sweep it was asked to do first.
-      if (flags.db && !flags.dryRun) {
-        const problem = saveStoreFile(store, flags.db);
-        if (!problem && creating) process.stderr.write(`t2m run: created a new store ${flags.db}\n`);
-        if (problem) {
-          process.stderr.write(`t2m run: ${problem.message}\n`);
-          process.exitCode = 2;
-        }
-      }
+      if (!result.ok) process.exitCode = 1;
     });
 }

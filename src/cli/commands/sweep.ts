@@ -1,7 +1,7 @@
 /** `t2m sweep --db <store> [--now <iso>]`: apply the expiry actions that are due. */
 import type { Command } from 'commander';
 import { sweep } from '../../engine/index.js';
-import { loadStoreFile, saveStoreFile } from '../../engine/file-store.js';
+import { classify, openStoreFile } from '../../node/sqlite-file.js';
 
 export function sweepCommand(program: Command): void {
   program
@@ -11,13 +11,23 @@ export function sweepCommand(program: Command): void {
     .option('--now <iso>', 'the clock (default: the current time)')
     .option('--json', 'print the result as JSON')
     .action(async (flags: { db: string; now?: string; json?: boolean }) => {
-      const opened = await loadStoreFile(flags.db);
+      const opened = openStoreFile(flags.db);
       if (!opened.ok) {
-        for (const d of opened.diagnostics) process.stderr.write(`t2m sweep: ${d.message}\n`);
+        for (const d of opened.diagnostics) process.stderr.write(`t2m sweep: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
         return;
       }
-      const result = sweep(opened.store, flags.now ?? new Date());
+      // One transaction: when sweep returns, the changes are committed (and only then printed).
+      let result: ReturnType<typeof sweep>;
+      try {
+        result = sweep(opened.store, flags.now ?? new Date());
+      } catch (e) {
+        process.stderr.write(`t2m sweep: ${flags.db} is ${classify(e as Error).message}\n`);
+        process.exitCode = 2;
+        return;
+      } finally {
+        opened.store.close();
+      }
       if ('diagnostics' in result) {
         for (const d of result.diagnostics) process.stderr.write(`t2m sweep: ${d.message}\n`);
         process.exitCode = 2;
@@ -27,11 +37,6 @@ export function sweepCommand(program: Command): void {
       else {
         const lines = [...result.applied.map((a) => `#${a.id} ${a.action}`), ...result.skipped.map((x) => `#${x.id} skipped (${x.reason})`)];
         process.stdout.write(lines.length ? `${lines.join('\n')}\n` : 'nothing due\n');
-      }
-      const problem = result.applied.length ? saveStoreFile(opened.store, flags.db) : null;
-      if (problem) {
-        process.stderr.write(`t2m sweep: ${problem.message}\n`);
-        process.exitCode = 2;
       }
     });
 }
