@@ -13,8 +13,8 @@ import { tempDir } from '../engine/harness.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/t2m.mjs');
 const PROCESSES = 4;
-// 4 rounds keep the test near 30 s on a busy machine; T2M_CONCURRENCY_ROUNDS=10 for the full measure.
-const ROUNDS = Number(process.env.T2M_CONCURRENCY_ROUNDS ?? 4);
+// 3 rounds keep the test near 25 s on a busy machine; T2M_CONCURRENCY_ROUNDS=10 for the full measure.
+const ROUNDS = Number(process.env.T2M_CONCURRENCY_ROUNDS ?? 3);
 const RECORDS = 50;
 
 function t2mAsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
