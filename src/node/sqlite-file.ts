@@ -84,7 +84,7 @@ export class NativeDriver implements SqlDriver {
 }
 
 export interface StoreFileOptions extends Pick<StoreOptions, 'embedder' | 'summarizer'>, Pick<PrepareOptions, 'integrity'> {
-  /** How long to wait for another process's transaction before giving up (default 10 s). */
+  /** How long to wait for another process's transaction before giving up (default: $T2M_BUSY_TIMEOUT_MS, else 10 s). */
   readonly busyTimeoutMs?: number;
   /** Open for reading only (no migration, no new file); used by `t2m audit`. */
   readonly readOnly?: boolean;
@@ -118,7 +118,7 @@ export function openStoreFile(path: string, options: StoreFileOptions = {}): Ope
   }
   let db: Db;
   try {
-    db = new Database(path, { readonly: readOnly, fileMustExist: readOnly, timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
+    db = new Database(path, { readonly: readOnly, fileMustExist: readOnly, timeout: options.busyTimeoutMs ?? (Number(process.env.T2M_BUSY_TIMEOUT_MS) || DEFAULT_BUSY_TIMEOUT_MS) });
   } catch (e) {
     return { ok: false, diagnostics: [fail('store-unreadable', `cannot open store ${path}: ${(e as Error).message}`)] };
   }
@@ -149,6 +149,11 @@ export function openStoreFile(path: string, options: StoreFileOptions = {}): Ope
   }
   if (problems.length) return refuse(problems);
   return { ok: true, store: new Store(driver, options) };
+}
+
+/** True for an error SQLite reported (through better-sqlite3); other errors are bugs and are rethrown. */
+export function isSqliteError(e: unknown): e is Error & { code: string } {
+  return e instanceof Error && typeof (e as { code?: unknown }).code === 'string' && (e as unknown as { code: string }).code.startsWith('SQLITE_');
 }
 
 /** A diagnostic for an error the driver threw while opening or writing a store file. */

@@ -1,5 +1,6 @@
 /** Store files on the native driver: what opening checks, versions, and what writing in place keeps. */
-import { chmodSync, copyFileSync, lstatSync, readFileSync, readdirSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, lstatSync, readFileSync, readdirSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { openStoreFile } from '../../src/node/sqlite-file.js';
 import { t2m } from '../cli/run-cli.js';
 import { encode, NOW, op, rows, runOk, tempDir } from '../engine/harness.js';
 
+const BIN = resolve(import.meta.dirname, '../../bin/t2m.mjs');
 const FIXTURE = resolve(import.meta.dirname, '../fixtures/stores/v1.sqlite');
 const FIXTURE_ROWS = [
   { id: 1, text: 'Budget review. Hiring paused.', tags: '["budget","q3"]', deleted: 0 },
@@ -56,6 +58,42 @@ describe('store files written in place', () => {
     const other = open(path);
     expect(rows(other).map((r) => r.text)).toEqual(['a', 'b']);
     other.close();
+    store.close();
+    expect(readdirSync(resolve(path, '..'))).toEqual(['store.sqlite']);
+  });
+
+  it('a writer that cannot get the lock in time prints nothing, exits 2 with store-busy and changes nothing', () => {
+    const path = storeFile();
+    const holder = new Database(path);
+    holder.exec('BEGIN IMMEDIATE');
+    try {
+      const r = spawnSync(process.execPath, [BIN, 'run', '-', '--db', path, '--now', NOW], { input: 'ENCODE "late";', encoding: 'utf8', env: { ...process.env, T2M_BUSY_TIMEOUT_MS: '300' } });
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/store-busy: .*store\.sqlite is busy/);
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    const store = open(path);
+    expect(rows(store)).toHaveLength(3);
+    store.close();
+  });
+
+  it('a writer killed mid-script leaves the store whole: the next opener recovers, nothing half-written, no temporary file', async () => {
+    const path = storeFile(0);
+    // Records big enough that the transaction spills pages into the WAL before it commits.
+    const script = Array.from({ length: 3000 }, (_, i) => `ENCODE "bulk ${i} ${'x'.repeat(3000)}" TAGS "bulk";`).join('\n');
+    const child = spawn(process.execPath, [BIN, 'run', '-', '--db', path, '--now', NOW]);
+    child.stdin.end(script);
+    // Kill it once it holds the write lock (the WAL grows), or after a while.
+    const started = Date.now();
+    while (Date.now() - started < 8000 && !(existsSync(`${path}-wal`) && statSync(`${path}-wal`).size > 1024 * 1024)) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.on('close', r));
+    const store = open(path);
+    const n = rows(store, 'SELECT COUNT(*) AS n FROM memory')[0].n;
+    expect([0, 3000]).toContain(n);
     store.close();
     expect(readdirSync(resolve(path, '..'))).toEqual(['store.sqlite']);
   });

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { hasErrors } from '../../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { explain, openStore, run, sweep, type RunResult } from '../../engine/index.js';
-import { classify, openStoreFile } from '../../node/sqlite-file.js';
+import { classify, isSqliteError, openStoreFile } from '../../node/sqlite-file.js';
 import { formatStatement } from '../engine-output.js';
 import { displayName, printDiagnostics, readSource } from '../input.js';
 
@@ -66,6 +66,7 @@ export function runCommand(program: Command): void {
           return { commit: result.ok && !flags.dryRun, value: { swept, result } };
         });
       } catch (e) {
+        if (!isSqliteError(e)) throw e;
         const d = classify(e as Error);
         process.stderr.write(`t2m run: ${d.code}: ${flags.db ?? 'the store'} is ${d.message}\n`);
         process.exitCode = 2;

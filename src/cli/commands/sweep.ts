@@ -1,7 +1,7 @@
 /** `t2m sweep --db <store> [--now <iso>]`: apply the expiry actions that are due. */
 import type { Command } from 'commander';
 import { sweep } from '../../engine/index.js';
-import { classify, openStoreFile } from '../../node/sqlite-file.js';
+import { classify, isSqliteError, openStoreFile } from '../../node/sqlite-file.js';
 
 export function sweepCommand(program: Command): void {
   program
@@ -22,6 +22,7 @@ export function sweepCommand(program: Command): void {
       try {
         result = sweep(opened.store, flags.now ?? new Date());
       } catch (e) {
+        if (!isSqliteError(e)) throw e;
         process.stderr.write(`t2m sweep: ${flags.db} is ${classify(e as Error).message}\n`);
         process.exitCode = 2;
         return;

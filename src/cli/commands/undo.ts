@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { auditLog, undo } from '../../engine/index.js';
-import { classify, isReadOnlyFile, openStoreFile } from '../../node/sqlite-file.js';
+import { classify, isSqliteError, isReadOnlyFile, openStoreFile } from '../../node/sqlite-file.js';
 import { table } from '../engine-output.js';
 
 export function auditCommand(program: Command): void {
@@ -23,6 +23,7 @@ export function auditCommand(program: Command): void {
       try {
         entries = auditLog(opened.store);
       } catch (e) {
+        if (!isSqliteError(e)) throw e;
         process.stderr.write(`t2m audit: ${flags.db} is ${classify(e as Error).message}\n`);
         process.exitCode = 2;
         return;
@@ -61,6 +62,7 @@ export function undoCommand(program: Command): void {
       try {
         result = undo(opened.store, Number(entry), { actor: flags.actor, now: flags.now });
       } catch (e) {
+        if (!isSqliteError(e)) throw e;
         process.stderr.write(`t2m undo: ${flags.db} is ${classify(e as Error).message}\n`);
         process.exitCode = 2;
         return;
