@@ -10,6 +10,7 @@
  * Run: npm run perf:engine [-- --sizes 1000,10000]
  */
 import type { Database, SqlValue } from 'sql.js';
+import type { SqlJsDriver } from '../src/sqlite/sqljs-driver.js';
 import { createStore, loadSqlJs, run, type SqlStatement, type Store } from '../src/engine/index.js';
 
 const argIndex = process.argv.indexOf('--sizes');
@@ -127,7 +128,7 @@ async function measure(size: number): Promise<Row> {
       retrieveRows += r.results[0].ids.length;
       sql = r.results[0].sql;
     });
-    retrieveDirect += direct(store.db, sql, cache);
+    retrieveDirect += direct((store.driver as SqlJsDriver).db, sql, cache);
   }
 
   // Filtered update: one statement per script; the replay database is in the same state.

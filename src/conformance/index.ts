@@ -82,19 +82,12 @@ export function evaluateAssertion(store: Store, a: Assertion): { passed: boolean
   const sql = `SELECT COUNT(*) AS n FROM ${a.select.from} WHERE ${where}`;
   const bind: Record<string, string | number | null> = {};
   for (const [k, v] of Object.entries(a.params ?? {})) {
-    if (new RegExp(`:${k}\\b`).test(sql)) bind[`:${k}`] = v === null || typeof v === 'number' || typeof v === 'string' ? v : JSON.stringify(v);
+    if (new RegExp(`:${k}\\b`).test(sql)) bind[k] = v === null || typeof v === 'number' || typeof v === 'string' ? v : JSON.stringify(v);
   }
   try {
     // Benchmark assertions are the benchmark's own SQL, run as given against the store's database.
-    const stmt = store.db.prepare(sql);
-    try {
-      stmt.bind(bind);
-      stmt.step();
-      const n = Number(stmt.get()[0]);
-      return { passed: compare(a.expect.op, n, Number(a.expect.value)), actual: n };
-    } finally {
-      stmt.free();
-    }
+    const n = Number(Object.values(store.query(sql, bind)[0] ?? {})[0]);
+    return { passed: compare(a.expect.op, n, Number(a.expect.value)), actual: n };
   } catch (e) {
     return { passed: false, actual: `SQL error: ${(e as Error).message}` };
   }

@@ -1,18 +1,22 @@
 /**
- * A Store: one sql.js database holding the `memory` table, the audit log and the engine's meta
- * table. Runs compiled statements (prepared once, cached) and brackets scripts in transactions.
- * Works in Node and the browser alike; file I/O lives in src/engine/file-store.ts.
+ * A Store: one SQLite database holding the `memory` table, the audit log and the engine's meta
+ * table, reached through a small synchronous driver (./driver.ts). Runs compiled statements and
+ * brackets scripts in transactions. `openStore` gives an in-memory store on sql.js (Node and the
+ * browser alike, exportable as bytes); store files use the native driver in src/node/sqlite-file.ts.
  */
 import initSqlJs from 'sql.js';
-import type { Database, SqlJsStatic, Statement } from 'sql.js';
+import type { SqlJsStatic } from 'sql.js';
 import type { Dialect, SqlStatement, SqlValue } from '../compile/dialect.js';
 import { sqlite } from '../compile/dialects/sqlite.js';
-import { MEMORY_COLUMNS } from '../compile/columns.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { SqlJsDriver } from '../sqlite/sqljs-driver.js';
+import { prepareStore, STORE_FORMAT, STORE_VERSION } from '../sqlite/open.js';
+import type { SqlDriver, SqlParams, SqlRow } from './driver.js';
 import { ExtractiveSummarizer, HashEmbedder, type Embedder, type Summarizer } from './text.js';
 
-/** Marks a database as a Text2Mem store (checked when a file is opened). */
-export const STORE_FORMAT = 'text2mem-store/1';
+/** Marks a database as a Text2Mem store, with its version (checked when a store is opened). */
+export { STORE_FORMAT, STORE_VERSION };
+export type { SqlDriver, SqlParams, SqlRow };
 
 export interface StoreOptions {
   /** An initialised sql.js module; when absent it is loaded with `locateFile` / `wasmBinary`. */
@@ -46,135 +50,109 @@ export class Store {
   readonly dialect: Dialect = sqlite;
   readonly embedder: Embedder;
   readonly summarizer: Summarizer;
-  private readonly prepared = new Map<string, Statement>();
   private depth = 0;
 
-  constructor(readonly db: Database, options: Pick<StoreOptions, 'embedder' | 'summarizer'> = {}) {
+  constructor(readonly driver: SqlDriver, options: Pick<StoreOptions, 'embedder' | 'summarizer'> = {}) {
     this.embedder = options.embedder ?? new HashEmbedder();
     this.summarizer = options.summarizer ?? new ExtractiveSummarizer();
   }
 
-  private statement(sql: string): Statement {
-    let s = this.prepared.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql);
-      if (this.prepared.size > 500) this.clearCache();
-      this.prepared.set(sql, s);
-    }
-    return s;
-  }
-
-  private clearCache(): void {
-    for (const s of this.prepared.values()) s.free();
-    this.prepared.clear();
-  }
-
   /** Runs a query and returns its rows as objects. */
   all(stmt: SqlStatement): Record<string, SqlValue>[] {
-    const s = this.statement(stmt.sql);
-    try {
-      s.bind(stmt.params as SqlValue[]);
-      const rows: Record<string, SqlValue>[] = [];
-      while (s.step()) rows.push(s.getAsObject() as Record<string, SqlValue>);
-      return rows;
-    } finally {
-      s.reset();
-    }
+    return this.driver.all(stmt.sql, stmt.params);
   }
 
   /** Runs a write and returns the number of rows it changed. */
   run(stmt: SqlStatement): number {
-    const s = this.statement(stmt.sql);
-    try {
-      s.run(stmt.params as SqlValue[]);
-    } finally {
-      s.reset();
-    }
-    return this.db.getRowsModified();
+    return this.driver.run(stmt.sql, stmt.params);
   }
 
-  /** Runs `fn` in a transaction (nested calls become savepoints); `fn` returning false or throwing rolls back. */
+  /** Runs SQL given as text (tests, benchmark assertions) with positional or named (`:name`) parameters. */
+  query(sql: string, params?: SqlParams): SqlRow[] {
+    return this.driver.all(sql, params);
+  }
+
+  /** Runs SQL text without parameters (may hold several statements). */
+  exec(sql: string): void {
+    this.driver.exec(sql);
+  }
+
+  /**
+   * Runs `fn` in a transaction (nested calls become savepoints); `fn` returning false or throwing
+   * rolls back. The outermost level takes the write lock at once (BEGIN IMMEDIATE) and its
+   * commit is the save: when this returns, a store file holds the changes durably.
+   */
   transaction<T>(fn: () => { commit: boolean; value: T }): T {
     const name = `t2m_${this.depth}`;
-    this.db.run(this.depth === 0 ? 'BEGIN' : `SAVEPOINT ${name}`);
+    if (this.depth === 0) this.driver.begin();
+    else this.driver.exec(`SAVEPOINT ${name}`);
     this.depth++;
     let committed = false;
     try {
       const { commit, value } = fn();
       if (commit) {
         this.depth--;
-        this.db.run(this.depth === 0 ? 'COMMIT' : `RELEASE ${name}`);
         committed = true;
+        if (this.depth === 0) this.driver.commit();
+        else this.driver.exec(`RELEASE ${name}`);
       }
       return value;
+    } catch (e) {
+      // A failed COMMIT leaves the transaction open: roll it back.
+      if (committed && this.depth === 0) this.driver.rollback();
+      throw e;
     } finally {
       if (!committed) {
         this.depth--;
-        this.db.run(this.depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${name}; RELEASE ${name}`);
+        if (this.depth === 0) this.driver.rollback();
+        else this.driver.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
       }
     }
   }
 
-  /** The database as SQLite file bytes. */
+  /** Whether `export()` works: an in-memory store can be exported; a store file is written in place. */
+  get exportable(): boolean {
+    return this.driver.export !== undefined;
+  }
+
+  /** Where the store lives: `:memory:` or its file. */
+  get location(): string {
+    return this.driver.location;
+  }
+
+  /** The database as SQLite file bytes (in-memory stores only; see `exportable`). */
   export(): Uint8Array {
-    this.clearCache();
-    return this.db.export();
+    if (!this.driver.export) throw new Error(`the store ${this.driver.location} is a file written in place; it has no export (copy the file instead)`);
+    return this.driver.export();
   }
 
   close(): void {
-    this.clearCache();
-    this.db.close();
+    this.driver.close();
   }
 }
 
-function tableNames(db: Database, dialect: Dialect): string[] {
-  return (db.exec(dialect.listTables())[0]?.values ?? []).map((r) => String(r[0]));
+/** A file that was in WAL mode says so in bytes 18-19 (2, 2); as bytes in memory it is an ordinary rollback-journal database. */
+function withoutWal(data: Uint8Array): Uint8Array {
+  if (data.length < 100 || data[18] !== 2 || data[19] !== 2) return data;
+  const copy = data.slice();
+  copy[18] = 1;
+  copy[19] = 1;
+  return copy;
 }
 
-/** Creates the tables of a fresh store; a store from before the tag index gets it built. */
-function initialise(db: Database, dialect: Dialect): void {
-  const before = tableNames(db, dialect);
-  for (const ddl of dialect.schema()) db.run(ddl);
-  if (before.includes('memory') && !before.includes('memory_tag')) for (const sql of dialect.backfill()) db.run(sql);
-  const mark = dialect.markFormat(STORE_FORMAT);
-  db.run(mark.sql, mark.params as SqlValue[]);
-}
-
-/** Checks that existing bytes are a Text2Mem store; a foreign or corrupt database gets a diagnostic. */
-function verify(db: Database, dialect: Dialect): Diagnostic | null {
-  const fail = (message: string): Diagnostic => ({ code: 'bad-store-file', severity: 'error', message });
-  let tables: string[];
-  try {
-    tables = tableNames(db, dialect);
-  } catch (e) {
-    return fail(`not an SQLite database, or a corrupt one (${(e as Error).message})`);
-  }
-  if (!tables.includes('memory')) {
-    return fail(tables.length ? `an SQLite database but not a Text2Mem store: it has no 'memory' table (tables: ${tables.join(', ')})` : 'an empty SQLite database with no memory table');
-  }
-  const list = dialect.listColumns('memory');
-  const cols = new Set((db.exec(list.sql, list.params as SqlValue[])[0]?.values ?? []).map((r) => String(r[0])));
-  const missing = MEMORY_COLUMNS.map((c) => c.name).filter((c) => !cols.has(c));
-  if (missing.length) return fail(`its 'memory' table lacks the columns ${missing.join(', ')}`);
-  return null;
-}
-
-/** Opens a store: empty, or from the bytes of a store file. */
+/** Opens an in-memory store on sql.js: empty, or from the bytes of a store file (checked, and migrated when older). */
 export async function openStore(options: StoreOptions = {}): Promise<OpenResult> {
   const SQL = await loadSqlJs(options);
-  let db: Database;
+  let driver: SqlJsDriver;
   try {
-    db = new SQL.Database(options.data);
+    driver = new SqlJsDriver(new SQL.Database(options.data ? withoutWal(options.data) : undefined), () => new SQL.Database());
   } catch (e) {
     return { ok: false, diagnostics: [{ code: 'bad-store-file', severity: 'error', message: `cannot open the store: ${(e as Error).message}` }] };
   }
-  if (options.data && options.data.length > 0) {
-    const problem = verify(db, sqlite);
-    if (problem) {
-      db.close();
-      return { ok: false, diagnostics: [problem] };
-    }
+  const problems = prepareStore(driver, sqlite, { integrity: options.data && options.data.length > 0 ? 'quick' : 'none' });
+  if (problems.length) {
+    driver.close();
+    return { ok: false, diagnostics: problems };
   }
-  initialise(db, sqlite);
-  return { ok: true, store: new Store(db, options) };
+  return { ok: true, store: new Store(driver, options) };
 }

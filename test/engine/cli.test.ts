@@ -42,7 +42,9 @@ describe('t2m run', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/bad\.json:1:\d+: error merge-needs-two/);
     expect(r.stderr).toMatch(/rolled back; nothing changed/);
-    expect(() => readFileSync(db)).toThrow();
+    // The new store file was created (and said so) but holds no record.
+    expect(r.stderr).toMatch(/created a new store/);
+    expect(JSON.parse(t2m(['audit', '--db', db, '--json']).stdout)).toEqual([]);
   });
 
   it('refuses a corrupt store file with exit code 2', () => {

@@ -1,10 +1,48 @@
-/** Small helpers for engine tests: a fresh store, IR builders, and running that must succeed. */
+/**
+ * Small helpers for engine tests: a fresh store, IR builders, and running that must succeed.
+ * The store's driver is sql.js (in memory) unless a suite calls `useDriver('native')`
+ * (test/store/native-suite.test.ts runs the engine and execute suites again on store files).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'vitest';
-import { createStore, run, type RunOptions, type RunResult, type Store } from '../../src/engine/index.js';
+import { createStore, openStore, run, type RunOptions, type RunResult, type Store } from '../../src/engine/index.js';
+import { openStoreFile } from '../../src/node/sqlite-file.js';
 
 export const NOW = '2025-10-21T00:00:00Z';
 
-export const freshStore = (): Promise<Store> => createStore();
+export type DriverName = 'sql.js' | 'native';
+let driver: DriverName = 'sql.js';
+
+/** Which driver `freshStore` and `reopen` use from now on in this test file. */
+export function useDriver(name: DriverName): void {
+  driver = name;
+}
+
+export const currentDriver = (): DriverName => driver;
+
+/** A fresh temporary directory. */
+export const tempDir = (): string => mkdtempSync(join(tmpdir(), 't2m-store-'));
+
+function fileStore(path: string): Store {
+  const opened = openStoreFile(path);
+  if (!opened.ok) throw new Error(opened.diagnostics.map((d) => d.message).join('; '));
+  return opened.store;
+}
+
+export const freshStore = (): Promise<Store> => (driver === 'native' ? Promise.resolve(fileStore(join(tempDir(), 'store.sqlite'))) : createStore());
+
+/** The same store opened again (sql.js: from its exported bytes; native: its file), through the checks and migrations of opening. */
+export async function reopen(store: Store): Promise<Store> {
+  if (store.exportable) {
+    const opened = await openStore({ data: store.export() });
+    if (!opened.ok) throw new Error(opened.diagnostics.map((d) => d.message).join('; '));
+    return opened.store;
+  }
+  store.close();
+  return fileStore(store.location);
+}
 
 export function encode(text: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const { meta, ...args } = extra;
@@ -24,9 +62,7 @@ export function runOk(store: Store, irs: unknown[], options: RunOptions = {}): R
 }
 
 export function rows(store: Store, sql = 'SELECT * FROM memory ORDER BY id'): Record<string, any>[] {
-  const res = store.db.exec(sql);
-  if (!res.length) return [];
-  return res[0].values.map((v) => Object.fromEntries(res[0].columns.map((c, i) => [c, v[i]])));
+  return store.query(sql);
 }
 
 export function row(store: Store, id: number): Record<string, any> {

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
 import { type Diagnostic, hasErrors } from '../../diagnostics/diagnostic.js';
+import type { RunResult, sweep } from '../../engine/index.js';
 import { displayName, printDiagnostics, readSource } from '../input.js';
 
 interface RunFlags {
@@ -19,7 +20,7 @@ export function runCommand(program: Command): void {
     .command('run')
     .description('run a DSL script or IR JSON/JSONL as one transaction and print what each statement did')
     .argument('<file>', 'input file, or - for stdin')
-    .option('--db <store>', 'store file (created when missing, saved atomically); default: a temporary in-memory store')
+    .option('--db <store>', 'store file (created when missing; each run is one transaction, written in place); default: a temporary in-memory store')
     .option('--now <iso>', 'the clock, e.g. 2025-10-21T00:00:00Z (default: the current time)')
     .option('--actor <name>', 'the acting actor (for permissions and the audit log)')
     .option('--sweep', 'first apply due expiry actions (soft/hard delete, demote, anonymize)')
@@ -29,9 +30,9 @@ export function runCommand(program: Command): void {
     .action(async (file: string, flags: RunFlags) => {
       const text = readSource('run', file);
       if (text === undefined) return;
-      // Loaded on use so the other commands do not pay for the front end or the engine (sql.js).
-      const [{ readInput }, { explain, openStore, run, sweep }, { loadStoreFile, saveStoreFile }, { formatStatement }] = await loaded(Promise.all([
-        import('../../pipeline.js'), import('../../engine/index.js'), import('../../engine/file-store.js'), import('../engine-output.js'),
+      // Loaded on use so the other commands do not pay for the front end or the engine.
+      const [{ readInput }, { explain, openStore, run, sweep }, { classify, isSqliteError, openStoreFile }, { formatStatement }] = await loaded(Promise.all([
+        import('../../pipeline.js'), import('../../engine/index.js'), import('../../node/sqlite-file.js'), import('../engine-output.js'),
       ]));
       const input = readInput(text);
       if (hasErrors(input.diagnostics)) {
@@ -41,22 +42,44 @@ export function runCommand(program: Command): void {
         return;
       }
       // A mistyped --db path would otherwise look like an empty store: say a new one is made.
+      // A dry run on a missing file runs on an empty in-memory store and creates nothing.
       const creating = flags.db !== undefined && !existsSync(flags.db);
-      const opened = flags.db ? await loadStoreFile(flags.db) : await openStore();
+      const onFile = flags.db !== undefined && !(creating && flags.dryRun);
+      const opened = onFile ? openStoreFile(flags.db!) : await openStore();
       if (!opened.ok) {
-        for (const d of opened.diagnostics) process.stderr.write(`t2m run: ${d.message}\n`);
+        for (const d of opened.diagnostics) process.stderr.write(`t2m run: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
         return;
       }
       const store = opened.store;
-      const swept = flags.sweep ? sweep(store, flags.now ?? new Date(), flags.actor ?? 'system:sweep') : undefined;
-      if (swept && 'diagnostics' in swept) {
-        for (const d of swept.diagnostics) process.stderr.write(`t2m run: ${d.message}\n`);
+      if (onFile && creating) process.stderr.write(`t2m run: created a new store ${flags.db}\n`);
+      const options = { now: flags.now, actor: flags.actor, sourceMaps: input.sourceMaps };
+      // The sweep and the script are one transaction (one BEGIN IMMEDIATE on a store file): both
+      // commit, or neither does. Nothing is printed until the commit has succeeded.
+      type Outcome = { swept?: Exclude<ReturnType<typeof sweep>, { diagnostics: unknown }>; sweepProblem?: readonly Diagnostic[]; result?: RunResult };
+      let outcome: Outcome;
+      try {
+        outcome = store.transaction<Outcome>(() => {
+          const swept = flags.sweep ? sweep(store, flags.now ?? new Date(), flags.actor ?? 'system:sweep') : undefined;
+          if (swept && 'diagnostics' in swept) return { commit: false, value: { sweepProblem: swept.diagnostics } };
+          const result = flags.dryRun ? explain(store, input.irs, options) : run(store, input.irs, options);
+          return { commit: result.ok && !flags.dryRun, value: { swept, result } };
+        });
+      } catch (e) {
+        if (!isSqliteError(e)) throw e;
+        const d = classify(e as Error);
+        process.stderr.write(`t2m run: ${d.code}: ${flags.db ?? 'the store'} is ${d.message}\n`);
+        process.exitCode = 2;
+        store.close();
+        return;
+      }
+      store.close();
+      if (outcome.sweepProblem) {
+        for (const d of outcome.sweepProblem) process.stderr.write(`t2m run: ${d.message}\n`);
         process.exitCode = 2;
         return;
       }
-      const options = { now: flags.now, actor: flags.actor, sourceMaps: input.sourceMaps };
-      const result = flags.dryRun ? explain(store, input.irs, options) : run(store, input.irs, options);
+      const { swept, result } = outcome as { swept?: typeof outcome.swept; result: RunResult };
       // The engine checks again (same checker, same policy): its checker warnings repeat the front
       // end's, which speak the input's language, so each is shown once.
       const seen = new Set(input.diagnostics.map(key));
@@ -69,19 +92,7 @@ export function runCommand(program: Command): void {
         await printDiagnostics(result.ok ? process.stdout : process.stderr, diagnostics, file, text);
         if (!result.ok) process.stderr.write(`${displayName(file)}: the script was rolled back; nothing changed\n`);
       }
-      if (!result.ok) {
-        process.exitCode = 1;
-        return;
-      }
-      // A dry run saves nothing, not even the sweep it was asked to do first.
-      if (flags.db && !flags.dryRun) {
-        const problem = saveStoreFile(store, flags.db);
-        if (!problem && creating) process.stderr.write(`t2m run: created a new store ${flags.db}\n`);
-        if (problem) {
-          process.stderr.write(`t2m run: ${problem.message}\n`);
-          process.exitCode = 2;
-        }
-      }
+      if (!result.ok) process.exitCode = 1;
     });
 }
 

@@ -1,6 +1,7 @@
 /** `t2m sweep --db <store> [--now <iso>]`: apply the expiry actions that are due. */
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
+import type { sweep } from '../../engine/index.js';
 
 export function sweepCommand(program: Command): void {
   program
@@ -10,15 +11,26 @@ export function sweepCommand(program: Command): void {
     .option('--now <iso>', 'the clock (default: the current time)')
     .option('--json', 'print the result as JSON')
     .action(async (flags: { db: string; now?: string; json?: boolean }) => {
-      // Loaded on use so the other commands do not pay for the engine (sql.js).
-      const [{ sweep }, { loadStoreFile, saveStoreFile }] = await loaded(Promise.all([import('../../engine/index.js'), import('../../engine/file-store.js')]));
-      const opened = await loadStoreFile(flags.db);
+      // Loaded on use so the other commands do not pay for the engine.
+      const [{ sweep }, { classify, isSqliteError, openStoreFile }] = await loaded(Promise.all([import('../../engine/index.js'), import('../../node/sqlite-file.js')]));
+      const opened = openStoreFile(flags.db);
       if (!opened.ok) {
-        for (const d of opened.diagnostics) process.stderr.write(`t2m sweep: ${d.message}\n`);
+        for (const d of opened.diagnostics) process.stderr.write(`t2m sweep: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
         return;
       }
-      const result = sweep(opened.store, flags.now ?? new Date());
+      // One transaction: when sweep returns, the changes are committed (and only then printed).
+      let result: ReturnType<typeof sweep>;
+      try {
+        result = sweep(opened.store, flags.now ?? new Date());
+      } catch (e) {
+        if (!isSqliteError(e)) throw e;
+        process.stderr.write(`t2m sweep: ${flags.db} is ${classify(e as Error).message}\n`);
+        process.exitCode = 2;
+        return;
+      } finally {
+        opened.store.close();
+      }
       if ('diagnostics' in result) {
         for (const d of result.diagnostics) process.stderr.write(`t2m sweep: ${d.message}\n`);
         process.exitCode = 2;
@@ -28,11 +40,6 @@ export function sweepCommand(program: Command): void {
       else {
         const lines = [...result.applied.map((a) => `#${a.id} ${a.action}`), ...result.skipped.map((x) => `#${x.id} skipped (${x.reason})`)];
         process.stdout.write(lines.length ? `${lines.join('\n')}\n` : 'nothing due\n');
-      }
-      const problem = result.applied.length ? saveStoreFile(opened.store, flags.db) : null;
-      if (problem) {
-        process.stderr.write(`t2m sweep: ${problem.message}\n`);
-        process.exitCode = 2;
       }
     });
 }

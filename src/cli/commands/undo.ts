@@ -1,13 +1,14 @@
 /** `t2m audit --db <store>` lists the audit log; `t2m undo <entry> --db <store>` undoes a soft delete. */
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
 
-/** The engine and store files, loaded on use so the other commands do not pay for sql.js. */
+/** The engine and store files, loaded on use so the other commands do not pay for them. */
 async function engine() {
-  const [{ auditLog, undo }, { loadStoreFile, saveStoreFile }, { table }] = await loaded(Promise.all([
-    import('../../engine/index.js'), import('../../engine/file-store.js'), import('../engine-output.js'),
+  const [{ auditLog, undo }, files, { table }] = await loaded(Promise.all([
+    import('../../engine/index.js'), import('../../node/sqlite-file.js'), import('../engine-output.js'),
   ]));
-  return { auditLog, undo, loadStoreFile, saveStoreFile, table };
+  return { auditLog, undo, table, ...files };
 }
 
 export function auditCommand(program: Command): void {
@@ -17,14 +18,25 @@ export function auditCommand(program: Command): void {
     .requiredOption('--db <store>', 'store file')
     .option('--json', 'print the entries as JSON')
     .action(async (flags: { db: string; json?: boolean }) => {
-      const { auditLog, loadStoreFile, table } = await engine();
-      const opened = await loadStoreFile(flags.db);
+      const { auditLog, table, classify, isSqliteError, isReadOnlyFile, openStoreFile } = await engine();
+      // Only reads: a read-only file is opened read-only (and an older store is read as it is).
+      const opened = openStoreFile(flags.db, { readOnly: !existsSync(flags.db) || isReadOnlyFile(flags.db) });
       if (!opened.ok) {
-        for (const d of opened.diagnostics) process.stderr.write(`t2m audit: ${d.message}\n`);
+        for (const d of opened.diagnostics) process.stderr.write(`t2m audit: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
         return;
       }
-      const entries = auditLog(opened.store);
+      let entries: ReturnType<typeof auditLog>;
+      try {
+        entries = auditLog(opened.store);
+      } catch (e) {
+        if (!isSqliteError(e)) throw e;
+        process.stderr.write(`t2m audit: ${flags.db} is ${classify(e as Error).message}\n`);
+        process.exitCode = 2;
+        return;
+      } finally {
+        opened.store.close();
+      }
       if (flags.json) process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
       else {
         process.stdout.write(`${table(entries.map((e) => ({ entry: e.id, at: e.at, actor: e.actor, op: e.op, ids: e.affectedIds.join(','), undone_by: e.undoneBy })))}\n`);
@@ -46,14 +58,25 @@ export function undoCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const { undo, loadStoreFile, saveStoreFile } = await engine();
-      const opened = await loadStoreFile(flags.db);
+      const { undo, classify, isSqliteError, openStoreFile } = await engine();
+      const opened = openStoreFile(flags.db);
       if (!opened.ok) {
-        for (const d of opened.diagnostics) process.stderr.write(`t2m undo: ${d.message}\n`);
+        for (const d of opened.diagnostics) process.stderr.write(`t2m undo: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
         return;
       }
-      const result = undo(opened.store, Number(entry), { actor: flags.actor, now: flags.now });
+      // One transaction: when undo returns, the change is committed (and only then printed).
+      let result: ReturnType<typeof undo>;
+      try {
+        result = undo(opened.store, Number(entry), { actor: flags.actor, now: flags.now });
+      } catch (e) {
+        if (!isSqliteError(e)) throw e;
+        process.stderr.write(`t2m undo: ${flags.db} is ${classify(e as Error).message}\n`);
+        process.exitCode = 2;
+        return;
+      } finally {
+        opened.store.close();
+      }
       if (!result.ok) {
         for (const d of result.diagnostics) process.stderr.write(`t2m undo: ${d.code}: ${d.message}\n`);
         process.exitCode = 1;
@@ -62,11 +85,6 @@ export function undoCommand(program: Command): void {
       process.stdout.write(`restored ${result.restored.map((id) => `#${id}`).join(', ')} (audit entry #${result.auditId})\n`);
       if (result.unexpired.length) {
         process.stdout.write(`cleared the passed expiry of ${result.unexpired.map((id) => `#${id}`).join(', ')} so that ${result.unexpired.length === 1 ? 'it is' : 'they are'} live again\n`);
-      }
-      const problem = saveStoreFile(opened.store, flags.db);
-      if (problem) {
-        process.stderr.write(`t2m undo: ${problem.message}\n`);
-        process.exitCode = 2;
       }
     });
 }

@@ -1,0 +1,34 @@
+/**
+ * The seam between the Store and a database engine: a small synchronous driver. Two exist, both
+ * SQLite: sql.js (src/sqlite/sqljs-driver.ts; in memory, the browser and `t2m run` without
+ * `--db`, exportable as file bytes) and better-sqlite3 (src/node/sqlite-file.ts; Node only, a
+ * store file written in place). Drivers cache prepared statements by SQL text.
+ */
+import type { SqlValue } from '../compile/dialect.js';
+
+export type SqlRow = Record<string, SqlValue>;
+
+/** Bound values: positional, or named (keys without the `:`/`@`/`$` sigil). */
+export type SqlParams = readonly SqlValue[] | Readonly<Record<string, SqlValue>>;
+
+export interface SqlDriver {
+  /** `sql.js` or `better-sqlite3`. */
+  readonly kind: string;
+  /** Where the database lives: `:memory:` or a file path. */
+  readonly location: string;
+  /** Runs one statement and returns its rows (none for a statement that returns no data). */
+  all(sql: string, params?: SqlParams): SqlRow[];
+  /** Runs one statement and returns the number of rows it changed. */
+  run(sql: string, params?: SqlParams): number;
+  /** Runs SQL text without parameters (may hold several statements). */
+  exec(sql: string): void;
+  /** Begins a top-level transaction (a file driver takes the write lock at once: no upgrade deadlocks). */
+  begin(): void;
+  commit(): void;
+  rollback(): void;
+  /** The database as SQLite file bytes, when the driver holds it in memory (sql.js). */
+  readonly export?: () => Uint8Array;
+  /** A fresh, empty in-memory database of the same engine (used to build the reference schema). */
+  scratch(): SqlDriver;
+  close(): void;
+}

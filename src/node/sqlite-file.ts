@@ -1,0 +1,168 @@
+/**
+ * Store files (Node only): the better-sqlite3 driver and opening a store file with it. The file
+ * is written in place, one transaction per script, in WAL mode with a busy timeout, so
+ * concurrent processes take turns instead of losing work; the file keeps its mode, owner and
+ * symlinks. Never imported by the browser-safe entry (src/index.ts). See spec/storage.md.
+ */
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import type { SqlValue } from '../compile/dialect.js';
+import { sqlite } from '../compile/dialects/sqlite.js';
+import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
+import type { SqlDriver, SqlParams, SqlRow } from '../execute/driver.js';
+import { Store, type OpenResult, type StoreOptions } from '../execute/store.js';
+import { prepareStore, type PrepareOptions } from '../sqlite/open.js';
+
+type Db = Database.Database;
+type Stmt = Database.Statement<unknown[], unknown>;
+
+/** better-sqlite3 binds every JS number as REAL; sql.js binds whole numbers as INTEGER. Match sql.js. */
+function value(v: SqlValue): SqlValue | bigint {
+  return typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : v;
+}
+
+function bindable(params: SqlParams | undefined): unknown[] {
+  if (!params) return [];
+  if (Array.isArray(params)) return params.map(value);
+  return [Object.fromEntries(Object.entries(params).map(([k, v]) => [k, value(v)]))];
+}
+
+export class NativeDriver implements SqlDriver {
+  readonly kind = 'better-sqlite3';
+  private readonly prepared = new Map<string, Stmt>();
+
+  constructor(readonly db: Db, readonly location: string) {}
+
+  private statement(sql: string): Stmt {
+    let s = this.prepared.get(sql);
+    if (!s) {
+      s = this.db.prepare<unknown[], unknown>(sql);
+      if (this.prepared.size > 500) this.prepared.clear();
+      this.prepared.set(sql, s);
+    }
+    return s;
+  }
+
+  all(sql: string, params?: SqlParams): SqlRow[] {
+    const s = this.statement(sql);
+    if (!s.reader) {
+      s.run(...bindable(params));
+      return [];
+    }
+    return s.all(...bindable(params)) as SqlRow[];
+  }
+
+  run(sql: string, params?: SqlParams): number {
+    return this.statement(sql).run(...bindable(params)).changes;
+  }
+
+  exec(sql: string): void {
+    this.db.exec(sql);
+  }
+
+  /** BEGIN IMMEDIATE: the write lock is taken at once (waiting up to the busy timeout), so two writers never deadlock on an upgrade. */
+  begin(): void {
+    this.statement('BEGIN IMMEDIATE').run();
+  }
+
+  commit(): void {
+    this.statement('COMMIT').run();
+  }
+
+  rollback(): void {
+    if (this.db.inTransaction) this.statement('ROLLBACK').run();
+  }
+
+  scratch(): SqlDriver {
+    return new NativeDriver(new Database(':memory:'), ':memory:');
+  }
+
+  close(): void {
+    this.prepared.clear();
+    if (this.db.open) this.db.close();
+  }
+}
+
+export interface StoreFileOptions extends Pick<StoreOptions, 'embedder' | 'summarizer'>, Pick<PrepareOptions, 'integrity'> {
+  /** How long to wait for another process's transaction before giving up (default: $T2M_BUSY_TIMEOUT_MS, else 10 s). */
+  readonly busyTimeoutMs?: number;
+  /** Open for reading only (no migration, no new file); used by `t2m audit`. */
+  readonly readOnly?: boolean;
+}
+
+export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
+
+const fail = (code: Code, message: string): Diagnostic => ({ code, severity: 'error', message });
+
+/** True when the file cannot be written by this process (root ignores mode bits: a file with no write bit counts as read-only). */
+export function isReadOnlyFile(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+  } catch {
+    return true;
+  }
+  return (statSync(path).mode & 0o222) === 0;
+}
+
+/**
+ * Opens (or creates) a store file with the native driver: WAL, `synchronous=FULL`, a busy
+ * timeout, an integrity check, the schema check and version migration (src/sqlite/open.ts).
+ */
+export function openStoreFile(path: string, options: StoreFileOptions = {}): OpenResult {
+  const exists = existsSync(path);
+  if (exists && statSync(path).isDirectory()) return { ok: false, diagnostics: [fail('store-unreadable', `${path} is a directory, not a store file`)] };
+  if (!exists && options.readOnly) return { ok: false, diagnostics: [fail('store-unreadable', `${path} does not exist`)] };
+  const readOnly = options.readOnly === true;
+  if (exists && !readOnly && isReadOnlyFile(path)) {
+    return { ok: false, diagnostics: [fail('store-read-only', `${path} is read-only: nothing was changed (make it writable, or copy it, to write to it)`)] };
+  }
+  let db: Db;
+  try {
+    db = new Database(path, { readonly: readOnly, fileMustExist: readOnly, timeout: options.busyTimeoutMs ?? (Number(process.env.T2M_BUSY_TIMEOUT_MS) || DEFAULT_BUSY_TIMEOUT_MS) });
+  } catch (e) {
+    return { ok: false, diagnostics: [fail('store-unreadable', `cannot open store ${path}: ${(e as Error).message}`)] };
+  }
+  const driver = new NativeDriver(db, path);
+  const refuse = (diagnostics: readonly Diagnostic[]): OpenResult => {
+    driver.close();
+    return { ok: false, diagnostics: diagnostics.map((d) => ({ ...d, message: `${path} is ${d.message}` })) };
+  };
+  try {
+    // Refuse what is not SQLite before changing the journal mode (which would write the header).
+    db.pragma('schema_version');
+    if (!readOnly) {
+      // WAL: readers do not block the writer, commits append to the -wal file. FULL: each
+      // commit is fsynced, so a committed script survives a power loss.
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+    }
+    db.pragma('foreign_keys = OFF');
+    db.pragma('trusted_schema = OFF');
+  } catch (e) {
+    return refuse([classify(e as Error)]);
+  }
+  let problems: Diagnostic[];
+  try {
+    problems = prepareStore(driver, sqlite, { readOnly, integrity: options.integrity });
+  } catch (e) {
+    return refuse([classify(e as Error)]);
+  }
+  if (problems.length) return refuse(problems);
+  return { ok: true, store: new Store(driver, options) };
+}
+
+/** True for an error SQLite reported (through better-sqlite3); other errors are bugs and are rethrown. */
+export function isSqliteError(e: unknown): e is Error & { code: string } {
+  return e instanceof Error && typeof (e as { code?: unknown }).code === 'string' && (e as unknown as { code: string }).code.startsWith('SQLITE_');
+}
+
+/** A diagnostic for an error the driver threw while opening or writing a store file. */
+export function classify(e: Error): Diagnostic {
+  const code = (e as { code?: string }).code ?? '';
+  const m = e.message;
+  if (code === 'SQLITE_NOTADB' || /not a database/i.test(m)) return fail('bad-store-file', `not an SQLite database, or a corrupt one (${m})`);
+  if (code.startsWith('SQLITE_CORRUPT') || /malformed/i.test(m)) return fail('store-corrupt', `corrupt (${m}); restore it from a backup, or recover it with the sqlite3 shell's .recover`);
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return fail('store-busy', `busy: another process held it longer than the busy timeout (${m}); nothing was changed`);
+  if (code.startsWith('SQLITE_READONLY')) return fail('store-read-only', `read-only (${m}); nothing was changed`);
+  return fail('store-unwritable', `not writable (${m})`);
+}

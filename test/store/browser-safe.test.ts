@@ -1,0 +1,34 @@
+/** The native driver stays out of the browser-safe entry: nothing src/index.ts reaches imports better-sqlite3. */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+function graph(entry: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const walk = (file: string) => {
+    if (out.has(file)) return;
+    const specs = [...readFileSync(file, 'utf8').matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]);
+    out.set(file, specs);
+    for (const s of specs) {
+      const p = resolve(dirname(file), s.replace(/\.js$/, '.ts'));
+      if (s.startsWith('.') && existsSync(p)) walk(p);
+    }
+  };
+  walk(resolve(ROOT, entry));
+  return out;
+}
+
+describe('browser-safe graph', () => {
+  it('src/index.ts never reaches better-sqlite3 or src/node/', () => {
+    const g = graph('src/index.ts');
+    expect(g.size).toBeGreaterThan(20);
+    const offenders = [...g].flatMap(([f, specs]) => specs.filter((s) => s === 'better-sqlite3' || s.includes('/node/') || s.startsWith('node:')).map((s) => `${f}: ${s}`));
+    expect(offenders).toEqual([]);
+  });
+
+  it('src/node.ts does reach it', () => {
+    expect([...graph('src/node.ts').values()].flat()).toContain('better-sqlite3');
+  });
+});
