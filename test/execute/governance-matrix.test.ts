@@ -176,18 +176,17 @@ function violations(c: Combo, before: Map<number, Row>, after: Map<number, Row>,
     if (policy === 'deny' && !same) out.push(`${op} denied but record #1 changed`);
     if (policy === 'denyDelete') {
       const gone = (r: Row | undefined) => !r || r.deleted === 1;
-      if (gone(a1)) out.push('deny [Delete] but record #1 was removed');
-      if (gone(afterSweep.get(1))) out.push('deny [Delete] but record #1 was removed by a later sweep');
+      if (gone(a1) && !gone(b1)) out.push('deny [Delete] but record #1 was removed');
+      if (gone(afterSweep.get(1)) && !gone(b1)) out.push('deny [Delete] but record #1 was removed by a later sweep');
     }
-    if (!allowed || policy === 'denyDelete') {
-      if (c.mode === 'read_only' && !same && !(policy === 'denyDelete' && allowedByDenyOnly())) out.push(`read_only record #1 changed: ${diffKeys(b1, a1)}`);
+    if (!allowed) {
+      if (c.mode === 'read_only' && !same) out.push(`read_only record #1 changed: ${diffKeys(b1, a1)}`);
       if (c.mode === 'append_only') {
         const bad = nonAdditive(b1, a1);
         if (bad.length) out.push(`append_only record #1 changed existing values: ${bad.join(', ')}`);
       }
     }
   }
-  function allowedByDenyOnly() { return false; }
   // Write permissions (reviewers bypass locks, not permissions).
   const w = c.level === 'owner_only' ? actor === 'alice'
     : c.level === 'whitelist' ? actor === 'alice' || actor === 'bob'
