@@ -14,6 +14,7 @@ interface RunFlags {
   actor?: string;
   sweep?: boolean;
   dryRun?: boolean;
+  allowImpersonation?: boolean;
 }
 
 export function runCommand(program: Command): void {
@@ -22,8 +23,9 @@ export function runCommand(program: Command): void {
     .description('run a DSL script or IR JSON/JSONL as one transaction and print what each statement did')
     .argument('<file>', 'input file, or - for stdin')
     .option('--db <store>', 'store file (created when missing, saved atomically); default: a temporary in-memory store')
-    .option('--now <iso>', 'the clock, e.g. 2025-10-21T00:00:00Z (default: the current time)')
-    .option('--actor <name>', 'the acting actor (for permissions and the audit log)')
+    .option('--now <iso>', 'privileged: the clock, e.g. 2025-10-21T00:00:00Z (default: the current time); it decides which locks and expiries are in force and stamps the audit log')
+    .option('--actor <name>', 'the acting actor (for locks, permissions, private reads and the audit log); a statement\'s AS must match it')
+    .option('--allow-impersonation', 'privileged: let each statement\'s AS "<actor>" act as that actor (for replaying trusted scripts only)')
     .option('--sweep', 'first apply due expiry actions (soft/hard delete, demote, anonymize)')
     .option('--dry-run', 'plan only: print the SQL and the would-be affected ids, change nothing')
     .option('--json', 'print the result as JSON')
@@ -55,7 +57,7 @@ export function runCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const options = { now: flags.now, actor: flags.actor, sourceMaps: input.sourceMaps };
+      const options = { now: flags.now, actor: flags.actor, impersonate: flags.allowImpersonation === true, sourceMaps: input.sourceMaps };
       const result = flags.dryRun ? explain(store, input.irs, options) : run(store, input.irs, options);
       // The engine checks again (same checker, same policy): its checker warnings repeat the front
       // end's, which speak the input's language, so each is shown once.
