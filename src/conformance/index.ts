@@ -131,7 +131,9 @@ export async function runBenchmark(samples: readonly Sample[], options: BenchOpt
     try {
       // The engine checks every script like `t2m check`; the gold IRs pass the default policy
       // (test/check/corpus.test.ts), so the runner names it rather than relaxing it.
-      const options = { now: sample.expected.meta.eval_time_utc, policy: 'default' } as const;
+      // Gold IRs are trusted scripts replayed with the actors they name: the runner grants
+      // impersonation explicitly (a privileged option; spec/security.md).
+      const options = { now: sample.expected.meta.eval_time_utc, policy: 'default', impersonate: true } as const;
       const pre = run(store, sample.prerequisites, options);
       if (!pre.ok) {
         ok = false;

@@ -16,7 +16,7 @@ import type { IR } from '../ir/schema.js';
 import { validateIr } from '../ir/validate.js';
 import { ARCHIVE_WEIGHT, formatUtc, lowerIr, parseInstant } from '../lower/index.js';
 import { executeOperation, type Change, type StatementResult } from '../execute/execute.js';
-import { lockRefusal } from '../execute/governance.js';
+import { effectsOf, lockRefusal, writeRefusal } from '../execute/governance.js';
 import { openStore, Store, type StoreOptions } from '../execute/store.js';
 
 export { Store, openStore, loadSqlJs, type StoreOptions, type OpenResult } from '../execute/store.js';
@@ -32,10 +32,22 @@ export async function createStore(options: StoreOptions = {}): Promise<Store> {
 }
 
 export interface RunOptions {
-  /** The clock (default: the real time). */
+  /**
+   * The clock (default: the real time). Privileged: a caller-supplied clock decides which locks
+   * and expiries are in force and stamps the audit log, so only a trusted caller may set it.
+   */
   readonly now?: Date | string;
-  /** The acting actor; an IR's `meta.actor` wins for its statement. */
+  /**
+   * The acting actor, as the caller (not the script) establishes it: the trusted identity for
+   * locks, permissions, private reads and the audit log. A statement's `meta.actor` must equal it,
+   * or the script is refused (`actor-mismatch`); an anonymous caller may not assert an identity.
+   */
   readonly actor?: string;
+  /**
+   * Privileged: let each statement's `meta.actor` act as that actor (it wins over `actor`). For
+   * replaying trusted scripts (the benchmark's gold IRs); never for scripts from untrusted authors.
+   */
+  readonly impersonate?: boolean;
   /** Per-statement source maps, to give diagnostics source ranges. */
   readonly sourceMaps?: readonly (SourceMap | undefined)[];
   /** Roll everything back at the end, whatever `meta.dry_run` says (used by `explain`). */
@@ -129,6 +141,16 @@ function validateAndCheck(
     if (v.ir) valid.push(v.ir);
   }
   if (hasErrors(diagnostics) || valid.length !== irs.length) return { ok: false, diagnostics };
+  // The identity comes from the caller: a script may name its actor only to agree with it.
+  if (!options.impersonate) {
+    for (const [i, ir] of valid.entries()) {
+      const claimed = ir.meta?.actor;
+      if (claimed === undefined || claimed === options.actor) continue;
+      const caller = options.actor === undefined ? 'an anonymous caller' : `the caller's actor '${options.actor}'`;
+      diagnostics.push(locate(diagnostic('actor-mismatch', `the statement claims actor '${claimed}', but it runs as ${caller}; a script cannot choose its identity (the caller may allow impersonation)`, { path: 'meta.actor', statement: i }), i, maps));
+    }
+    if (hasErrors(diagnostics)) return { ok: false, diagnostics };
+  }
   diagnostics.push(...check(valid, { sourceMaps: maps, policy: options.policy ?? 'default' }).map((d) => locate(d, d.statement ?? 0, maps)));
   return hasErrors(diagnostics) ? { ok: false, diagnostics } : { ok: true, irs: valid, diagnostics };
 }
@@ -169,17 +191,9 @@ export function sweep(store: Store, now: Date | string = new Date(), actor = 'sy
     for (const row of due) {
       const id = Number(row.id);
       const action = String(row.expire_action ?? 'soft_delete');
-      // A lock is a hold: the expiry action waits until the lock lapses (or allows Expire).
-      const held = lockRefusal(row, 'Expire', actor, nowText, false);
-      if (held) {
-        skipped.push({ id, reason: `locked ${String(row.lock_mode)}: ${held}` });
-        continue;
-      }
       let set: Record<string, unknown> | null = null;
       switch (action) {
         case 'hard_delete':
-          exec(compileDeleteById(id, d));
-          changes.push({ id, before: row, after: null });
           break;
         case 'demote':
           set = { weight: Math.min(typeof row.weight === 'number' ? row.weight : 1, ARCHIVE_WEIGHT), expire_at: null, expire_action: null };
@@ -189,6 +203,17 @@ export function sweep(store: Store, now: Date | string = new Date(), actor = 'sy
           break;
         default:
           set = { deleted: 1, deleted_at: nowText };
+      }
+      // A lock is a hold: the expiry action waits until the lock lapses (or allows Expire), and
+      // a policy that denies what the action does (Delete, Update, Demote) keeps it waiting.
+      const held = lockRefusal(row, 'Expire', actor, nowText, false, set ? effectsOf(row, set).filter((e) => e !== 'Expire') : ['Delete']);
+      if (held) {
+        skipped.push({ id, reason: `locked ${String(row.lock_mode)}: ${held}` });
+        continue;
+      }
+      if (action === 'hard_delete') {
+        exec(compileDeleteById(id, d));
+        changes.push({ id, before: row, after: null });
       }
       if (set) {
         exec(compileUpdateById(id, { ...set, updated_at: nowText }, d));
@@ -249,6 +274,7 @@ export type UndoResult =
  * record whose expiry has passed has that expiry cleared. Other writes of that entry are not
  * reverted; an entry without soft deletes is refused.
  */
+/** `actor` is the caller's (trusted) actor: undo is refused when a lock or the record's write permissions refuse it. */
 export function undo(store: Store, auditId: number, options: { now?: Date | string; actor?: string } = {}): UndoResult {
   const fail = (code: Code, message: string): UndoResult => ({ ok: false, diagnostics: [diagnostic(code, message)] });
   const at = clock(options.now);
@@ -276,6 +302,12 @@ export function undo(store: Store, auditId: number, options: { now?: Date | stri
         Object.assign(set, { expire_at: null, expire_action: null, expire_reason: null });
         unexpired.push(Number(row.id));
       }
+      // Undo is a write by the caller's actor: locks (as an Update of the record) and write
+      // permissions apply as to any verb.
+      const lock = lockRefusal(row, 'Update', options.actor, nowText, false, effectsOf(row, set));
+      if (lock) return { commit: false, value: fail('record-locked', `undo refused: memory #${String(row.id)} is locked ${String(row.lock_mode)}; ${lock}`) };
+      const perm = writeRefusal(row, options.actor);
+      if (perm) return { commit: false, value: fail('permission-denied', `undo refused: memory #${String(row.id)}: ${perm}`) };
       store.run(compileUpdateById(Number(row.id), { ...set, updated_at: nowText }, d));
       restored.push(Number(row.id));
       changes.push({ id: Number(row.id), before: Object.fromEntries(Object.keys(set).map((k) => [k, row[k] ?? null])), after: set });

@@ -17,7 +17,7 @@ import type {
   DeleteOp, DemoteOp, EncodeOp, ExpireOp, LabelOp, LockOp, MergeOp, Operation, PromoteOp, SplitOp, TargetedOperation,
   UpdateOp, WeightChange,
 } from '../lower/operation.js';
-import { lockActive, lockDenies, lockRefusal, writeRefusal } from './governance.js';
+import { canRead, effectsOf, lockActive, lockDenies, lockRefusal, nonAdditive, writeRefusal } from './governance.js';
 import type { Store } from './store.js';
 import { cosine, keywordOverlap, splitChunks, splitInto, splitSections, splitSentences, tokens } from './text.js';
 
@@ -67,6 +67,8 @@ class Execution {
   readonly changes: Change[] = [];
   /** Set by `refuse`: the statement stops and is returned as refused. */
   refusal?: Diagnostic;
+  /** Records written that the actor may not read: their images are redacted in the result. */
+  readonly unreadable = new Set<number>();
   constructor(readonly store: Store, readonly op: Operation, readonly index: number) {}
 
   query(stmt: SqlStatement): Row[] {
@@ -144,12 +146,45 @@ class Execution {
     return true;
   }
 
+  /**
+   * Checks one record's write against what it does to the record (spec/semantics.md "Locks"):
+   * a lock whose policy denies any of its effects refuses it, whichever verb is acting, and an
+   * append-only lock refuses anything but additions. Records the actor may not read are noted so
+   * that the result does not show their images. True when the write may go on.
+   */
+  effectGuard(row: Row, changes: Record<string, unknown> | null): boolean {
+    const op = this.op;
+    if (!canRead(row, op.actor)) this.unreadable.add(row.id);
+    if (!lockActive(row, op.now)) return true;
+    const effects = effectsOf(row, changes);
+    const changed = nonAdditive(row, changes);
+    const additive = changed.length === 0 && !effects.some((e) => e === 'Delete' || e === 'Expire' || e === 'Lock');
+    const lock = lockRefusal(row, op.kind, op.actor, op.now, additive, effects);
+    if (!lock) return true;
+    const until = typeof row.lock_expires === 'string' ? ` until ${row.lock_expires}` : '';
+    const what = changed.length && row.lock_mode === 'append_only' && !additive ? ` (it would change ${changed.join(', ')})` : '';
+    return this.refuse('record-locked', `${op.kind} refused: memory #${row.id} is locked ${row.lock_mode}${until}; ${lock}${what}`);
+  }
+
+  /** Refuses the statement unless the actor may read every record in `rows` (writes that copy or reveal content). */
+  readGuard(rows: readonly Row[], why: string): boolean {
+    const op = this.op;
+    for (const row of rows) {
+      if (canRead(row, op.actor)) continue;
+      const who = op.actor ? `actor '${op.actor}'` : 'an anonymous actor';
+      return this.refuse('read-denied', `${op.kind} refused: memory #${row.id} is not readable by ${who}, and ${why}`);
+    }
+    return true;
+  }
+
   /** Writes `changes` to `row` and records before/after images of the changed fields. */
   update(row: Row, changes: Record<string, unknown>): void {
+    if (this.refusal) return;
     const changed = Object.keys(changes).filter((k) => JSON.stringify(row[k] ?? null) !== JSON.stringify(changes[k] ?? null));
     if (!changed.length) return;
     const set: Record<string, unknown> = {};
     for (const k of changed) set[k] = changes[k];
+    if (!this.effectGuard(row, set)) return;
     set.updated_at = this.op.now;
     this.write(compileUpdateById(row.id, set, this.store.dialect));
     this.changes.push({ id: row.id, before: withoutVector(pick(row, changed)), after: withoutVector(pick(set, changed)) });
@@ -166,6 +201,7 @@ class Execution {
   }
 
   remove(row: Row): void {
+    if (this.refusal || !this.effectGuard(row, null)) return;
     this.write(compileDeleteById(row.id, this.store.dialect));
     this.changes.push({ id: row.id, before: withoutVector(row), after: null });
   }
@@ -174,12 +210,24 @@ class Execution {
     return { embedding: this.store.embedder.embed(text), embedding_model: this.store.embedder.model };
   }
 
+  /** The changes as the actor may see them: images of records it may not read are redacted. */
+  visibleChanges(): Change[] {
+    return this.changes.map((c) => (this.unreadable.has(c.id) ? redacted(c) : c));
+  }
+
   result(ids: readonly number[], extra: Partial<StatementResult> = {}): StatementResult {
     return {
-      index: this.index, op: this.op.kind, ids, changes: this.changes, warnings: this.warnings, sql: this.sql,
+      index: this.index, op: this.op.kind, ids, changes: this.visibleChanges(), warnings: this.warnings, sql: this.sql,
       dryRun: this.op.dryRun, ...extra,
     };
   }
+}
+
+/** The image of a record the actor may not read: which fields changed, not their values (the audit log keeps them). */
+export const REDACTED = '[redacted]';
+function redacted(c: Change): Change {
+  const hide = (image: Readonly<Record<string, unknown>> | null) => (image ? Object.fromEntries(Object.keys(image).map((k) => [k, k === 'id' ? image[k] : REDACTED])) : null);
+  return { id: c.id, before: hide(c.before), after: hide(c.after) };
 }
 
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -298,6 +346,8 @@ function merge(x: Execution, op: MergeOp, rows: Row[]): number[] {
     return [];
   }
   if (!x.guard(op, children) || !x.guard(op, [primary], true)) return [];
+  // The merged text is the records' texts: the actor must be able to read every one of them.
+  if (!x.readGuard([primary, ...children], 'a Merge copies its text into the merged record')) return [];
   const text = [primary.text, ...children.map((c) => c.text)].filter((t) => typeof t === 'string' && t).join('\n');
   const primaryChanges: Record<string, unknown> = {
     text,
@@ -340,8 +390,12 @@ function pieces(op: SplitOp, text: string): string[] {
 const INHERITED = ['type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source', 'weight', 'expire_at', 'expire_action',
   'expire_reason', 'read_perm_level', 'write_perm_level', 'read_whitelist', 'read_blacklist', 'write_whitelist', 'write_blacklist'];
 
+/** Split pieces always keep their source's owner and permissions: a piece is the source's content. */
+const SPLIT_KEPT = ['owner', 'read_perm_level', 'write_perm_level', 'read_whitelist', 'read_blacklist', 'write_whitelist', 'write_blacklist'];
+
 function split(x: Execution, op: SplitOp, rows: Row[]): number[] {
   if (!x.guard(op, rows)) return [];
+  if (!x.readGuard(rows, 'a Split copies its text into new records')) return [];
   const ids: number[] = [];
   for (const row of rows) {
     const parts = pieces(op, String(row.text ?? ''));
@@ -353,8 +407,8 @@ function split(x: Execution, op: SplitOp, rows: Row[]): number[] {
       const values: Record<string, unknown> = {
         text,
         ...(op.inheritAll ? pick(row, INHERITED) : { type: row.type ?? null, time: row.time ?? null }),
+        ...pick(row, SPLIT_KEPT),
         lineage_parents: [row.id],
-        owner: op.actor ?? row.owner ?? null,
         created_at: op.now,
         updated_at: op.now,
         deleted: 0,
@@ -448,15 +502,20 @@ export function executeOperation(store: Store, op: Operation, index: number): Ex
 function withAudit(x: Execution, ids: number[]): StatementResult {
   const op = x.op;
   if (x.changes.length) {
-    x.write(compileAuditInsert({
+    const entry = (changes: readonly Change[]) => compileAuditInsert({
       at: op.now,
       actor: op.actor ?? null,
       op: op.kind,
       ir: op.ir,
-      affectedIds: x.changes.map((c) => c.id),
-      before: Object.fromEntries(x.changes.map((c) => [c.id, c.before])),
-      after: Object.fromEntries(x.changes.map((c) => [c.id, c.after])),
-    }, x.store.dialect));
+      affectedIds: changes.map((c) => c.id),
+      before: Object.fromEntries(changes.map((c) => [c.id, c.before])),
+      after: Object.fromEntries(changes.map((c) => [c.id, c.after])),
+    }, x.store.dialect);
+    // The audit log keeps the full images; the result lists the statement with the images the
+    // actor may see (records it may not read are redacted, as in `changes`).
+    const full = entry(x.changes);
+    x.store.run(full);
+    x.sql.push(x.unreadable.size ? entry(x.visibleChanges()) : full);
   }
   return x.result(ids);
 }

@@ -1,6 +1,7 @@
 /**
- * Governance checks made before a write touches a record: locks and write permissions.
- * The model is documented in spec/semantics.md ("Locks", "Permissions").
+ * Governance checks made before a write touches a record: locks (against the verb and against
+ * what it would do to the record, its effects), write permissions and read permissions.
+ * The model is documented in spec/semantics.md ("Locks", "Permissions") and spec/security.md.
  */
 import type { Op } from '../ir/schema.js';
 
@@ -13,18 +14,90 @@ export function lockActive(row: LockView, now: string): boolean {
   return typeof row.lock_expires !== 'string' || row.lock_expires > now;
 }
 
+const CONTENT = ['text', 'type', 'time', 'subject', 'location', 'topic', 'source', 'read_perm_level', 'write_perm_level',
+  'read_whitelist', 'read_blacklist', 'write_whitelist', 'write_blacklist', 'owner'];
+const EXPIRY = ['expire_at', 'expire_action', 'expire_reason'];
+const LOCK = ['lock_mode', 'lock_reason', 'lock_policy', 'lock_expires'];
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * What a write does to a record, named by the op that does it on its own: `Delete` (the record
+ * is removed, soft-deleted, or given an expiry whose action removes it), `Expire` (its expiry
+ * changes), `Update` (its content, permissions or owner change, or an expiry will anonymize it),
+ * `Label` (tags or facets), `Promote`/`Demote` (weight up/down, reminders), `Lock` (lock columns).
+ * `changes` is null when the row is removed. A lock's `deny` list is checked against these
+ * effects, whichever verb causes them.
+ */
+export function effectsOf(row: LockView, changes: Readonly<Record<string, unknown>> | null): Op[] {
+  if (changes === null) return ['Delete'];
+  const out = new Set<Op>();
+  const changed = (k: string) => k in changes && !same(row[k], changes[k]);
+  if (changed('deleted') && changes.deleted === 1) out.add('Delete');
+  if (EXPIRY.some(changed)) {
+    out.add('Expire');
+    const at = 'expire_at' in changes ? changes.expire_at : row.expire_at;
+    const action = String(('expire_action' in changes ? changes.expire_action : row.expire_action) ?? 'soft_delete');
+    if (at !== null && at !== undefined) {
+      if (action === 'soft_delete' || action === 'hard_delete') out.add('Delete');
+      else if (action === 'demote') out.add('Demote');
+      else out.add('Update');
+    }
+  }
+  if (CONTENT.some(changed)) out.add('Update');
+  if (changed('tags') || changed('facets')) out.add('Label');
+  if (changed('weight')) {
+    const before = typeof row.weight === 'number' ? row.weight : 0.5;
+    out.add(Number(changes.weight) >= before ? 'Promote' : 'Demote');
+  }
+  if (changed('auto_frequency') || changed('next_auto_update_at')) out.add('Promote');
+  if (LOCK.some(changed)) out.add('Lock');
+  return [...out];
+}
+
+/**
+ * Does `changes` only add to `row` (what an append-only lock allows)? New tags, new facet keys,
+ * text extended at its end, lineage links, and values of columns that were empty; never a
+ * removal, an expiry, a lock, an owner or permission change, or a changed existing value.
+ * Returns the fields that would change or be removed (empty when the write only adds).
+ */
+export function nonAdditive(row: LockView, changes: Readonly<Record<string, unknown>> | null): string[] {
+  if (changes === null) return ['the record itself'];
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(changes)) {
+    const old = row[k];
+    if (same(old, v) || k === 'updated_at' || k === 'embedding' || k === 'embedding_model') continue;
+    if (k === 'tags' || k === 'lineage_children' || k === 'lineage_parents') {
+      if (Array.isArray(v) && (!Array.isArray(old) || old.every((x) => v.some((y) => same(x, y))))) continue;
+    } else if (k === 'facets') {
+      const o = (old && typeof old === 'object' ? old : {}) as Record<string, unknown>;
+      const n = (v && typeof v === 'object' ? v : {}) as Record<string, unknown>;
+      if (Object.entries(o).every(([kk, vv]) => same(n[kk], vv))) continue;
+    } else if (k === 'text') {
+      if (typeof v === 'string' && (typeof old !== 'string' || v.startsWith(old))) continue;
+    } else if ((old === null || old === undefined) && !['deleted', 'deleted_at', 'owner', ...EXPIRY, ...LOCK].includes(k)
+      && !k.startsWith('read_') && !k.startsWith('write_')) continue;
+    out.push(k);
+  }
+  return out;
+}
+
 /**
  * Why the lock on `row` refuses `op` by `actor`, or null when it allows it.
- * `labelAddOnly` tells whether the operation only adds (a Label in `add` mode), which
- * append-only locks allow.
+ * `effects` are what the write would do to the record (see `effectsOf`): a policy that denies
+ * any of them refuses, whichever verb is acting. `appendOnlyCompatible` tells whether the write
+ * only adds (see `nonAdditive`), which append-only locks allow.
  */
-export function lockRefusal(row: LockView, op: Op, actor: string | undefined, now: string, appendOnlyCompatible: boolean): string | null {
+export function lockRefusal(
+  row: LockView, op: Op, actor: string | undefined, now: string, appendOnlyCompatible: boolean, effects: readonly Op[] = [],
+): string | null {
   if (!lockActive(row, now)) return null;
   const policy = (row.lock_policy && typeof row.lock_policy === 'object' ? row.lock_policy : {}) as {
     allow?: string[]; deny?: string[]; reviewers?: string[];
   };
   if (actor && policy.reviewers?.includes(actor)) return null;
   if (policy.deny?.includes(op)) return `its lock policy denies ${op}`;
+  const denied = effects.find((e) => policy.deny?.includes(e));
+  if (denied) return `its lock policy denies ${denied}, and this ${op} would ${EFFECT_VERB[denied] ?? `do what ${denied} does`}`;
   if (policy.allow?.includes(op)) return null;
   switch (row.lock_mode) {
     case 'read_only': return 'it is read-only';
@@ -33,10 +106,23 @@ export function lockRefusal(row: LockView, op: Op, actor: string | undefined, no
   }
 }
 
+const EFFECT_VERB: Partial<Record<Op, string>> = {
+  Delete: 'remove it (now or when its expiry is swept)', Update: 'change its content', Label: 'change its tags or facets',
+  Promote: 'raise its weight', Demote: 'lower its weight', Expire: 'change its expiry', Lock: 'change its lock',
+};
+
 /** A record as read from the store (owner, write_perm_level, write_whitelist, write_blacklist). */
 export type WritePermView = Readonly<Record<string, unknown>>;
 
-const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? safeList(v) : []);
+function safeList(text: string): string[] {
+  try {
+    const v = JSON.parse(text);
+    return Array.isArray(v) ? v.map(String) : [];
+  } catch {
+    return [];
+  }
+}
 
 /** Why `actor` may not write `row`, or null when it may. */
 export function writeRefusal(row: WritePermView, actor: string | undefined): string | null {
@@ -55,6 +141,19 @@ export function writeRefusal(row: WritePermView, actor: string | undefined): str
     default:
       return null;
   }
+}
+
+/**
+ * May `actor` read `row`? The read-permission model of spec/semantics.md ("Permissions"), the
+ * same as the compiled read filter: not on the read blacklist, and public (or no level), or
+ * `team` and a named actor, or the owner, or on the read whitelist.
+ */
+export function canRead(row: LockView, actor: string | undefined): boolean {
+  if (actor && list(row.read_blacklist).includes(actor)) return false;
+  const level = row.read_perm_level;
+  if (level === null || level === undefined || level === 'public') return true;
+  if (!actor) return false;
+  return level === 'team' || row.owner === actor || list(row.read_whitelist).includes(actor);
 }
 
 /** Does the lock policy on `row` explicitly deny `op` to `actor` (reviewers excepted)? */

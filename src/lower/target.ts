@@ -39,6 +39,13 @@ export function intersect(a: TimeWindow | undefined, b: TimeWindow): TimeWindow 
 }
 
 function filter(l: Lowerer, f: Filter, path: string, extraTime?: TimeWindow): LoweredFilter {
+  // A condition that reduces to nothing is an error, never "everything" (spec/checks.md#empty-condition).
+  for (const key of ['has_tags', 'not_tags'] as const) {
+    (f[key] ?? []).forEach((t, i) => {
+      if (String(t).trim() === '') l.error('empty-condition', `an empty or blank tag in \`${key}\` selects nothing as written`, `${path}.${key}.${i}`);
+    });
+  }
+  if (isPlainObject(f.facets) && Object.keys(f.facets).length === 0) l.error('empty-condition', 'an empty facets condition names no facet', `${path}.facets`);
   let time = timeRange(l, f.time_range, `${path}.time_range`);
   if (extraTime) time = intersect(time, extraTime);
   return {
@@ -69,7 +76,8 @@ export function selection(l: Lowerer, ir: IR, extraTime?: TimeWindow): Selection
   let search: LoweredSearch | undefined;
   if (s) {
     const query = String(s.intent?.query ?? s.intent?.context ?? '').trim();
-    if (!query) l.error('missing-field', 'a search target needs `intent.query` text', 'target.search.intent');
+    const written = s.intent?.query !== undefined || s.intent?.context !== undefined;
+    if (!query) l.error(written ? 'empty-condition' : 'missing-field', written ? 'a blank search query matches nothing as written' : 'a search target needs `intent.query` text', written ? 'target.search.intent.query' : 'target.search.intent');
     search = { query, alpha: Math.min(1, Math.max(0, s.overrides?.alpha ?? 0.5)) };
   }
   // `overrides.limit` (upstream examples) is read as `overrides.k`.

@@ -67,6 +67,8 @@ export const LOWER_OP: { readonly [O in Op]: LowerOp<O> } = {
     const a = ir.args ?? {};
     const policy = a.policy ?? {};
     const legacyMode = a.lock_mode === 'read_only' || a.lock_mode === 'append_only' || a.lock_mode === 'custom' ? a.lock_mode : undefined;
+    // `SET lock_mode = …` is the MODE clause spelt as an arg: the same values, or an error (never a silent default).
+    if (a.lock_mode !== undefined && legacyMode === undefined) l.error('invalid-enum', `\`lock_mode\` must be one of read_only, append_only, custom, got ${JSON.stringify(a.lock_mode)}`, 'args.lock_mode');
     const mode = a.mode ?? legacyMode ?? (policy.allow || policy.deny ? 'custom' : 'read_only');
     const expires = policy.expires ?? (typeof a.lock_expires === 'string' ? a.lock_expires : undefined);
     return {
@@ -128,6 +130,10 @@ function weightChange(l: Lowerer, a: { weight?: number; weight_delta?: number },
   return { kind: 'none' };
 }
 
+/** Columns an Update `set` may not name: the engine's own, and those only LOCK or EXPIRE write (spec/checks.md#governed-column). */
+const GOVERNED_BY_OTHERS = ['id', 'owner', 'created_at', 'updated_at', 'deleted', 'deleted_at', 'embedding', 'embedding_model', 'lineage_parents',
+  'lineage_children', 'lock_mode', 'lock_reason', 'lock_policy', 'lock_expires', 'expire_action', 'on_expire', 'expire_reason'];
+
 /** Update's `set`: columns it names, `ttl` as `expire_at`, facets mirrored, any other field a facet. */
 function lowerUpdate(l: Lowerer, s: NonNullable<Args<'Update'>['set']>): { set: Record<string, JsonValue>; facets: Record<string, JsonValue> } {
   const set: Record<string, JsonValue> = {};
@@ -161,7 +167,8 @@ function lowerUpdate(l: Lowerer, s: NonNullable<Args<'Update'>['set']>): { set: 
         }
         break;
       default:
-        if ((PERM_LISTS as readonly string[]).includes(key) && isStringList(v)) set[key] = dedupe(v);
+        if (GOVERNED_BY_OTHERS.includes(key)) l.error('governed-column', `\`${key}\` is a governed column UPDATE may not set`, path);
+        else if ((PERM_LISTS as readonly string[]).includes(key) && isStringList(v)) set[key] = dedupe(v);
         // Any other field is a facet: `set.status = "done"` lands in facets.status.
         else facets[key] = asJson(v);
     }

@@ -76,7 +76,7 @@ describe('refusals', () => {
     ['Delete without a target', op('Delete', undefined), 'target-required', ''],
     ['Delete on an unknown condition', op('Delete', { filter: { colour: 'red' } }), 'unknown-condition', 'target.filter.colour'],
     ['Retrieve with limit 0', op('Retrieve', { filter: { has_tags: ['t'], limit: 0 } }), 'out-of-range', 'target.filter.limit'],
-    ['Retrieve with an empty search', op('Retrieve', { search: { intent: { query: ' ' } } }), 'missing-field', 'target.search.intent'],
+    ['Retrieve with an empty search', op('Retrieve', { search: { intent: { query: ' ' } } }), 'empty-condition', 'target.search.intent.query'],
     ['Summarize with max_tokens 0', op('Summarize', { ids: ['1'] }, { max_tokens: 0 }), 'out-of-range', 'args.max_tokens'],
   ];
 

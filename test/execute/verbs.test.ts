@@ -83,16 +83,23 @@ describe('Encode args beyond the content', () => {
     });
   });
 
-  it('keeps args that are not memory columns as facets (explicit facets win) and warns about engine-managed ones', async () => {
+  it('keeps args that are not memory columns as facets (explicit facets win)', async () => {
     const store = await freshStore();
     const r = runOk(store, [
-      encode('x', { payload: { text: 'x', knowledge_type: 'fact', context: 'mail' }, status: 'open', facets: { status: 'draft' }, owner: 'mallory', deleted: 1 }),
+      encode('x', { payload: { text: 'x', knowledge_type: 'fact', context: 'mail' }, status: 'open', facets: { status: 'draft' } }),
     ], { actor: 'ann' });
     expect(row(store, 1)).toMatchObject({ owner: 'ann', deleted: 0, facets: { knowledge_type: 'fact', context: 'mail', status: 'draft' } });
-    expect(r.diagnostics.map((d) => [d.code, d.path])).toEqual([['ignored-arg', 'args.owner'], ['ignored-arg', 'args.deleted']]);
-    expect(r.diagnostics[0].message).toMatch(/'owner'/);
+    expect(r.diagnostics).toEqual([]);
     // The audit log keeps the IR exactly as written.
-    expect(auditLog(store)[0].ir).toMatchObject({ args: { payload: { knowledge_type: 'fact', context: 'mail' }, status: 'open', owner: 'mallory' } });
+    expect(auditLog(store)[0].ir).toMatchObject({ args: { payload: { knowledge_type: 'fact', context: 'mail' }, status: 'open' } });
+  });
+
+  it('refuses args naming columns the engine keeps itself (governed-column)', async () => {
+    const store = await freshStore();
+    const r = run(store, [encode('x', { owner: 'mallory', deleted: 1 })], { now: NOW, actor: 'ann' });
+    expect(r.ok).toBe(false);
+    expect(r.diagnostics.map((d) => [d.code, d.path])).toEqual([['governed-column', 'args.owner'], ['governed-column', 'args.deleted']]);
+    expect(rows(store)).toEqual([]);
   });
 });
 

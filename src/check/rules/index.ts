@@ -4,6 +4,7 @@ import { ConfirmationRule } from './ConfirmationRule.js';
 import { DateTimeRule } from './DateTimeRule.js';
 import { DurationRule } from './DurationRule.js';
 import { ExclusiveArgsRule } from './ExclusiveArgsRule.js';
+import { GovernedColumnRule } from './GovernedColumnRule.js';
 import { LockPolicyRule } from './LockPolicyRule.js';
 import { MergeRule } from './MergeRule.js';
 import { NumberPrecisionRule } from './NumberPrecisionRule.js';
@@ -14,6 +15,7 @@ import { StageOpRule } from './StageOpRule.js';
 import { TargetModeRule } from './TargetModeRule.js';
 import { TimeRangeRule } from './TimeRangeRule.js';
 import { UnknownConditionRule } from './UnknownConditionRule.js';
+import { VacuousConditionRule } from './VacuousConditionRule.js';
 import { WriteLimitRule } from './WriteLimitRule.js';
 
 export const RULES: readonly Rule[] = [
@@ -22,12 +24,14 @@ export const RULES: readonly Rule[] = [
   ConfirmationRule,
   WriteLimitRule,
   UnknownConditionRule,
+  VacuousConditionRule,
   RequiredFieldsRule,
   ExclusiveArgsRule,
   TimeRangeRule,
   RangeRule,
   MergeRule,
   LockPolicyRule,
+  GovernedColumnRule,
   DateTimeRule,
   DurationRule,
   RRuleRule,
@@ -35,6 +39,6 @@ export const RULES: readonly Rule[] = [
 ];
 
 export {
-  ConfirmationRule, DateTimeRule, DurationRule, ExclusiveArgsRule, LockPolicyRule, MergeRule, NumberPrecisionRule, RangeRule,
-  RequiredFieldsRule, RRuleRule, StageOpRule, TargetModeRule, TimeRangeRule, UnknownConditionRule, WriteLimitRule,
+  ConfirmationRule, DateTimeRule, DurationRule, ExclusiveArgsRule, GovernedColumnRule, LockPolicyRule, MergeRule, NumberPrecisionRule, RangeRule,
+  RequiredFieldsRule, RRuleRule, StageOpRule, TargetModeRule, TimeRangeRule, UnknownConditionRule, VacuousConditionRule, WriteLimitRule,
 };

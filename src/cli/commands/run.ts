@@ -13,6 +13,7 @@ interface RunFlags {
   actor?: string;
   sweep?: boolean;
   dryRun?: boolean;
+  allowImpersonation?: boolean;
 }
 
 export function runCommand(program: Command): void {
@@ -21,8 +22,9 @@ export function runCommand(program: Command): void {
     .description('run a DSL script or IR JSON/JSONL as one transaction and print what each statement did')
     .argument('<file>', 'input file, or - for stdin')
     .option('--db <store>', 'store file (created when missing; each run is one transaction, written in place); default: a temporary in-memory store')
-    .option('--now <iso>', 'the clock, e.g. 2025-10-21T00:00:00Z (default: the current time)')
-    .option('--actor <name>', 'the acting actor (for permissions and the audit log)')
+    .option('--now <iso>', 'privileged: the clock, e.g. 2025-10-21T00:00:00Z (default: the current time); it decides which locks and expiries are in force and stamps the audit log')
+    .option('--actor <name>', 'the acting actor (for locks, permissions, private reads and the audit log); a statement\'s AS must match it')
+    .option('--allow-impersonation', 'privileged: let each statement\'s AS "<actor>" act as that actor (for replaying trusted scripts only)')
     .option('--sweep', 'first apply due expiry actions (soft/hard delete, demote, anonymize)')
     .option('--dry-run', 'plan only: print the SQL and the would-be affected ids, change nothing')
     .option('--json', 'print the result as JSON')
@@ -53,7 +55,7 @@ export function runCommand(program: Command): void {
       }
       const store = opened.store;
       if (onFile && creating) process.stderr.write(`t2m run: created a new store ${flags.db}\n`);
-      const options = { now: flags.now, actor: flags.actor, sourceMaps: input.sourceMaps };
+      const options = { now: flags.now, actor: flags.actor, impersonate: flags.allowImpersonation === true, sourceMaps: input.sourceMaps };
       // The sweep and the script are one transaction (one BEGIN IMMEDIATE on a store file): both
       // commit, or neither does. Nothing is printed until the commit has succeeded.
       type Outcome = { swept?: Exclude<ReturnType<typeof sweep>, { diagnostics: unknown }>; sweepProblem?: readonly Diagnostic[]; result?: RunResult };

@@ -8,7 +8,7 @@ export function sweepCommand(program: Command): void {
     .command('sweep')
     .description('apply due expiry actions (soft_delete, hard_delete, demote, anonymize) to a store file')
     .requiredOption('--db <store>', 'store file')
-    .option('--now <iso>', 'the clock (default: the current time)')
+    .option('--now <iso>', 'privileged: the clock (default: the current time); a later clock applies expiries early and lets locks lapse')
     .option('--json', 'print the result as JSON')
     .action(async (flags: { db: string; now?: string; json?: boolean }) => {
       // Loaded on use so the other commands do not pay for the engine.

@@ -50,8 +50,8 @@ export function undoCommand(program: Command): void {
     .description('undo the soft deletes recorded by an audit entry (see t2m audit)')
     .argument('<entry>', 'audit entry number')
     .requiredOption('--db <store>', 'store file')
-    .option('--actor <name>', 'the acting actor')
-    .option('--now <iso>', 'the clock (default: the current time)')
+    .option('--actor <name>', 'the acting actor (locks and write permissions of the restored records apply)')
+    .option('--now <iso>', 'privileged: the clock (default: the current time); it decides which locks are in force and stamps the audit log')
     .action(async (entry: string, flags: { db: string; actor?: string; now?: string }) => {
       if (!/^\d+$/.test(entry)) {
         process.stderr.write(`t2m undo: '${entry}' is not an audit entry number\n`);

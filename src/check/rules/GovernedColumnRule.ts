@@ -1,0 +1,56 @@
+/**
+ * Invariant: a governed column reached through an escape (`SET`/`WITH` keys beyond the verb's
+ * clauses) is validated exactly as its clause is, and a column that no clause may write is
+ * refused. Lock's `lock_mode` is Lock's mode (same enum), Encode's `lock_mode`,
+ * `expire_action`/`on_expire` are those enums, `lock_expires` a date-time; an Update `set` or an
+ * Encode arg naming a column the engine keeps itself (owner, deletion, lineage, timestamps) or a
+ * column only LOCK or EXPIRE may write is an error.
+ * Spec: spec/checks.md#governed-column
+ */
+import { ON_EXPIRE } from '../../ir/schema.js';
+import type { Rule } from '../rule.js';
+
+const LOCK_MODE_VALUES = ['read_only', 'append_only', 'custom'];
+/** Columns the engine keeps itself: no clause writes them. */
+export const ENGINE_COLUMNS = ['id', 'owner', 'created_at', 'updated_at', 'deleted', 'deleted_at', 'embedding_model', 'lineage_parents', 'lineage_children'];
+/** Columns only LOCK (lock_*) and EXPIRE (expire_action, expire_reason) write; Update may not. */
+const LOCK_OR_EXPIRE_ONLY = ['lock_mode', 'lock_reason', 'lock_policy', 'lock_expires', 'expire_action', 'on_expire', 'expire_reason'];
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export const GovernedColumnRule: Rule = {
+  name: 'GovernedColumnRule',
+  codes: { 'governed-column': 'error', 'invalid-enum': 'error', 'invalid-type': 'error' },
+  statement(ir, ctx) {
+    const args: unknown = ir.args;
+    if (!isObject(args)) return;
+    const enumCheck = (key: string, values: readonly string[], what: string) => {
+      const v = args[key];
+      if (v === undefined) return;
+      if (typeof v !== 'string') ctx.report({ code: 'invalid-type', message: `\`${key}\` must be a string (${what})`, path: `args.${key}` });
+      else if (!values.includes(v)) ctx.report({ code: 'invalid-enum', message: `\`${key}\` must be one of ${values.join(', ')} (${what}), got '${v}'`, path: `args.${key}` });
+    };
+    if (ir.op === 'Lock' || ir.op === 'Encode') {
+      enumCheck('lock_mode', LOCK_MODE_VALUES, 'the lock mode');
+      const expires = args.lock_expires;
+      if (expires !== undefined && typeof expires !== 'string') ctx.report({ code: 'invalid-type', message: '`lock_expires` must be a date-time string', path: 'args.lock_expires' });
+    }
+    if (ir.op === 'Encode') {
+      enumCheck('expire_action', ON_EXPIRE, 'the expiry action');
+      enumCheck('on_expire', ON_EXPIRE, 'the expiry action');
+      for (const key of ENGINE_COLUMNS) {
+        if (args[key] !== undefined) ctx.report({ code: 'governed-column', message: `\`${key}\` is kept by the engine (the owner is the caller's actor); no statement may set it`, path: `args.${key}` });
+      }
+    }
+    if (ir.op === 'Update' && isObject(args.set)) {
+      for (const key of Object.keys(args.set)) {
+        if (ENGINE_COLUMNS.includes(key) || key === 'embedding') {
+          ctx.report({ code: 'governed-column', message: `\`${key}\` is kept by the engine; UPDATE may not set it`, path: `args.set.${key}` });
+        } else if (LOCK_OR_EXPIRE_ONLY.includes(key)) {
+          const verb = key.startsWith('lock') ? 'LOCK' : 'EXPIRE';
+          ctx.report({ code: 'governed-column', message: `\`${key}\` is a governed column only ${verb} writes; use ${verb} instead of UPDATE SET`, path: `args.set.${key}` });
+        }
+      }
+    }
+  },
+};
