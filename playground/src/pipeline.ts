@@ -69,8 +69,16 @@ export interface PlaygroundStore {
 
 const MEMORY_SELECT = { sql: 'SELECT * FROM memory ORDER BY id', params: [] };
 
+/**
+ * The playground's store lives in the user's own browser and the person at the keyboard is the
+ * caller, so a statement's `AS "<actor>"` acts as that actor: impersonation is granted, as
+ * `t2m run --allow-impersonation` would (spec/security.md). It lets one try owner-only records,
+ * reviewers and private reads from one page.
+ */
+const IMPERSONATE = true;
+
 function statementRun(store: Store, ir: IR, sourceMap: SourceMap, index: number, now: Date): StatementRun {
-  const result = run(store, [ir], { now, sourceMaps: [sourceMap] });
+  const result = run(store, [ir], { now, sourceMaps: [sourceMap], impersonate: IMPERSONATE });
   const renumber = (d: Diagnostic): Diagnostic => ({ ...d, statement: index });
   const errors = result.diagnostics.filter((d) => d.severity === 'error').map(renumber);
   const warnings = result.diagnostics.filter((d) => d.severity !== 'error').map((d) => d.message);
@@ -103,7 +111,7 @@ class BrowserStore implements PlaygroundStore {
   }
 
   explain(irs: readonly IR[], sourceMaps: readonly SourceMap[], now: Date): { plans: StatementRun['sql'][]; errors: Diagnostic[] } {
-    const result = explain(this.store, irs, { now, sourceMaps });
+    const result = explain(this.store, irs, { now, sourceMaps, impersonate: IMPERSONATE });
     return {
       plans: result.results.map((r) => r.sql.map((s) => ({ sql: s.sql, params: s.params }))),
       errors: result.diagnostics.filter((d) => d.severity === 'error'),
