@@ -20,7 +20,8 @@ describe('playground examples', () => {
     const { irs, sourceMaps, diagnostics } = textToIr(all.get(name)!);
     expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const store = await createStore();
-    const result = run(store, irs, { sourceMaps, now: '2025-10-01T00:00:00Z' });
+    // As the playground runs them: the user is the caller, so AS acts (playground/src/pipeline.ts).
+    const result = run(store, irs, { sourceMaps, now: '2025-10-01T00:00:00Z', impersonate: true });
     const errors = result.diagnostics.filter((d) => d.severity === 'error');
     expect(errors).toEqual([]);
     expect(result.ok).toBe(true);
