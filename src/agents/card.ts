@@ -56,8 +56,8 @@ export const MEANINGS: ReadonlyArray<{ readonly q: string; readonly dsl: string;
   },
   {
     q: '"last month": calendar month or rolling window?',
-    dsl: 'Rolling: `time IN LAST 1 MONTHS` is from this day last month to the end of today (UTC; MINUTES, HOURS end now); `NEXT n` starts now. Units are plural. A calendar month: `time FROM 2025-04-01T00:00:00Z TO 2025-04-30T23:59:59Z`.',
-    ir: 'Rolling. `{relative: "last", amount: 1, unit: "months"}` runs from the same day one month ago to the end of today (UTC; minutes/hours end now); `next` runs from now on. A calendar month is `{start, end}`.',
+    dsl: 'Rolling: `time IN LAST 1 MONTHS` is from one calendar month before now to the end of today (UTC; MINUTES, HOURS end now); `NEXT n` starts now. Units are plural. A calendar month: `time FROM 2025-04-01T00:00:00Z TO 2025-04-30T23:59:59Z`.',
+    ir: 'Rolling. `{relative: "last", amount: 1, unit: "months"}` runs from one calendar month before now to the end of today (UTC; minutes/hours end now); `next` runs from now on. A calendar month is `{start, end}`.',
     source: 'src/lower/target.ts timeRange; src/lower/time.ts addDuration',
   },
   {
@@ -99,14 +99,14 @@ const INTENTS_DSL = [
   'remember / note / save → ENCODE "text" TYPE … TAGS … (TIME needs an offset: 2025-04-10T15:30:00+08:00).',
   'change / correct / mark done → UPDATE ID … SET text = "…", status = "done" (non-column keys become facets).',
   'tag / categorise / link two memories → LABEL IDS "1", "2" TAGS "project:x" or FACETS { related_to: "12" } (there is no link verb; shared tags or facets relate records; MERGE/SPLIT write lineage).',
-  'important / pin → PROMOTE … SET weight 0.9 (or BY 0.1); unimportant → DEMOTE … BY 0.2 or ARCHIVE.',
+  'important / pin → PROMOTE … SET weight 0.9 (or BY 0.1); unimportant → DEMOTE … BY -0.2 or ARCHIVE.',
   'remind me / notify → PROMOTE ID … REMIND "FREQ=WEEKLY;BYDAY=MO" UNTIL t: the rule and its next time are stored on the memory; nothing is sent (the host polls them).',
   'combine / dedupe → MERGE IDS … INTO "id". break up → SPLIT … STRATEGY by_sentences.',
   'protect / freeze → LOCK … MODE read_only (or POLICY { deny: [Delete] }).',
   'forget later / temporary → EXPIRE … TTL P7D THEN soft_delete. forget now → DELETE … SOFT (HARD is permanent).',
   'keep only the newest → no single statement: RETRIEVE WHERE … LIMIT n (a filter is newest first) to see the ids, then DELETE IDS … of the rest; or DELETE WHERE … OLDER THAN P30D for an age cut.',
   'find / recall → RETRIEVE WHERE search "…" or tags HAS …; digest → SUMMARIZE (stores nothing).',
-  'bulk change → WHERE … LIMIT n (a write without LIMIT warns); everything → ALL plus CONFIRM or DRY RUN.',
+  'bulk change → WHERE … LIMIT n (a write without LIMIT warns); everything → ALL with CONFIRM or DRY RUN.',
 ];
 const INTENTS_IR = INTENTS_DSL.map((s) => s); // the verbs are the ops; the IR examples show the fields
 
@@ -287,7 +287,7 @@ function conditionsSection(ir: boolean): string {
     `- Conditions (AND): ${ops.join(', ')}${ir ? ', `limit`' : ', then LIMIT n'}.`,
     ir
       ? `- search: \`intent.${SEARCH_QUERY_PATH.slice(1).join('.')}\` (text), ${search.join(', ')}.`
-      : `- \`search "query"\` then options: ${search.join(', ')} (paths under target.search).`,
+      : `- \`search "query"\` (SEARCH) then options: ${search.join(', ')} (paths under target.search).`,
   ].join('\n');
 }
 
@@ -337,7 +337,7 @@ export function languageCard(options: CardOptions = {}): string {
   const ir = options.ir === true;
   const intro = ir
     ? '# Text2Mem JSON IR — language card\n\nWrite one JSON object per instruction (a list for several), exactly these fields. Memories are records with id, text, type, tags, facets, time, subject, location, topic, source, weight and expiry.'
-    : '# Text2Mem DSL — language card\n\nWrite statements that act on a memory store of records (id, text, type, tags, facets, time, subject, location, topic, source, weight, expiry). One statement per instruction, each ending with `;`.';
+    : '# Text2Mem DSL — language card\n\nStatements act on a store of memory records (id, text, type, tags, facets, time, subject, location, topic, source, weight, expiry).';
   const body = [
     intro,
     everyVerbSection(ir),
