@@ -21,8 +21,9 @@ import type { SourceMap } from '../diagnostics/sourceMap.js';
 import { explain, run, type RunResult, type Store } from '../engine/index.js';
 import { IR } from '../ir/schema.js';
 import { irsToText, readInput, textToIr } from '../pipeline.js';
+import { languageCard } from './card.js';
 import { describeStore, relatedMemories, storeVocabulary } from './context.js';
-import { answerFormat, extractScript, fallbackCard, type PlanMode, repairMessage } from './prompt.js';
+import { answerFormat, extractScript, type PlanMode, repairMessage } from './prompt.js';
 import type { ChatMessage, ChatProvider, CompleteOptions, ResponseFormat } from './provider.js';
 
 export type { PlanMode };
@@ -43,7 +44,7 @@ export interface PlanOptions {
   readonly related?: number;
   /** Show the store's tags, types and subjects (default true when there is a store). */
   readonly vocabulary?: boolean;
-  /** The language card (default: a short built-in one). */
+  /** The language card (default: `languageCard()`, or `languageCard({ ir: true })` in IR mode). */
   readonly card?: string;
   /** The caller's actor (the run's identity, whose read permissions shape the prompt). */
   readonly actor?: string;
@@ -98,7 +99,7 @@ export function planResponseFormat(): ResponseFormat {
 /** The system prompt for a request. */
 export function systemPrompt(request: string, options: Omit<PlanOptions, 'provider'> = {}): string {
   const mode = options.mode ?? 'dsl';
-  const parts = [options.card ?? fallbackCard({ ir: mode === 'ir' }), answerFormat(mode)];
+  const parts = [options.card ?? languageCard({ ir: mode === 'ir' }), answerFormat(mode)];
   const store = options.store;
   if (store) {
     const now = options.now instanceof Date ? options.now.toISOString().replace(/\.\d+Z$/, 'Z') : options.now;

@@ -11,6 +11,7 @@ import type { Code, Diagnostic, Fix } from '../diagnostics/diagnostic.js';
 import { renameKeyFix, replaceValueFix } from '../diagnostics/fix.js';
 import { resolveKeyRange, resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
 import { closest } from '../diagnostics/suggest.js';
+import { ENUMS, VERB_OF_OP } from '../language/index.js';
 import { IR, OPS, type Op } from './schema.js';
 
 export interface ValidateResult {
@@ -95,9 +96,12 @@ function reportIssue(out: Reporter, issue: Issue, prefix: Path): void {
         return;
       }
       const guess = closest(value, allowed, 3);
+      const owner = out.otherOpsEnum(path, value);
       out.report(
         'invalid-enum',
-        `'${value}' is not a valid ${field}${guess ? `; did you mean '${guess}'?` : ` (expected one of ${allowed.join(', ')})`}`,
+        owner
+          ? `'${value}' is ${owner.by}'s ${field}, not ${owner.self}'s: ${owner.self} takes ${allowed.join(', ')}${guess ? `; did you mean '${guess}'?` : ''}`
+          : `'${value}' is not a valid ${field}${guess ? `; did you mean '${guess}'?` : ` (expected one of ${allowed.join(', ')})`}`,
         path,
         { fix: guess ? out.replaceValue(path, value, guess) : undefined },
       );
@@ -177,6 +181,21 @@ class Reporter {
     const op = (this.json as Record<string, unknown>).op;
     const dsl = this.wording && typeof op === 'string' && SCHEMA_OF_OP.has(op) ? this.wording(op as Op, dotted) : undefined;
     return dsl ? `${dsl} (${dotted})` : `'${dotted}'`;
+  }
+
+  /**
+   * One word, several meanings: the field (`args.mode`) takes other values in other verbs, and
+   * `value` is one of them (`MODE add` in LOCK is LABEL's). Names the verbs as the person wrote them.
+   */
+  otherOpsEnum(path: Path, value: string): { self: string; by: string } | undefined {
+    const dotted = path.map(String).join('.');
+    const op = (this.json as Record<string, unknown>).op as Op;
+    const verb = (o: Op) => (this.wording ? VERB_OF_OP[o] : o);
+    for (const e of Object.values(ENUMS)) {
+      const ops: readonly Op[] | undefined = e.ops;
+      if (ops && !ops.includes(op) && e.paths.includes(dotted) && (e.values as readonly string[]).includes(value)) return { self: verb(op), by: ops.map(verb).join('/') };
+    }
+    return undefined;
   }
 
   /** `atKey` points the range at the field's name (when mapped) rather than at its value. */

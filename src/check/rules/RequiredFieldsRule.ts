@@ -49,7 +49,18 @@ export const RequiredFieldsRule: Rule = {
       else if (Object.keys(set).length === 0) missing(ctx, 'args.set', 'Update has an empty set: name at least one field to change');
     }
     if (ir.op === 'Promote' && ir.args?.remind && ir.args.remind.rrule === undefined) {
-      missing(ctx, 'args.remind', 'a reminder needs an rrule (e.g. FREQ=WEEKLY;BYDAY=MO)');
+      // One word, two meanings: PROMOTE's UNTIL ends a reminder; an expiry time is EXPIRE's UNTIL.
+      const untilOnly = ir.args.remind.until !== undefined;
+      const dsl = ctx.source === 'dsl';
+      missing(
+        ctx,
+        'args.remind',
+        untilOnly
+          ? dsl
+            ? 'UNTIL in PROMOTE ends a reminder, which needs its rule: REMIND "FREQ=WEEKLY;BYDAY=MO" UNTIL t. To make memories expire at a time, write EXPIRE … UNTIL t'
+            : 'args.remind.until ends a reminder, which needs its rrule (e.g. FREQ=WEEKLY;BYDAY=MO); an expiry time is Expire\'s args.until'
+          : 'a reminder needs an rrule (e.g. FREQ=WEEKLY;BYDAY=MO)',
+      );
     }
     const intent = ir.target?.search?.intent;
     if (intent && intent.query === undefined && intent.vector === undefined) {
