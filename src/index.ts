@@ -17,3 +17,9 @@ export {
   createStore, openStore, run, explain, sweep, auditLog, undo, Store,
   type RunOptions, type RunResult, type StatementResult, type Embedder, type Summarizer,
 } from './engine/index.js';
+export type { ChatMessage, ChatProvider, CompleteOptions, Completion, ResponseFormat } from './agents/provider.js';
+export { openAIProvider, type OpenAIOptions } from './agents/openai.js';
+export { plan, planJsonSchema, planResponseFormat, systemPrompt, type PlanOptions, type PlanResult, type PlanMode } from './agents/planner.js';
+export { storeVocabulary, relatedMemories, type Vocabulary } from './agents/context.js';
+export { runPlanBenchmark, formatPlanReport, sampleRequest, type PlanBenchReport, type PlanMetrics } from './agents/plan-bench.js';
+export { GBNF } from './agents/gbnf.js';

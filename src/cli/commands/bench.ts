@@ -1,16 +1,22 @@
-/** `t2m bench <samples.jsonl> [--json] [--only <op>]`: the Text2Mem benchmark against this engine. */
+/**
+ * `t2m bench <samples.jsonl> [--json] [--only <op>]`: the Text2Mem benchmark against this engine;
+ * with `--plan --base-url … --model …`, the planning evaluation (SMA, ESR, EMR; spec/planning.md).
+ */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
+import { addModelOptions, modelOptions, type ModelFlags } from './plan.js';
 
 export function benchCommand(program: Command): void {
-  program
+  addModelOptions(program
     .command('bench')
-    .description('run the Text2Mem benchmark (gold schemas) and report assertions and ranking checks passed')
+    .description('run the Text2Mem benchmark (gold schemas) and report assertions and ranking checks passed; with --plan, plan each sample\'s request with an LLM and report SMA, ESR and EMR')
     .argument('<samples>', 'benchmark JSONL file')
     .option('--json', 'print the report as one JSON object')
     .option('--only <op>', 'only samples of this operation (e.g. Label)')
-    .action(async (file: string, opts: { json?: boolean; only?: string }) => {
+    .option('--plan', 'planning evaluation: NL request → plan (the model flags below) → run → assertions')
+    .option('--limit <n>', 'with --plan: at most n samples'))
+    .action(async (file: string, opts: { json?: boolean; only?: string; plan?: boolean; limit?: string } & ModelFlags) => {
       let text: string;
       try {
         text = readFileSync(file, 'utf8');
@@ -28,16 +34,34 @@ export function benchCommand(program: Command): void {
         return;
       }
       const tty = process.stderr.isTTY;
-      const report = await runBenchmark(samples, {
-        only: opts.only,
-        onProgress: (done, total) => {
-          if (done % 25 !== 0 && done !== total) return;
-          const width = 30;
-          const filled = Math.round((done / total) * width);
-          const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`;
-          process.stderr.write(tty ? `\r${bar}${done === total ? '\n' : ''}` : `${bar}\n`);
-        },
-      });
+      const onProgress = (every: number) => (done: number, total: number) => {
+        if (done % every !== 0 && done !== total) return;
+        const width = 30;
+        const filled = Math.round((done / total) * width);
+        const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`;
+        process.stderr.write(tty ? `\r${bar}${done === total ? '\n' : ''}` : `${bar}\n`);
+      };
+      if (opts.plan) {
+        const [{ GBNF }, { openAIProvider }, { formatPlanReport, runPlanBenchmark }] = await loaded(Promise.all([
+          import('../../agents/gbnf.js'), import('../../agents/openai.js'), import('../../agents/plan-bench.js'),
+        ]));
+        const resolved = modelOptions(opts, { GBNF, openAIProvider });
+        if (!resolved.ok) {
+          process.stderr.write(`t2m bench: ${resolved.message}\n`);
+          process.exitCode = 2;
+          return;
+        }
+        const limit = opts.limit === undefined ? undefined : Number(opts.limit);
+        if (limit !== undefined && !(Number.isInteger(limit) && limit >= 0)) {
+          process.stderr.write('t2m bench: --limit must be a non-negative integer\n');
+          process.exitCode = 2;
+          return;
+        }
+        const report = await runPlanBenchmark(samples, { ...(resolved.options as unknown as Parameters<typeof runPlanBenchmark>[1]), only: opts.only, limit, onProgress: onProgress(5) });
+        process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatPlanReport(report)}\n`);
+        return;
+      }
+      const report = await runBenchmark(samples, { only: opts.only, onProgress: onProgress(25) });
       if (opts.json) {
         const { failures, ...summary } = report;
         process.stdout.write(JSON.stringify({ ...summary, failures }, null, 2) + '\n');
