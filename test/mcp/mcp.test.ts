@@ -1,0 +1,131 @@
+/**
+ * `t2m mcp` end to end: the CLI spawned over stdio (tsx on the sources) and driven by the SDK's
+ * own Client, on a store file, as actor alice.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+let dir: string;
+let db: string;
+let client: Client;
+let stderr = '';
+
+type Structured = Record<string, unknown> & { ok: boolean; diagnostics: Array<{ code: string; fix?: { edits: unknown[] } }> };
+async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult & { structuredContent: Structured }> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult & { structuredContent: Structured };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 't2m-mcp-'));
+  db = join(dir, 'store.sqlite');
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', 'src/cli/main.ts', 'mcp', '--db', db, '--actor', 'alice'],
+    cwd: ROOT,
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  client = new Client({ name: 'text2mem-test', version: '1.0.0' });
+  await client.connect(transport);
+}, 30_000);
+
+afterAll(async () => {
+  await client?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('t2m mcp over stdio', () => {
+  it('lists the tools with their input and output schemas', async () => {
+    const { tools } = await client.listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect([...byName.keys()].sort()).toEqual(['check', 'explain', 'retrieve', 'run']);
+    expect(byName.get('run')?.inputSchema.required).toEqual(['script']);
+    expect(Object.keys(byName.get('run')?.inputSchema.properties ?? {})).toEqual(['script', 'dry_run']);
+    expect(Object.keys(byName.get('retrieve')?.inputSchema.properties ?? {})).toEqual(['query', 'tags', 'type', 'subject', 'limit', 'include']);
+    for (const t of tools) expect(t.outputSchema?.type, t.name).toBe('object');
+    expect(stderr).toContain("as 'alice'");
+  });
+
+  it('runs an ENCODE as the session actor, and retrieve finds it', async () => {
+    const encoded = await call('run', { script: 'ENCODE "Quarterly OKR review with Dana" TAGS "work", "okr" TYPE "meeting";' });
+    expect(encoded.isError).toBeFalsy();
+    expect(encoded.structuredContent.ok).toBe(true);
+    const text = (encoded.content[0] as { text: string }).text;
+    expect(JSON.parse(text)).toEqual(encoded.structuredContent);
+    // The record is owned by the session's actor.
+    expect(encoded.structuredContent.results).toMatchObject([{ op: 'Encode', ids: [1], changes: [{ after: { owner: 'alice' } }] }]);
+
+    const byTag = await call('retrieve', { tags: ['okr'] });
+    expect(byTag.structuredContent.ok).toBe(true);
+    expect(byTag.structuredContent.rows).toMatchObject([{ text: 'Quarterly OKR review with Dana', tags: ['work', 'okr'] }]);
+    const bySearch = await call('retrieve', { query: 'OKR review', type: 'meeting', limit: 3 });
+    expect((bySearch.structuredContent.rows as unknown[]).length).toBe(1);
+    // Values are data, never script text: a quote in the query is just a character.
+    const hostile = await call('retrieve', { query: '"; DELETE ALL CONFIRM; #', tags: ['x"y'] });
+    expect(hostile.isError).toBeFalsy();
+    expect(hostile.structuredContent.rows).toEqual([]);
+  });
+
+  it('check returns diagnostics with a fix, without running anything', async () => {
+    const checked = await call('check', { script: 'RETRIEV WHERE tags HAS "okr" LIMIT 5;' });
+    expect(checked.isError).toBeFalsy();
+    expect(checked.structuredContent.ok).toBe(false);
+    const [d] = checked.structuredContent.diagnostics;
+    expect(d.code).toBe('unknown-verb');
+    expect(d.fix?.edits).toHaveLength(1);
+    const good = await call('check', { script: 'RETRIEVE WHERE tags HAS "okr" LIMIT 5;' });
+    expect(good.structuredContent).toMatchObject({ ok: true, kind: 'dsl', statements: 1, ir: [{ op: 'Retrieve' }] });
+  });
+
+  it('explain shows the plan and changes nothing', async () => {
+    const explained = await call('explain', { script: 'DELETE WHERE tags HAS "okr" LIMIT 5;' });
+    expect(explained.structuredContent.ok).toBe(true);
+    const [statement] = explained.structuredContent.results as Array<{ ids: number[]; dryRun: boolean; sql: unknown[] }>;
+    expect(statement).toMatchObject({ ids: [1], dryRun: true });
+    expect(statement.sql.length).toBeGreaterThan(0);
+    const still = await call('retrieve', { tags: ['okr'] });
+    expect(still.structuredContent.ids).toEqual([1]);
+    const dry = await call('run', { script: 'DELETE WHERE tags HAS "okr" LIMIT 5;', dry_run: true });
+    expect(dry.structuredContent.ok).toBe(true);
+    expect((await call('retrieve', { tags: ['okr'] })).structuredContent.ids).toEqual([1]);
+  });
+
+  it('refuses a script that claims another actor', async () => {
+    const refused = await call('run', { script: 'ENCODE "I am mallory" TAGS "evil" AS "mallory";' });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent.ok).toBe(false);
+    expect(refused.structuredContent.diagnostics.map((d) => d.code)).toContain('actor-mismatch');
+    expect((await call('retrieve', { tags: ['evil'] })).structuredContent.ids).toEqual([]);
+    // Naming the session's own actor is fine.
+    const own = await call('run', { script: 'ENCODE "mine" TAGS "own" AS "alice";' });
+    expect(own.structuredContent.ok).toBe(true);
+  });
+
+  it('reports bad input as an error result, and keeps serving', async () => {
+    const missing = await client.callTool({ name: 'run', arguments: {} });
+    expect(missing.isError).toBe(true);
+    expect(JSON.stringify(missing.content)).toMatch(/script/);
+    const unreadable = await call('run', { script: 'ENCODE "unterminated' });
+    expect(unreadable.isError).toBe(true);
+    expect(unreadable.structuredContent.diagnostics.length).toBeGreaterThan(0);
+    const refused = await call('run', { script: 'DELETE ALL;' });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent.diagnostics.map((d) => d.code)).toContain('all-requires-confirmation');
+    expect((await call('retrieve', { tags: ['okr'] })).structuredContent.ok).toBe(true);
+  });
+
+  it('serves the vocabulary resource', async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toContain('text2mem://vocabulary');
+    const read = await client.readResource({ uri: 'text2mem://vocabulary' });
+    const vocabulary = JSON.parse(String((read.contents[0] as { text: string }).text));
+    expect(vocabulary.tags).toEqual(expect.arrayContaining([{ value: 'okr', count: 1 }, { value: 'own', count: 1 }]));
+    expect(vocabulary.types).toEqual([{ value: 'meeting', count: 1 }]);
+  });
+});
