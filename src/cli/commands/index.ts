@@ -4,12 +4,13 @@ import { checkCommand } from './check.js';
 import { convertCommand } from './convert.js';
 import { fmtCommand } from './fmt.js';
 import { mcpCommand } from './mcp.js';
+import { promptCommand } from './prompt.js';
 import { runCommand } from './run.js';
 import { sweepCommand } from './sweep.js';
 import { auditCommand, undoCommand } from './undo.js';
 
 /** The one list of subcommands. Each entry adds itself to the program. */
-const COMMANDS: Array<(program: Command) => void> = [benchCommand, runCommand, sweepCommand, auditCommand, undoCommand, convertCommand, checkCommand, fmtCommand, mcpCommand];
+const COMMANDS: Array<(program: Command) => void> = [benchCommand, runCommand, sweepCommand, auditCommand, undoCommand, convertCommand, checkCommand, fmtCommand, promptCommand, mcpCommand];
 
 export function registerCommands(program: Command): void {
   for (const add of COMMANDS) add(program);
