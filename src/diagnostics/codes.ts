@@ -10,7 +10,7 @@
 import type { Diagnostic, Severity } from './diagnostic.js';
 
 /** The stage that reports a code first (later stages may report it too, e.g. the engine's own checks). */
-export type CodeStage = 'syntax' | 'convert' | 'dataset' | 'validate' | 'check' | 'lower' | 'execute' | 'engine';
+export type CodeStage = 'syntax' | 'convert' | 'dataset' | 'validate' | 'check' | 'lower' | 'execute' | 'engine' | 'agent';
 
 export interface CodeInfo {
   readonly severity: Severity;
@@ -28,6 +28,8 @@ const TIME_RANGE = 'spec/checks.md#time-range';
 const ENGINE = 'spec/semantics.md#engine-diagnostics';
 const GOVERNANCE = 'spec/semantics.md#governance';
 const STORAGE = 'spec/semantics.md#storage';
+const PROVIDER = 'spec/planning.md#provider-diagnostics';
+const REPAIR = 'spec/planning.md#the-repair-loop';
 
 const error = (stage: CodeStage, spec: string, summary: string): CodeInfo => ({ severity: 'error', stage, summary, spec });
 const warning = (stage: CodeStage, spec: string, summary: string): CodeInfo => ({ severity: 'warning', stage, summary, spec });
@@ -121,6 +123,13 @@ export const CODES = {
   'undo-already-done': error('engine', ENGINE, 'undo of an audit entry already undone'),
   'undo-unsupported': error('engine', ENGINE, 'undo of an audit entry without soft deletes'),
   'undo-nothing': error('engine', ENGINE, 'undo whose records are gone or already live'),
+  // The planner (t2m plan) and its chat provider.
+  'llm-http-error': error('agent', PROVIDER, 'the model server answered with an HTTP error status (or an error event)'),
+  'llm-unreachable': error('agent', PROVIDER, 'the model server could not be reached'),
+  'llm-timeout': error('agent', PROVIDER, 'the model server did not answer in time'),
+  'llm-bad-response': error('agent', PROVIDER, 'a reply that is not a chat completion (not JSON, no content, a refusal)'),
+  'plan-empty': error('agent', REPAIR, 'the model answered with no statement'),
+  'plan-unrepaired': error('agent', REPAIR, 'the script still had errors after the last repair round'),
 } as const satisfies Record<string, CodeInfo>;
 
 export type Code = keyof typeof CODES;
