@@ -1,8 +1,8 @@
 /**
  * Text2Mem as an MCP server (`t2m mcp`; spec/security.md for the identity model): tools `run`,
- * `check`, `explain`, `retrieve` (and `plan` when a planner is configured) on one store, and
- * resources for the store's vocabulary (and the language card). Transport-free: the CLI connects
- * it over stdio, tests may connect it in-process.
+ * `check`, `explain`, `retrieve` (and `plan` when a model is configured) on one store, and
+ * resources for the language card (DSL and IR) and the store's vocabulary. Transport-free: the
+ * CLI connects it over stdio, tests may connect it in-process.
  *
  * Identity: the session's actor (and clock, and impersonation) come from the configuration,
  * never from the script or the tool arguments: every call runs as `actor`, and a script whose
@@ -17,15 +17,22 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { languageCard } from '../agents/card.js';
+import { plan, type PlanMode } from '../agents/planner.js';
+import type { ChatProvider } from '../agents/provider.js';
 import { type Diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
 import { explain, run, type RunResult, type StatementResult, type Store } from '../engine/index.js';
 import { INCLUDE_FIELDS, type IR } from '../ir/schema.js';
 import { readInput, type Policy } from '../pipeline.js';
 import { vocabulary } from './vocabulary.js';
 
-/** A configured planner: natural language → a checked script (see `plan`). */
+/** A configured model for the `plan` tool (src/agents/planner.ts). */
 export interface McpPlanner {
-  plan(request: string): Promise<{ readonly ok: boolean; readonly script?: string; readonly diagnostics: readonly Diagnostic[] } & Record<string, unknown>>;
+  readonly provider: ChatProvider;
+  /** What the model writes: DSL (default) or JSON IR. */
+  readonly mode?: PlanMode;
+  /** Answers asked of the model in all (default the planner's, 3). */
+  readonly maxRounds?: number;
 }
 
 export interface McpServerOptions {
@@ -38,7 +45,7 @@ export interface McpServerOptions {
   readonly impersonate?: boolean;
   /** The checker policy for `run`, `explain` and `check` (default `default`). */
   readonly policy?: Policy;
-  /** When given, the `plan` tool is offered. */
+  /** When given, the `plan` tool is offered (it never runs the plan: the agent calls `run`). */
   readonly planner?: McpPlanner;
   /**
    * Turns an exception the store driver threw (a busy or read-only file) into a diagnostic; an
@@ -110,7 +117,18 @@ const RetrieveOutput = {
   diagnostics: Diagnostics,
 };
 
+const PlanOutput = {
+  ok: z.boolean().describe('true when the script checked and its dry run succeeded'),
+  dsl: z.string().describe('the planned script (DSL), to review and pass to `run`'),
+  ir: z.array(z.record(z.string(), z.unknown())),
+  attempts: z.number().describe('how many answers the model gave (repair rounds included)'),
+  diagnostics: Diagnostics,
+  dryRun: z.array(StatementSchema).optional().describe('what the script would do, per statement'),
+};
+
 const VOCABULARY_URI = 'text2mem://vocabulary';
+const CARD_URI = 'text2mem://card';
+const CARD_IR_URI = 'text2mem://card-ir';
 
 // ---------------------------------------------------------------- results
 
@@ -162,6 +180,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     },
   );
   const engineOptions = () => ({ actor, now: options.now ?? new Date(), impersonate: options.impersonate === true, policy: options.policy });
+  const cards: { dsl?: string; ir?: string } = {};
   const now = (): Date => (options.now === undefined ? new Date() : new Date(options.now));
 
   /** Runs `fn` turning a store exception (busy, read-only) into an error result. */
@@ -227,16 +246,36 @@ export function createMcpServer(options: McpServerOptions): McpServer {
 
   if (options.planner) {
     const planner = options.planner;
+    const mode = planner.mode ?? 'dsl';
     server.registerTool('plan', {
       title: 'Plan a Text2Mem script',
-      description: 'Turn a request in natural language into a checked Text2Mem script with the configured model. Nothing is run: review it, then pass it to `run`.',
+      description: `Turn a request in plain words into a checked Text2Mem script with the configured model, dry-run on the store as '${actor}'. Nothing is changed: review the script, then pass it to \`run\`.`,
       inputSchema: { request: z.string().min(1).describe('what to do, in plain words') },
+      outputSchema: PlanOutput,
       annotations: { readOnlyHint: true, openWorldHint: true },
-    }, async ({ request }) => {
-      const planned = await planner.plan(request);
-      return result({ ...planned }, !planned.ok);
-    });
+    }, ({ request }) => guarded(async () => {
+      const planned = await plan(request, {
+        provider: planner.provider, mode, maxRounds: planner.maxRounds, card: mode === 'ir' ? (cards.ir ??= languageCard({ ir: true })) : (cards.dsl ??= languageCard()),
+        store, ...engineOptions(), execute: false,
+      });
+      return result({
+        ok: planned.ok, dsl: planned.dsl, ir: planned.irs, attempts: planned.attempts, diagnostics: planned.diagnostics,
+        ...(planned.dryRun ? { dryRun: planned.dryRun.results.map((r) => statement(r, false)) } : {}),
+      }, !planned.ok);
+    }));
   }
+
+  server.registerResource('card', CARD_URI, {
+    title: 'Text2Mem language card (DSL)',
+    description: 'The DSL in one page for writing scripts: every verb and clause, conditions, enums, worked examples',
+    mimeType: 'text/markdown',
+  }, (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: (cards.dsl ??= languageCard()) }] }));
+
+  server.registerResource('card-ir', CARD_IR_URI, {
+    title: 'Text2Mem language card (JSON IR)',
+    description: 'The JSON IR in one page, for writing scripts as IR objects',
+    mimeType: 'text/markdown',
+  }, (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: (cards.ir ??= languageCard({ ir: true })) }] }));
 
   server.registerResource('vocabulary', VOCABULARY_URI, {
     title: 'Store vocabulary',

@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeServer, type FakeServer, requestOf } from '../agents/server.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 let dir: string;
@@ -17,22 +18,29 @@ let client: Client;
 let stderr = '';
 
 type Structured = Record<string, unknown> & { ok: boolean; diagnostics: Array<{ code: string; fix?: { edits: unknown[] } }> };
-async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult & { structuredContent: Structured }> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult & { structuredContent: Structured };
+async function call(name: string, args: Record<string, unknown>, on: Client = client): Promise<CallToolResult & { structuredContent: Structured }> {
+  return (await on.callTool({ name, arguments: args })) as CallToolResult & { structuredContent: Structured };
+}
+
+/** `t2m mcp <args>` from the sources, connected to the SDK's client over stdio. */
+async function spawnServer(args: string[], log: (text: string) => void = () => {}): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', 'src/cli/main.ts', 'mcp', ...args],
+    cwd: ROOT,
+    stderr: 'pipe',
+    env: { ...process.env, OPENAI_API_KEY: '' } as Record<string, string>,
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => log(chunk.toString()));
+  const connected = new Client({ name: 'text2mem-test', version: '1.0.0' });
+  await connected.connect(transport);
+  return connected;
 }
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 't2m-mcp-'));
   db = join(dir, 'store.sqlite');
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ['--import', 'tsx', 'src/cli/main.ts', 'mcp', '--db', db, '--actor', 'alice'],
-    cwd: ROOT,
-    stderr: 'pipe',
-  });
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  client = new Client({ name: 'text2mem-test', version: '1.0.0' });
-  await client.connect(transport);
+  client = await spawnServer(['--db', db, '--actor', 'alice'], (text) => (stderr += text));
 }, 30_000);
 
 afterAll(async () => {
@@ -120,12 +128,56 @@ describe('t2m mcp over stdio', () => {
     expect((await call('retrieve', { tags: ['okr'] })).structuredContent.ok).toBe(true);
   });
 
+  it('serves the language card, DSL and IR', async () => {
+    const card = await client.readResource({ uri: 'text2mem://card' });
+    expect(card.contents[0]).toMatchObject({ mimeType: 'text/markdown' });
+    expect(String((card.contents[0] as { text: string }).text)).toMatch(/^# Text2Mem DSL/);
+    const ir = await client.readResource({ uri: 'text2mem://card-ir' });
+    expect(String((ir.contents[0] as { text: string }).text)).toMatch(/^# Text2Mem JSON IR/);
+  });
+
   it('serves the vocabulary resource', async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toContain('text2mem://vocabulary');
+    expect(resources.map((r) => r.uri).sort()).toEqual(['text2mem://card', 'text2mem://card-ir', 'text2mem://vocabulary']);
     const read = await client.readResource({ uri: 'text2mem://vocabulary' });
     const vocabulary = JSON.parse(String((read.contents[0] as { text: string }).text));
     expect(vocabulary.tags).toEqual(expect.arrayContaining([{ value: 'okr', count: 1 }, { value: 'own', count: 1 }]));
     expect(vocabulary.types).toEqual([{ value: 'meeting', count: 1 }]);
+  });
+});
+
+describe('t2m mcp with a model: the plan tool', () => {
+  let model: FakeServer;
+  let planning: Client;
+
+  beforeAll(async () => {
+    // A local OpenAI-compatible server: a first answer with a misspelt verb, repaired after the checker's report.
+    model = await fakeServer((body, i) => (i === 0 ? 'RETRIEV WHERE tags HAS "okr" LIMIT 5;' : 'RETRIEVE WHERE tags HAS "okr" LIMIT 5;'));
+    planning = await spawnServer(['--actor', 'alice', '--base-url', model.baseUrl, '--model', 'fake-model']);
+  }, 30_000);
+
+  afterAll(async () => {
+    await planning?.close();
+    await model?.close();
+  });
+
+  it('offers plan: the model\'s script, checked (repaired after the checker\'s report), dry-run, not run', async () => {
+    const { tools } = await planning.listTools();
+    expect(tools.map((t) => t.name)).toContain('plan');
+    const planned = await call('plan', { request: 'show my OKR notes' }, planning);
+    expect(planned.isError).toBeFalsy();
+    expect(planned.structuredContent).toMatchObject({ ok: true, dsl: 'RETRIEVE WHERE tags HAS "okr" LIMIT 5;', attempts: 2, ir: [{ op: 'Retrieve' }] });
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[0].model).toBe('fake-model');
+    expect(requestOf(model.requests[0])).toBe('show my OKR notes');
+    // The system prompt is the language card.
+    expect(model.requests[0].messages[0].content).toContain('# Text2Mem DSL');
+  });
+
+  it('a model that cannot be reached is an error result', async () => {
+    await model.close();
+    const failed = await call('plan', { request: 'anything' }, planning);
+    expect(failed.isError).toBe(true);
+    expect(failed.structuredContent.diagnostics.length).toBeGreaterThan(0);
   });
 });
