@@ -2,6 +2,7 @@
  * `t2m mcp` end to end: the CLI spawned over stdio (tsx on the sources) and driven by the SDK's
  * own Client, on a store file, as actor alice.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -128,6 +129,14 @@ describe('t2m mcp over stdio', () => {
     expect((await call('retrieve', { tags: ['okr'] })).structuredContent.ok).toBe(true);
   });
 
+  it('holds no transaction between calls: another process writes the store file, the next call sees it', async () => {
+    execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'run', '-', '--db', db, '--actor', 'carol'], {
+      cwd: ROOT, input: 'ENCODE "written by another process" TAGS "elsewhere";', stdio: ['pipe', 'ignore', 'pipe'],
+    });
+    const seen = await call('retrieve', { tags: ['elsewhere'] });
+    expect(seen.structuredContent.rows).toMatchObject([{ text: 'written by another process' }]);
+  });
+
   it('serves the language card, DSL and IR', async () => {
     const card = await client.readResource({ uri: 'text2mem://card' });
     expect(card.contents[0]).toMatchObject({ mimeType: 'text/markdown' });
@@ -141,7 +150,7 @@ describe('t2m mcp over stdio', () => {
     expect(resources.map((r) => r.uri).sort()).toEqual(['text2mem://card', 'text2mem://card-ir', 'text2mem://vocabulary']);
     const read = await client.readResource({ uri: 'text2mem://vocabulary' });
     const vocabulary = JSON.parse(String((read.contents[0] as { text: string }).text));
-    expect(vocabulary.tags).toEqual(expect.arrayContaining([{ value: 'okr', count: 1 }, { value: 'own', count: 1 }]));
+    expect(vocabulary.tags).toEqual(expect.arrayContaining([{ value: 'okr', count: 1 }, { value: 'own', count: 1 }, { value: 'elsewhere', count: 1 }]));
     expect(vocabulary.types).toEqual([{ value: 'meeting', count: 1 }]);
   });
 });
