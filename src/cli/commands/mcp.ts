@@ -43,16 +43,16 @@ export function mcpCommand(program: Command): void {
     ].join('\n'))
     .action(async (flags: McpFlags) => {
       // Loaded on use so the other commands do not pay for the SDK or the engine.
-      const [{ createMcpServer }, { StdioServerTransport }, { openStore }, { classify, isSqliteError, openStoreFile }, { openAIProvider }] = await loaded(Promise.all([
+      const [{ createMcpServer }, { StdioServerTransport }, { openStore }, { classify, isSqliteError, openStoreFile }, { openAIProvider }, { parseInstant }] = await loaded(Promise.all([
         import('../../mcp/server.js'), import('@modelcontextprotocol/sdk/server/stdio.js'), import('../../engine/index.js'), import('../../node/sqlite-file.js'),
-        import('../../agents/openai.js'),
+        import('../../agents/openai.js'), import('../../lower/index.js'),
       ]));
       if ((flags.baseUrl === undefined) !== (flags.model === undefined)) {
         process.stderr.write('t2m mcp: --base-url and --model go together (the plan tool needs both)\n');
         process.exitCode = 2;
         return;
       }
-      if (flags.now !== undefined && Number.isNaN(Date.parse(flags.now))) {
+      if (flags.now !== undefined && parseInstant(flags.now) === null) {
         process.stderr.write(`t2m mcp: --now '${flags.now}' is not an ISO-8601 date-time\n`);
         process.exitCode = 2;
         return;
