@@ -1,0 +1,51 @@
+/**
+ * The store's vocabulary for an agent: the tags, types and subjects in use, with how many live
+ * records carry each, counted over the records the session's actor may read (the same read
+ * permissions as Retrieve, and leaving out records whose lock in force denies Retrieve), so the
+ * vocabulary never names what a record hidden from the actor is about.
+ * One parameterised select (src/compile's target select: live, not expired, readable).
+ */
+import { compileTargetSelect, decodeRow } from '../compile/index.js';
+import { lockActive, lockDenies } from '../execute/governance.js';
+import type { Store } from '../execute/store.js';
+import { formatUtc } from '../lower/index.js';
+
+export interface Term {
+  readonly value: string;
+  readonly count: number;
+}
+
+export interface Vocabulary {
+  /** Live records the actor may read. */
+  readonly records: number;
+  readonly tags: readonly Term[];
+  readonly types: readonly Term[];
+  readonly subjects: readonly Term[];
+}
+
+/** Most used first, then alphabetically. */
+function terms(counts: Map<string, number>): Term[] {
+  return [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+}
+
+function add(counts: Map<string, number>, v: unknown): void {
+  if (typeof v === 'string' && v !== '') counts.set(v, (counts.get(v) ?? 0) + 1);
+}
+
+export function vocabulary(store: Store, actor: string | undefined, now: Date): Vocabulary {
+  const at = formatUtc(now);
+  const select = compileTargetSelect({ all: true, orderBy: 'time_desc' }, store.dialect, { now: at, applyReadPermissions: true, readerActor: actor ?? null });
+  const q = store.dialect.quoteIdent;
+  const columns = ['tags', 'type', 'subject', 'lock_mode', 'lock_expires', 'lock_policy'].map(q).join(', ');
+  const rows = store.all({ sql: `SELECT ${columns} FROM (${select.sql})`, params: select.params }).map(decodeRow)
+    .filter((r) => !(lockActive(r, at) && lockDenies(r, 'Retrieve', actor)));
+  const tags = new Map<string, number>();
+  const types = new Map<string, number>();
+  const subjects = new Map<string, number>();
+  for (const row of rows) {
+    if (Array.isArray(row.tags)) for (const t of new Set(row.tags)) add(tags, t);
+    add(types, row.type);
+    add(subjects, row.subject);
+  }
+  return { records: rows.length, tags: terms(tags), types: terms(types), subjects: terms(subjects) };
+}
