@@ -93,12 +93,20 @@ export class T2mParser extends CstParser {
     this.MANY(() => this.SUBRULE(this.statement));
   });
 
-  /** statement := verb StringLiteral? clause* ';'?   (the `;` may be left out only at the end) */
+  /** statement := letBinding? verb StringLiteral? clause* ';'?   (the `;` may be left out only at the end) */
   statement = this.RULE('statement', () => {
+    this.OPTION3(() => this.SUBRULE(this.letBinding));
     this.SUBRULE(this.verb);
     this.OPTION(() => this.CONSUME(T.StringLiteral, { LABEL: 'text' }));
     this.MANY(() => this.SUBRULE(this.clause));
     this.OPTION2(() => this.CONSUME(T.Semicolon));
+  });
+
+  /** letBinding := LET Reference '='   (binds the ids the statement creates or affects) */
+  letBinding = this.RULE('letBinding', () => {
+    this.CONSUME(T.KW.LET);
+    this.CONSUME(T.Reference);
+    this.CONSUME(T.Equals);
   });
 
   /** verb := ENCODE | UPDATE | LABEL | PROMOTE | DEMOTE | MERGE | SPLIT | LOCK | EXPIRE | DELETE | RETRIEVE | SUMMARIZE */
@@ -304,7 +312,7 @@ export class T2mParser extends CstParser {
     this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.value) });
   });
 
-  /** value := StringLiteral | NumberLiteral | DateTimeLiteral | DurationLiteral | TRUE | FALSE | NULL | Identifier | list | object */
+  /** value := StringLiteral | NumberLiteral | DateTimeLiteral | DurationLiteral | TRUE | FALSE | NULL | Identifier | Reference | list | object */
   value = this.RULE('value', () => {
     this.OR(this.alts.value ??= [
       { ALT: () => this.CONSUME(T.StringLiteral) },
@@ -315,6 +323,7 @@ export class T2mParser extends CstParser {
       { ALT: () => this.CONSUME(T.False) },
       { ALT: () => this.CONSUME(T.Null) },
       { ALT: () => this.CONSUME(T.Identifier) },
+      { ALT: () => this.CONSUME(T.Reference) },
       { ALT: () => this.SUBRULE(this.list) },
       { ALT: () => this.SUBRULE(this.object) },
     ]);

@@ -36,6 +36,9 @@ export const StringLiteral = createToken({
 /** A string with a bad escape or no closing quote; never consumed by the grammar, reported by `parse`. */
 export const BadString = createToken({ name: 'BadString', pattern: /"(?:[^"\\\r\n]|\\.)*"?/ });
 
+/** A reference to an earlier statement's binding: `$name` (see `LET`, src/language/references.ts). */
+export const Reference = createToken({ name: 'Reference', pattern: /\$[A-Za-z_][A-Za-z0-9_]*/, label: 'a reference ($name)' });
+
 export const Semicolon = createToken({ name: 'Semicolon', pattern: ';', label: "';'" });
 export const Comma = createToken({ name: 'Comma', pattern: ',', label: "','" });
 export const Colon = createToken({ name: 'Colon', pattern: ':', label: "':'" });
@@ -84,7 +87,7 @@ export function keywordToken(word: string): TokenType | undefined {
 export const allTokens: TokenType[] = [
   WhiteSpace, Comment,
   DateTimeLiteral, DurationLiteral, NumberLiteral, StringLiteral, BadString,
-  Semicolon, Comma, Colon, Dot, LBrace, RBrace, LBracket, RBracket, GreaterEq, LessEq, Equals,
+  Reference, Semicolon, Comma, Colon, Dot, LBrace, RBrace, LBracket, RBracket, GreaterEq, LessEq, Equals,
   // Longest keywords first so that `TO` does not cut `TOPIC` short.
   Keyword, ...[...keywordTokens].sort((a, b) => b.name.length - a.name.length), True, False, Null, Identifier,
 ];

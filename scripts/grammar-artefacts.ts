@@ -91,6 +91,7 @@ const LEXICAL: ReadonlyArray<[string, RegExp | string]> = [
   ['DateTimeLiteral', T.DATETIME_PATTERN],
   ['DurationLiteral', T.DURATION_PATTERN],
   ['Identifier', T.Identifier.PATTERN as RegExp],
+  ['Reference', T.Reference.PATTERN as RegExp],
   ['Comment', T.Comment.PATTERN as RegExp],
 ];
 
@@ -227,6 +228,7 @@ const GBNF_LEXICAL = [
   'date-time ::= [0-9] [0-9] [0-9] [0-9] "-" [0-9] [0-9] "-" [0-9] [0-9] ( "T" [0-9] [0-9] ":" [0-9] [0-9] ( ":" [0-9] [0-9] ( "." [0-9]+ )? )? ( "Z" | [-+] [0-9] [0-9] ":"? [0-9] [0-9] )? )?',
   'duration ::= "P" ( [0-9]+ "Y" )? ( [0-9]+ "M" )? ( [0-9]+ "W" )? ( [0-9]+ "D" )? ( "T" ( [0-9]+ "H" )? ( [0-9]+ "M" )? ( [0-9]+ ( "." [0-9]+ )? "S" )? )?',
   'identifier ::= [a-zA-Z_] [a-zA-Z0-9_]*',
+  'reference ::= "$" [a-zA-Z_] [a-zA-Z0-9_]*',
 ];
 
 /** The keyword a production starts with (`ID` for `idClause`), if it starts with one. */
@@ -239,6 +241,11 @@ function firstKeyword(p: IProduction): string | undefined {
 
 /** `statement` or a rule it reaches only through `clause`: replaced by the per-verb rules. */
 const PER_VERB_RULES = new Set(['script', 'statement', 'verb', 'clause']);
+
+/** The statement's leading `letBinding?` (`LET $name =`), which the GBNF's `statement` rule writes before any verb. */
+function isLetBinding(p: IProduction): boolean {
+  return p instanceof Option && p.definition[0] instanceof NonTerminal && p.definition[0].nonTerminalName === 'letBinding';
+}
 
 /**
  * One clause rule per verb with only the clauses it takes: the `clause` alternatives, and inside
@@ -265,7 +272,8 @@ function verbClauseRule(verb: VerbName, clause: Rule): Rule {
 function verbStatementRule(verb: VerbName, statement: Rule, clauseRule: Rule): Rule {
   const token = T.VERB_TOKENS.find((t) => t.name === verb)!;
   const definition: IProduction[] = [new Terminal({ terminalType: token })];
-  for (const p of statement.definition.slice(1)) {
+  for (const p of statement.definition) {
+    if (isLetBinding(p) || (p instanceof NonTerminal && p.nonTerminalName === 'verb')) continue;
     if (p instanceof Option && p.definition[0] instanceof Terminal && p.definition[0].terminalType === T.Semicolon) continue;
     if (p instanceof Option) {
       if (verbTakesText(verb)) definition.push(p);
@@ -290,7 +298,7 @@ export function renderGbnf(): string {
     '# Generated from grammar/parser.ts and the clause table by scripts/gen-grammar.ts: do not edit.',
     'root ::= ws script ws last-comment?',
     'script ::= ( statement ( ws ";" ws statement )* ( ws ";" )? )?',
-    `statement ::= ${T.VERBS.map((v) => gbnfName(`${v.toLowerCase()}Statement`)).join(' | ')}`,
+    `statement ::= ( ${gbnfName('letBinding')} ws )? ( ${T.VERBS.map((v) => gbnfName(`${v.toLowerCase()}Statement`)).join(' | ')} )`,
   ];
   const rules: Rule[] = [];
   for (const verb of T.VERBS as VerbName[]) {

@@ -98,17 +98,19 @@ const HOMONYMS_IR = [
 const INTENTS_DSL = [
   'remember / note / save → ENCODE "text" TYPE … TAGS … (TIME needs an offset: 2025-04-10T15:30:00+08:00).',
   'change / correct / mark done → UPDATE ID … SET text = "…", status = "done" (non-column keys become facets).',
-  'tag / categorise / link two memories → LABEL IDS "1", "2" TAGS "project:x" or FACETS { related_to: "12" } (there is no link verb; shared tags or facets relate records; MERGE/SPLIT write lineage).',
+  'tag / categorise / link two memories → LABEL IDS "1", "2" TAGS "project:x" or FACETS { related_to: "12" } (no link verb: shared tags or facets relate records).',
   'important / pin → PROMOTE … SET weight 0.9 (or BY 0.1); unimportant → DEMOTE … BY -0.2 or ARCHIVE.',
   'remind me / notify → PROMOTE ID … REMIND "FREQ=WEEKLY;BYDAY=MO" UNTIL t: the rule and its next time are stored on the memory; nothing is sent (the host polls them).',
   'combine / dedupe → MERGE IDS … INTO "id". break up → SPLIT … STRATEGY by_sentences.',
   'protect / freeze → LOCK … MODE read_only (or POLICY { deny: [Delete] }).',
   'forget later / temporary → EXPIRE … TTL P7D THEN soft_delete. forget now → DELETE … SOFT (HARD is permanent).',
-  'keep only the newest → no single statement: RETRIEVE WHERE … LIMIT n (a filter is newest first) to see the ids, then DELETE IDS … of the rest; or DELETE WHERE … OLDER THAN P30D for an age cut.',
+  'keep only the newest → RETRIEVE WHERE … LIMIT n (newest first) for the ids, then DELETE IDS … the rest; or DELETE WHERE … OLDER THAN P30D.',
+  'act on what an earlier statement made → LET $n = ENCODE …; EXPIRE ID $n TTL P7D; ($n: ENCODE\'s new id, SPLIT\'s pieces, MERGE\'s primary, a write\'s affected ids, RETRIEVE\'s rows; use in ID, IDS, INTO).',
   'find / recall → RETRIEVE WHERE search "…" or tags HAS …; digest → SUMMARIZE (stores nothing).',
   'bulk change → WHERE … LIMIT n (a write without LIMIT warns); everything → ALL with CONFIRM or DRY RUN.',
 ];
-const INTENTS_IR = INTENTS_DSL.map((s) => s); // the verbs are the ops; the IR examples show the fields
+// The verbs are the ops and the IR examples show the fields; a statement reference is spelt as the IR extension.
+const INTENTS_IR = INTENTS_DSL.map((s) => (s.startsWith('act on what') ? 'act on what an earlier statement made → `"_let": "n"` on that statement, then `{"$ref": "n"}` in a later `target.ids` or Merge `args.primary_id` (text2mem extension; same ids as LET in the DSL).' : s));
 
 /** Worked examples: a request and the DSL that does it. Each runs on a store seeded with EXAMPLE_SEED. */
 export interface CardExample {
@@ -145,11 +147,6 @@ export const CARD_EXAMPLES: readonly CardExample[] = [
     request: 'Remind me about the rent every month on the 1st until the end of the year.',
     dsl: 'PROMOTE ID "3" REMIND "FREQ=MONTHLY;BYMONTHDAY=1" UNTIL 2025-12-31T23:59:59Z;',
     ir: { stage: 'STO', op: 'Promote', target: { ids: '3' }, args: { remind: { rrule: 'FREQ=MONTHLY;BYMONTHDAY=1', until: '2025-12-31T23:59:59Z' } } },
-  },
-  {
-    request: 'Link the two standups to each other.',
-    dsl: 'LABEL IDS "1", "2" TAGS "thread:deploy-v2" MODE add;',
-    ir: { stage: 'STO', op: 'Label', target: { ids: ['1', '2'] }, args: { tags: ['thread:deploy-v2'], mode: 'add' } },
   },
   {
     request: 'Combine the standup notes into the first one.',

@@ -40,6 +40,8 @@ export function check(irs: readonly IR[], options: CheckOptions = {}): Diagnosti
       sourceMap,
       source: options.source ?? 'ir',
       wording: options.wording,
+      script: irs,
+      index: i,
       report: (r) => out.push(toDiagnostic(r, current, statement, sourceMap)),
     };
     for (const rule of rules) {
@@ -92,6 +94,8 @@ export function checkValues(json: unknown, options: CheckValuesOptions = {}): Di
     sourceMap: options.sourceMap,
     source: options.source ?? 'ir',
     wording: options.wording,
+    script: [json as IR],
+    index: 0,
     report: (r) => out.push(toDiagnostic(r, current, statement, options.sourceMap)),
   };
   const visit = (value: unknown, path: string): void => {

@@ -32,6 +32,9 @@ export interface RuleContext {
   readonly source: InputLanguage;
   /** How DSL input names IR fields (given by the front end); see `spell` in paths.ts. */
   readonly wording?: FieldWording;
+  /** The checked statements (the script, or the slice of it being checked) and this one's index in them. */
+  readonly script: readonly IR[];
+  readonly index: number;
   report(r: Report): void;
 }
 

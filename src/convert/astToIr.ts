@@ -7,7 +7,7 @@ import type { Code, Diagnostic, Range } from '../diagnostics/diagnostic.js';
 import type { SourceMap } from '../diagnostics/sourceMap.js';
 import { closest } from '../diagnostics/suggest.js';
 import type * as A from '../syntax/ast.js';
-import { CONDITION_OPERATORS, OP_OF_VERB, SEARCH_OPTIONS, SEARCH_QUERY_PATH, STAGE_OF, VERB_TEXT, clausePath, clauseSpec, clauseVerbs, type Op } from '../language/index.js';
+import { CONDITION_OPERATORS, LET_KEY, REF_KEY, OP_OF_VERB, SEARCH_OPTIONS, SEARCH_QUERY_PATH, STAGE_OF, VERB_TEXT, clausePath, clauseSpec, clauseVerbs, type Op } from '../language/index.js';
 
 export type { SourceMap };
 
@@ -54,6 +54,8 @@ class StatementBuilder {
       case 'String': case 'DateTime': case 'Duration': case 'Identifier': return v.value;
       case 'Number': case 'Boolean': return v.value;
       case 'Null': return null;
+      // A reference (`$n`) is the extension's object; the checker judges where it stands.
+      case 'Ref': return { [REF_KEY]: v.name };
       case 'List': return v.items.map((item, i) => this.json(item, joinPath(path, i)));
       case 'Object': {
         const o: JsonObject = {};
@@ -198,6 +200,7 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[])
   const op: Op = OP_OF_VERB[s.verb.name];
   const verb = s.verb.name;
   b.map.set('', s.loc);
+  if (s.binding) b.set([LET_KEY], s.binding.name, s.binding.nameLoc, s.binding.loc);
   let stageClause: A.ValueClause | undefined;
   for (const c of s.clauses) if (c.kind === 'ValueClause' && c.keyword === 'STAGE') stageClause ??= c;
   if (stageClause) b.set(['stage'], stageClause.value, stageClause.loc, stageClause.keywordLoc);
@@ -285,7 +288,7 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[])
   return { ir: ordered(b.ir), map: b.map };
 }
 
-const TOP_ORDER = ['stage', 'op', 'target', 'args', 'meta', '_comment'];
+const TOP_ORDER = ['stage', 'op', 'target', 'args', 'meta', '_comment', LET_KEY];
 function ordered(ir: JsonObject): JsonObject {
   const out: JsonObject = {};
   for (const k of TOP_ORDER) if (Object.prototype.hasOwnProperty.call(ir, k)) setOwn(out, k, ir[k]);

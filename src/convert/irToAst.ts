@@ -11,7 +11,7 @@ import type * as A from '../syntax/ast.js';
 import { DURATION_PATTERN, IDENTIFIER_PATTERN, keywordToken } from '../../grammar/tokens.js';
 import { sortConditions } from './clauses.js';
 import {
-  CLAUSES, CONDITION_OPERATORS, OPS, SEARCH_OPTIONS, SEARCH_OPTION_NAMES, SEARCH_QUERY_PATH, VERB_OF_OP, VERB_TEXT, clausePath, clauseSpec,
+  CLAUSES, CONDITION_OPERATORS, LET_KEY, OPS, REF_NAME_PATTERN, isRef, SEARCH_OPTIONS, SEARCH_OPTION_NAMES, SEARCH_QUERY_PATH, VERB_OF_OP, VERB_TEXT, clausePath, clauseSpec,
   operatorOfFilterKey, type ClauseName,
 } from '../language/index.js';
 
@@ -40,6 +40,11 @@ export function jsonToValue(v: unknown): A.Value {
     entries: Object.entries(v as JsonObject).map(([k, x]) => ({ kind: 'Entry', key: key(k), value: jsonToValue(x), loc })),
     loc,
   };
+}
+
+/** A value where a reference may stand: `{"$ref": "n"}` is written `$n`, anything else as JSON. */
+function idValue(v: unknown): A.Value {
+  return isRef(v) ? { kind: 'Ref', name: v.$ref, loc } : jsonToValue(v);
 }
 
 function key(name: string): A.Key {
@@ -125,8 +130,8 @@ function target(b: Builder, t: Json): void {
   b.level(t, ['target'], (k, v) => {
     switch (k) {
       case 'ids':
-        if (Array.isArray(v)) b.clauses.push({ kind: 'IdsClause', values: valueList(v), loc });
-        else b.clauses.push({ kind: 'IdClause', value: jsonToValue(v), loc });
+        if (Array.isArray(v)) b.clauses.push({ kind: 'IdsClause', values: { ...valueList(v), items: v.map(idValue) }, loc });
+        else b.clauses.push({ kind: 'IdClause', value: idValue(v), loc });
         return true;
       case 'all':
         if (v !== true) return false;
@@ -262,7 +267,11 @@ function args(b: Builder, op: Op, a: Json): void {
     });
   }
   if (!isObject(a) || Object.keys(a).length === 0) return b.with(['args'], a);
-  for (const [k, v] of Object.entries(a)) if (!fieldClause(b, op, ['args', k], v)) b.set(k, v);
+  for (const [k, v] of Object.entries(a)) {
+    // Merge's primary may be a reference: `INTO $n`.
+    if (op === 'Merge' && k === 'primary_id' && isRef(v)) b.clauses.push({ kind: 'ValueClause', keyword: 'INTO', keywordLoc: loc, value: idValue(v), loc });
+    else if (!fieldClause(b, op, ['args', k], v)) b.set(k, v);
+  }
 }
 
 function meta(b: Builder, op: Op, m: Json): void {
@@ -276,9 +285,14 @@ export function irToAst(ir: IR): A.Statement {
   const verbName = VERB_OF_OP[op];
   if (!verbName) throw new Error(`irToAst: unknown op ${JSON.stringify(o.op)} (validate the IR first)`);
   const b = new Builder();
+  let binding: A.Binding | undefined;
   for (const [k, v] of Object.entries(o)) {
     switch (k) {
       case 'op': break;
+      case LET_KEY:
+        if (typeof v === 'string' && REF_NAME_PATTERN.test(v)) binding = { kind: 'Binding', name: v, nameLoc: loc, loc };
+        else b.with([k], v);
+        break;
       case 'stage': if (v !== STAGE_OF[op]) b.value('STAGE', v); break;
       case 'target': target(b, v); break;
       case 'args': args(b, op, v); break;
@@ -297,6 +311,7 @@ export function irToAst(ir: IR): A.Statement {
   clauses.push(...b.withs);
   return {
     kind: 'Statement',
+    ...(binding ? { binding } : {}),
     verb: { kind: 'Verb', name: verbName, loc },
     text: b.text,
     clauses,

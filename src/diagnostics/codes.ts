@@ -30,6 +30,8 @@ const GOVERNANCE = 'spec/semantics.md#governance';
 const STORAGE = 'spec/semantics.md#storage';
 const PROVIDER = 'spec/planning.md#provider-diagnostics';
 const REPAIR = 'spec/planning.md#the-repair-loop';
+const REFERENCES = 'spec/checks.md#references';
+const ENGINE_REFERENCES = 'spec/semantics.md#statement-references';
 
 const error = (stage: CodeStage, spec: string, summary: string): CodeInfo => ({ severity: 'error', stage, summary, spec });
 const warning = (stage: CodeStage, spec: string, summary: string): CodeInfo => ({ severity: 'warning', stage, summary, spec });
@@ -89,6 +91,11 @@ export const CODES = {
   'invalid-datetime': error('check', 'spec/checks.md#invalid-datetime', 'a datetime that is not ISO-8601 with an offset, or no real instant'),
   'invalid-duration': error('check', 'spec/checks.md#invalid-duration', 'a duration that is not a positive ISO-8601 duration'),
   'invalid-rrule': error('check', 'spec/checks.md#invalid-rrule', 'a reminder rule that is not an RFC 5545 recurrence rule'),
+  'ref-undefined': error('check', REFERENCES, 'a reference (`$n`) to a name no statement of the script binds'),
+  'ref-before-let': error('check', REFERENCES, 'a reference to a name bound only by this statement or a later one'),
+  'let-duplicate': error('check', REFERENCES, 'a name bound by two statements of one script'),
+  'let-not-ids': error('check', REFERENCES, '`LET` on a statement whose result is not ids (SUMMARIZE, or a DRY RUN statement)'),
+  'ref-misplaced': error('check', REFERENCES, 'a reference where ids do not go (only `target.ids` and MERGE\'s `INTO`)'),
   // Lowering (the engine's reading of a valid IR).
   'bad-arg': error('lower', ENGINE, 'an Encode governance arg (weight, ttl, expiry, lock) with a wrong value'),
   'bad-id': error('lower', ENGINE, 'an id that is not a positive integer'),
@@ -110,6 +117,8 @@ export const CODES = {
   'expires-immediately': warning('execute', ENGINE, 'an expiry time that is not after now'),
   'lock-hides-record': warning('execute', GOVERNANCE, 'a record left out of a read its lock policy denies'),
   'merge-nothing-to-merge': warning('execute', ENGINE, 'a Merge by filter or search that finds fewer than two records'),
+  'ref-empty': error('engine', ENGINE_REFERENCES, 'a reference whose binding holds no ids when the statement runs'),
+  'ref-not-single': error('engine', ENGINE_REFERENCES, "a reference in MERGE's `INTO` whose binding holds more than one id"),
   // The engine API and stores.
   'bad-store-file': error('engine', STORAGE, 'bytes that are not a Text2Mem store'),
   'store-unreadable': error('engine', ENGINE, 'a store file that cannot be read'),

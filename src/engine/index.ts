@@ -14,6 +14,8 @@ import { type Diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
 import { resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
 import type { IR } from '../ir/schema.js';
 import { validateIr } from '../ir/validate.js';
+import { LET_BINDS, isRef } from '../language/index.js';
+import { refsOf } from '../check/rules/ReferenceRule.js';
 import { ARCHIVE_WEIGHT, formatUtc, lowerIr, parseInstant } from '../lower/index.js';
 import { executeOperation, type Change, type StatementResult } from '../execute/execute.js';
 import { effectsOf, lockRefusal, writeRefusal } from '../execute/governance.js';
@@ -99,7 +101,12 @@ export function run(store: Store, irs: readonly unknown[], options: RunOptions =
   return store.transaction<RunResult>(() => {
     const results: StatementResult[] = [];
     const refuse = (diagnostics: readonly Diagnostic[]) => ({ commit: false, value: { ok: false, results, diagnostics } });
-    for (const [i, ir] of checked.irs.entries()) {
+    const bindings = new Map<string, Binding>();
+    for (const [i, written] of checked.irs.entries()) {
+      // References (`$n`) become the ids their binding holds, now that the statements before ran.
+      const resolved = resolveRefs(written, bindings);
+      if (!resolved.ok) return refuse(resolved.diagnostics.map(at(i)));
+      const ir = resolved.ir;
       const lowered = lowerIr(ir, { now, actor: options.actor });
       if (!lowered.ok) return refuse(lowered.diagnostics.map(at(i)));
       warnings.push(...lowered.warnings.map(at(i)));
@@ -117,11 +124,67 @@ export function run(store: Store, irs: readonly unknown[], options: RunOptions =
         continue;
       }
       if (!outcome.ok) return refuse(outcome.diagnostics.map(at(i)));
+      if (ir._let !== undefined) bindings.set(ir._let, { ids: boundIds(ir.op, outcome.result), statement: i, op: ir.op });
       warnings.push(...outcome.result.warnings.map(at(i)));
       results.push(options.dryRun && !outcome.result.dryRun ? { ...outcome.result, dryRun: true } : outcome.result);
     }
     return { commit: !options.dryRun, value: { ok: true, results, diagnostics: warnings } };
   });
+}
+
+/** The ids a `LET` bound, by the statement that bound them. */
+interface Binding {
+  readonly ids: readonly number[];
+  readonly statement: number;
+  readonly op: IR['op'];
+}
+
+/**
+ * What `LET` binds from a statement's result (src/language/references.ts, `LET_BINDS`): the
+ * records it created (ENCODE; SPLIT's pieces), MERGE's primary (the first id it reports), or every
+ * id it reports (a write's affected records, RETRIEVE's returned ones).
+ */
+function boundIds(op: IR['op'], result: StatementResult): number[] {
+  switch (LET_BINDS[op]) {
+    case 'created': case 'pieces': return result.changes.filter((c) => c.before === null && c.after !== null).map((c) => c.id);
+    case 'primary': return result.ids.slice(0, 1);
+    case 'affected': case 'returned': return [...result.ids];
+    default: return [];
+  }
+}
+
+/**
+ * The statement with its references replaced by the ids their bindings hold (as id strings): in
+ * `target.ids` a reference expands to all of them; MERGE's `args.primary_id` needs exactly one.
+ * A reference to no ids refuses the statement (`ref-empty`), so the script rolls back. The
+ * checker has already made sure every reference names an earlier binding.
+ */
+function resolveRefs(ir: IR, bindings: ReadonlyMap<string, Binding>): { ok: true; ir: IR } | { ok: false; diagnostics: Diagnostic[] } {
+  const refs = refsOf(ir);
+  if (refs.length === 0) return { ok: true, ir };
+  const diagnostics: Diagnostic[] = [];
+  const idsOf = (name: string, path: string): string[] => {
+    const b = bindings.get(name);
+    const ids = b?.ids.map(String) ?? [];
+    if (ids.length === 0) {
+      const by = b ? `statement ${b.statement + 1} (${b.op}) bound no ids to it` : 'no earlier statement bound it';
+      diagnostics.push(diagnostic('ref-empty', `$${name} holds no ids: ${by}, so this statement has nothing to act on; the script is rolled back`, { path }));
+    }
+    return ids;
+  };
+  const copy = structuredClone(ir) as IR & { target?: { ids?: unknown }; args?: { primary_id?: unknown } };
+  const ids: unknown = copy.target?.ids;
+  if (isRef(ids)) copy.target!.ids = idsOf(ids.$ref, 'target.ids');
+  else if (Array.isArray(ids)) copy.target!.ids = ids.flatMap((id, k) => (isRef(id) ? idsOf(id.$ref, `target.ids.${k}`) : [id]));
+  const primary: unknown = copy.op === 'Merge' ? copy.args?.primary_id : undefined;
+  if (isRef(primary)) {
+    const resolved = idsOf(primary.$ref, 'args.primary_id');
+    if (resolved.length > 1) {
+      diagnostics.push(diagnostic('ref-not-single', `$${primary.$ref} holds ${resolved.length} ids (${resolved.map((id) => `#${id}`).join(', ')}); INTO takes one primary record`, { path: 'args.primary_id' }));
+    }
+    copy.args!.primary_id = resolved[0];
+  }
+  return diagnostics.length ? { ok: false, diagnostics } : { ok: true, ir: copy };
 }
 
 /**

@@ -14,7 +14,7 @@ import { z } from 'zod';
 // The op names, stages and enum values are the language's vocabulary (src/language/).
 import {
   STAGES, OPS, STAGE_OF, READ_PERMS, WRITE_PERMS, TIME_UNITS, RELATIVE_DIRECTIONS, ORDER_BY, LABEL_MODES, LOCK_MODES, ON_EXPIRE,
-  SPLIT_STRATEGIES, SPLIT_LANGS, MERGE_STRATEGIES, INCLUDE_FIELDS,
+  SPLIT_STRATEGIES, SPLIT_LANGS, MERGE_STRATEGIES, INCLUDE_FIELDS, REF_NAME_PATTERN,
 } from '../language/index.js';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -99,8 +99,18 @@ export type Search = z.infer<typeof Search>;
 
 /** Ids are usually strings ("001" stays "001"); numbers are accepted as written. */
 export const Id = z.union([z.string(), z.number()]);
+/**
+ * Extension (spec/syntax.md, "Extensions to the upstream IR"): a reference to the ids an earlier
+ * statement bound with `_let`, `{"$ref": "name"}`. Accepted only in `target.ids` and in a Merge's
+ * `args.primary_id`; the engine replaces it with the bound ids before lowering.
+ */
+export const Ref = z.strictObject({ $ref: z.string().regex(REF_NAME_PATTERN) });
+export type Ref = z.infer<typeof Ref>;
+/** The name an extension binding gives a statement's ids (`_let`). */
+const LetName = z.string().regex(REF_NAME_PATTERN);
+const IdOrRef = z.union([Id, Ref]);
 export const Target = z.looseObject({
-  ids: z.union([Id, z.array(Id)]).optional(),
+  ids: z.union([IdOrRef, z.array(IdOrRef)]).optional(),
   filter: Filter.optional(),
   search: Search.optional(),
   all: bool.optional(),
@@ -191,7 +201,7 @@ export const DemoteArgs = z.looseObject({
 
 export const MergeArgs = z.looseObject({
   strategy: z.enum(MERGE_STRATEGIES).optional(),
-  primary_id: z.union([z.string(), z.number()]).optional(),
+  primary_id: z.union([z.string(), z.number(), Ref]).optional(),
   soft_delete_children: bool.optional(),
   skip_reembedding: bool.optional(),
 });
@@ -244,6 +254,8 @@ function instruction<O extends Op, A extends z.ZodType>(op: O, args: A) {
     args: args.optional(),
     meta: Meta.optional(),
     _comment: str.optional(),
+    /** Extension: the name this statement's ids are bound to (`LET $name = …`). */
+    _let: LetName.optional(),
   });
 }
 

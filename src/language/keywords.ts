@@ -94,6 +94,7 @@ const KEYWORD_TABLE = {
   DRY: { summary: '`DRY RUN`: show the SQL plan and the ids that would change, change nothing.', ir: 'meta.dry_run' },
   RUN: { summary: 'Part of `DRY RUN`.', ir: 'meta.dry_run' },
   CONFIRM: { summary: 'Confirms a broad operation (required for `ALL`).', ir: 'meta.confirmation' },
+  LET: { summary: '`LET $name = <statement>`: binds the ids the statement created or affected (ENCODE: the new id; SPLIT: the pieces; MERGE: the primary; a write: the affected ids; RETRIEVE: the returned ids), for later statements to use as `ID $name`, `IDS $name` or `INTO $name`.', ir: '_let' },
   COMMENT: { summary: 'A note kept in the IR (`COMMENT "…"`), unlike a `#` comment which only lives in the text.', ir: '_comment' },
 } as const satisfies Record<string, KeywordDoc>;
 

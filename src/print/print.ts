@@ -103,6 +103,7 @@ export function printValue(v: A.Value, style: Style = 'plain'): string {
     case 'Number': return printNumber(v.value);
     case 'Boolean': return String(v.value);
     case 'Null': return 'null';
+    case 'Ref': return `$${v.name}`;
     case 'List': return `[${v.items.map((i) => printValue(i)).join(', ')}]`;
     case 'Object': return v.entries.length ? `{ ${v.entries.map((e) => `${printKey(e.key.name)}: ${printValue(e.value)}`).join(', ')} }` : '{}';
   }
@@ -223,7 +224,7 @@ function canonical(s: A.Statement): A.Statement {
     const converted = astToIr({ kind: 'Script', statements: [s], trailingComments: [], loc: s.loc });
     if (converted.diagnostics.length === 0) {
       const rebuilt = irToAst(converted.irs[0] as IR);
-      return { ...s, text: rebuilt.text, clauses: rebuilt.clauses, trailingComment: s.trailingComment ?? last?.trailingComment };
+      return { ...s, binding: rebuilt.binding, text: rebuilt.text, clauses: rebuilt.clauses, trailingComment: s.trailingComment ?? last?.trailingComment };
     }
   }
   return s;
@@ -241,7 +242,8 @@ function printStatement(statement: A.Statement, width: number, source?: string):
 }
 
 function printCanonical(s: A.Statement, width: number): string {
-  const head = s.text ? `${s.verb.name} ${JSON.stringify(s.text.value)}` : s.verb.name;
+  const verb = s.binding ? `LET $${s.binding.name} = ${s.verb.name}` : s.verb.name;
+  const head = s.text ? `${verb} ${JSON.stringify(s.text.value)}` : verb;
   let clauses = sortClauses(s.clauses);
   let statementComment = s.trailingComment;
   // A comment trailing the last clause is printed after the `;`, where it reads back as the

@@ -103,6 +103,8 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   dry_run: 'Show the plan and would-be ids, change nothing.',
   confirmation: 'Confirms a broad operation (required for `all`).',
   _comment: 'A note kept in the IR.',
+  _let: 'Extension: the name this statement\'s ids are bound to (`LET $name = …`); later statements use `$name` where ids go.',
+  $ref: 'Extension: a reference `{"$ref": "name"}` to the ids an earlier statement bound with `LET $name`; only in `target.ids` and Merge\'s `args.primary_id`.',
   set: 'Update: the fields to set.',
   mode: 'Label: add, replace or remove; Lock: read_only or append_only.',
   remind: 'Promote: a reminder — an RFC 5545 `rrule`, optionally `until` a time.',

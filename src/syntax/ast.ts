@@ -26,12 +26,14 @@ export interface DateTimeValue extends Node { readonly kind: 'DateTime'; readonl
 export interface DurationValue extends Node { readonly kind: 'Duration'; readonly value: string }
 /** A bare word in a value position (`note`, `read_only`, `Retrieve`); it means the string. */
 export interface IdentifierValue extends Node { readonly kind: 'Identifier'; readonly value: string }
+/** `$name`: a reference to the ids an earlier `LET $name = …` bound; `name` is without the `$`. */
+export interface RefValue extends Node { readonly kind: 'Ref'; readonly name: string }
 export interface ListValue extends Node { readonly kind: 'List'; readonly items: readonly Value[] }
 export interface ObjectEntry extends Node { readonly kind: 'Entry'; readonly key: Key; readonly value: Value }
 export interface ObjectValue extends Node { readonly kind: 'Object'; readonly entries: readonly ObjectEntry[] }
 
 export type Value =
-  | StringValue | NumberValue | BooleanValue | NullValue | DateTimeValue | DurationValue | IdentifierValue
+  | StringValue | NumberValue | BooleanValue | NullValue | DateTimeValue | DurationValue | IdentifierValue | RefValue
   | ListValue | ObjectValue;
 
 /** An object key, field name or path segment; `name` is the key as written (strings decoded). */
@@ -56,8 +58,19 @@ export interface Script extends Node {
 
 export interface Verb extends Node { readonly kind: 'Verb'; readonly name: VerbName }
 
+/** `LET $name =` before a statement: the IR's `_let`. */
+export interface Binding extends Node {
+  readonly kind: 'Binding';
+  /** The name without the `$`. */
+  readonly name: string;
+  /** The span of `$name`. */
+  readonly nameLoc: Range;
+}
+
 export interface Statement extends Node {
   readonly kind: 'Statement';
+  /** `LET $name = …`: the name the statement's ids are bound to. */
+  readonly binding?: Binding;
   readonly verb: Verb;
   /** ENCODE's leading string: the payload text. */
   readonly text?: StringValue;

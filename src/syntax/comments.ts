@@ -39,7 +39,7 @@ export function attachComments(text: string, raw: RawStatement[], commentTokens:
     const blankLineAfterComments = !!lastComment && lastComment.loc.end.offset < s.loc.start.offset && blankBetween(text, lastComment.loc.end.offset, s.loc.start.offset);
     prevEnd = (trailing ?? s).loc.end.offset;
     statements.push({
-      kind: 'Statement', verb: s.verb, text: s.text, clauses, leadingComments: markBlankLines(text, leading),
+      kind: 'Statement', ...(s.binding ? { binding: s.binding } : {}), verb: s.verb, text: s.text, clauses, leadingComments: markBlankLines(text, leading),
       ...(trailing ? { trailingComment: trailing } : {}), ...(blankLineBefore ? { blankLineBefore } : {}),
       ...(blankLineAfterComments ? { blankLineAfterComments } : {}), loc: s.loc,
     });

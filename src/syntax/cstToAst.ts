@@ -55,6 +55,7 @@ function buildValue(n: CstNode | undefined): A.Value | undefined {
   if ((t = tok(c, 'False'))) return { kind: 'Boolean', value: false, loc: tokenRange(t) };
   if ((t = tok(c, 'Null'))) return { kind: 'Null', loc: tokenRange(t) };
   if ((t = tok(c, 'Identifier'))) return { kind: 'Identifier', value: t.image, loc: tokenRange(t) };
+  if ((t = tok(c, 'Reference'))) return { kind: 'Ref', name: t.image.slice(1), loc: tokenRange(t) };
   const list = node(c, 'list');
   if (list) return buildList(list);
   const obj = node(c, 'object');
@@ -321,6 +322,7 @@ function buildClause(n: CstNode): A.Clause | undefined {
 
 /** A statement as parsed, before comments are attached. */
 export interface RawStatement {
+  readonly binding?: A.Binding;
   readonly verb: A.Verb;
   readonly text?: A.StringValue;
   readonly clauses: A.Clause[];
@@ -342,5 +344,16 @@ export function buildStatement(cst: CstNode): RawStatement | undefined {
   }
   const semi = tok(c, 'Semicolon');
   const end = semi ? tokenRange(semi) : clauses.length ? clauses[clauses.length - 1].loc : text?.loc ?? verb.loc;
-  return { verb, text, clauses, loc: span(verb.loc, end) };
+  const binding = buildBinding(node(c, 'letBinding'));
+  return { ...(binding ? { binding } : {}), verb, text, clauses, loc: span(binding?.loc ?? verb.loc, end) };
+}
+
+/** `LET $name =`, when all of it was written. */
+function buildBinding(n: CstNode | undefined): A.Binding | undefined {
+  if (!n) return undefined;
+  const kw = tok(n.children, 'LET');
+  const ref = tok(n.children, 'Reference');
+  const eq = tok(n.children, 'Equals');
+  if (!kw || !ref || !eq) return undefined;
+  return { kind: 'Binding', name: ref.image.slice(1), nameLoc: tokenRange(ref), loc: span(tokenRange(kw), tokenRange(eq)) };
 }

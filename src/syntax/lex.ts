@@ -25,7 +25,7 @@ function tokenKind(t: IToken): TokenKind {
   if (VERB_SET.has(type)) return 'verb';
   if (tokenMatcher(t, T.Keyword)) return 'keyword';
   switch (type) {
-    case T.Identifier: return 'identifier';
+    case T.Identifier: case T.Reference: return 'identifier';
     case T.StringLiteral: return 'string';
     case T.NumberLiteral: return 'number';
     case T.DateTimeLiteral: return 'datetime';

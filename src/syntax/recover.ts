@@ -22,8 +22,9 @@ function diagnosticAt(t: IToken, code: Code, message: string, fix?: Diagnostic['
   return { code, severity: 'error', message, range: tokenRange(t), ...(fix ? { fix } : {}) };
 }
 
+/** A token that starts a statement: a verb, or `LET` (`LET $n = ENCODE …`). */
 function isVerb(t: IToken | undefined): boolean {
-  return !!t && VERB_SET.has(t.tokenType);
+  return !!t && (VERB_SET.has(t.tokenType) || t.tokenType === T.KW.LET);
 }
 
 /**

@@ -4,7 +4,7 @@
  * an `ids` selection is non-empty and names each id once.
  * Spec: spec/checks.md#target-mode
  */
-import { TARGET_MODES as MODES } from '../../language/index.js';
+import { TARGET_MODES as MODES, isRef } from '../../language/index.js';
 import type { Rule } from '../rule.js';
 
 export const TargetModeRule: Rule = {
@@ -53,7 +53,7 @@ export const TargetModeRule: Rule = {
     }
     const seen = new Set<string>();
     list.forEach((id, i) => {
-      const key = String(id);
+      const key = isRef(id) ? `$${id.$ref}` : String(id);
       if (seen.has(key)) ctx.report({ code: 'duplicate-id', message: `id '${key}' is listed twice`, path: `target.ids.${i}` });
       seen.add(key);
     });

@@ -9,6 +9,7 @@ import { LockPolicyRule } from './LockPolicyRule.js';
 import { MergeRule } from './MergeRule.js';
 import { NumberPrecisionRule } from './NumberPrecisionRule.js';
 import { RangeRule } from './RangeRule.js';
+import { ReferenceRule } from './ReferenceRule.js';
 import { RequiredFieldsRule } from './RequiredFieldsRule.js';
 import { RRuleRule } from './RRuleRule.js';
 import { StageOpRule } from './StageOpRule.js';
@@ -30,6 +31,7 @@ export const RULES: readonly Rule[] = [
   TimeRangeRule,
   RangeRule,
   MergeRule,
+  ReferenceRule,
   LockPolicyRule,
   GovernedColumnRule,
   DateTimeRule,
@@ -39,6 +41,6 @@ export const RULES: readonly Rule[] = [
 ];
 
 export {
-  ConfirmationRule, DateTimeRule, DurationRule, ExclusiveArgsRule, GovernedColumnRule, LockPolicyRule, MergeRule, NumberPrecisionRule, RangeRule,
+  ConfirmationRule, DateTimeRule, DurationRule, ExclusiveArgsRule, GovernedColumnRule, LockPolicyRule, MergeRule, NumberPrecisionRule, RangeRule, ReferenceRule,
   RequiredFieldsRule, RRuleRule, StageOpRule, TargetModeRule, TimeRangeRule, UnknownConditionRule, VacuousConditionRule, WriteLimitRule,
 };

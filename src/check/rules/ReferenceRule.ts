@@ -1,0 +1,60 @@
+/**
+ * Invariant: statement references (the `_let` / `{"$ref"}` extension) are well scoped. A name is
+ * bound once per script, by a statement whose result is ids (not SUMMARIZE, not a DRY RUN
+ * statement); a reference names a binding made by an earlier statement; and a reference stands
+ * only where ids go (`target.ids`, a Merge's `args.primary_id`).
+ * Spec: spec/checks.md#references
+ */
+import { closest } from '../../diagnostics/suggest.js';
+import type { IR } from '../../ir/schema.js';
+import { LET_BINDS, hasRefKey, isRef, isRefPath } from '../../language/index.js';
+import type { Rule } from '../rule.js';
+
+/** The references of a statement where ids go, with their IR paths. */
+export function refsOf(ir: IR): Array<{ readonly path: string; readonly name: string }> {
+  const out: Array<{ path: string; name: string }> = [];
+  const ids: unknown = ir.target?.ids;
+  if (isRef(ids)) out.push({ path: 'target.ids', name: ids.$ref });
+  else if (Array.isArray(ids)) ids.forEach((id, i) => { if (isRef(id)) out.push({ path: `target.ids.${i}`, name: id.$ref }); });
+  const primary: unknown = ir.op === 'Merge' ? ir.args?.primary_id : undefined;
+  if (isRef(primary)) out.push({ path: 'args.primary_id', name: primary.$ref });
+  return out;
+}
+
+export const ReferenceRule: Rule = {
+  name: 'ReferenceRule',
+  codes: { 'ref-undefined': 'error', 'ref-before-let': 'error', 'let-duplicate': 'error', 'let-not-ids': 'error', 'ref-misplaced': 'error' },
+  statement(ir, ctx) {
+    // Statements are numbered as the person sees them (1-based, in the whole script).
+    const number = (j: number) => ctx.statement - ctx.index + j + 1;
+    const name = ir._let;
+    if (name !== undefined) {
+      if (LET_BINDS[ir.op] === undefined) {
+        ctx.report({ code: 'let-not-ids', message: `${ir.op}'s result is a text, not ids: there is nothing for $${name} to hold`, path: '_let' });
+      } else if (ir.meta?.dry_run === true) {
+        ctx.report({ code: 'let-not-ids', message: `a dry-run statement changes nothing, so it has no ids for $${name} to hold; drop the LET or the DRY RUN`, path: '_let' });
+      }
+      const first = ctx.script.findIndex((s, j) => j < ctx.index && s._let === name);
+      if (first >= 0) {
+        ctx.report({ code: 'let-duplicate', message: `$${name} is already bound by statement ${number(first)}; a name is bound once per script, so give this binding another name`, path: '_let' });
+      }
+    }
+    for (const ref of refsOf(ir)) {
+      const binder = ctx.script.findIndex((s) => s._let === ref.name);
+      if (binder < 0) {
+        const known = [...new Set(ctx.script.slice(0, ctx.index).flatMap((s) => (s._let === undefined ? [] : [s._let])))];
+        const near = closest(ref.name, known);
+        const hint = near ? `; did you mean $${near}?` : `; bind it first with LET $${ref.name} = …`;
+        ctx.report({ code: 'ref-undefined', message: `$${ref.name} is not bound by any statement of this script${hint}`, path: ref.path });
+      } else if (binder >= ctx.index) {
+        const where = binder === ctx.index ? 'by this statement itself' : `only later, by statement ${number(binder)}`;
+        ctx.report({ code: 'ref-before-let', message: `$${ref.name} is bound ${where}; a reference reads the ids an earlier statement bound`, path: ref.path });
+      }
+    }
+  },
+  value(value, path, ctx) {
+    if (!hasRefKey(value) || (isRef(value) && isRefPath(ctx.ir.op, path))) return;
+    const spelt = isRef(value) ? `$${value.$ref}` : 'a "$ref" object';
+    ctx.report({ code: 'ref-misplaced', message: `${spelt} stands only where ids go: ID / IDS (target.ids) and MERGE's INTO (args.primary_id)`, path });
+  },
+};
