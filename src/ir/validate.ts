@@ -11,6 +11,7 @@ import type { Code, Diagnostic, Fix } from '../diagnostics/diagnostic.js';
 import { renameKeyFix, replaceValueFix } from '../diagnostics/fix.js';
 import { resolveKeyRange, resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
 import { closest } from '../diagnostics/suggest.js';
+import { MAX_IR_DEPTH } from '../language/index.js';
 import { IR, OPS, type Op } from './schema.js';
 
 export interface ValidateResult {
@@ -49,6 +50,10 @@ export function validateIr(json: unknown, sourceMap?: SourceMap, statement?: num
     out.report('invalid-type', `an instruction must be an object, got ${describe(json)}`, []);
     return { diagnostics: out.diagnostics };
   }
+  // Depth and text first: the rest of validation (and every later stage) walks the value
+  // recursively and stores its text, so a value nested past the limit or holding a lone
+  // surrogate stops here.
+  if (!inspectValue(out, json)) return { diagnostics: out.diagnostics };
   const op = (json as Record<string, unknown>).op;
   const schema = typeof op === 'string' ? SCHEMA_OF_OP.get(op) : undefined;
   if (!schema) {
@@ -61,6 +66,53 @@ export function validateIr(json: unknown, sourceMap?: SourceMap, statement?: num
   // The IR is the value itself, not zod's copy: the schema has no defaults or transforms, so the
   // two are equal, but the copy orders keys by the schema and the round trip keeps them as written.
   return parsed.success ? { ir: json as IR, diagnostics: out.diagnostics } : { diagnostics: out.diagnostics };
+}
+
+/** A string with a lone surrogate: UTF-8 (and so the store) cannot hold it; it would come back as U+FFFD. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export function isWellFormedText(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}
+
+/** The most `invalid-text` diagnostics one statement gets. */
+const MAX_TEXT_REPORTS = 10;
+
+/**
+ * Walks the value without recursion: reports the first place nested deeper than MAX_IR_DEPTH
+ * (`too-deep`) and strings or keys with lone surrogates (`invalid-text`). False when the value
+ * must not go further.
+ */
+function inspectValue(out: Reporter, json: unknown): boolean {
+  const stack: Array<{ value: unknown; path: PropertyKey[] }> = [{ value: json, path: [] }];
+  let reports = 0;
+  const badText = (what: string, path: PropertyKey[]) => {
+    if (reports++ < MAX_TEXT_REPORTS) {
+      out.report('invalid-text', `${what} holds a lone surrogate (half of a UTF-16 pair), which no UTF-8 text can hold; it would be stored as U+FFFD`, path);
+    }
+  };
+  while (stack.length) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (!isWellFormedText(value)) badText(path.length ? out.name(path) : 'the instruction', path);
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (path.length >= MAX_IR_DEPTH) {
+      out.report('too-deep', `lists and objects nest deeper than ${MAX_IR_DEPTH} levels here`, path);
+      return false;
+    }
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: [...path, i] });
+    } else {
+      const keys = Object.keys(value);
+      for (let k = keys.length - 1; k >= 0; k--) {
+        const key = keys[k];
+        if (!isWellFormedText(key)) badText(`the key ${JSON.stringify(key)}`, [...path, key]);
+        stack.push({ value: (value as Record<string, unknown>)[key], path: [...path, key] });
+      }
+    }
+  }
+  return reports === 0;
 }
 
 function reportBadOp(out: Reporter, op: unknown): void {

@@ -8,3 +8,4 @@ export * from './ops.js';
 export * from './keywords.js';
 export * from './clauses.js';
 export * from './enums.js';
+export * from './limits.js';
