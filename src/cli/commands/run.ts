@@ -1,6 +1,6 @@
 /** `t2m run <file> [--db store.sqlite] [--now <iso>] [--json]`: execute a DSL script or IR file. */
 import { existsSync } from 'node:fs';
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { loaded } from '../startup.js';
 import { type Diagnostic, hasErrors } from '../../diagnostics/diagnostic.js';
 import { displayName, printDiagnostics, readSource } from '../input.js';
@@ -12,6 +12,16 @@ interface RunFlags {
   actor?: string;
   sweep?: boolean;
   dryRun?: boolean;
+  maxStatements?: number;
+  maxText?: number;
+  maxRows?: number;
+  maxInput?: number;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
 }
 
 export function runCommand(program: Command): void {
@@ -25,9 +35,13 @@ export function runCommand(program: Command): void {
     .option('--sweep', 'first apply due expiry actions (soft/hard delete, demote, anonymize)')
     .option('--dry-run', 'plan only: print the SQL and the would-be affected ids, change nothing')
     .option('--json', 'print the result as JSON')
+    .option('--max-statements <n>', 'refuse a script with more statements (default 100000)', positiveInt)
+    .option('--max-text <n>', 'refuse a stored string longer than this many characters (default 16777216)', positiveInt)
+    .option('--max-rows <n>', 'rows one RETRIEVE returns at most; the rest are left out with a warning (default 10000)', positiveInt)
+    .option('--max-input <bytes>', 'refuse an input file larger than this (default 67108864)', positiveInt)
     .addHelpText('after', '\nExit codes: 0 done, 1 the script failed (nothing changed), 2 the input or store could not be read.')
     .action(async (file: string, flags: RunFlags) => {
-      const text = readSource('run', file);
+      const text = readSource('run', file, flags.maxInput);
       if (text === undefined) return;
       // Loaded on use so the other commands do not pay for the front end or the engine (sql.js).
       const [{ readInput }, { explain, openStore, run, sweep }, { loadStoreFile, saveStoreFile }, { formatStatement }] = await loaded(Promise.all([
@@ -55,7 +69,8 @@ export function runCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const options = { now: flags.now, actor: flags.actor, sourceMaps: input.sourceMaps };
+      const limits = { maxStatements: flags.maxStatements, maxTextLength: flags.maxText, maxRows: flags.maxRows };
+      const options = { now: flags.now, actor: flags.actor, sourceMaps: input.sourceMaps, limits };
       const result = flags.dryRun ? explain(store, input.irs, options) : run(store, input.irs, options);
       // The engine checks again (same checker, same policy): its checker warnings repeat the front
       // end's, which speak the input's language, so each is shown once.
