@@ -113,6 +113,8 @@ export function validateAndCheck(
     const v = validateIr(item.value, item.sourceMap, statement, wording);
     diagnostics.push(...v.diagnostics);
     if (!v.ir) {
+      // Nested past the limit: nothing more is read of it.
+      if (v.diagnostics.some((d) => d.code === 'too-deep')) return;
       // The shape is wrong: still judge the values it did not reject (see checkValues).
       const skip = v.diagnostics.flatMap((d) => (d.severity === 'error' && d.path !== undefined ? [d.path] : []));
       diagnostics.push(...checkValues(item.value, { sourceMap: item.sourceMap, statement, skip, source, wording }));

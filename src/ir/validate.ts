@@ -79,8 +79,9 @@ const MAX_TEXT_REPORTS = 10;
 
 /**
  * Walks the value without recursion: reports the first place nested deeper than MAX_IR_DEPTH
- * (`too-deep`) and strings or keys with lone surrogates (`invalid-text`). False when the value
- * must not go further.
+ * (`too-deep`), strings or keys with lone surrogates (`invalid-text`) and values JSON does not
+ * have (NaN, ±Infinity, a bigint or function in an IR built in memory: `invalid-value`). False
+ * when the value must not go further.
  */
 function inspectValue(out: Reporter, json: unknown): boolean {
   const stack: Array<{ value: unknown; path: PropertyKey[] }> = [{ value: json, path: [] }];
@@ -94,6 +95,12 @@ function inspectValue(out: Reporter, json: unknown): boolean {
     const { value, path } = stack.pop()!;
     if (typeof value === 'string') {
       if (!isWellFormedText(value)) badText(path.length ? out.name(path) : 'the instruction', path);
+      continue;
+    }
+    if ((typeof value === 'number' && !Number.isFinite(value)) || typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol') {
+      // Not JSON: it would be stored as null (or not at all), so it is refused rather than changed.
+      out.report('invalid-value', `${path.length ? out.name(path) : 'the instruction'} is ${typeof value === 'number' ? String(value) : `a ${typeof value}`}, which is not a JSON value`, path);
+      reports++;
       continue;
     }
     if (value === null || typeof value !== 'object') continue;

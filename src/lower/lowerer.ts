@@ -37,7 +37,16 @@ export class Lowerer {
       this.error('invalid-duration', `'${value}' is not a duration (ISO-8601 like P30D or PT12H, or 30d)`, path);
       return undefined;
     }
-    return formatUtc(addDuration(this.now, d, sign));
+    return this.utc(addDuration(this.now, d, sign), path);
+  }
+
+  /** A computed instant as UTC text, or an `out-of-range` error when it is past what a date can hold (±275,000 years). */
+  utc(date: Date, path: string): string | undefined {
+    if (Number.isNaN(date.getTime())) {
+      this.error('out-of-range', 'this duration reaches past the dates the engine can represent (about ±275,000 years)', path);
+      return undefined;
+    }
+    return formatUtc(date);
   }
 
   /** Memory ids (positive integers), deduplicated. */

@@ -115,3 +115,17 @@ describe('text fidelity', () => {
     expect(r.diagnostics[0].range!.start.column).toBe(22);
   });
 });
+
+describe('values JSON does not have', () => {
+  it('NaN, ±Infinity and bigints in an IR built in memory are refused, not stored as null (found by npm run fuzz)', async () => {
+    for (const bad of [Number.NEGATIVE_INFINITY, Number.NaN, 10n]) {
+      const ir = encode('x', { facets: { n: bad } });
+      expect(codes(validateIr(ir).diagnostics)).toEqual(['invalid-value']);
+      const r = run(await freshStore(), [ir], { now: NOW });
+      expect(r.ok).toBe(false);
+    }
+    const proto = encode('x');
+    Object.defineProperty(proto.args as object, '__proto__', { value: Number.NEGATIVE_INFINITY, enumerable: true });
+    expect(validateIr(proto).diagnostics[0]).toMatchObject({ code: 'invalid-value', path: 'args.__proto__' });
+  });
+});

@@ -95,3 +95,13 @@ describe('recovery stays linear', () => {
     expect(r.irs.map((ir: any) => ir.args.tags.length)).toEqual([300, 300]);
   });
 });
+
+describe('values past what a date can hold', () => {
+  it('a relative range or TTL reaching past ±275,000 years is out-of-range, not a thrown RangeError (found by npm run fuzz)', async () => {
+    const store = await freshStore();
+    const r = run(store, [{ stage: 'RET', op: 'Summarize', target: { filter: { time_range: { relative: 'last', amount: 200_000_000, unit: 'days' } } }, args: { max_tokens: 150 } }], { now: NOW });
+    expect(r.diagnostics).toMatchObject([{ code: 'out-of-range', path: 'target.filter.time_range.amount' }]);
+    const e = run(store, [{ stage: 'ENC', op: 'Encode', args: { payload: { text: 'x' }, ttl: 'P999999999D' } }], { now: NOW });
+    expect(codes(e.diagnostics)).toContain('out-of-range');
+  });
+});
