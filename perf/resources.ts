@@ -3,6 +3,7 @@
  * inputs of issue 8's finding 13, each measured in a fresh child process:
  *
  * - script-100k: a 100,000-statement DSL script through the front end (textToIr) and `run`;
+ * - cli-run-100k: the same script through `t2m run` (the CLI's own process);
  * - retrieve-all-100k: `RETRIEVE ALL` on a store of 100,000 records (made with plain INSERTs
  *   first, so the peak is the read's);
  * - text-5mb: one Encode of a 5 MB text: bytes in the memory table and in the audit log.
@@ -16,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
 const HERE = resolve(import.meta.dirname, '..');
-const SCENARIOS = ['script-100k', 'retrieve-all-100k', 'text-5mb'] as const;
+const SCENARIOS = ['script-100k', 'cli-run-100k', 'retrieve-all-100k', 'text-5mb'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const NOW = '2025-05-01T00:00:00Z';
 const MB = 1024 * 1024;
@@ -26,6 +27,8 @@ const flag = (name: string) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : undefined;
 };
+
+const script100k = () => Array.from({ length: 100_000 }, (_, i) => `ENCODE "memory number ${i}" TAGS "t${i % 50}" SOURCE "perf";`).join('\n');
 
 async function child(scenario: Scenario, root: string): Promise<Record<string, number | string>> {
   const pipeline = await import(`${root}/src/pipeline.ts`);
@@ -37,12 +40,25 @@ async function child(scenario: Scenario, root: string): Promise<Record<string, n
   const baseline = rss();
   switch (scenario) {
     case 'script-100k': {
-      const text = Array.from({ length: 100_000 }, (_, i) => `ENCODE "memory number ${i}" TAGS "t${i % 50}" SOURCE "perf";`).join('\n');
+      const text = script100k();
       const t0 = performance.now();
       const front = pipeline.textToIr(text);
       const afterFront = peak();
       const r = engine.run(store, front.irs, { now: NOW, sourceMaps: front.sourceMaps });
       return { baselineMB: baseline, frontEndPeakMB: afterFront, peakMB: peak(), ok: String(r.ok), seconds: Math.round(performance.now() - t0) / 1000 };
+    }
+    case 'cli-run-100k': {
+      const { mkdtempSync, writeFileSync } = await import('node:fs');
+      const { tmpdir } = await import('node:os');
+      const file = resolve(mkdtempSync(resolve(tmpdir(), 't2m-perf-')), 'script.t2m');
+      writeFileSync(file, script100k());
+      const t0 = performance.now();
+      process.argv = [process.argv[0], 't2m', 'run', file, '--now', NOW];
+      const write = process.stdout.write.bind(process.stdout);
+      process.stdout.write = (() => true) as typeof process.stdout.write;
+      await import(`${root}/src/cli/main.ts`);
+      process.stdout.write = write;
+      return { baselineMB: baseline, peakMB: peak(), exitCode: Number(process.exitCode ?? 0), seconds: Math.round(performance.now() - t0) / 1000 };
     }
     case 'retrieve-all-100k': {
       store.transaction(() => {

@@ -77,6 +77,20 @@ describe('CLI input and limit flags', () => {
     expect(r.status, r.stderr).toBe(0);
   });
 
+  it('prototype-named keys through t2m convert and t2m run: no stack trace, kept as data', () => {
+    const f = files({ 'a.json': '{"stage":"ENC","op":"Encode","args":{"payload":{"text":"x"},"facets":{"__proto__":{"a":1},"constructor":2,"toString":"s"}},"__proto__":1}\n' });
+    const dsl = t2m(['convert', f['a.json'], '--to', 'dsl']);
+    expect(dsl.stderr).not.toMatch(/TypeError|at .*\.ts/);
+    const ok = files({ 'b.json': '{"stage":"ENC","op":"Encode","args":{"payload":{"text":"x"},"facets":{"__proto__":{"a":1},"constructor":2,"hasOwnProperty":"s"}}}\n' });
+    const out = t2m(['convert', ok['b.json'], '--to', 'dsl']);
+    expect(out.status, out.stderr).toBe(0);
+    expect(out.stdout).toMatch(/FACETS \{ __proto__: \{ a: 1 \}, constructor: 2, hasOwnProperty: "s" \}/);
+    const back = t2m(['convert', '-', '--to', 'json'], out.stdout);
+    expect(JSON.stringify(JSON.parse(back.stdout))).toBe(JSON.stringify(JSON.parse('[{"stage":"ENC","op":"Encode","args":{"payload":{"text":"x"},"facets":{"__proto__":{"a":1},"constructor":2,"hasOwnProperty":"s"}}}]')));
+    const run = t2m(['run', ok['b.json'], '--now', NOW]);
+    expect(run.status, run.stderr).toBe(0);
+  });
+
   it('t2m run --max-statements, --max-rows and --max-input', () => {
     const f = files({ 'a.t2m': 'ENCODE "a";\nENCODE "b";\nRETRIEVE ALL CONFIRM;\n' });
     const over = t2m(['run', f['a.t2m'], '--now', NOW, '--max-statements', '2']);

@@ -47,7 +47,10 @@ export function runCommand(program: Command): void {
       const [{ readInput }, { explain, openStore, run, sweep }, { loadStoreFile, saveStoreFile }, { formatStatement }] = await loaded(Promise.all([
         import('../../pipeline.js'), import('../../engine/index.js'), import('../../engine/file-store.js'), import('../engine-output.js'),
       ]));
-      const input = readInput(text);
+      // Only what the run needs is kept: the syntax tree (a few kilobytes a statement) is let go
+      // before the engine runs.
+      const { irs, sourceMaps, diagnostics: inputDiagnostics } = readInput(text);
+      const input = { irs, sourceMaps, diagnostics: inputDiagnostics };
       if (hasErrors(input.diagnostics)) {
         if (flags.json) process.stdout.write(`${JSON.stringify({ ok: false, results: [], diagnostics: input.diagnostics }, null, 2)}\n`);
         else await printDiagnostics(process.stderr, input.diagnostics, file, text);
