@@ -133,6 +133,8 @@ export const recoveryWork = { tokensFed: 0, parses: 0 };
 
 /** The first window a statement is parsed in; it doubles while the parse reaches its end. */
 const WINDOW = 64;
+/** The least window of a statement with errors. */
+const ERROR_WINDOW = 4096;
 /** The parser looks this many tokens past the one it stands on (maxLookahead 3, plus one). */
 const LOOKAHEAD_MARGIN = 4;
 
@@ -150,12 +152,13 @@ function parseStatementAt(chunk: readonly IToken[], i: number): { cst: CstNode; 
     recoveryWork.tokensFed += end - i;
     recoveryWork.parses++;
     const cst = parser.statement();
+    // Input left after the statement is handled by the caller, not reported as "redundant input".
+    const errors = parser.errors.filter((e) => e.name !== 'NotAllInputParsedException');
     const stoppedAt = (parser as unknown as { currIdx?: number }).currIdx;
-    const sawEnd = typeof stoppedAt !== 'number' || i + stoppedAt + LOOKAHEAD_MARGIN >= end;
-    if (end === chunk.length || !sawEnd) {
-      // Input left after the statement is handled by the caller, not reported as "redundant input".
-      return { cst, errors: parser.errors.filter((e) => e.name !== 'NotAllInputParsedException') };
-    }
+    const sawEnd = typeof stoppedAt !== 'number' || stoppedAt + LOOKAHEAD_MARGIN >= end - i;
+    // After an error, the parser's recovery may have looked further ahead for a token to resume
+    // at: such a statement gets a window of at least ERROR_WINDOW tokens (or the whole rest).
+    if (end === chunk.length || (!sawEnd && (errors.length === 0 || size >= ERROR_WINDOW))) return { cst, errors };
   }
 }
 
