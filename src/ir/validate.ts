@@ -206,7 +206,7 @@ function nearMissKeys(out: Reporter, schema: z.core.$ZodType, value: unknown, pa
   // A loose object (`z.looseObject`) keeps unknown keys: its catchall is `unknown`.
   const loose = inner.def.catchall instanceof z.ZodUnknown;
   for (const [key, v] of Object.entries(value)) {
-    if (key in shape) nearMissKeys(out, shape[key], v, [...path, key]);
+    if (Object.hasOwn(shape, key)) nearMissKeys(out, shape[key], v, [...path, key]);
     else if (loose) {
       const guess = closest(key, known, 2);
       if (!guess || guess === key) continue;
@@ -268,7 +268,9 @@ class Reporter {
     let schema: z.core.$ZodType | undefined = SCHEMA_OF_OP.get(op);
     for (const k of path) {
       const inner = schema && unwrapOptional(schema);
-      schema = inner instanceof z.ZodObject ? (inner.shape as Record<string, z.core.$ZodType>)[String(k)] : undefined;
+      const shape = inner instanceof z.ZodObject ? (inner.shape as Record<string, z.core.$ZodType>) : undefined;
+      // Own keys only: a user key such as `constructor` names no field of the schema.
+      schema = shape && Object.hasOwn(shape, String(k)) ? shape[String(k)] : undefined;
     }
     const inner = schema && unwrapOptional(schema);
     return inner instanceof z.ZodObject ? Object.keys(inner.shape) : [];
