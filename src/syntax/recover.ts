@@ -114,13 +114,22 @@ function resumeAt(chunk: readonly IToken[], start: number, from: number, lineSta
   return chunk.length;
 }
 
-/** The bracket that opens level MAX_NESTING + 1 in `chunk`, if any. */
+/**
+ * The token where `chunk` passes MAX_NESTING levels, if it does: a bracket that opens one level
+ * too many, or a `.` of a dotted path (`SET a.b.c = 1`, each segment a level of the IR) that does.
+ */
 function firstTooDeep(chunk: readonly IToken[]): IToken | undefined {
   let depth = 0;
+  let dots = 0;
+  let previous: IToken | undefined;
   for (const t of chunk) {
+    if (t.tokenType === T.Dot) {
+      if (depth + ++dots > MAX_NESTING) return t;
+    } else if (previous?.tokenType !== T.Dot) dots = 0;
     if (t.tokenType === T.LBracket || t.tokenType === T.LBrace) {
       if (++depth > MAX_NESTING) return t;
     } else if ((t.tokenType === T.RBracket || t.tokenType === T.RBrace) && depth > 0) depth--;
+    previous = t;
   }
   return undefined;
 }

@@ -25,6 +25,15 @@ describe('nesting limit (too-deep)', () => {
     expect(codes(textToIr(src).diagnostics)).toEqual(['too-deep']);
   });
 
+  it('a dotted path of 50,000 segments is too-deep too, and the formatter does not overflow (found by probing WITH)', () => {
+    const path = Array.from({ length: 50_000 }, (_, i) => `k${i}`).join('.');
+    for (const src of [`ENCODE "x" WITH ${path} = 1;`, `UPDATE ID 1 SET ${path} = 1;`]) {
+      expect(codes(parse(src).diagnostics)).toEqual(['too-deep']);
+      expect(codes(formatText(src).diagnostics)).toEqual(['too-deep']);
+    }
+    expect(codes(textToIr(`ENCODE "x" WITH args.facets.${Array.from({ length: 60 }, (_, i) => `k${i}`).join('.')} = 1;`).diagnostics)).toEqual([]);
+  });
+
   it('DSL up to the limit is read and printed', () => {
     const src = `ENCODE "x" FACETS { a: ${nested(MAX_NESTING - 1)} };`;
     expect(codes(textToIr(src).diagnostics)).toEqual([]);
