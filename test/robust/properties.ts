@@ -60,7 +60,7 @@ const deep = fc
   .tuple(fc.integer({ min: 1, max: 400 }), fc.constantFrom('[', '{ a:', '{'), fc.boolean())
   .map(([n, open, closed]) => `ENCODE "x" FACETS { k: ${open.repeat(n)} 1 ${closed ? (open === '[' ? ']' : '}').repeat(n) : ''} };`);
 const huge = fc
-  .tuple(fc.constantFrom('a', '\\u0041', '\\q', '中', 'x y', '"'), fc.integer({ min: 1000, max: 20_000 }), fc.constantFrom('ENCODE "', 'ENCODE ', 'ENCODE "x" TAGS "', '# '), fc.constantFrom('";', '', ';'))
+  .tuple(fc.constantFrom('a', '\\u0041', '\\q', '中', 'x y', '"', 'k.'), fc.integer({ min: 1000, max: 20_000 }), fc.constantFrom('ENCODE "', 'ENCODE ', 'ENCODE "x" TAGS "', '# ', 'UPDATE ID 1 SET ', 'ENCODE "x" WITH args.'), fc.constantFrom('";', '', ';', 'k = 1;'))
   .map(([unit, n, before, after]) => `${before}${unit.repeat(n)}${after}`);
 
 export const dslText: fc.Arbitrary<string> = fc.oneof(
