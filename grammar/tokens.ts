@@ -27,14 +27,69 @@ export const IDENTIFIER_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const DateTimeLiteral = createToken({ name: 'DateTimeLiteral', pattern: DATETIME_PATTERN, label: 'a datetime' });
 export const DurationLiteral = createToken({ name: 'DurationLiteral', pattern: DURATION_PATTERN, label: 'a duration' });
 export const NumberLiteral = createToken({ name: 'NumberLiteral', pattern: NUMBER_PATTERN, label: 'a number' });
+/**
+ * The string patterns are scanners, not regular expressions: a regex with an alternation under
+ * `*` keeps one backtrack entry per repetition, and a string of a million `\u0041` escapes
+ * overflowed its stack. Both scan in one pass, in constant stack.
+ */
+const QUOTE = 34;
+const BACKSLASH = 92;
+const isLineBreak = (c: number) => c === 10 || c === 13;
+const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+const SIMPLE_ESCAPES = new Set([...'"\\/bfnrt'].map((c) => c.charCodeAt(0)));
+
+function matched(text: string, start: number, end: number): RegExpExecArray {
+  return [text.slice(start, end)] as unknown as RegExpExecArray;
+}
+
+/** What `scanString` matches, as a regex (for the generated grammars; not used to lex). */
+export const STRING_PATTERN = /"(?:[^"\\\r\n]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"/;
+
+/** `STRING_PATTERN`: a JSON string on one line. */
+export function scanString(text: string, offset: number): RegExpExecArray | null {
+  if (text.charCodeAt(offset) !== QUOTE) return null;
+  for (let j = offset + 1; j < text.length;) {
+    const c = text.charCodeAt(j);
+    if (c === QUOTE) return matched(text, offset, j + 1);
+    if (isLineBreak(c)) return null;
+    if (c !== BACKSLASH) { j++; continue; }
+    const e = text.charCodeAt(j + 1);
+    if (SIMPLE_ESCAPES.has(e)) j += 2;
+    else if (e === 117 && isHex(text.charCodeAt(j + 2)) && isHex(text.charCodeAt(j + 3)) && isHex(text.charCodeAt(j + 4)) && isHex(text.charCodeAt(j + 5))) j += 6;
+    else return null;
+  }
+  return null;
+}
+
+/** `"(?:[^"\\\r\n]|\\.)*"?`: a string with a bad escape or no closing quote. */
+export function scanBadString(text: string, offset: number): RegExpExecArray | null {
+  if (text.charCodeAt(offset) !== QUOTE) return null;
+  let j = offset + 1;
+  while (j < text.length) {
+    const c = text.charCodeAt(j);
+    if (c === QUOTE) return matched(text, offset, j + 1);
+    if (isLineBreak(c)) break;
+    if (c === BACKSLASH) {
+      const e = text.charCodeAt(j + 1);
+      // `.` matches any character but a line terminator.
+      if (Number.isNaN(e) || isLineBreak(e) || e === 0x2028 || e === 0x2029) break;
+      j += 2;
+    } else j++;
+  }
+  return matched(text, offset, j);
+}
+
 /** JSON string escapes; raw characters other than `"`, `\` and line breaks (Chinese text too). */
 export const StringLiteral = createToken({
   name: 'StringLiteral',
   label: 'a string',
-  pattern: /"(?:[^"\\\r\n]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"/,
+  // `toJSON`: the serialised grammar (railroad diagrams) shows the regex the scanner implements.
+  pattern: { exec: scanString, toJSON: () => STRING_PATTERN.source } as { exec: typeof scanString },
+  start_chars_hint: ['"'],
+  line_breaks: false,
 });
 /** A string with a bad escape or no closing quote; never consumed by the grammar, reported by `parse`. */
-export const BadString = createToken({ name: 'BadString', pattern: /"(?:[^"\\\r\n]|\\.)*"?/ });
+export const BadString = createToken({ name: 'BadString', pattern: { exec: scanBadString }, start_chars_hint: ['"'], line_breaks: false });
 
 /** A reference to an earlier statement's binding: `$name` (see `LET`, src/language/references.ts). */
 export const Reference = createToken({ name: 'Reference', pattern: /\$[A-Za-z_][A-Za-z0-9_]*/, label: 'a reference ($name)' });

@@ -86,7 +86,7 @@ function ruleBody(r: Rule): string {
 }
 
 const LEXICAL: ReadonlyArray<[string, RegExp | string]> = [
-  ['StringLiteral', T.StringLiteral.PATTERN as RegExp],
+  ['StringLiteral', T.STRING_PATTERN],
   ['NumberLiteral', T.NUMBER_PATTERN],
   ['DateTimeLiteral', T.DATETIME_PATTERN],
   ['DurationLiteral', T.DURATION_PATTERN],

@@ -71,10 +71,19 @@ export function textToIr(text: string, options: FrontEndOptions = {}): FrontEndR
 function statementOfSyntaxError(d: Diagnostic, script: Script, text: string): number | undefined {
   if (d.code === 'missing-semicolon') return undefined;
   const offset = d.range?.start.offset ?? text.length;
+  // The last statement starting at or before it (statements are in source order): a binary
+  // search, so that thousands of errors over thousands of statements stay linear.
+  const statements = script.statements;
+  let lo = 0;
+  let hi = statements.length - 1;
   let owner: number | undefined;
-  script.statements.forEach((st, i) => {
-    if (st.loc.start.offset <= offset) owner = i;
-  });
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (statements[mid].loc.start.offset <= offset) {
+      owner = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
   if (owner === undefined) return undefined;
   const end = script.statements[owner].loc.end.offset;
   const closed = text[end - 1] === ';';
@@ -104,6 +113,8 @@ export function validateAndCheck(
     const v = validateIr(item.value, item.sourceMap, statement, wording);
     diagnostics.push(...v.diagnostics);
     if (!v.ir) {
+      // Nested past the limit: nothing more is read of it.
+      if (v.diagnostics.some((d) => d.code === 'too-deep')) return;
       // The shape is wrong: still judge the values it did not reject (see checkValues).
       const skip = v.diagnostics.flatMap((d) => (d.severity === 'error' && d.path !== undefined ? [d.path] : []));
       diagnostics.push(...checkValues(item.value, { sourceMap: item.sourceMap, statement, skip, source, wording }));

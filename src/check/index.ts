@@ -88,8 +88,9 @@ export function checkValues(json: unknown, options: CheckValuesOptions = {}): Di
   const out: Diagnostic[] = [];
   let current: Rule = valueRules[0];
   const ctx: RuleContext = {
-    // Value rules read only `op` from the statement, and only to look up which paths they judge.
-    ir: json as IR,
+    // Value rules read only `op` from the statement, and only to look up which paths they judge
+    // (an `op` that is not a string, say an object with a `toString` key, looks up nothing).
+    ir: (typeof (json as { op?: unknown }).op === 'string' ? json : { ...json, op: '' }) as IR,
     statement,
     sourceMap: options.sourceMap,
     source: options.source ?? 'ir',

@@ -21,6 +21,7 @@ export interface CodeInfo {
 }
 
 const SYNTAX = 'spec/syntax.md#9-syntax-diagnostics';
+const LIMITS = 'spec/syntax.md#13-limits-and-text-fidelity';
 const DATASET = 'spec/syntax.md#10-datasets-one-statement-per-line';
 const VALIDATION = 'spec/checks.md#validation-shape';
 const TARGET = 'spec/checks.md#target-mode';
@@ -48,6 +49,8 @@ export const CODES = {
   'expected-statement': error('syntax', SYNTAX, 'a statement that does not start with a verb'),
   'missing-semicolon': error('syntax', SYNTAX, 'two statements without `;` between them'),
   'internal-error': error('syntax', SYNTAX, 'the parser broke (a bug, not a mistake in the input)'),
+  'too-deep': error('syntax', LIMITS, 'lists and objects nested deeper than the limit (DSL or JSON)'),
+  'invalid-text': error('syntax', LIMITS, 'text that is not valid Unicode (a lone surrogate, bytes that are not UTF-8)'),
   'clause-not-allowed': error('convert', SYNTAX, 'a clause the verb does not take'),
   'duplicate-field': error('convert', SYNTAX, 'the same IR field set by two clauses'),
   'duplicate-key': error('convert', SYNTAX, 'the same key twice in one object literal'),
@@ -100,6 +103,7 @@ export const CODES = {
   'bad-arg': error('lower', ENGINE, 'an Encode governance arg (weight, ttl, expiry, lock) with a wrong value'),
   'bad-id': error('lower', ENGINE, 'an id that is not a positive integer'),
   'ignored-arg': warning('lower', ENGINE, 'a key the engine does not act on (kept in the IR, reported)'),
+  'empty-value': error('lower', 'spec/semantics.md#text-fidelity', 'a blank entry in a stored list (tags, white- and blacklists)'),
   'weight-clamped': warning('lower', ENGINE, 'a weight outside [0,1], clamped'),
   'demote-positive-delta': warning('lower', ENGINE, 'a Demote with a positive delta, read as the size of the decrease'),
   'promote-negative-delta': warning('lower', ENGINE, 'a Promote with a negative delta, which lowers the weight'),
@@ -120,6 +124,8 @@ export const CODES = {
   'ref-empty': error('engine', ENGINE_REFERENCES, 'a reference whose binding holds no ids when the statement runs'),
   'ref-not-single': error('engine', ENGINE_REFERENCES, "a reference in MERGE's `INTO` whose binding holds more than one id"),
   // The engine API and stores.
+  'limit-exceeded': error('engine', 'spec/semantics.md#limits', 'a script over a resource limit (statements, text length, input size)'),
+  'truncated': warning('execute', 'spec/semantics.md#limits', 'a read that matched more rows than it may return; the first ones are returned'),
   'bad-store-file': error('engine', STORAGE, 'bytes that are not a Text2Mem store'),
   'store-unreadable': error('engine', ENGINE, 'a store file that cannot be read'),
   'store-unwritable': error('engine', ENGINE, 'a store file that cannot be written'),

@@ -23,13 +23,16 @@ export function closest(word: string, candidates: Iterable<string>, maxDistance 
   const w = word.toLowerCase();
   let best: string | undefined;
   let bestDistance = Infinity;
+  const allowed = w.length <= 5 ? Math.min(maxDistance, 1) : maxDistance;
   for (const c of candidates) {
+    // Lengths further apart than the allowed edits cannot be within them (and a word of
+    // megabytes is not measured against every keyword).
+    if (Math.abs(c.length - w.length) > allowed) continue;
     const d = typoDistance(w, c.toLowerCase());
     if (d < bestDistance) {
       best = c;
       bestDistance = d;
     }
   }
-  const allowed = w.length <= 5 ? Math.min(maxDistance, 1) : maxDistance;
   return bestDistance <= allowed ? best : undefined;
 }

@@ -17,12 +17,14 @@ import { validateIr } from '../ir/validate.js';
 import { LET_BINDS, isRef } from '../language/index.js';
 import { refsOf } from '../check/rules/ReferenceRule.js';
 import { ARCHIVE_WEIGHT, formatUtc, lowerIr, parseInstant } from '../lower/index.js';
-import { executeOperation, type Change, type StatementResult } from '../execute/execute.js';
+import { auditImages, executeOperation, type Change, type StatementResult } from '../execute/execute.js';
 import { effectsOf, lockRefusal, writeRefusal } from '../execute/governance.js';
 import { openStore, Store, type StoreOptions } from '../execute/store.js';
+import { checkLimits, resolveLimits, type Limits } from './limits.js';
 
 export { Store, openStore, loadSqlJs, type StoreOptions, type OpenResult } from '../execute/store.js';
 export type { StatementResult, Change } from '../execute/execute.js';
+export { DEFAULT_LIMITS, type Limits } from './limits.js';
 export { HashEmbedder, ExtractiveSummarizer, type Embedder, type Summarizer } from '../execute/text.js';
 export type { SqlStatement } from '../compile/index.js';
 
@@ -56,6 +58,8 @@ export interface RunOptions {
   readonly dryRun?: boolean;
   /** The checker's policy (default `default`, as `t2m check` and `t2m run`): `strict` refuses on warnings too. */
   readonly policy?: Policy;
+  /** Resource limits (statements, text length, rows per read); see ./limits.ts for the defaults. */
+  readonly limits?: Limits;
 }
 
 export interface RunResult {
@@ -95,6 +99,9 @@ export function run(store: Store, irs: readonly unknown[], options: RunOptions =
   const now = clock(options.now);
   if (!(now instanceof Date)) return { ok: false, results: [], diagnostics: [now] };
   const at = (i: number) => (d: Diagnostic) => locate(d, i, options.sourceMaps);
+  const limits = resolveLimits(options.limits);
+  const over = checkLimits(irs, limits);
+  if (over.length) return { ok: false, results: [], diagnostics: over.map((d) => (d.statement === undefined ? d : at(d.statement)(d))) };
   const checked = validateAndCheck(irs, options);
   if (!checked.ok) return { ok: false, results: [], diagnostics: checked.diagnostics };
   const warnings = [...checked.diagnostics];
@@ -112,8 +119,8 @@ export function run(store: Store, irs: readonly unknown[], options: RunOptions =
       warnings.push(...lowered.warnings.map(at(i)));
       const op = lowered.operation;
       const outcome = op.dryRun
-        ? store.transaction(() => ({ commit: false, value: executeOperation(store, op, i) }))
-        : executeOperation(store, op, i);
+        ? store.transaction(() => ({ commit: false, value: executeOperation(store, op, i, limits) }))
+        : executeOperation(store, op, i, limits);
       if (!outcome.ok && op.dryRun) {
         // A dry run asks what the statement would do; "it would be refused" is that answer, so
         // the refusal is reported in its result (and as a warning) and the script goes on.
@@ -308,15 +315,15 @@ export interface AuditRecord {
 
 /** The audit log, oldest first (or one entry). */
 export function auditLog(store: Store, id?: number): AuditRecord[] {
-  return store.all(compileAuditSelect(store.dialect, id)).map((r) => ({
+  return store.all(compileAuditSelect(store.dialect, id)).map((r) => auditImages(r)).map(({ r, ir, before, after }) => ({
     id: Number(r.id),
     at: String(r.at),
     actor: r.actor === null ? null : String(r.actor),
     op: String(r.op),
-    ir: JSON.parse(String(r.ir ?? 'null')),
+    ir,
     affectedIds: JSON.parse(String(r.affected_ids)),
-    before: JSON.parse(String(r.before ?? 'null')),
-    after: JSON.parse(String(r.after ?? 'null')),
+    before,
+    after,
     undoneBy: r.undone_by === null ? null : Number(r.undone_by),
   }));
 }

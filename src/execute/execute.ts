@@ -458,14 +458,20 @@ function project(row: Row, include: readonly string[]): Record<string, unknown> 
  * Executes one operation; the caller owns the transaction (and rolls it back when the statement
  * is refused: a refusal may come after some of its writes).
  */
-export function executeOperation(store: Store, op: Operation, index: number): ExecuteResult {
+export function executeOperation(store: Store, op: Operation, index: number, limits: { readonly maxRows?: number } = {}): ExecuteResult {
   const x = new Execution(store, op, index);
+  const maxRows = limits.maxRows ?? Infinity;
   const done = (ids: () => number[]): ExecuteResult => {
     const written = ids();
     return x.refusal ? { ok: false, diagnostics: [x.refusal] } : { ok: true, result: withAudit(x, written) };
   };
   if (op.kind === 'Encode') return done(() => encode(x, op));
-  let { rows, scores } = x.target(op);
+  // A read returns at most maxRows rows: a filter read asks the store for one more (to know
+  // whether it was cut), a search scores its candidates and is cut after ranking.
+  const capped = op.kind === 'Retrieve' && !op.selection.search && Number.isFinite(maxRows) && !(op.selection.limit !== undefined && op.selection.limit <= maxRows)
+    ? { ...op, selection: { ...op.selection, limit: maxRows + 1 } }
+    : op;
+  let { rows, scores } = x.target(capped);
   if (x.refusal) return { ok: false, diagnostics: [x.refusal] };
   if (rows.length === 0 && op.kind !== 'Retrieve' && op.kind !== 'Summarize') {
     x.warn('no-match', `${op.kind}: the target matches no live record`, 'target');
@@ -481,6 +487,10 @@ export function executeOperation(store: Store, op: Operation, index: number): Ex
   const all = () => rows.map((r) => r.id);
   switch (op.kind) {
     case 'Retrieve':
+      if (rows.length > maxRows) {
+        x.warn('truncated', `Retrieve matched more than ${maxRows} records; the first ${maxRows} are returned (RunOptions.limits.maxRows, t2m run --max-rows; or narrow it with LIMIT)`, 'target');
+        rows = rows.slice(0, maxRows);
+      }
       return { ok: true, result: x.result(all(), { rows: rows.map((r) => project(r, op.include)), scores }) };
     case 'Summarize': {
       const texts = rows.filter((r) => typeof r.text === 'string').map((r) => ({ id: r.id, text: r.text as string }));
@@ -506,7 +516,7 @@ function withAudit(x: Execution, ids: number[]): StatementResult {
       at: op.now,
       actor: op.actor ?? null,
       op: op.kind,
-      ir: op.ir,
+      ir: auditIr(op.ir, changes),
       affectedIds: changes.map((c) => c.id),
       before: Object.fromEntries(changes.map((c) => [c.id, c.before])),
       after: Object.fromEntries(changes.map((c) => [c.id, c.after])),
@@ -518,4 +528,66 @@ function withAudit(x: Execution, ids: number[]): StatementResult {
     x.sql.push(x.unreadable.size ? entry(x.visibleChanges()) : full);
   }
   return x.result(ids);
+}
+
+/** Strings at least this long that the IR shares with an after image are stored once, in the image. */
+const AUDIT_SHARED_TEXT = 1024;
+/** The key of the stored audit IR listing its shared strings: no valid IR has it (the IR is closed). */
+const REFS = '$refs';
+type AuditRef = [path: (string | number)[], id: number, field: string];
+
+function setOwnKey(o: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * The IR as the audit entry stores it: a long string that an after image also holds (an Encode's
+ * text, an Update's new text) is stored once, in the image, and the IR lists where it goes back
+ * (`$refs`); `auditImages` puts it back, so `auditLog` returns the IR as it was run.
+ */
+function auditIr(ir: unknown, changes: readonly Change[]): unknown {
+  const shared = new Map<string, [number, string]>();
+  for (const c of changes) {
+    for (const [field, v] of Object.entries(c.after ?? {})) if (typeof v === 'string' && v.length >= AUDIT_SHARED_TEXT && !shared.has(v)) shared.set(v, [c.id, field]);
+  }
+  if (!shared.size) return ir;
+  const refs: AuditRef[] = [];
+  // The IR is validated, so its depth is bounded: plain recursion is safe.
+  const copy = (v: unknown, path: (string | number)[]): unknown => {
+    if (typeof v === 'string') {
+      const at = shared.get(v);
+      if (!at) return v;
+      refs.push([path, ...at]);
+      return null;
+    }
+    if (Array.isArray(v)) return v.map((x, i) => copy(x, [...path, i]));
+    if (v && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) setOwnKey(out, k, copy(x, [...path, k]));
+      return out;
+    }
+    return v;
+  };
+  const stored = copy(ir, []) as Record<string, unknown>;
+  if (!refs.length) return ir;
+  setOwnKey(stored, REFS, refs);
+  return stored;
+}
+
+/** An audit row's IR and before/after images, parsed, with the IR's shared strings put back. */
+export function auditImages<R extends Record<string, unknown>>(r: R): { r: R; ir: unknown; before: Record<string, Record<string, unknown> | null> | null; after: Record<string, Record<string, unknown> | null> | null } {
+  const ir = JSON.parse(String(r.ir ?? 'null')) as unknown;
+  const before = JSON.parse(String(r.before ?? 'null'));
+  const after = JSON.parse(String(r.after ?? 'null'));
+  if (ir && typeof ir === 'object' && Object.hasOwn(ir, REFS)) {
+    const o = ir as Record<string, unknown>;
+    for (const [path, id, field] of o[REFS] as AuditRef[]) {
+      let parent: any = o;
+      for (const k of path.slice(0, -1)) parent = parent?.[k];
+      const last = path[path.length - 1];
+      if (parent && typeof parent === 'object') setOwnKey(parent, String(last), after?.[id]?.[field] ?? null);
+    }
+    delete o[REFS];
+  }
+  return { r, ir, before, after };
 }

@@ -8,6 +8,7 @@ import { type Node, type ParseError, parseTree, printParseErrorCode } from 'json
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { LineIndex } from '../diagnostics/position.js';
 import { joinPath, type SourceMap } from '../diagnostics/sourceMap.js';
+import { MAX_NESTING } from '../language/index.js';
 
 export type JsonLayout = 'object' | 'array' | 'jsonl';
 
@@ -29,8 +30,36 @@ export interface JsonRead {
 
 const PARSE_OPTIONS = { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false };
 
+/**
+ * The offset of the bracket that opens level MAX_NESTING + 1 of the JSON text `text[from, to)`,
+ * if any: checked before parsing, as the JSON parser and everything after it recurse.
+ */
+function tooDeepAt(text: string, from = 0, to = text.length): number | undefined {
+  let depth = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      // Skip the string (a broken one runs to the end; the parser reports it).
+      for (i++; i < to; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 91 || c === 123) {
+      if (++depth > MAX_NESTING) return i;
+    } else if ((c === 93 || c === 125) && depth > 0) depth--;
+  }
+  return undefined;
+}
+
+function tooDeepDiagnostic(offset: number, lines: LineIndex): Diagnostic {
+  return { code: 'too-deep', severity: 'error', message: `JSON lists and objects nest deeper than ${MAX_NESTING} levels here; the instruction is not read`, range: lines.range(offset, offset + 1) };
+}
+
 /** Read one JSON document holding an instruction object or an array of them. */
 export function readJson(text: string, lines = new LineIndex(text)): JsonRead {
+  const deep = tooDeepAt(text);
+  if (deep !== undefined) return { layout: text.trimStart().startsWith('[') ? 'array' : 'object', items: [], diagnostics: [tooDeepDiagnostic(deep, lines)], records: 1 };
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, PARSE_OPTIONS);
   const diagnostics = syntaxDiagnostics(errors, lines, 0);
@@ -67,6 +96,11 @@ export function readJsonlRecords(text: string, lines = new LineIndex(text)): Jso
     offset += raw.length + 1;
     if (!raw.trim()) continue;
     const line = lines.position(lineStart).line;
+    const deep = tooDeepAt(raw);
+    if (deep !== undefined) {
+      records.push({ line, diagnostics: [tooDeepDiagnostic(lineStart + deep, lines)] });
+      continue;
+    }
     const errors: ParseError[] = [];
     const root = parseTree(raw, errors, PARSE_OPTIONS);
     if (!root || errors.length) records.push({ line, diagnostics: syntaxDiagnostics(errors, lines, lineStart) });

@@ -11,7 +11,7 @@ import type { Code, Diagnostic, Fix } from '../diagnostics/diagnostic.js';
 import { renameKeyFix, replaceValueFix } from '../diagnostics/fix.js';
 import { resolveKeyRange, resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
 import { closest } from '../diagnostics/suggest.js';
-import { ENUMS, VERB_OF_OP } from '../language/index.js';
+import { ENUMS, MAX_IR_DEPTH, VERB_OF_OP } from '../language/index.js';
 import { IR, OPS, type Op } from './schema.js';
 
 export interface ValidateResult {
@@ -50,6 +50,10 @@ export function validateIr(json: unknown, sourceMap?: SourceMap, statement?: num
     out.report('invalid-type', `an instruction must be an object, got ${describe(json)}`, []);
     return { diagnostics: out.diagnostics };
   }
+  // Depth and text first: the rest of validation (and every later stage) walks the value
+  // recursively and stores its text, so a value nested past the limit or holding a lone
+  // surrogate stops here.
+  if (!inspectValue(out, json)) return { diagnostics: out.diagnostics };
   const op = (json as Record<string, unknown>).op;
   const schema = typeof op === 'string' ? SCHEMA_OF_OP.get(op) : undefined;
   if (!schema) {
@@ -62,6 +66,60 @@ export function validateIr(json: unknown, sourceMap?: SourceMap, statement?: num
   // The IR is the value itself, not zod's copy: the schema has no defaults or transforms, so the
   // two are equal, but the copy orders keys by the schema and the round trip keeps them as written.
   return parsed.success ? { ir: json as IR, diagnostics: out.diagnostics } : { diagnostics: out.diagnostics };
+}
+
+/** A string with a lone surrogate: UTF-8 (and so the store) cannot hold it; it would come back as U+FFFD. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export function isWellFormedText(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}
+
+/** The most `invalid-text` diagnostics one statement gets. */
+const MAX_TEXT_REPORTS = 10;
+
+/**
+ * Walks the value without recursion: reports the first place nested deeper than MAX_IR_DEPTH
+ * (`too-deep`), strings or keys with lone surrogates (`invalid-text`) and values JSON does not
+ * have (NaN, ±Infinity, a bigint or function in an IR built in memory: `invalid-value`). False
+ * when the value must not go further.
+ */
+function inspectValue(out: Reporter, json: unknown): boolean {
+  const stack: Array<{ value: unknown; path: PropertyKey[] }> = [{ value: json, path: [] }];
+  let reports = 0;
+  const badText = (what: string, path: PropertyKey[]) => {
+    if (reports++ < MAX_TEXT_REPORTS) {
+      out.report('invalid-text', `${what} holds a lone surrogate (half of a UTF-16 pair), which no UTF-8 text can hold; it would be stored as U+FFFD`, path);
+    }
+  };
+  while (stack.length) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (!isWellFormedText(value)) badText(path.length ? out.name(path) : 'the instruction', path);
+      continue;
+    }
+    if ((typeof value === 'number' && !Number.isFinite(value)) || typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol') {
+      // Not JSON: it would be stored as null (or not at all), so it is refused rather than changed.
+      out.report('invalid-value', `${path.length ? out.name(path) : 'the instruction'} is ${typeof value === 'number' ? String(value) : `a ${typeof value}`}, which is not a JSON value`, path);
+      reports++;
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (path.length >= MAX_IR_DEPTH) {
+      out.report('too-deep', `lists and objects nest deeper than ${MAX_IR_DEPTH} levels here`, path);
+      return false;
+    }
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: [...path, i] });
+    } else {
+      const keys = Object.keys(value);
+      for (let k = keys.length - 1; k >= 0; k--) {
+        const key = keys[k];
+        if (!isWellFormedText(key)) badText(`the key ${JSON.stringify(key)}`, [...path, key]);
+        stack.push({ value: (value as Record<string, unknown>)[key], path: [...path, key] });
+      }
+    }
+  }
+  return reports === 0;
 }
 
 function reportBadOp(out: Reporter, op: unknown): void {
@@ -151,7 +209,7 @@ function nearMissKeys(out: Reporter, schema: z.core.$ZodType, value: unknown, pa
   // A loose object (`z.looseObject`) keeps unknown keys: its catchall is `unknown`.
   const loose = inner.def.catchall instanceof z.ZodUnknown;
   for (const [key, v] of Object.entries(value)) {
-    if (key in shape) nearMissKeys(out, shape[key], v, [...path, key]);
+    if (Object.hasOwn(shape, key)) nearMissKeys(out, shape[key], v, [...path, key]);
     else if (loose) {
       const guess = closest(key, known, 2);
       if (!guess || guess === key) continue;
@@ -228,7 +286,9 @@ class Reporter {
     let schema: z.core.$ZodType | undefined = SCHEMA_OF_OP.get(op);
     for (const k of path) {
       const inner = schema && unwrapOptional(schema);
-      schema = inner instanceof z.ZodObject ? (inner.shape as Record<string, z.core.$ZodType>)[String(k)] : undefined;
+      const shape = inner instanceof z.ZodObject ? (inner.shape as Record<string, z.core.$ZodType>) : undefined;
+      // Own keys only: a user key such as `constructor` names no field of the schema.
+      schema = shape && Object.hasOwn(shape, String(k)) ? shape[String(k)] : undefined;
     }
     const inner = schema && unwrapOptional(schema);
     return inner instanceof z.ZodObject ? Object.keys(inner.shape) : [];

@@ -9,3 +9,4 @@ export * from './keywords.js';
 export * from './clauses.js';
 export * from './enums.js';
 export * from './references.js';
+export * from './limits.js';

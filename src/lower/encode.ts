@@ -5,7 +5,7 @@
  */
 import { ON_EXPIRE, OPS, type IROf, type JsonValue } from '../ir/schema.js';
 import {
-  asJson, clamp01, dedupe, facetColumns, isPlainObject, isString, isStringList, PERM_LISTS, type Lowerer,
+  asJson, assignOwn, clamp01, facetColumns, isPlainObject, isString, isStringList, PERM_LISTS, setOwn, storedList, type Lowerer,
 } from './lowerer.js';
 import type { ColumnValues } from './operation.js';
 
@@ -49,20 +49,20 @@ export function lowerEncode(l: Lowerer, ir: IROf<'Encode'>): { values: ColumnVal
   // (payload extras such as knowledge_type and context included); explicit facets win.
   const facets: Record<string, JsonValue> = {};
   for (const [key, v] of Object.entries(payload)) {
-    if (!PAYLOAD_CONTENT.includes(key) && !PAYLOAD_METADATA.includes(key)) facets[key] = asJson(v);
+    if (!PAYLOAD_CONTENT.includes(key) && !PAYLOAD_METADATA.includes(key)) setOwn(facets, key, asJson(v));
   }
   for (const [key, v] of Object.entries(a)) {
     if (ENGINE_MANAGED.includes(key)) {
       l.warn('ignored-arg', `Encode ignores '${key}': the engine sets it (owner is the acting actor)`, `args.${key}`);
-    } else if (!ENCODE_ARGS.includes(key)) facets[key] = asJson(v);
+    } else if (!ENCODE_ARGS.includes(key)) setOwn(facets, key, asJson(v));
   }
   // Some IRs spell a key with stray spaces (" facets"); read it as the intended key.
-  for (const f of [payload.facets, a[' facets'], a.facets]) if (isPlainObject(f)) Object.assign(facets, f);
+  for (const f of [payload.facets, a[' facets'], a.facets]) if (isPlainObject(f)) assignOwn(facets, f);
   const tags = arg('tags');
   const values: Record<string, JsonValue> = {
     text: text ?? null,
     type: text_('type'),
-    tags: dedupe(isStringList(tags) ? tags : []),
+    tags: storedList(l, isStringList(tags) ? tags : [], argPath('tags')),
     facets,
     ...facetColumns(l, facets, 'args.facets'),
     source: text_('source'),
@@ -79,7 +79,7 @@ export function lowerEncode(l: Lowerer, ir: IROf<'Encode'>): { values: ColumnVal
   }
   for (const key of PERM_LISTS) {
     const list = a[key];
-    if (list !== undefined) values[key] = dedupe(list);
+    if (list !== undefined) values[key] = storedList(l, list, `args.${key}`);
   }
   Object.assign(values, encodeGovernance(l, a));
   return { values, skipEmbedding: a.skip_embedding === true, embedding: a.embedding };

@@ -43,6 +43,7 @@ export function lowerIr(ir: IR, ctx: LowerContext): LowerResult {
   };
   const op = lowerOp(l, ir, base);
   reportIgnored(l, ir);
+  refuseLeadingBom(l, ir.args, 'args');
   if (l.errors.length) return { ok: false, diagnostics: l.errors };
   // The IR is the caller's object: it is referenced, never frozen.
   for (const [key, value] of Object.entries(op)) if (key !== 'ir') deepFreeze(value);
@@ -61,4 +62,22 @@ function deepFreeze<T>(value: T): T {
     for (const v of Object.values(value)) deepFreeze(v);
   }
   return value;
+}
+
+/**
+ * A stored string that starts with U+FEFF would come back without it: the store's UTF-8
+ * decoding takes a leading U+FEFF for a byte order mark. Rather than change the text silently,
+ * such a value in the args (what gets stored) is refused (`invalid-text`). Iterative: the IR's
+ * depth is bounded by validation, but the walk need not rely on it.
+ */
+function refuseLeadingBom(l: Lowerer, value: unknown, path: string): void {
+  const stack: Array<[unknown, string]> = [[value, path]];
+  while (stack.length) {
+    const [v, p] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.charCodeAt(0) === 0xfeff) l.error('invalid-text', 'this text starts with U+FEFF (a byte order mark), which the store would drop; remove it or put it after another character', p);
+    } else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) stack.push([x, `${p}.${k}`]);
+    }
+  }
 }

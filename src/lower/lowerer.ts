@@ -37,7 +37,16 @@ export class Lowerer {
       this.error('invalid-duration', `'${value}' is not a duration (ISO-8601 like P30D or PT12H, or 30d)`, path);
       return undefined;
     }
-    return formatUtc(addDuration(this.now, d, sign));
+    return this.utc(addDuration(this.now, d, sign), path);
+  }
+
+  /** A computed instant as UTC text, or an `out-of-range` error when it is past what a date can hold (±275,000 years). */
+  utc(date: Date, path: string): string | undefined {
+    if (Number.isNaN(date.getTime())) {
+      this.error('out-of-range', 'this duration reaches past the dates the engine can represent (about ±275,000 years)', path);
+      return undefined;
+    }
+    return formatUtc(date);
   }
 
   /** Memory ids (positive integers), deduplicated. */
@@ -54,7 +63,37 @@ export class Lowerer {
 }
 
 export const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
-export const dedupe = (xs: readonly string[]) => [...new Set(xs.map((x) => x.trim()).filter(Boolean))];
+/**
+ * Filter values (tags HAS …) as written, duplicates dropped; blank ones are left out (what a blank
+ * filter condition means is the filter's business, see target.ts).
+ */
+export const dedupe = (xs: readonly string[]) => [...new Set(xs.filter((x) => x.trim() !== ''))];
+
+/**
+ * A stored list of strings (tags, read/write white- and blacklists) exactly as written: no
+ * trimming, exact duplicates dropped. A blank element (empty or only white space) would be stored
+ * as a tag nobody can mean, so it is refused (`empty-value`) at its path.
+ */
+export function storedList(l: Lowerer, xs: readonly string[], path: string): string[] {
+  xs.forEach((x, i) => {
+    if (x.trim() === '') l.error('empty-value', `${JSON.stringify(x)} is blank: a stored tag or list entry needs text (leave it out of the list)`, `${path}.${i}`);
+  });
+  return [...new Set(xs)];
+}
+
+/**
+ * Own-property assignment: a user key such as `__proto__` is data, as in JSON.parse (a plain
+ * `o[key] = v` or Object.assign would set the object's prototype and lose the key).
+ */
+export function setOwn<V>(o: Record<string, V>, key: string, value: V): void {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Object.assign by own properties (see setOwn). */
+export function assignOwn<V>(target: Record<string, V>, source: Readonly<Record<string, V>>): Record<string, V> {
+  for (const key of Object.keys(source)) setOwn(target, key, source[key]);
+  return target;
+}
 export const isPlainObject = (v: unknown): v is Record<string, JsonValue> => !!v && typeof v === 'object' && !Array.isArray(v);
 export const isString = (v: unknown): v is string => typeof v === 'string';
 export const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
@@ -64,7 +103,7 @@ export const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v
  * the keys its open objects keep beyond their schema (typed `unknown` by zod) hold JSON values.
  */
 export const asJson = (v: unknown): JsonValue => v as JsonValue;
-export const asJsonObject = (o: Readonly<Record<string, unknown>>): Record<string, JsonValue> => ({ ...o }) as Record<string, JsonValue>;
+export const asJsonObject = (o: Readonly<Record<string, unknown>>): Record<string, JsonValue> => ({ ...o }) as Record<string, JsonValue>; // spread keeps `__proto__` keys
 
 export const FACET_COLUMNS = ['subject', 'time', 'location', 'topic'] as const;
 export const PERM_LISTS = ['read_whitelist', 'read_blacklist', 'write_whitelist', 'write_blacklist'] as const;

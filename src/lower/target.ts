@@ -17,7 +17,8 @@ export function timeRange(l: Lowerer, tr: TimeRange | undefined, path: string): 
       l.error('time-range-incomplete', 'a relative time range needs `amount` and `unit`', path);
       return undefined;
     }
-    const other = formatUtc(addDuration(l.now, unitDuration(amount, unit), tr.relative === 'next' ? 1 : -1));
+    const other = l.utc(addDuration(l.now, unitDuration(amount, unit), tr.relative === 'next' ? 1 : -1), `${path}.amount`);
+    if (other === undefined) return undefined;
     const now = formatUtc(l.now);
     if (tr.relative === 'next') return { from: now, to: other };
     // "The last N days" includes all of today: the window ends at the end of the current UTC

@@ -5,7 +5,7 @@
 import type { IR, IROf, JsonValue, Op } from '../ir/schema.js';
 import { DEFAULT_INCLUDE, DEFAULT_MAX_TOKENS, DEFAULT_WEIGHT_STEP } from './defaults.js';
 import { lowerEncode } from './encode.js';
-import { asJson, asJsonObject, clamp01, dedupe, facetColumns, isStringList, PERM_LISTS, type Lowerer } from './lowerer.js';
+import { asJson, asJsonObject, assignOwn, clamp01, facetColumns, isStringList, PERM_LISTS, setOwn, storedList, type Lowerer } from './lowerer.js';
 import type { Operation, PromoteOp, SplitRule, TimeWindow, WeightChange } from './operation.js';
 import { RRule, rrulestr } from './rrule.js';
 import { intersect, selection, timeRange } from './target.js';
@@ -30,7 +30,7 @@ export const LOWER_OP: { readonly [O in Op]: LowerOp<O> } = {
   Update: (l, ir, base) => ({ kind: 'Update', ...base, selection: selection(l, ir), ...lowerUpdate(l, ir.args?.set ?? {}) }),
   Label: (l, ir, base) => {
     const a = ir.args ?? {};
-    const tags = dedupe(a.tags ?? []);
+    const tags = storedList(l, a.tags ?? [], 'args.tags');
     const facets = asJsonObject(a.facets ?? {});
     if (tags.length === 0 && Object.keys(facets).length === 0 && a.mode !== 'replace') l.error('missing-field', 'Label needs tags or facets', 'args');
     return { kind: 'Label', ...base, selection: selection(l, ir), mode: a.mode ?? 'add', tags, facets, facetColumns: facetColumns(l, facets, 'args.facets') };
@@ -159,18 +159,18 @@ function lowerUpdate(l: Lowerer, s: NonNullable<Args<'Update'>['set']>): { set: 
         break;
       }
       case 'tags':
-        set.tags = dedupe(s.tags ?? []); break;
+        set.tags = storedList(l, s.tags ?? [], path); break;
       case 'facets':
         if (s.facets) {
-          Object.assign(facets, s.facets);
+          assignOwn(facets, asJsonObject(s.facets));
           Object.assign(set, facetColumns(l, s.facets, path));
         }
         break;
       default:
         if (GOVERNED_BY_OTHERS.includes(key)) l.error('governed-column', `\`${key}\` is a governed column UPDATE may not set`, path);
-        else if ((PERM_LISTS as readonly string[]).includes(key) && isStringList(v)) set[key] = dedupe(v);
+        else if ((PERM_LISTS as readonly string[]).includes(key) && isStringList(v)) set[key] = storedList(l, v, path);
         // Any other field is a facet: `set.status = "done"` lands in facets.status.
-        else facets[key] = asJson(v);
+        else setOwn(facets, key, asJson(v));
     }
   }
   return { set, facets };

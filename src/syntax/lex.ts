@@ -6,6 +6,7 @@
 import type { IToken, TokenType } from 'chevrotain';
 import { tokenMatcher } from 'chevrotain';
 import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
+import { LineIndex } from '../diagnostics/position.js';
 import * as T from '../../grammar/tokens.js';
 
 export type TokenKind = 'keyword' | 'verb' | 'identifier' | 'string' | 'number' | 'datetime' | 'duration' | 'boolean' | 'null' | 'punctuation' | 'comment' | 'invalid';
@@ -65,10 +66,12 @@ const FULL_WIDTH: Readonly<Record<string, string>> = {
 };
 const FULL_WIDTH_QUOTES = new Set(['“', '”', '＂']);
 
+/** The line index of the text being lexed, built on first use (one per text, not per diagnostic). */
+let lines: LineIndex | undefined;
+
 function rangeAt(text: string, offset: number, length: number): Range {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  const column = offset - before.lastIndexOf('\n');
+  if (lines?.text !== text) lines = new LineIndex(text);
+  const { line, column } = lines.position(offset);
   return { start: { line, column, offset }, end: { line, column: column + length, offset: offset + length } };
 }
 
@@ -185,6 +188,7 @@ export function lex(source: string): Lexed {
       tokens.push({ ...t, tokenType: T.StringLiteral, tokenTypeIdx: T.StringLiteral.tokenTypeIdx!, image: '""' });
     } else tokens.push(t);
   }
+  lines = undefined;
   return { tokens, comments: (result.groups.comments as IToken[] | undefined) ?? [], diagnostics, raw: result.tokens, muted };
 }
 

@@ -39,8 +39,24 @@ function parseUnsafe(text: string): ParseResult {
   const raw = parseStatements(tokens, diagnostics);
 
   // Parse errors inside a span the lexer already explained are not second mistakes.
-  const isMuted = (d: Diagnostic) => muted.some((m) => d.range !== undefined && d.range.start.offset >= m.start && d.range.start.offset < m.end);
-  for (let k = diagnostics.length - 1; k >= lexical; k--) if (isMuted(diagnostics[k])) diagnostics.splice(k, 1);
+  // (`muted` is in source order and its spans do not overlap: a binary search, so that a script
+  // with thousands of broken strings stays linear.)
+  const isMuted = (d: Diagnostic) => {
+    const at = d.range?.start.offset;
+    if (at === undefined) return false;
+    let lo = 0;
+    let hi = muted.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (muted[mid].end <= at) lo = mid + 1;
+      else if (muted[mid].start > at) hi = mid - 1;
+      else return true;
+    }
+    return false;
+  };
+  const kept = diagnostics.filter((d, k) => k < lexical || !isMuted(d));
+  diagnostics.length = 0;
+  diagnostics.push(...kept);
   const script = attachComments(text, raw, comments);
   // Source order, whatever stage found them (lexer first, then parser).
   const at = (d: Diagnostic) => d.range?.start.offset ?? Infinity;

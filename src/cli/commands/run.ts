@@ -1,6 +1,6 @@
 /** `t2m run <file> [--db store.sqlite] [--now <iso>] [--json]`: execute a DSL script or IR file. */
 import { existsSync } from 'node:fs';
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { loaded } from '../startup.js';
 import { type Diagnostic, hasErrors } from '../../diagnostics/diagnostic.js';
 import type { RunResult, sweep } from '../../engine/index.js';
@@ -14,6 +14,16 @@ interface RunFlags {
   sweep?: boolean;
   dryRun?: boolean;
   allowImpersonation?: boolean;
+  maxStatements?: number;
+  maxText?: number;
+  maxRows?: number;
+  maxInput?: number;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
 }
 
 export function runCommand(program: Command): void {
@@ -28,15 +38,22 @@ export function runCommand(program: Command): void {
     .option('--sweep', 'first apply due expiry actions (soft/hard delete, demote, anonymize)')
     .option('--dry-run', 'plan only: print the SQL and the would-be affected ids, change nothing')
     .option('--json', 'print the result as JSON')
+    .option('--max-statements <n>', 'refuse a script with more statements (default 100000)', positiveInt)
+    .option('--max-text <n>', 'refuse a stored string longer than this many characters (default 16777216)', positiveInt)
+    .option('--max-rows <n>', 'rows one RETRIEVE returns at most; the rest are left out with a warning (default 10000)', positiveInt)
+    .option('--max-input <bytes>', 'refuse an input file larger than this (default 67108864)', positiveInt)
     .addHelpText('after', '\nExit codes: 0 done, 1 the script failed (nothing changed), 2 the input or store could not be read.')
     .action(async (file: string, flags: RunFlags) => {
-      const text = readSource('run', file);
+      const text = readSource('run', file, flags.maxInput);
       if (text === undefined) return;
       // Loaded on use so the other commands do not pay for the front end or the engine.
       const [{ readInput }, { explain, openStore, run, sweep }, { classify, isSqliteError, openStoreFile }, { formatStatement }] = await loaded(Promise.all([
         import('../../pipeline.js'), import('../../engine/index.js'), import('../../node/sqlite-file.js'), import('../engine-output.js'),
       ]));
-      const input = readInput(text);
+      // Only what the run needs is kept: the syntax tree (a few kilobytes a statement) is let go
+      // before the engine runs.
+      const { irs, sourceMaps, diagnostics: inputDiagnostics } = readInput(text);
+      const input = { irs, sourceMaps, diagnostics: inputDiagnostics };
       if (hasErrors(input.diagnostics)) {
         if (flags.json) process.stdout.write(`${JSON.stringify({ ok: false, results: [], diagnostics: input.diagnostics }, null, 2)}\n`);
         else await printDiagnostics(process.stderr, input.diagnostics, file, text);
@@ -55,7 +72,8 @@ export function runCommand(program: Command): void {
       }
       const store = opened.store;
       if (onFile && creating) process.stderr.write(`t2m run: created a new store ${flags.db}\n`);
-      const options = { now: flags.now, actor: flags.actor, impersonate: flags.allowImpersonation === true, sourceMaps: input.sourceMaps };
+      const limits = { maxStatements: flags.maxStatements, maxTextLength: flags.maxText, maxRows: flags.maxRows };
+      const options = { now: flags.now, actor: flags.actor, impersonate: flags.allowImpersonation === true, sourceMaps: input.sourceMaps, limits };
       // The sweep and the script are one transaction (one BEGIN IMMEDIATE on a store file): both
       // commit, or neither does. Nothing is printed until the commit has succeeded.
       type Outcome = { swept?: Exclude<ReturnType<typeof sweep>, { diagnostics: unknown }>; sweepProblem?: readonly Diagnostic[]; result?: RunResult };

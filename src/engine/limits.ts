@@ -1,0 +1,55 @@
+/**
+ * The engine's resource limits (`RunOptions.limits`, `t2m run --max-*`): how many statements a
+ * script may have, how long a stored string may be, and how many rows one read returns. Each has
+ * a documented default (spec/semantics.md, "Limits"); going over the first two refuses the script
+ * with `limit-exceeded` before anything runs, a read over the third returns the first rows with a
+ * `truncated` warning.
+ */
+import { diagnostic } from '../diagnostics/codes.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+
+export interface Limits {
+  /** Statements per script (default 100,000). */
+  readonly maxStatements?: number;
+  /** UTF-16 units in any one string of a statement's args (default 16,777,216: 16 Mi). */
+  readonly maxTextLength?: number;
+  /** Rows one Retrieve returns (default 10,000); the rest are left out with a `truncated` warning. */
+  readonly maxRows?: number;
+}
+
+export const DEFAULT_LIMITS: Required<Limits> = { maxStatements: 100_000, maxTextLength: 16 * 1024 * 1024, maxRows: 10_000 };
+
+export function resolveLimits(limits: Limits | undefined): Required<Limits> {
+  const pick = (key: keyof Limits) => {
+    const v = limits?.[key];
+    return typeof v === 'number' && v >= 0 ? v : DEFAULT_LIMITS[key];
+  };
+  return { maxStatements: pick('maxStatements'), maxTextLength: pick('maxTextLength'), maxRows: pick('maxRows') };
+}
+
+/**
+ * The script's size against the limits, before validation: too many statements, or a string in
+ * some statement's args longer than allowed (each reported at its path, the first few only).
+ */
+export function checkLimits(irs: readonly unknown[], limits: Required<Limits>): Diagnostic[] {
+  if (irs.length > limits.maxStatements) {
+    return [diagnostic('limit-exceeded', `the script has ${irs.length} statements, over the limit of ${limits.maxStatements} (RunOptions.limits.maxStatements, t2m run --max-statements)`)];
+  }
+  const out: Diagnostic[] = [];
+  irs.forEach((ir, statement) => {
+    const args = ir && typeof ir === 'object' ? (ir as Record<string, unknown>).args : undefined;
+    const stack: Array<[unknown, string]> = [[args, 'args']];
+    while (stack.length && out.length < 10) {
+      const [v, path] = stack.pop()!;
+      if (typeof v === 'string') {
+        if (v.length > limits.maxTextLength) {
+          out.push(diagnostic('limit-exceeded', `this text is ${v.length} characters long, over the limit of ${limits.maxTextLength} (RunOptions.limits.maxTextLength, t2m run --max-text)`, { path, statement }));
+        }
+      } else if (v && typeof v === 'object') {
+        // Depth is validation's business (too-deep); the walk itself needs no recursion.
+        for (const [k, x] of Object.entries(v)) stack.push([x, `${path}.${k}`]);
+      }
+    }
+  });
+  return out;
+}

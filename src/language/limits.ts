@@ -1,0 +1,14 @@
+/**
+ * Limits of the input every reader enforces, so that hostile or runaway input is refused with a
+ * diagnostic (`too-deep`) rather than a stack overflow. Documented in spec/syntax.md, "Limits".
+ */
+
+/** The deepest nesting of lists and objects a DSL script or a JSON IR may have. */
+export const MAX_NESTING = 100;
+
+/**
+ * The deepest an IR value may be (validateIr, run): the literal limit plus room for the IR's own
+ * levels above a DSL literal (`args.facets.…`, a dotted `SET a.b.c` path), so that whatever the
+ * DSL reader accepts, validation accepts too.
+ */
+export const MAX_IR_DEPTH = MAX_NESTING + 10;
