@@ -182,9 +182,11 @@ export class T2mParser extends CstParser {
     this.SUBRULE(this.value);
   });
 
-  /** fieldCondition := fieldName ( '=' value | HAS valueList | NOT HAS valueList | '>=' value | '<=' value | BEFORE value | AFTER value | timeRange ) */
+  /** fieldCondition := fieldName ('.' fieldName)? ( '=' value | HAS valueList | NOT HAS valueList | '>=' value | '<=' value | BEFORE value | AFTER value | timeRange ) */
   fieldCondition = this.RULE('fieldCondition', () => {
     this.SUBRULE(this.fieldName);
+    // `facets.status = "open"`: a condition on one facet.
+    this.OPTION(() => { this.CONSUME(T.Dot); this.SUBRULE2(this.fieldName, { LABEL: 'subField' }); });
     this.OR(this.alts.fieldCondition ??= [
       { ALT: () => { this.CONSUME(T.Equals); this.SUBRULE(this.value); } },
       { ALT: () => { this.CONSUME(T.KW.HAS); this.SUBRULE(this.valueList); } },

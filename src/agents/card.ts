@@ -74,7 +74,7 @@ export const MEANINGS: ReadonlyArray<{ readonly q: string; readonly dsl: string;
   },
   {
     q: 'Unknown fields',
-    dsl: '`status = "x"` cannot be applied (a write is refused: `unknown-condition`): invented fields are facets, `WHERE facets = { status: "x" }`; UPDATE `SET status = "x"` writes that facet.',
+    dsl: '`status = "x"` cannot be applied (a write is refused: `unknown-condition`): invented fields are facets, `WHERE facets.status = "x"`; UPDATE `SET status = "x"` writes that facet.',
     ir: 'A filter key the engine does not know (`status`) cannot be applied: a write is refused (`unknown-condition`). Invented fields are facets: `filter.facets: {status: "x"}`. Update `set.status` writes the facet `status`.',
     source: 'src/lower/ignored.ts; src/lower/verbs.ts lowerUpdate',
   },

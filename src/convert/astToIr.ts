@@ -156,6 +156,20 @@ function whereToIr(b: StatementBuilder, w: A.WhereClause): void {
     }
     const field = c.field.name;
     const filter = ['target', 'filter'];
+    if (c.subField) {
+      // `facets.status = "open"` is `facets = { status: "open" }`, one facet at a time.
+      const loc: Range = { start: c.field.loc.start, end: c.subField.loc.end };
+      if (field !== 'facets') {
+        b.error('invalid-condition', `A dotted field names one facet: write facets.${c.subField.name}, not ${field}.${c.subField.name}.`, loc, {
+          fix: { message: `replace with 'facets.${c.subField.name}'`, edits: [{ range: c.field.loc, newText: 'facets' }] },
+        });
+        rejected = true;
+      } else if (c.operator !== '=') {
+        b.error('invalid-condition', `A facet condition matches a value exactly: facets.${c.subField.name} = value.`, c.operatorLoc);
+        rejected = true;
+      } else b.set([...filter, 'facets', c.subField.name], c.value!, c.loc, loc);
+      continue;
+    }
     if (c.operator === '=') {
       b.set([...filter, field], c.value!, c.loc, c.field.loc);
       continue;

@@ -155,6 +155,8 @@ export interface SearchCondition extends Node {
 export interface FieldCondition extends Node {
   readonly kind: 'FieldCondition';
   readonly field: Key;
+  /** `facets.status = …`: the facet's key after the dot. */
+  readonly subField?: Key;
   readonly operator: FieldOperator;
   readonly operatorLoc: Range;
   /** For `=`, `>=`, `<=`, BEFORE, AFTER. */

@@ -200,6 +200,10 @@ function buildCondition(n: CstNode): A.Condition | undefined {
   // A field written as a keyword (`TYPE = note`, `TAGS HAS`) names the lower-case IR field.
   const fieldTok = (Object.values(node(c, 'fieldName')!.children)[0] as IToken[])[0];
   const key = tokenMatcher(fieldTok, T.Keyword) ? { ...written, name: written.name.toLowerCase() } : written;
+  const subNode = node(c, 'subField');
+  const subField = subNode ? buildKey(subNode) : undefined;
+  if (subNode && !subField) return undefined;
+  const sub = subField ? { subField } : {};
   const opTok = (name: string) => tok(c, name);
   let operator: A.FieldOperator;
   let opLoc: Range;
@@ -215,17 +219,17 @@ function buildCondition(n: CstNode): A.Condition | undefined {
   if (operator === 'RANGE') {
     const range = buildTimeRange(node(c, 'timeRange'));
     if (!range) return undefined;
-    return { kind: 'FieldCondition', field: key, operator, operatorLoc: range.loc, range, loc: span(key.loc, range.loc) };
+    return { kind: 'FieldCondition', field: key, ...sub, operator, operatorLoc: range.loc, range, loc: span(key.loc, range.loc) };
   }
   opLoc = operator === 'NOT HAS' ? span(tokenRange(t!), tokenRange(toks(c, 'HAS')[0] ?? t!)) : tokenRange(t!);
   if (operator === 'HAS' || operator === 'NOT HAS') {
     const values = buildValueList(node(c, 'valueList'));
     if (!values) return undefined;
-    return { kind: 'FieldCondition', field: key, operator, operatorLoc: opLoc, values, loc: span(key.loc, values.loc) };
+    return { kind: 'FieldCondition', field: key, ...sub, operator, operatorLoc: opLoc, values, loc: span(key.loc, values.loc) };
   }
   const value = buildValue(node(c, 'value'));
   if (!value) return undefined;
-  return { kind: 'FieldCondition', field: key, operator, operatorLoc: opLoc, value, loc: span(key.loc, value.loc) };
+  return { kind: 'FieldCondition', field: key, ...sub, operator, operatorLoc: opLoc, value, loc: span(key.loc, value.loc) };
 }
 
 function buildClause(n: CstNode): A.Clause | undefined {

@@ -19,7 +19,7 @@ export const CHILD_KEYS: Readonly<Record<string, readonly string[]>> = {
   List: ['items'], Object: ['entries'], Entry: ['key', 'value'],
   IdClause: clause('value'), IdsClause: clause('values'), AllClause: clause(), ValueList: ['items'],
   WhereClause: clause('conditions', 'limit'), SearchCondition: ['query', 'options'], SearchOption: ['value'],
-  FieldCondition: ['field', 'value', 'values', 'range'], TimeRange: ['relative', 'from', 'to'], RelativeRange: ['amount'],
+  FieldCondition: ['field', 'subField', 'value', 'values', 'range'], TimeRange: ['relative', 'from', 'to'], RelativeRange: ['amount'],
   ValueClause: clause('value'), ListClause: clause('values'), MaxTokensClause: clause('value'), OlderThanClause: clause('value'),
   WithinClause: clause('range'), FlagClause: clause(), SetClause: clause('assignments'), Assignment: ['key', 'value'],
   WithClause: clause('path', 'value'),
