@@ -61,8 +61,8 @@ INSERT INTO "audit_log" (at, actor, op, ir, affected_ids, before, after) VALUES 
 --   params ["2025-10-21T00:00:00Z",null,"Merge","{\"stage\":\"STO\",\"op\":\"Merge\",\"target\":{\"ids\":[\"3\",\"4\",\"5\"]},\"args\":{\"primary_id\":\"auto\"},\"_let\":\"merged\"}","[3,4,5]","{\"3\":{\"text\":\"Sprint 42 plan.\",\"lineage_children\":null},\"4\":{\"lineage_parents\":[2],\"deleted\":0,\"deleted_at\":null},\"5\":{\"lineage_parents\":[2],\"deleted\":0,\"deleted_at\":null}}","{\"3\":{\"text\":\"Sprint 42 plan.\\nShip search filters.\\nFix the export bug.\",\"lineage_children\":[4,5]},\"4\":{\"lineage_parents\":[2,3],\"deleted\":1,\"deleted_at\":\"2025-10-21T00:00:00Z\"},\"5\":{\"lineage_parents\":[2,3],\"deleted\":1,\"deleted_at\":\"2025-10-21T00:00:00Z\"}}"]
 
 -- [7] Retrieve: ids 3
-SELECT * FROM "memory" WHERE "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND "id" IN (?) AND ("read_perm_level" IS NULL OR "read_perm_level" = ?) ORDER BY "id" ASC;
---   params [0,"2025-10-21T00:00:00Z",3,"public"]
+SELECT * FROM "memory" WHERE "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND "id" IN (?) AND ("read_perm_level" IS NULL OR "read_perm_level" = ?) ORDER BY "id" ASC LIMIT ?;
+--   params [0,"2025-10-21T00:00:00Z",3,"public",10001]
 
 -- [8] Promote: ids 3
 SELECT * FROM "memory" WHERE "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND "id" IN (?) ORDER BY "id" ASC;
