@@ -5,7 +5,9 @@
  *
  * This module is the composition: it lays the page out, owns the state of the last analysis and
  * run, and wires the rooms together, each a module of its own:
- *   header.ts (header row, File menu) · status.ts (status line, clock) · scripts.ts (script tabs,
+ *   header.ts (header row, File menu) · status.ts (status line, clock) · ask.ts (the Ask box: a
+ *   request → a planner draft appended to the script, never run; its planner run is ask-plan.ts,
+ *   loaded on the first Ask) · scripts.ts (script tabs,
  *   saved workspace, share-link restore) · editor-host.ts (the three editors, lazily made) ·
  *   problems.ts · side-panes.ts (tab row, Docs) · results-pane.ts · timeline-pane.ts · ir-pane.ts ·
  *   sql-pane.ts · memory-pane.ts · tables.ts (row/diff tables) · store-session.ts (the store and
@@ -19,6 +21,7 @@
  */
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { AnalysisClient } from './analysis-client.js';
+import { AskPanel } from './ask.js';
 import { clear, h } from './dom.js';
 import type { EditorModule } from './editor.js';
 import { EditorHost } from './editor-host.js';
@@ -58,6 +61,12 @@ export class App {
       renderMemory(this.panes.pane('Memory'), memory);
     },
     status: (text) => this.status.set(text),
+  });
+  private readonly ask = new AskPanel({
+    store: () => { try { return this.session.store.engine; } catch { return undefined; } },
+    now: () => this.clock.now(),
+    status: (text) => this.status.set(text),
+    insert: (request, dsl) => this.editors.appendBlock(`# Ask: ${request.replace(/\s+/g, ' ')}\n${dsl}`, 'ask'),
   });
   private readonly ir = new IrPane(this.editors);
   private readonly sql = new SqlPane(this.editors, {
@@ -108,7 +117,7 @@ export class App {
     this.panes.holdEditor('IR', this.ir.note, this.editors.irHost);
     this.panes.holdEditor('SQL', this.sql.note, this.editors.sqlHost);
     clear(root, header, h('main', {},
-      h('div', { class: 'left' }, this.scripts.el, this.editors.scriptHost, this.problems),
+      h('div', { class: 'left' }, this.ask.el, this.scripts.el, this.editors.scriptHost, this.problems),
       h('div', { class: 'right' }, this.panes.tabs, ...this.panes.all())));
 
     this.analysis.onResult = (result) => {

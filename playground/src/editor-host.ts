@@ -123,6 +123,29 @@ export class EditorHost {
     this.editor.executeEdits(source, [{ range: model.getFullModelRange(), text }]);
   }
 
+  /**
+   * Appends `block` at the end of the script as an edit (undoable with Ctrl/Cmd-Z), after a blank
+   * line when the script is not empty, selects it and brings it into view; waits for the editor.
+   */
+  async appendBlock(block: string, source: string): Promise<void> {
+    await this.ready;
+    const editor = this.editor!;
+    const model = editor.getModel()!;
+    const text = model.getValue();
+    const sep = !text.trim() ? '' : text.endsWith('\n\n') ? '' : text.endsWith('\n') ? '\n' : '\n\n';
+    const end = model.getFullModelRange().getEndPosition();
+    const insert = `${sep}${block.replace(/\n*$/, '\n')}`;
+    const range = { startLineNumber: end.lineNumber, startColumn: end.column, endLineNumber: end.lineNumber, endColumn: end.column };
+    // Replacing an empty script replaces it all (so a lone blank line does not stay above the draft).
+    editor.executeEdits(source, [{ range: text.trim() ? range : model.getFullModelRange(), text: text.trim() ? insert : insert.trimStart() }]);
+    editor.pushUndoStop();
+    const last = model.getLineCount();
+    const first = last - insert.replace(/^\n+/, '').split('\n').length + 1;
+    editor.setSelection({ startLineNumber: Math.max(1, first), startColumn: 1, endLineNumber: last, endColumn: 1 });
+    editor.revealLinesInCenter(Math.max(1, first), last);
+    editor.focus();
+  }
+
   /** Sets the script's markers of one owner; before the editor exists they are kept and set when it does. */
   setMarkers(owner: string, diagnostics: Diagnostic[]): void {
     this.markerSets.set(owner, diagnostics);

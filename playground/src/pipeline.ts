@@ -63,6 +63,8 @@ export interface PlaygroundStore {
   explain(irs: readonly IR[], sourceMaps: readonly SourceMap[], now: Date): { plans: StatementRun['sql'][]; errors: Diagnostic[] };
   memoryRows(): Row[];
   vocabulary(): StoreVocabulary;
+  /** The engine's store itself, for the Ask box's planner (its vocabulary, related memories and dry run). */
+  readonly engine: Store;
   exportBytes(): Uint8Array;
   close(): void;
 }
@@ -96,6 +98,10 @@ function statementRun(store: Store, ir: IR, sourceMap: SourceMap, index: number,
 
 class BrowserStore implements PlaygroundStore {
   constructor(private readonly store: Store) {}
+
+  get engine(): Store {
+    return this.store;
+  }
 
   runScript(irs: readonly IR[], sourceMaps: readonly SourceMap[], now: Date): ScriptRun {
     return this.store.transaction<ScriptRun>(() => {

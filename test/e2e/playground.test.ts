@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeLlm } from './fake-llm.js';
 import { buildAndServe, collectProblems, type Served } from './harness.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../artifacts/', import.meta.url));
@@ -477,6 +478,115 @@ describe('playground in Chromium', () => {
     await context.close();
   });
 
+  it('shows the language card in the Docs tab, above the railroad diagrams', async () => {
+    const context = await served.browser.newContext({ viewport: { width: 1440, height: 860 } });
+    const page = await context.newPage();
+    const problems = collectProblems(page);
+    await open(page);
+    await page.click('.tabs button[data-tab=Docs]');
+    const card = page.locator('[data-testid=language-card]');
+    await expect.poll(() => card.locator('h2').count()).toBeGreaterThan(5);
+    expect(await card.locator('h1').innerText()).toContain('language card');
+    const text = await card.innerText();
+    expect(text).toContain('ENCODE');
+    expect(text).toContain('append_only');
+    // Rendered Markdown: lists and inline code, no raw Markdown left, nothing but plain elements.
+    expect(await card.locator('li code', { hasText: /^append_only$/ }).count()).toBeGreaterThan(0);
+    expect(text).not.toMatch(/^#+ |\*\*/m);
+    expect(await card.locator('script, img, iframe, a, [onclick]').count()).toBe(0);
+    // The diagrams are still there, below the card.
+    const cardBox = (await page.locator('details.card').boundingBox())!;
+    const frameBox = (await page.locator('iframe.docs').boundingBox())!;
+    expect(frameBox.y).toBeGreaterThanOrEqual(cardBox.y + cardBox.height - 1);
+    await expect.poll(() => page.frameLocator('iframe.docs').locator('h2.diagramHeader').count()).toBeGreaterThan(10);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('asks a configured OpenAI-compatible endpoint, repairs the first draft, and appends the checked DSL to the editor without running it', async () => {
+    const BAD = 'ENCODE "Buy milk on Friday" TYPE task TAGZ "shopping";';
+    const GOOD = 'ENCODE "Buy milk on Friday" TYPE task TAGS "shopping";';
+    const llm = await fakeLlm((request) => {
+      const user = request.body.messages.filter((m) => m.role === 'user');
+      if (user[0]?.content.includes('fail')) return { status: 500, body: '{"error":{"message":"the fake model is down"}}' };
+      // The first answer needs a repair; the answer to the repair message is good (in a fence, as models do).
+      return user.length === 1 ? BAD : `Here you go:\n\`\`\`t2m\n${GOOD}\n\`\`\`\n`;
+    });
+    const context = await served.browser.newContext({ viewport: { width: 1440, height: 860 } });
+    const page = await context.newPage();
+    const problems = collectProblems(page);
+    try {
+      await open(page);
+      await setScript(page, 'ENCODE "existing" TYPE note;');
+      // Not configured: the box says how, and asking opens the settings dialog.
+      expect(await page.locator('[data-testid=ask-hint]').innerText()).toMatch(/set an OpenAI-compatible endpoint/);
+      const input = page.getByLabel('Ask', { exact: true });
+      await input.fill('remember to buy milk on Friday, tag it shopping');
+      await input.press('Enter');
+      const dialog = page.locator('[data-testid=ask-dialog]');
+      await expect.poll(() => dialog.isVisible()).toBe(true);
+      expect(await dialog.innerText()).toMatch(/kept in this browser.*sent only to this endpoint/is);
+      // Keyboard only: the dialog's labelled fields, Enter saves.
+      await page.getByLabel(/Base URL/).fill(llm.baseUrl);
+      await page.getByLabel('Model', { exact: true }).fill('fake-model');
+      await page.getByLabel(/API key/).fill('sk-test');
+      await page.getByLabel(/API key/).press('Enter');
+      await expect.poll(() => dialog.isVisible()).toBe(false);
+      expect(await page.evaluate(() => JSON.parse(localStorage.getItem('t2m.ask.endpoint')!))).toEqual({ baseUrl: llm.baseUrl, model: 'fake-model', apiKey: 'sk-test' });
+      expect(await page.locator('[data-testid=ask-hint]').innerText()).toBe('');
+
+      await input.focus();
+      await input.press('Enter');
+      await page.waitForFunction(() => window.t2m!.state().script.includes('# Ask:'));
+      const s = await state(page);
+      expect(s.script).toBe(`ENCODE "existing" TYPE note;\n\n# Ask: remember to buy milk on Friday, tag it shopping\n${GOOD}\n`);
+      // Drafted, not run.
+      expect(s.results).toEqual([]);
+      expect(s.memory).toEqual([]);
+      await expect.poll(() => page.locator('[data-testid=status]').innerText()).toMatch(/drafted 1 statement \(2 answers\)/);
+      await page.evaluate(() => window.t2m!.settled());
+      expect((await state(page)).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+
+      // What the endpoint received: the card as the system prompt, the request, then the repair with the diagnostics.
+      expect(llm.requests).toHaveLength(2);
+      const [first, second] = llm.requests;
+      expect(first.path).toBe('/v1/chat/completions');
+      expect(first.headers.authorization).toBe('Bearer sk-test');
+      expect(first.body.model).toBe('fake-model');
+      expect(first.body.stream).toBe(true);
+      expect(first.body.messages[0].role).toBe('system');
+      expect(first.body.messages[0].content).toContain('# Text2Mem DSL — language card');
+      expect(first.body.messages[0].content).toContain('append_only');
+      expect(first.body.messages[1]).toEqual({ role: 'user', content: 'remember to buy milk on Friday, tag it shopping' });
+      expect(second.body.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+      expect(second.body.messages[2].content).toBe(BAD);
+      const repair = second.body.messages[3].content;
+      expect(repair).toContain('has errors');
+      expect(repair).toContain('unknown-keyword');
+      expect(repair).toContain("did you mean TAGS");
+      expect(repair).toContain('> 1 | ' + BAD);
+      expect(llm.preflights).toBeGreaterThan(0);
+
+      // A failing endpoint: the status and the hint say why; the script is untouched.
+      await input.fill('this one will fail');
+      await input.press('Enter');
+      await expect.poll(() => page.locator('[data-testid=status]').innerText()).toMatch(/^Ask failed: llm-http-error: .*HTTP 500/);
+      expect(await page.locator('[data-testid=ask-hint]').innerText()).toContain('the fake model is down');
+      expect((await state(page)).script).toBe(s.script);
+      // The endpoint survives a reload (localStorage); nothing else is sent anywhere.
+      await page.reload();
+      await page.waitForFunction(() => window.t2m !== undefined);
+      await page.evaluate(() => window.t2m!.loaded);
+      expect(await page.locator('[data-testid=ask-hint]').innerText()).toBe('');
+      expect(llm.requests).toHaveLength(3);
+      // Chromium logs the HTTP 500 as a failed resource load: that one is expected.
+      expect(problems.filter((p) => !/status of 500/.test(p))).toEqual([]);
+    } finally {
+      await context.close();
+      await llm.close();
+    }
+  });
+
   it('opens a share link with the script in the URL hash', async () => {
     const context = await served.browser.newContext();
     const page = await context.newPage();
@@ -508,6 +618,9 @@ describe('playground bundle', () => {
     expect(report.editor.length).toBeGreaterThan(0);
     const entry = readFileSync(fileURLToPath(new URL(`../../playground/dist/${report.initial[0].file}`, import.meta.url)), 'utf8');
     expect(entry).not.toContain('MonacoEnvironment');
+    // The language card and the planner (Docs tab, Ask box) load on demand, not with the entry.
+    expect(entry).not.toContain('## Meanings, answered');
+    expect(entry).not.toContain('streamed an event that is not JSON');
     // Budgets, so an accidental extra language or library (or Monaco slipping back into the entry) shows up as a failure.
     // The entry (page shell, parser, engine, sql.js glue) was ~163 KiB; the editor chunk is Monaco's core, ~885 KiB.
     expect(report.totals.initialGzip).toBeLessThan(250 * 1024);
