@@ -69,6 +69,8 @@ export const CODES = {
   'invalid-value': error('validate', VALIDATION, 'a value the schema rejects for another reason'),
   'unknown-field': error('validate', VALIDATION, 'an unknown key where the IR is closed (a warning for a near miss in an open object)'),
   // The checker's cross-field invariants (also reported by the engine when it meets them).
+  'stage-inferred': warning('validate', 'spec/checks.md#stage-inferred', "no `stage`, or an unknown one: the statement runs at its op's stage"),
+  'misplaced-field': warning('validate', 'spec/checks.md#misplaced-field', 'a field in a common wrong place (`filter.tags`, `target.time_range`), read where it belongs'),
   'missing-field': error('check', 'spec/checks.md#missing-field', 'a field the op cannot run without is missing'),
   'stage-mismatch': error('check', 'spec/checks.md#stage-mismatch', "the statement's stage is not its op's"),
   'target-required': error('check', TARGET, 'a non-Encode statement without a target'),
