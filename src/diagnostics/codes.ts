@@ -96,6 +96,7 @@ export const CODES = {
   'invalid-datetime': error('check', 'spec/checks.md#invalid-datetime', 'a datetime that is not ISO-8601 with an offset, or no real instant'),
   'invalid-duration': error('check', 'spec/checks.md#invalid-duration', 'a duration that is not a positive ISO-8601 duration'),
   'invalid-rrule': error('check', 'spec/checks.md#invalid-rrule', 'a reminder rule that is not an RFC 5545 recurrence rule'),
+  'rrule-until-normalised': warning('check', 'spec/checks.md#invalid-rrule', 'an RRULE `UNTIL` in extended ISO-8601, read as RFC 5545'),
   'ref-undefined': error('check', REFERENCES, 'a reference (`$n`) to a name no statement of the script binds'),
   'ref-before-let': error('check', REFERENCES, 'a reference to a name bound only by this statement or a later one'),
   'let-duplicate': error('check', REFERENCES, 'a name bound by two statements of one script'),

@@ -7,7 +7,7 @@ import { DEFAULT_INCLUDE, DEFAULT_MAX_TOKENS, DEFAULT_WEIGHT_STEP } from './defa
 import { lowerEncode } from './encode.js';
 import { asJson, asJsonObject, assignOwn, clamp01, facetColumns, isStringList, PERM_LISTS, setOwn, storedList, type Lowerer } from './lowerer.js';
 import type { Operation, PromoteOp, SplitRule, TimeWindow, WeightChange } from './operation.js';
-import { RRule, rrulestr } from './rrule.js';
+import { basicUntil, RRule, rrulestr } from './rrule.js';
 import { intersect, selection, timeRange } from './target.js';
 import { formatUtc } from './time.js';
 
@@ -200,7 +200,10 @@ function lowerRemind(l: Lowerer, remind: NonNullable<Args<'Promote'>['remind']>)
     return undefined;
   }
   try {
-    const body = rule.replace(/^RRULE:/i, '');
+    let body = rule.replace(/^RRULE:/i, '');
+    // An UNTIL in extended ISO-8601 (`2025-10-24T00:00:00Z`) is the RFC 5545 basic form's
+    // instant; the checker warns (rrule-until-normalised), the stored rule is the RFC 5545 one.
+    body = basicUntil(body);
     const options = RRule.parseString(body);
     if (options.freq === undefined) throw new Error('no FREQ');
     const rr = rrulestr(`RRULE:${body}`, { dtstart: options.dtstart ?? l.now });
@@ -213,3 +216,4 @@ function lowerRemind(l: Lowerer, remind: NonNullable<Args<'Promote'>['remind']>)
     return undefined;
   }
 }
+
