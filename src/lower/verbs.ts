@@ -41,7 +41,7 @@ export const LOWER_OP: { readonly [O in Op]: LowerOp<O> } = {
     const remind = a.remind ? lowerRemind(l, a.remind) : undefined;
     return {
       kind: 'Promote', ...base, selection: selection(l, ir),
-      change: change.kind === 'none' && !remind ? { kind: 'shift', delta: DEFAULT_WEIGHT_STEP } : change,
+      change: change.kind === 'none' ? { kind: 'shift', delta: DEFAULT_WEIGHT_STEP } : change,
       remind, reason: a.reason,
     };
   },
