@@ -186,7 +186,9 @@ function splitRule(l: Lowerer, a: Args<'Split'>): SplitRule {
   }
   if (strategy === 'custom') {
     const p = a.params?.custom ?? {};
-    return { kind: 'custom', instruction: p.instruction ?? '', maxSplits: p.max_splits };
+    // Explicit delimiters (a recurring form in benchmark data) cut the text at them.
+    const delimiters = (typeof p.delimiters === 'string' ? [p.delimiters] : p.delimiters ?? []).filter((d) => d.length > 0);
+    return { kind: 'custom', instruction: p.instruction ?? '', maxSplits: p.max_splits, ...(delimiters.length ? { delimiters } : {}) };
   }
   const p = a.params?.by_sentences ?? {};
   return { kind: 'by_sentences', lang: p.lang ?? 'auto', maxSentences: Math.max(1, p.max_sentences ?? 1) };
