@@ -6,11 +6,12 @@
 import type { SqlJsStatic } from 'sql.js';
 import { OPS } from '../ir/schema.js';
 import { loadSqlJs, openStore, type Store } from '../execute/store.js';
-import { run, type StatementResult } from '../engine/index.js';
+import { run, type RunOptions, type StatementResult } from '../engine/index.js';
 
 export interface Assertion {
   readonly name: string;
-  readonly select: { readonly from: string; readonly where: readonly string[] };
+  /** `params` may sit here instead of beside `select` (a recurring slip in benchmark data). */
+  readonly select: { readonly from: string; readonly where: readonly string[]; readonly params?: Readonly<Record<string, unknown>> };
   readonly expect: { readonly op: string; readonly value: number };
   readonly params?: Readonly<Record<string, unknown>>;
 }
@@ -64,10 +65,11 @@ export function sampleOp(sample: Sample): string {
   return last?.op ?? 'unknown';
 }
 
-function compare(op: string, actual: number, expected: number): boolean {
-  switch (op) {
-    case '==': return actual === expected;
-    case '!=': return actual !== expected;
+function compare(written: string, actual: number, expected: number): boolean {
+  // A comparator written with spaces (`">= "`) is the comparator.
+  switch (written.trim()) {
+    case '==': case '=': return actual === expected;
+    case '!=': case '<>': return actual !== expected;
     case '>=': return actual >= expected;
     case '<=': return actual <= expected;
     case '>': return actual > expected;
@@ -76,18 +78,47 @@ function compare(op: string, actual: number, expected: number): boolean {
   }
 }
 
+type SqlValue = string | number | null;
+
+/** One parameter value as SQLite binds it: booleans as 1/0, lists and objects as their JSON. */
+function sqlValue(v: unknown): SqlValue {
+  if (v === null || typeof v === 'number' || typeof v === 'string') return v;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return JSON.stringify(v) ?? null;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The SQL and bindings of an assertion. Its parameters are `params`, or `select.params` when the
+ * data put them there; a list parameter bound inside `IN (:ids)` means the list, so the
+ * placeholder becomes one placeholder per element (`IN (:ids_0, :ids_1)`).
+ */
+export function assertionSql(a: Assertion): { sql: string; bind: Record<string, SqlValue> } {
+  const where = a.select.where.length ? a.select.where.map((w) => `(${w})`).join(' AND ') : '1 = 1';
+  let sql = `SELECT COUNT(*) AS n FROM ${a.select.from} WHERE ${where}`;
+  const bind: Record<string, SqlValue> = {};
+  for (const [k, v] of Object.entries(a.params ?? a.select.params ?? {})) {
+    if (Array.isArray(v)) {
+      const inList = new RegExp(`\\bIN\\s*\\(\\s*:${escapeRe(k)}\\s*\\)`, 'gi');
+      if (inList.test(sql)) {
+        const names = v.map((_, i) => `${k}__${i}`);
+        sql = sql.replace(inList, `IN (${names.map((n) => `:${n}`).join(', ')})`);
+        v.forEach((x, i) => (bind[names[i]] = sqlValue(x)));
+      }
+    }
+    if (new RegExp(`:${escapeRe(k)}\\b`).test(sql)) bind[k] = sqlValue(v);
+  }
+  return { sql, bind };
+}
+
 /** Evaluates one assertion as `SELECT COUNT(*) FROM <from> WHERE (w1) AND (w2)...` with its named parameters. */
 export function evaluateAssertion(store: Store, a: Assertion): { passed: boolean; actual: number | string } {
-  const where = a.select.where.length ? a.select.where.map((w) => `(${w})`).join(' AND ') : '1 = 1';
-  const sql = `SELECT COUNT(*) AS n FROM ${a.select.from} WHERE ${where}`;
-  const bind: Record<string, string | number | null> = {};
-  for (const [k, v] of Object.entries(a.params ?? {})) {
-    if (new RegExp(`:${k}\\b`).test(sql)) bind[k] = v === null || typeof v === 'number' || typeof v === 'string' ? v : JSON.stringify(v);
-  }
+  const { sql, bind } = assertionSql(a);
   try {
     // Benchmark assertions are the benchmark's own SQL, run as given against the store's database.
     const n = Number(Object.values(store.query(sql, bind)[0] ?? {})[0]);
-    return { passed: compare(a.expect.op, n, Number(a.expect.value)), actual: n };
+    return { passed: compare(String(a.expect.op), n, Number(a.expect.value)), actual: n };
   } catch (e) {
     return { passed: false, actual: `SQL error: ${(e as Error).message}` };
   }
@@ -107,6 +138,21 @@ export function evaluateRanking(results: readonly StatementResult[], r: Ranking)
   const extra = top.filter((id) => !gold.includes(id));
   const passed = hits >= r.min_hits && (r.allow_extra || extra.length === 0);
   return { passed, why: `top-${r.k} [${top.join(', ')}], gold [${gold.join(', ')}], ${hits} hit(s), need ${r.min_hits}${r.allow_extra ? '' : ', no extras'}` };
+}
+
+/**
+ * Runs each statement as its own script, in order, numbering results and diagnostics by the
+ * statement's place in the list; a refused statement is reported and the next one runs.
+ */
+export function runEach(store: Store, irs: readonly unknown[], options: RunOptions): { results: StatementResult[]; errors: string[] } {
+  const results: StatementResult[] = [];
+  const errors: string[] = [];
+  irs.forEach((ir, i) => {
+    const r = run(store, [ir], options);
+    results.push(...r.results.map((s) => ({ ...s, index: i })));
+    if (!r.ok) errors.push(...r.diagnostics.filter((d) => d.severity === 'error').map((d) => `[${i}] ${d.code}: ${d.message}`));
+  });
+  return { results, errors };
 }
 
 export interface BenchOptions {
@@ -134,15 +180,17 @@ export async function runBenchmark(samples: readonly Sample[], options: BenchOpt
       // Gold IRs are trusted scripts replayed with the actors they name: the runner grants
       // impersonation explicitly (a privileged option; spec/security.md).
       const options = { now: sample.expected.meta.eval_time_utc, policy: 'default', impersonate: true } as const;
-      const pre = run(store, sample.prerequisites, options);
-      if (!pre.ok) {
+      // One statement at a time, as the reference runner executes them: a refused statement is
+      // reported and undoes nothing before it (`t2m run` keeps its one-transaction scripts).
+      const pre = runEach(store, sample.prerequisites, options);
+      if (pre.errors.length) {
         ok = false;
-        fail('error', 'prerequisites', pre.diagnostics.filter((d) => d.severity === 'error').map((d) => `[${d.statement}] ${d.code}: ${d.message}`).join('; '));
+        fail('error', 'prerequisites', pre.errors.join('; '));
       }
-      const gold = run(store, sample.schema_list, options);
-      if (!gold.ok) {
+      const gold = runEach(store, sample.schema_list, options);
+      if (gold.errors.length) {
         ok = false;
-        fail('error', 'schema_list', gold.diagnostics.filter((d) => d.severity === 'error').map((d) => `[${d.statement}] ${d.code}: ${d.message}`).join('; '));
+        fail('error', 'schema_list', gold.errors.join('; '));
       }
       for (const a of sample.expected.assertions) {
         const r = evaluateAssertion(store, a);

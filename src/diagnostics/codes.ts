@@ -69,6 +69,8 @@ export const CODES = {
   'invalid-value': error('validate', VALIDATION, 'a value the schema rejects for another reason'),
   'unknown-field': error('validate', VALIDATION, 'an unknown key where the IR is closed (a warning for a near miss in an open object)'),
   // The checker's cross-field invariants (also reported by the engine when it meets them).
+  'stage-inferred': warning('validate', 'spec/checks.md#stage-inferred', "no `stage`, or an unknown one: the statement runs at its op's stage"),
+  'misplaced-field': warning('validate', 'spec/checks.md#misplaced-field', 'a field in a common wrong place (`filter.tags`, `target.time_range`), read where it belongs'),
   'missing-field': error('check', 'spec/checks.md#missing-field', 'a field the op cannot run without is missing'),
   'stage-mismatch': error('check', 'spec/checks.md#stage-mismatch', "the statement's stage is not its op's"),
   'target-required': error('check', TARGET, 'a non-Encode statement without a target'),
@@ -94,6 +96,7 @@ export const CODES = {
   'invalid-datetime': error('check', 'spec/checks.md#invalid-datetime', 'a datetime that is not ISO-8601 with an offset, or no real instant'),
   'invalid-duration': error('check', 'spec/checks.md#invalid-duration', 'a duration that is not a positive ISO-8601 duration'),
   'invalid-rrule': error('check', 'spec/checks.md#invalid-rrule', 'a reminder rule that is not an RFC 5545 recurrence rule'),
+  'rrule-until-normalised': warning('check', 'spec/checks.md#invalid-rrule', 'an RRULE `UNTIL` in extended ISO-8601, read as RFC 5545'),
   'ref-undefined': error('check', REFERENCES, 'a reference (`$n`) to a name no statement of the script binds'),
   'ref-before-let': error('check', REFERENCES, 'a reference to a name bound only by this statement or a later one'),
   'let-duplicate': error('check', REFERENCES, 'a name bound by two statements of one script'),

@@ -379,10 +379,11 @@ function pieces(op: SplitOp, text: string): string[] {
     case 'by_chunks':
       return r.chunkSize ? splitChunks(text, r.chunkSize) : splitInto(text, r.numChunks ?? 2);
     case 'custom': {
-      const s = splitSections(text);
+      const cut = r.delimiters ? text.split(new RegExp(r.delimiters.map((d) => d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'))) : undefined;
+      const s = cut ? cut.map((p) => p.trim()).filter(Boolean) : splitSections(text);
       if (!r.maxSplits || s.length <= r.maxSplits) return s;
       // Too many sections: fold the tail into the last allowed piece.
-      return [...s.slice(0, r.maxSplits - 1), s.slice(r.maxSplits - 1).join('\n\n')];
+      return [...s.slice(0, r.maxSplits - 1), s.slice(r.maxSplits - 1).join(cut ? r.delimiters![0] : '\n\n')];
     }
   }
 }

@@ -209,7 +209,7 @@ export const MergeArgs = z.looseObject({
 export const SplitParams = z.looseObject({
   by_sentences: z.looseObject({ lang: z.enum(SPLIT_LANGS).optional(), max_sentences: int.optional() }).optional(),
   by_chunks: z.looseObject({ chunk_size: int.optional(), num_chunks: int.optional() }).optional(),
-  custom: z.looseObject({ instruction: str.optional(), max_splits: int.optional() }).optional(),
+  custom: z.looseObject({ instruction: str.optional(), max_splits: int.optional(), delimiters: z.union([str, z.array(str)]).optional() }).optional(),
 });
 export const SplitArgs = z.looseObject({
   strategy: z.enum(SPLIT_STRATEGIES).optional(),

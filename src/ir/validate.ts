@@ -11,7 +11,7 @@ import type { Code, Diagnostic, Fix } from '../diagnostics/diagnostic.js';
 import { renameKeyFix, replaceValueFix } from '../diagnostics/fix.js';
 import { resolveKeyRange, resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
 import { closest } from '../diagnostics/suggest.js';
-import { ENUMS, MAX_IR_DEPTH, VERB_OF_OP } from '../language/index.js';
+import { ENUMS, MAX_IR_DEPTH, STAGE_OF, STAGES, VERB_OF_OP } from '../language/index.js';
 import { IR, OPS, type Op } from './schema.js';
 
 export interface ValidateResult {
@@ -60,12 +60,57 @@ export function validateIr(json: unknown, sourceMap?: SourceMap, statement?: num
     reportBadOp(out, op);
     return { diagnostics: out.diagnostics };
   }
-  const parsed = IR.safeParse(json);
+  // Recurring slips whose meaning is plain are read with a warning (errors under --strict).
+  const read = readSlips(out, json as Record<string, unknown>, op as Op);
+  const parsed = IR.safeParse(read);
   if (!parsed.success) for (const issue of parsed.error.issues) reportIssue(out, issue, []);
-  nearMissKeys(out, schema, json, []);
+  nearMissKeys(out, schema, read, []);
   // The IR is the value itself, not zod's copy: the schema has no defaults or transforms, so the
   // two are equal, but the copy orders keys by the schema and the round trip keeps them as written.
-  return parsed.success ? { ir: json as IR, diagnostics: out.diagnostics } : { diagnostics: out.diagnostics };
+  // A statement with a slip read differently is a new value (the caller's is left as written).
+  return parsed.success ? { ir: read as IR, diagnostics: out.diagnostics } : { diagnostics: out.diagnostics };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The slips benchmark data makes whose meaning is plain, read as meant with a warning
+ * (spec/checks.md#stage-inferred, #misplaced-field): no `stage` or an unknown one (the op's stage);
+ * `target.filter.tags` (`has_tags`); `target.time_range` beside the filter (inside it). Returns the
+ * value itself when there is none, else a copy with them read.
+ */
+function readSlips(out: Reporter, json: Record<string, unknown>, op: Op): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  const own = () => (copy ??= structuredClone(json));
+  const stage = json.stage;
+  if (stage === undefined || (typeof stage === 'string' && !(STAGES as readonly string[]).includes(stage))) {
+    const meant = STAGE_OF[op];
+    out.report('stage-inferred', stage === undefined ? `no stage: ${op} runs at its stage ${meant}` : `unknown stage '${stage}': ${op} runs at its stage ${meant}`, ['stage'], {
+      severity: 'warning',
+      fix: typeof stage === 'string' ? out.replaceValue(['stage'], stage, meant) : undefined,
+    });
+    own().stage = meant;
+  }
+  const target = json.target;
+  if (!isObject(target)) return copy ?? json;
+  const filter = target.filter;
+  if (isObject(filter) && Object.hasOwn(filter, 'tags') && !Object.hasOwn(filter, 'has_tags')) {
+    out.report('misplaced-field', "'target.filter.tags' is read as 'target.filter.has_tags' (the filter's tag condition)", ['target', 'filter', 'tags'], {
+      severity: 'warning',
+      fix: out.replaceKey(['target', 'filter', 'tags'], 'tags', 'has_tags'),
+      atKey: true,
+    });
+    const f = own().target as Record<string, Record<string, unknown>>;
+    const { tags, ...rest } = f.filter;
+    f.filter = { ...rest, has_tags: tags };
+  }
+  if (Object.hasOwn(target, 'time_range') && !(isObject(filter) && Object.hasOwn(filter, 'time_range'))) {
+    out.report('misplaced-field', "'target.time_range' sits beside the filter; it is read as 'target.filter.time_range'", ['target', 'time_range'], { severity: 'warning', atKey: true });
+    const t = own().target as Record<string, unknown>;
+    const { time_range, ...rest } = t;
+    own().target = { ...rest, filter: { ...(isObject(rest.filter) ? rest.filter : {}), time_range } };
+  }
+  return copy ?? json;
 }
 
 /** A string with a lone surrogate: UTF-8 (and so the store) cannot hold it; it would come back as U+FFFD. */

@@ -114,7 +114,7 @@ export interface MergeOp extends Targeted<'Merge'> {
 export type SplitRule =
   | { readonly kind: 'by_sentences'; readonly lang: 'zh' | 'en' | 'auto'; readonly maxSentences: number }
   | { readonly kind: 'by_chunks'; readonly chunkSize?: number; readonly numChunks?: number }
-  | { readonly kind: 'custom'; readonly instruction: string; readonly maxSplits?: number };
+  | { readonly kind: 'custom'; readonly instruction: string; readonly maxSplits?: number; readonly delimiters?: readonly string[] };
 
 export interface SplitOp extends Targeted<'Split'> {
   readonly rule: SplitRule;

@@ -7,7 +7,7 @@ import { DEFAULT_INCLUDE, DEFAULT_MAX_TOKENS, DEFAULT_WEIGHT_STEP } from './defa
 import { lowerEncode } from './encode.js';
 import { asJson, asJsonObject, assignOwn, clamp01, facetColumns, isStringList, PERM_LISTS, setOwn, storedList, type Lowerer } from './lowerer.js';
 import type { Operation, PromoteOp, SplitRule, TimeWindow, WeightChange } from './operation.js';
-import { RRule, rrulestr } from './rrule.js';
+import { basicUntil, RRule, rrulestr } from './rrule.js';
 import { intersect, selection, timeRange } from './target.js';
 import { formatUtc } from './time.js';
 
@@ -41,7 +41,7 @@ export const LOWER_OP: { readonly [O in Op]: LowerOp<O> } = {
     const remind = a.remind ? lowerRemind(l, a.remind) : undefined;
     return {
       kind: 'Promote', ...base, selection: selection(l, ir),
-      change: change.kind === 'none' && !remind ? { kind: 'shift', delta: DEFAULT_WEIGHT_STEP } : change,
+      change: change.kind === 'none' ? { kind: 'shift', delta: DEFAULT_WEIGHT_STEP } : change,
       remind, reason: a.reason,
     };
   },
@@ -186,7 +186,9 @@ function splitRule(l: Lowerer, a: Args<'Split'>): SplitRule {
   }
   if (strategy === 'custom') {
     const p = a.params?.custom ?? {};
-    return { kind: 'custom', instruction: p.instruction ?? '', maxSplits: p.max_splits };
+    // Explicit delimiters (a recurring form in benchmark data) cut the text at them.
+    const delimiters = (typeof p.delimiters === 'string' ? [p.delimiters] : p.delimiters ?? []).filter((d) => d.length > 0);
+    return { kind: 'custom', instruction: p.instruction ?? '', maxSplits: p.max_splits, ...(delimiters.length ? { delimiters } : {}) };
   }
   const p = a.params?.by_sentences ?? {};
   return { kind: 'by_sentences', lang: p.lang ?? 'auto', maxSentences: Math.max(1, p.max_sentences ?? 1) };
@@ -200,7 +202,10 @@ function lowerRemind(l: Lowerer, remind: NonNullable<Args<'Promote'>['remind']>)
     return undefined;
   }
   try {
-    const body = rule.replace(/^RRULE:/i, '');
+    let body = rule.replace(/^RRULE:/i, '');
+    // An UNTIL in extended ISO-8601 (`2025-10-24T00:00:00Z`) is the RFC 5545 basic form's
+    // instant; the checker warns (rrule-until-normalised), the stored rule is the RFC 5545 one.
+    body = basicUntil(body);
     const options = RRule.parseString(body);
     if (options.freq === undefined) throw new Error('no FREQ');
     const rr = rrulestr(`RRULE:${body}`, { dtstart: options.dtstart ?? l.now });
@@ -213,3 +218,4 @@ function lowerRemind(l: Lowerer, remind: NonNullable<Args<'Promote'>['remind']>)
     return undefined;
   }
 }
+

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateAssertion, evaluateRanking, parseSamples, runBenchmark, sampleOp, type Sample } from '../../src/conformance/index.js';
+import { assertionSql, evaluateAssertion, evaluateRanking, parseSamples, runBenchmark, sampleOp, type Sample } from '../../src/conformance/index.js';
 import { createStore, run } from '../../src/engine/index.js';
 
 const sample: Sample = {
@@ -46,6 +46,44 @@ describe('benchmark runner', () => {
     expect(evaluateRanking(res.results, { gold_ids: ['1'], min_hits: 1, allow_extra: true, k: 1 }).passed).toBe(false);
     expect(evaluateRanking(res.results, { gold_ids: ['1', '2'], min_hits: 2, allow_extra: false, k: 3 }).passed).toBe(false);
     expect(evaluateRanking(res.results, { gold_ids: ['1', '2', '3'], min_hits: 3, allow_extra: false, k: 3 }).passed).toBe(true);
+  });
+
+  it('reads the recurring slips of benchmark assertions: IN (:ids) lists, params under select, spaced comparators, booleans', async () => {
+    const store = await createStore();
+    const enc = (t: string) => ({ stage: 'ENC', op: 'Encode', args: { payload: { text: t }, time: '2025-10-20T00:00:00Z' } });
+    run(store, [enc('one'), enc('two'), enc('three')], { now: '2025-10-21T00:00:00Z' });
+    const ids = { name: 'ids', select: { from: 'memory', where: ['id IN (:ids)'] }, expect: { op: '==', value: 2 }, params: { ids: [1, 3] } };
+    expect(assertionSql(ids).sql).toContain('id IN (:ids__0, :ids__1)');
+    expect(evaluateAssertion(store, ids)).toEqual({ passed: true, actual: 2 });
+    expect(evaluateAssertion(store, { ...ids, params: { ids: [] }, expect: { op: '==', value: 0 } }).passed).toBe(true);
+    const under = { name: 'under', select: { from: 'memory', where: ['id IN (:ids)'], params: { ids: [2] } }, expect: { op: '>= ', value: 1 } };
+    expect(evaluateAssertion(store, under)).toEqual({ passed: true, actual: 1 });
+    const bool = { name: 'bool', select: { from: 'memory', where: ['deleted = :gone'] }, expect: { op: ' == ', value: 3 }, params: { gone: false } };
+    expect(evaluateAssertion(store, bool)).toEqual({ passed: true, actual: 3 });
+  });
+
+  it('runs statements one at a time: a refused statement undoes nothing before it, and the next one runs', async () => {
+    const enc = (t: string) => ({ stage: 'ENC', op: 'Encode', args: { payload: { text: t }, tags: ['k'], time: '2025-10-20T00:00:00Z' } });
+    const s: Sample = {
+      id: 't2m-test-single-update-001',
+      prerequisites: [enc('one'), { stage: 'STO', op: 'Lock', target: { ids: ['1'] }, args: { mode: 'read_only' } }],
+      schema_list: [
+        enc('two'),
+        { stage: 'STO', op: 'Update', target: { ids: ['1'] }, args: { set: { text: 'changed' } } },
+        enc('three'),
+      ],
+      expected: {
+        assertions: [
+          { name: 'before', select: { from: 'memory', where: ['text = :t'] }, expect: { op: '==', value: 1 }, params: { t: 'two' } },
+          { name: 'after', select: { from: 'memory', where: ['text = :t'] }, expect: { op: '==', value: 1 }, params: { t: 'three' } },
+        ],
+        ranking: null,
+        meta: { eval_time_utc: '2025-10-21T00:00:00Z' },
+      },
+    };
+    const report = await runBenchmark([s]);
+    expect(report.assertions).toEqual({ total: 2, passed: 2 });
+    expect(report.failures.map((f) => f.why)).toEqual([expect.stringMatching(/^\[1\] record-locked/)]);
   });
 
   it('names the op of a sample from its id, else its last gold op', () => {

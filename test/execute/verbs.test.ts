@@ -177,10 +177,10 @@ describe('Promote / Demote', () => {
     expect(r.results[2].ids).toEqual([1]);
   });
 
-  it('stores a reminder rule and its next occurrence', async () => {
+  it('stores a reminder rule and its next occurrence; a reminder alone also raises the weight by the default step', async () => {
     const store = await freshStore();
     runOk(store, [encode('standup'), op('Promote', { ids: ['1'] }, { remind: { rrule: 'FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0' } })]);
-    expect(row(store, 1)).toMatchObject({ auto_frequency: 'FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0', next_auto_update_at: '2025-10-21T09:00:00Z', weight: null });
+    expect(row(store, 1)).toMatchObject({ auto_frequency: 'FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0', next_auto_update_at: '2025-10-21T09:00:00Z', weight: 0.7 });
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IR } from '../../src/ir/schema.js';
 import { lowerIr, type Operation } from '../../src/lower/index.js';
+import { DEFAULT_WEIGHT_STEP } from '../../src/lower/defaults.js';
 
 const now = new Date('2025-10-21T12:34:56Z');
 
@@ -73,7 +74,7 @@ describe('lowerIr', () => {
   it('computes the next reminder with RRULE', () => {
     const op = lower({ stage: 'STO', op: 'Promote', target: { ids: '1' }, args: { remind: { rrule: 'FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0' } } });
     // 2025-10-21 is a Tuesday: the next Monday 09:00 is 2025-10-27.
-    expect(op).toMatchObject({ remind: { rrule: 'FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0', next: '2025-10-27T09:00:00Z' }, change: { kind: 'none' } });
+    expect(op).toMatchObject({ remind: { rrule: 'FREQ=WEEKLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0', next: '2025-10-27T09:00:00Z' }, change: { kind: 'shift', delta: DEFAULT_WEIGHT_STEP } });
     expect(errors({ stage: 'STO', op: 'Promote', target: { ids: '1' }, args: { remind: { rrule: 'EVERY TUESDAY' } } })[0].code).toBe('invalid-rrule');
   });
 

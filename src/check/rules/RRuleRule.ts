@@ -3,7 +3,7 @@
  * valid parts, as read by the `rrule` library (e.g. `FREQ=WEEKLY;BYDAY=MO`).
  * Spec: spec/checks.md#invalid-rrule
  */
-import { RRule } from '../../lower/rrule.js';
+import { basicUntil, RRule } from '../../lower/rrule.js';
 import { closest } from '../../diagnostics/suggest.js';
 import type { Rule } from '../rule.js';
 
@@ -12,7 +12,8 @@ const FREQS = ['YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY', 'HOURLY', 'MINUTELY', 'SE
 
 /** Why the text is not a valid recurrence rule, or undefined when it is one. */
 export function rruleProblem(text: string): string | undefined {
-  const body = text.replace(/^RRULE:/i, '');
+  // An extended ISO-8601 UNTIL is read as RFC 5545 (rrule-until-normalised, a warning).
+  const body = basicUntil(text.replace(/^RRULE:/i, ''));
   const freq = /(?:^|;)FREQ=([^;]*)/i.exec(body);
   if (!freq) return 'it needs a FREQ part (e.g. FREQ=DAILY)';
   if (!FREQS.includes(freq[1].toUpperCase())) {
@@ -42,10 +43,15 @@ export function rruleProblem(text: string): string | undefined {
 
 export const RRuleRule: Rule = {
   name: 'RRuleRule',
-  codes: { 'invalid-rrule': 'error' },
+  codes: { 'invalid-rrule': 'error', 'rrule-until-normalised': 'warning' },
   value(value, path, ctx) {
     if (ctx.ir.op !== 'Promote' || path !== 'args.remind.rrule' || typeof value !== 'string') return;
     const problem = rruleProblem(value);
     if (problem) ctx.report({ code: 'invalid-rrule', message: `'${value}' is not a valid recurrence rule: ${problem}`, path });
+    else {
+      const body = value.replace(/^RRULE:/i, '');
+      const read = basicUntil(body);
+      if (read !== body) ctx.report({ code: 'rrule-until-normalised', message: `UNTIL in '${value}' is extended ISO-8601; it is read as RFC 5545 '${read}'`, path });
+    }
   },
 };
