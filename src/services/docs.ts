@@ -63,6 +63,7 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   num_chunks: 'Split by chunks: number of chunks.',
   instruction: 'Split custom: how to split.',
   max_splits: 'Split custom: at most this many children.',
+  delimiters: 'Split custom: cut the text at these literal strings (a string or a list); pieces are trimmed, empty ones dropped.',
   lang: 'Language (`zh`, `en`, `auto`).',
   // Every other field of the IR, so hovering any field name (object keys, SET, WITH) documents it.
   stage: 'The stage: ENC (encode), STO (storage) or RET (retrieval); the verb implies it.',
@@ -116,7 +117,7 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   params: 'Split: the parameters of the chosen strategy.',
   by_sentences: 'Split by sentences: `lang`, `max_sentences`.',
   by_chunks: 'Split by chunks: `chunk_size` or `num_chunks`.',
-  custom: 'Split by a custom instruction: `instruction`, `max_splits`.',
+  custom: 'Split by a custom instruction: `instruction`, `max_splits`, `delimiters`.',
   policy: 'Lock policy: allow, deny, reviewers, expires.',
   on_expire: 'What happens on expiry: soft_delete, hard_delete, demote, anonymize.',
   older_than: 'Delete: only memories older than this duration.',
