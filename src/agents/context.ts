@@ -1,44 +1,29 @@
 /**
  * What the planner tells the model about the store: its vocabulary (the tags, types and subjects
- * in use, with counts, read by one parameterised query and filtered by the caller's read
- * permissions) and the memories most related to the request (a RETRIEVE search run through the
- * engine as a dry run, so governance applies and nothing is written).
+ * in use, with counts, over the memories the caller may read: ./vocabulary.ts) and the memories
+ * most related to the request (a RETRIEVE search run through the engine as a dry run, so
+ * governance applies and nothing is written).
  */
-import { decodeRow } from '../compile/index.js';
 import { explain, type Store } from '../engine/index.js';
-import { canRead } from '../execute/governance.js';
+import { vocabulary, type Term } from './vocabulary.js';
 
 export interface Vocabulary {
-  readonly tags: readonly { readonly value: string; readonly count: number }[];
-  readonly types: readonly { readonly value: string; readonly count: number }[];
-  readonly subjects: readonly { readonly value: string; readonly count: number }[];
-  /** Live memories the caller may read (among the `scan` most recent). */
+  readonly tags: readonly Term[];
+  readonly types: readonly Term[];
+  readonly subjects: readonly Term[];
+  /** Live memories the caller may read. */
   readonly memories: number;
 }
 
 /**
- * The vocabulary of the live, readable memories: the `scan` most recent records are read with
- * one parameterised query and each kept only when `actor` may read it (the engine's own rule).
+ * The vocabulary of the live memories `actor` may read, the `limit` most used of each kind: the
+ * same count the MCP server's vocabulary resource serves (./vocabulary.ts: one compiled,
+ * parameterised select with the engine's read permissions, records hidden by a lock left out).
  */
-export function storeVocabulary(store: Store, options: { actor?: string; limit?: number; scan?: number; now?: string } = {}): Vocabulary {
+export function storeVocabulary(store: Store, options: { actor?: string; limit?: number; now?: string } = {}): Vocabulary {
   const limit = options.limit ?? 40;
-  const now = options.now ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  const rows = store.query(
-    `SELECT tags, type, subject, read_perm_level, owner, read_whitelist, read_blacklist FROM memory
-     WHERE deleted = 0 AND (expire_at IS NULL OR expire_at > ?) ORDER BY id DESC LIMIT ?`,
-    [now, options.scan ?? 5000],
-  ).map((r) => decodeRow(r as Parameters<typeof decodeRow>[0])).filter((r) => canRead(r, options.actor));
-  const count = (values: unknown[]) => {
-    const counts = new Map<string, number>();
-    for (const v of values) if (typeof v === 'string' && v) counts.set(v, (counts.get(v) ?? 0) + 1);
-    return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit).map(([value, n]) => ({ value, count: n }));
-  };
-  return {
-    tags: count(rows.flatMap((r) => (Array.isArray(r.tags) ? r.tags : []))),
-    types: count(rows.map((r) => r.type)),
-    subjects: count(rows.map((r) => r.subject)),
-    memories: rows.length,
-  };
+  const v = vocabulary(store, options.actor, options.now ? new Date(options.now) : new Date());
+  return { tags: v.tags.slice(0, limit), types: v.types.slice(0, limit), subjects: v.subjects.slice(0, limit), memories: v.records };
 }
 
 export interface RelatedMemory {

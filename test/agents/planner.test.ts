@@ -88,7 +88,7 @@ describe('plan (check → repair)', () => {
     const system = server.requests[0].messages[0];
     expect(system.role).toBe('system');
     expect(system.content).toContain('CARD-TEXT');
-    expect(system.content).toMatch(/tags: "incident" \(1\)/);
+    expect(system.content).toMatch(/- tags: .*"incident" \(1\)/);
     expect(system.content).toContain('"outage" (1)');
     expect(system.content).not.toContain('hidden-tag');
     expect(system.content).toContain('SEV-1 network incident timeline');

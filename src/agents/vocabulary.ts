@@ -1,5 +1,5 @@
 /**
- * The store's vocabulary for an agent: the tags, types and subjects in use, with how many live
+ * The store's vocabulary for an agent (the planner's prompt, the MCP server's vocabulary resource): the tags, types and subjects in use, with how many live
  * records carry each, counted over the records the session's actor may read (the same read
  * permissions as Retrieve, and leaving out records whose lock in force denies Retrieve), so the
  * vocabulary never names what a record hidden from the actor is about.
