@@ -8,12 +8,26 @@ export interface Column {
   readonly name: string;
   readonly kind: ColumnKind;
   readonly sqlType: 'INTEGER' | 'REAL' | 'TEXT';
+  /**
+   * The store version that added the column (1: there from the start). Opening an older store
+   * adds it (`ALTER TABLE memory ADD COLUMN`, with `defaultSql`) inside the migration transaction.
+   */
+  readonly since: number;
+  /** A constant SQL default (e.g. `0`, `'default'`), or undefined for NULL. */
+  readonly defaultSql?: string;
 }
 
-const col = (name: string, kind: ColumnKind): Column => ({
+export interface ColumnOptions {
+  readonly since?: number;
+  readonly defaultSql?: string;
+}
+
+const col = (name: string, kind: ColumnKind, options: ColumnOptions = {}): Column => ({
   name,
   kind,
   sqlType: kind === 'int' ? 'INTEGER' : kind === 'real' ? 'REAL' : 'TEXT',
+  since: options.since ?? 1,
+  ...(options.defaultSql !== undefined ? { defaultSql: options.defaultSql } : {}),
 });
 
 export const MEMORY_COLUMNS: readonly Column[] = [
@@ -47,7 +61,7 @@ export const MEMORY_COLUMNS: readonly Column[] = [
   col('next_auto_update_at', 'text'),
   col('embedding', 'json-array'),
   col('embedding_model', 'text'),
-  col('deleted', 'int'),
+  col('deleted', 'int', { defaultSql: '0' }),
   // Engine additions.
   col('owner', 'text'),
   col('created_at', 'text'),

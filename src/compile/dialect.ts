@@ -6,6 +6,8 @@
  */
 
 /** A statement ready for the driver: SQL text with placeholders, and the values bound to them. */
+import type { Column } from './columns.js';
+
 export interface SqlStatement {
   readonly sql: string;
   readonly params: readonly SqlValue[];
@@ -38,6 +40,8 @@ export interface Dialect {
   schema(): readonly string[];
   /** Statements that rebuild derived tables (the tag index) from `memory`, for stores that predate them. */
   backfill(): readonly string[];
+  /** DDL adding a column of `memory` that an older store lacks (see Column.since). */
+  addColumn(column: Column): string;
   /** A query listing the database's tables as rows with one column `name`. */
   listTables(): string;
   /** A query listing the columns of `table` as rows with one column `name`. */

@@ -135,6 +135,7 @@ export const CODES = {
   'store-corrupt': error('engine', 'spec/storage.md#opening', 'a store file that fails SQLite\'s integrity check'),
   'store-schema': error('engine', 'spec/storage.md#opening', 'a store file with a trigger, table or index text2mem did not create'),
   'store-too-new': error('engine', 'spec/storage.md#opening', 'a store file written by a newer version of text2mem'),
+  'store-needs-migration': error('engine', 'spec/storage.md#opening', 'an older store opened read-only that needs columns a newer format adds (open it writable once)'),
   'store-read-only': error('engine', 'spec/storage.md#writing', 'a store file this process may not write'),
   'store-busy': error('engine', 'spec/storage.md#writing', 'a store file another process kept locked past the busy timeout'),
   'undo-not-found': error('engine', ENGINE, 'undo of an audit entry that does not exist'),

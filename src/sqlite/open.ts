@@ -149,10 +149,13 @@ function inspect(driver: SqlDriver, dialect: Dialect, mode: 'quick' | 'full' | '
   }
   const list = dialect.listColumns('memory');
   const cols = new Set(driver.all(list.sql, list.params).map((r) => String(r.name)));
-  const missing = MEMORY_COLUMNS.map((c) => c.name).filter((c) => !cols.has(c));
-  if (missing.length) return [fail('bad-store-file', `a database whose 'memory' table lacks the columns ${missing.join(', ')}`)];
   const v = version(driver, tables);
   if (typeof v !== 'number') return [v];
+  // Columns a later version added are added by the migration below; any other missing column is damage.
+  const absent = MEMORY_COLUMNS.filter((c) => !cols.has(c.name));
+  const missing = absent.filter((c) => c.since <= v).map((c) => c.name);
+  if (missing.length) return [fail('bad-store-file', `a database whose 'memory' table lacks the columns ${missing.join(', ')}`)];
+  if (absent.length && !write) return [fail('store-needs-migration', `a store of format ${v}; this version writes format ${STORE_VERSION} and must add the columns ${absent.map((c) => c.name).join(', ')}: open it once writable to migrate it`)];
   if (v > STORE_VERSION) {
     return [fail('store-too-new', `a store of format ${v}, written by a newer text2mem; this version reads formats up to ${STORE_VERSION}: upgrade text2mem to open it`)];
   }
@@ -164,6 +167,7 @@ function inspect(driver: SqlDriver, dialect: Dialect, mode: 'quick' | 'full' | '
   const present = new Set(found.map((o) => o.name));
   const incomplete = [...ref.keys()].some((name) => !present.has(name));
   if (v < STORE_VERSION || incomplete) {
+    for (const c of absent) driver.exec(dialect.addColumn(c));
     // The tag index is derived from memory.tags: rebuilt whenever it or a trigger feeding it was missing.
     const stale = [...ref.values()].some((o) => (o.name === 'memory_tag' || o.type === 'trigger') && !present.has(o.name));
     for (const ddl of dialect.schema()) driver.exec(ddl);

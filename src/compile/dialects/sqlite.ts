@@ -1,11 +1,13 @@
 /** The SQLite dialect (sql.js in Node and the browser). The only file that knows SQLite's SQL. */
 import type { Dialect } from '../dialect.js';
-import { MEMORY_COLUMNS } from '../columns.js';
+import { MEMORY_COLUMNS, type Column } from '../columns.js';
+
+const columnDdl = (c: Column) => `${c.name} ${c.sqlType}${c.defaultSql !== undefined ? ` DEFAULT ${c.defaultSql}` : ''}`;
 
 const MEMORY_DDL = `CREATE TABLE IF NOT EXISTS memory (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
 ${MEMORY_COLUMNS.filter((c) => c.name !== 'id')
-  .map((c) => `  ${c.name} ${c.sqlType}${c.name === 'deleted' ? ' DEFAULT 0' : ''}`)
+  .map((c) => `  ${columnDdl(c)}`)
   .join(',\n')}
 )`;
 
@@ -54,6 +56,7 @@ END`,
   DELETE FROM memory_tag WHERE memory_id = OLD.id;
 END`,
   ],
+  addColumn: (c) => `ALTER TABLE memory ADD COLUMN ${columnDdl(c)}`,
   listTables: () => `SELECT name FROM sqlite_master WHERE type = 'table'`,
   listColumns: (table) => ({ sql: 'SELECT name FROM pragma_table_info(?)', params: [table] }),
   markFormat: (format) => ({ sql: `INSERT OR IGNORE INTO t2m_meta (key, value) VALUES ('format', ?)`, params: [format] }),
