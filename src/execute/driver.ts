@@ -32,3 +32,29 @@ export interface SqlDriver {
   scratch(): SqlDriver;
   close(): void;
 }
+
+/**
+ * The same seam for engines reached asynchronously: PGlite (in-process PostgreSQL) and a
+ * PostgreSQL server. Rows come back in the shape the SQLite drivers give (JSON columns as JSON
+ * text, times as ISO-8601 text, integers and reals as numbers), so the engine reads them alike.
+ * The engine drives both kinds through one code path (src/execute is written against queries it
+ * yields; a synchronous driver answers them at once, an asynchronous one after an await).
+ */
+export interface AsyncSqlDriver {
+  /** `pglite` or `postgres`. */
+  readonly kind: string;
+  /** Where the database lives: `pglite:` (memory), `pglite:./dir`, or a `postgres://` URL without its password. */
+  readonly location: string;
+  readonly async: true;
+  all(sql: string, params?: SqlParams): Promise<SqlRow[]>;
+  run(sql: string, params?: SqlParams): Promise<number>;
+  exec(sql: string): Promise<void>;
+  begin(): Promise<void>;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type AnySqlDriver = SqlDriver | AsyncSqlDriver;
+
+export const isAsyncDriver = (d: AnySqlDriver): d is AsyncSqlDriver => (d as AsyncSqlDriver).async === true;
