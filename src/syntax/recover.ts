@@ -9,7 +9,7 @@ import { tokenMatcher } from 'chevrotain';
 import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
 import { closest } from '../diagnostics/suggest.js';
 import * as T from '../../grammar/tokens.js';
-import { parser, expectedAtToken } from '../../grammar/parser.js';
+import { fastParser, parser, expectedAtToken, type T2mParser } from '../../grammar/parser.js';
 import {
   CLAUSES, MAX_NESTING, SEARCH_OPTIONS, SEARCH_OPTION_NAMES, clauseSpec, firstKeyword, type ClauseName, type ClauseShape, type Keyword,
 } from '../language/index.js';
@@ -156,6 +156,13 @@ const LOOKAHEAD_MARGIN = 4;
  * whole rest would have given; a statement of n tokens costs O(n) however long the piece is.
  */
 function parseStatementAt(chunk: readonly IToken[], i: number): { cst: CstNode; errors: IRecognitionException[] } {
+  // The happy path first, without recovery; a statement with an error is parsed again with it,
+  // so its tree and diagnostics are the recovering parser's.
+  const first = parseStatementWith(fastParser, chunk, i);
+  return first.errors.length === 0 ? first : parseStatementWith(parser, chunk, i);
+}
+
+function parseStatementWith(parser: T2mParser, chunk: readonly IToken[], i: number): { cst: CstNode; errors: IRecognitionException[] } {
   for (let size = WINDOW; ; size *= 2) {
     const end = Math.min(chunk.length, i + size);
     parser.input = chunk.slice(i, end);
