@@ -156,9 +156,18 @@ const LOOKAHEAD_MARGIN = 4;
  * whole rest would have given; a statement of n tokens costs O(n) however long the piece is.
  */
 function parseStatementAt(chunk: readonly IToken[], i: number): { cst: CstNode; errors: IRecognitionException[] } {
-  // The happy path first, without recovery; a statement with an error is parsed again with it,
-  // so its tree and diagnostics are the recovering parser's.
-  const first = parseStatementWith(fastParser, chunk, i);
+  // The happy path first, without recovery: the parser then reads only the statement's tokens and
+  // its lookahead, so the first statement of a piece (usually the only one) is given the piece as
+  // it is, with no window. A statement with an error is parsed again with recovery, so its tree
+  // and diagnostics are the recovering parser's.
+  let first: { cst: CstNode; errors: IRecognitionException[] };
+  if (i === 0) {
+    fastParser.input = chunk as IToken[];
+    recoveryWork.tokensFed += chunk.length;
+    recoveryWork.parses++;
+    const cst = fastParser.statement();
+    first = { cst, errors: fastParser.errors.filter((e) => e.name !== 'NotAllInputParsedException') };
+  } else first = parseStatementWith(fastParser, chunk, i);
   return first.errors.length === 0 ? first : parseStatementWith(parser, chunk, i);
 }
 
