@@ -83,8 +83,13 @@ export class T2mParser extends CstParser {
   private readonly alts: Record<string, IOrAlt<unknown>[]> = {};
   private conditionAlts?: OrMethodOpts<unknown>;
 
-  constructor() {
-    super(T.allTokens, { recoveryEnabled: true, maxLookahead: 3, errorMessageProvider: errorMessages, nodeLocationTracking: 'full' });
+  /**
+   * `recovery: false` makes the happy-path parser: it pays nothing for error recovery (Chevrotain
+   * recomputes follow sets and tries resynchronisation after every repetition when recovery is on),
+   * and on input without errors builds the same CST as the recovering one.
+   */
+  constructor(options: { readonly recovery?: boolean } = {}) {
+    super(T.allTokens, { recoveryEnabled: options.recovery ?? true, maxLookahead: 3, errorMessageProvider: errorMessages, nodeLocationTracking: 'full' });
     this.performSelfAnalysis();
   }
 
@@ -373,6 +378,11 @@ export class T2mParser extends CstParser {
   });
 }
 
-/** The one parser instance (Chevrotain parsers are meant to be reused). */
+/** The recovering parser (Chevrotain parsers are meant to be reused): partial trees and every error. */
 export const parser = new T2mParser();
+/**
+ * The parser for the first pass over a statement: no recovery, so the usual input (no errors)
+ * costs less; a statement it finds an error in is parsed again by `parser`.
+ */
+export const fastParser = new T2mParser({ recovery: false });
 export type { CstNode };

@@ -11,6 +11,7 @@ import type { SourceMap } from './diagnostics/sourceMap.js';
 import { astToIr, dslName, irsToScript } from './convert/index.js';
 import { type JsonItem, readJson, readJsonl } from './ir/json.js';
 import type { IR } from './ir/schema.js';
+import { conformsToIr } from './ir/conforms.js';
 import { validateIr } from './ir/validate.js';
 import { print } from './print/index.js';
 import { parse } from './syntax/index.js';
@@ -109,6 +110,13 @@ export function validateAndCheck(
   const statements: number[] = [];
   items.forEach((item, i) => {
     const statement = item.statement ?? i;
+    // The usual case, an IR validation has nothing to say about, is decided without zod.
+    if (conformsToIr(item.value)) {
+      irs.push(item.value as IR);
+      sourceMaps.push(item.sourceMap);
+      statements.push(statement);
+      return;
+    }
     const wording = source === 'dsl' ? dslName : undefined;
     const v = validateIr(item.value, item.sourceMap, statement, wording);
     diagnostics.push(...v.diagnostics);

@@ -30,36 +30,48 @@ export function check(irs: readonly IR[], options: CheckOptions = {}): Diagnosti
   const rules = options.rules ?? RULES;
   const valueRules = rules.filter((r) => r.value);
   const out: Diagnostic[] = [];
-  irs.forEach((ir, i) => {
+  // One context, re-aimed at each statement (rules see every statement and every value of it).
+  const state: { rule: Rule; statement: number; sourceMap: SourceMap | undefined } = { rule: rules[0], statement: 0, sourceMap: undefined };
+  const ctx = {
+    ir: irs[0],
+    statement: 0,
+    sourceMap: undefined as SourceMap | undefined,
+    source: options.source ?? 'ir',
+    wording: options.wording,
+    script: irs,
+    index: 0,
+    report: (r: Report) => out.push(toDiagnostic(r, state.rule, state.statement, state.sourceMap)),
+  } satisfies RuleContext;
+  for (let i = 0; i < irs.length; i++) {
+    const ir = irs[i];
     const statement = (options.firstStatement ?? 0) + i;
     const sourceMap = options.sourceMaps?.[i];
-    let current: Rule = rules[0];
-    const ctx: RuleContext = {
-      ir,
-      statement,
-      sourceMap,
-      source: options.source ?? 'ir',
-      wording: options.wording,
-      script: irs,
-      index: i,
-      report: (r) => out.push(toDiagnostic(r, current, statement, sourceMap)),
-    };
+    ctx.ir = ir;
+    ctx.statement = state.statement = statement;
+    ctx.sourceMap = state.sourceMap = sourceMap;
+    ctx.index = i;
     for (const rule of rules) {
-      current = rule;
+      state.rule = rule;
       rule.statement?.(ir, ctx);
     }
-    if (valueRules.length === 0) return;
-    const visit = (value: unknown, path: string): void => {
-      for (const rule of valueRules) {
-        current = rule;
-        rule.value!(value, path, ctx);
-      }
-      if (Array.isArray(value)) value.forEach((v, k) => visit(v, joinPath(path, k)));
-      else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, joinPath(path, k));
-    };
-    visit(ir, '');
-  });
+    if (valueRules.length) visitValues(ir, '', valueRules, ctx, state, undefined);
+  }
   return applyPolicy(out, options.policy ?? 'default');
+}
+
+/** Calls each value rule on `value` and on every value under it, with its dotted path (but those under `skip`). */
+function visitValues(value: unknown, path: string, rules: readonly Rule[], ctx: RuleContext, state: { rule: Rule }, skip: ReadonlySet<string> | undefined): void {
+  if (skip?.has(path)) return;
+  for (const rule of rules) {
+    state.rule = rule;
+    rule.value!(value, path, ctx);
+  }
+  if (value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (let k = 0; k < value.length; k++) visitValues(value[k], joinPath(path, k), rules, ctx, state, skip);
+  } else {
+    for (const k of Object.keys(value)) visitValues((value as Record<string, unknown>)[k], joinPath(path, k), rules, ctx, state, skip);
+  }
 }
 
 export interface CheckValuesOptions {
@@ -86,7 +98,7 @@ export function checkValues(json: unknown, options: CheckValuesOptions = {}): Di
   const skip = new Set(options.skip ?? []);
   const valueRules = RULES.filter((r) => r.value);
   const out: Diagnostic[] = [];
-  let current: Rule = valueRules[0];
+  const state = { rule: valueRules[0] };
   const ctx: RuleContext = {
     // Value rules read only `op` from the statement, and only to look up which paths they judge
     // (an `op` that is not a string, say an object with a `toString` key, looks up nothing).
@@ -97,18 +109,9 @@ export function checkValues(json: unknown, options: CheckValuesOptions = {}): Di
     wording: options.wording,
     script: [json as IR],
     index: 0,
-    report: (r) => out.push(toDiagnostic(r, current, statement, options.sourceMap)),
+    report: (r) => out.push(toDiagnostic(r, state.rule, statement, options.sourceMap)),
   };
-  const visit = (value: unknown, path: string): void => {
-    if (skip.has(path)) return;
-    for (const rule of valueRules) {
-      current = rule;
-      rule.value!(value, path, ctx);
-    }
-    if (Array.isArray(value)) value.forEach((v, k) => visit(v, joinPath(path, k)));
-    else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, joinPath(path, k));
-  };
-  visit(json, '');
+  visitValues(json, '', valueRules, ctx, state, skip);
   return applyPolicy(out, options.policy ?? 'default');
 }
 

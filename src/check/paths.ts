@@ -21,14 +21,29 @@ export function matchPath(pattern: string, path: string): boolean {
 
 /** A field table: `Op:path` entries (or `*:path` for every op). */
 export function fieldTable(entries: readonly string[]): (op: Op, path: string) => boolean {
-  const parsed = entries.map((e) => {
+  // Rules ask about every value of every statement: exact paths are one map lookup, and a path
+  // is split only when a pattern with `*` could match it.
+  const exact = new Map<string, Set<string>>();
+  const wild: Array<{ op: string; segments: string[] }> = [];
+  for (const e of entries) {
     const colon = e.indexOf(':');
-    return { op: e.slice(0, colon), pattern: e.slice(colon + 1) };
-  });
-  const exact = new Set(parsed.filter((e) => !e.pattern.includes('*')).map((e) => `${e.op}:${e.pattern}`));
-  const wild = parsed.filter((e) => e.pattern.includes('*'));
-  return (op, path) =>
-    exact.has(`${op}:${path}`) || exact.has(`*:${path}`) || wild.some((e) => (e.op === '*' || e.op === op) && matchPath(e.pattern, path));
+    const op = e.slice(0, colon);
+    const pattern = e.slice(colon + 1);
+    if (pattern.includes('*')) wild.push({ op, segments: pattern.split('.') });
+    else if (exact.has(pattern)) exact.get(pattern)!.add(op);
+    else exact.set(pattern, new Set([op]));
+  }
+  return (op, path) => {
+    const ops = exact.get(path);
+    if (ops !== undefined && (ops.has(op) || ops.has('*'))) return true;
+    let segments: string[] | undefined;
+    for (const e of wild) {
+      if (e.op !== '*' && e.op !== op) continue;
+      segments ??= path.split('.');
+      if (e.segments.length === segments.length && e.segments.every((seg, i) => seg === '*' || seg === segments![i])) return true;
+    }
+    return false;
+  };
 }
 
 /** The value at a dotted path of a JSON value, or undefined. */

@@ -6,6 +6,7 @@
 import type { SqlJsStatic } from 'sql.js';
 import { OPS } from '../ir/schema.js';
 import { loadSqlJs, openStore, type Store } from '../execute/store.js';
+import type { Policy } from '../check/index.js';
 import { run, type RunOptions, type StatementResult } from '../engine/index.js';
 
 export interface Assertion {
@@ -158,6 +159,8 @@ export function runEach(store: Store, irs: readonly unknown[], options: RunOptio
 export interface BenchOptions {
   /** Only samples of this op. */
   readonly only?: string;
+  /** The engine's policy for every statement (default `default`); `strict` refuses on any warning, the slips validation reads included. */
+  readonly policy?: Policy;
   readonly sqlJs?: SqlJsStatic;
   readonly onProgress?: (done: number, total: number) => void;
 }
@@ -166,6 +169,7 @@ export async function runBenchmark(samples: readonly Sample[], options: BenchOpt
   const sqlJs = options.sqlJs ?? (await loadSqlJs());
   const chosen = options.only ? samples.filter((s) => sampleOp(s).toLowerCase() === options.only!.toLowerCase()) : samples;
   const report: BenchReport = { samples: tally(), assertions: tally(), ranking: tally(), by_op: {}, failures: [] };
+  const policy = options.policy ?? 'default';
   for (const [i, sample] of chosen.entries()) {
     const op = sampleOp(sample);
     const byOp = (report.by_op[op] ??= { samples: tally(), assertions: tally(), ranking: tally() });
@@ -176,10 +180,11 @@ export async function runBenchmark(samples: readonly Sample[], options: BenchOpt
     const store = opened.store;
     try {
       // The engine checks every script like `t2m check`; the gold IRs pass the default policy
-      // (test/check/corpus.test.ts), so the runner names it rather than relaxing it.
+      // (test/check/corpus.test.ts), so the runner names it rather than relaxing it (`--strict`
+      // refuses the slips it reads as meant).
       // Gold IRs are trusted scripts replayed with the actors they name: the runner grants
       // impersonation explicitly (a privileged option; spec/security.md).
-      const options = { now: sample.expected.meta.eval_time_utc, policy: 'default', impersonate: true } as const;
+      const options = { now: sample.expected.meta.eval_time_utc, policy, impersonate: true } as const;
       // One statement at a time, as the reference runner executes them: a refused statement is
       // reported and undoes nothing before it (`t2m run` keeps its one-transaction scripts).
       const pre = runEach(store, sample.prerequisites, options);

@@ -25,9 +25,14 @@ function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Own-property assignment, so a key such as `__proto__` is data, as in JSON.parse. */
+/**
+ * Own-property assignment, so a key such as `__proto__` is data, as in JSON.parse. Only
+ * `__proto__` is an accessor of Object.prototype; any other key is assigned plainly (defining
+ * every property would leave the objects in V8's slow dictionary mode).
+ */
 function setOwn(o: JsonObject, key: string, value: Json): void {
-  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else o[key] = value;
 }
 
 function joinPath(parent: string, key: string | number): string {
@@ -73,11 +78,12 @@ class StatementBuilder {
     }
   }
 
-  /** The object at `path` (created if absent), or undefined after reporting a conflict. */
-  object(path: readonly string[], loc: Range): JsonObject | undefined {
+  /** The object at `path` (its first `length` keys; created if absent), or undefined after reporting a conflict. */
+  object(path: readonly string[], loc: Range, length = path.length): JsonObject | undefined {
     let o = this.ir;
     let p = '';
-    for (const key of path) {
+    for (let i = 0; i < length; i++) {
+      const key = path[i];
       p = joinPath(p, key);
       if (!Object.prototype.hasOwnProperty.call(o, key)) {
         setOwn(o, key, {});
@@ -95,7 +101,7 @@ class StatementBuilder {
 
   /** Sets the field at `path` to the value node, reporting a field set twice. */
   set(path: readonly string[], value: A.Value | Json, loc: Range, keyLoc?: Range): void {
-    const parent = this.object(path.slice(0, -1), loc);
+    const parent = this.object(path, loc, path.length - 1);
     if (!parent) return;
     const key = path[path.length - 1];
     const p = path.join('.');
@@ -114,7 +120,7 @@ class StatementBuilder {
 
   /** Appends list items to the array at `path` (so `tags HAS a AND tags HAS b` means both). */
   append(path: readonly string[], values: A.ValueList, keyLoc: Range): void {
-    const parent = this.object(path.slice(0, -1), values.loc);
+    const parent = this.object(path, values.loc, path.length - 1);
     if (!parent) return;
     const key = path[path.length - 1];
     const p = path.join('.');

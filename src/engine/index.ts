@@ -15,7 +15,7 @@ import {
   compileAuditInsert, compileAuditLastId, compileAuditMarkUndone, compileAuditSelect, compileDeleteById, compileDueExpiries, compileSelectByIds,
   compileUpdateById, decodeRow, type SqlStatement,
 } from '../compile/index.js';
-import { check, type Policy } from '../check/index.js';
+import { applyPolicy, check, type Policy } from '../check/index.js';
 import { diagnostic, type Code } from '../diagnostics/codes.js';
 import { type Diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
 import { resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
@@ -68,7 +68,10 @@ export interface RunOptions {
   readonly sourceMaps?: readonly (SourceMap | undefined)[];
   /** Roll everything back at the end, whatever `meta.dry_run` says (used by `explain`). */
   readonly dryRun?: boolean;
-  /** The checker's policy (default `default`, as `t2m check` and `t2m run`): `strict` refuses on warnings too. */
+  /**
+   * The policy (default `default`, as `t2m check` and `t2m run`): `strict` refuses on warnings
+   * too, the checker's and validation's (the slips it reads as meant: no stage, `filter.tags`, …).
+   */
   readonly policy?: Policy;
   /** Resource limits (statements, text length, rows per read); see ./limits.ts for the defaults. */
   readonly limits?: Limits;
@@ -258,7 +261,8 @@ function validateAndCheck(
   const valid: IR[] = [];
   for (const [i, json] of irs.entries()) {
     const v = validateIr(json, maps?.[i], i);
-    diagnostics.push(...v.diagnostics.map((d) => locate(d, i, maps)));
+    // The slips validation reads with a warning (no stage, `filter.tags`, …) are refused under `strict`, like the checker's warnings.
+    diagnostics.push(...applyPolicy(v.diagnostics, options.policy ?? 'default').map((d) => locate(d, i, maps)));
     if (v.ir) valid.push(v.ir);
   }
   if (hasErrors(diagnostics) || valid.length !== irs.length) return { ok: false, diagnostics };

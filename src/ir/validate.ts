@@ -115,8 +115,9 @@ function readSlips(out: Reporter, json: Record<string, unknown>, op: Op): Record
 
 /** A string with a lone surrogate: UTF-8 (and so the store) cannot hold it; it would come back as U+FFFD. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const nativeWellFormed = typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function';
 export function isWellFormedText(text: string): boolean {
-  return !LONE_SURROGATE.test(text);
+  return nativeWellFormed ? (text as string & { isWellFormed(): boolean }).isWellFormed() : !LONE_SURROGATE.test(text);
 }
 
 /** The most `invalid-text` diagnostics one statement gets. */

@@ -131,6 +131,25 @@ export function clauseVerbs(name: string): VerbName[] {
   return (Object.keys(clauseSpec(name)?.ops ?? {}) as Op[]).map((op) => VERB_OF_OP[op]);
 }
 
+/**
+ * The canonical order of a statement's clauses, as the printer writes them: the target; the
+ * verb's own clauses (what is stored, then how it changes, then what is read); REASON, POLICY,
+ * SET and WITH; the meta clauses; DRY RUN and CONFIRM; STAGE and COMMENT last. Every clause of
+ * CLAUSES has one place (a clause added without one does not compile; test/language checks
+ * there is no clause twice).
+ */
+export const CLAUSE_ORDER = [
+  'ID', 'IDS', 'ALL', 'WHERE',
+  'TYPE', 'TAGS', 'TIME', 'SOURCE', 'SUBJECT', 'LOCATION', 'TOPIC', 'URL', 'STRUCTURED', 'PAYLOAD', 'FACETS',
+  'MODE', 'INTO', 'STRATEGY', 'BY', 'ARCHIVE', 'REMIND', 'TTL', 'UNTIL', 'THEN', 'SOFT', 'HARD', 'OLDER',
+  'WITHIN', 'INCLUDE', 'FOCUS', 'MAX', 'REASON', 'POLICY', 'SET', 'WITH',
+  'AS', 'LANG', 'TRACE', 'AT', 'DRY RUN', 'CONFIRM', 'STAGE', 'COMMENT',
+] as const satisfies readonly ClauseName[];
+type Unplaced = Exclude<ClauseName, (typeof CLAUSE_ORDER)[number]>;
+/** Compiles only when every clause has a place in CLAUSE_ORDER (else its type names the ones missing). */
+const EVERY_CLAUSE_PLACED: [Unplaced] extends [never] ? true : { unplaced: Unplaced } = true;
+void EVERY_CLAUSE_PLACED;
+
 /** Only ENCODE starts with a text (`ENCODE "…"`); other verbs select memories. */
 export const VERB_TEXT: Partial<Record<Op, Path>> = { Encode: ['args', 'payload', 'text'] };
 

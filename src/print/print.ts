@@ -9,6 +9,7 @@
 import type * as A from '../syntax/ast.js';
 import { astToIr, irToAst, sortConditions } from '../convert/index.js';
 import type { IR } from '../ir/schema.js';
+import { CLAUSE_ORDER, type ClauseName } from '../language/index.js';
 import { DATETIME_PATTERN, DURATION_PATTERN, IDENTIFIER_PATTERN, keywordToken } from '../../grammar/tokens.js';
 
 export interface PrintOptions {
@@ -165,14 +166,23 @@ const VALUE_STYLE: Partial<Record<A.ValueKeyword, Style>> = {
   TIME: 'time', UNTIL: 'time', AT: 'time', TTL: 'time',
 };
 
-/** Canonical clause order (index = rank). */
-const CLAUSE_ORDER: readonly string[] = [
-  'IdClause', 'IdsClause', 'AllClause', 'WhereClause',
-  'TYPE', 'TAGS', 'TIME', 'SOURCE', 'SUBJECT', 'LOCATION', 'TOPIC', 'URL', 'STRUCTURED', 'PAYLOAD', 'FACETS',
-  'MODE', 'INTO', 'STRATEGY', 'BY', 'ARCHIVE', 'REMIND', 'TTL', 'UNTIL', 'THEN', 'SOFT', 'HARD', 'OlderThanClause',
-  'WithinClause', 'INCLUDE', 'FOCUS', 'MaxTokensClause', 'REASON', 'POLICY', 'SetClause', 'WithClause',
-  'AS', 'LANG', 'TRACE', 'AT', 'DRY RUN', 'CONFIRM', 'STAGE', 'COMMENT',
-];
+/** The clause a clause node is, by its name in the vocabulary's clause table. */
+function clauseName(c: A.Clause): ClauseName {
+  switch (c.kind) {
+    case 'IdClause': return 'ID';
+    case 'IdsClause': return 'IDS';
+    case 'AllClause': return 'ALL';
+    case 'WhereClause': return 'WHERE';
+    case 'SetClause': return 'SET';
+    case 'WithClause': return 'WITH';
+    case 'MaxTokensClause': return 'MAX';
+    case 'OlderThanClause': return 'OLDER';
+    case 'WithinClause': return 'WITHIN';
+    case 'ValueClause': case 'ListClause': case 'FlagClause': return c.keyword;
+  }
+}
+/** Canonical clause order: the vocabulary's (rank = index). */
+const CLAUSE_RANK: ReadonlyMap<ClauseName, number> = new Map(CLAUSE_ORDER.map((name, i) => [name, i]));
 function withKey(c: A.Clause): string {
   return c.kind === 'WithClause' ? JSON.stringify(c.path.map((k) => k.name)) : '';
 }
@@ -184,8 +194,7 @@ function sortClauses(clauses: readonly A.Clause[]): A.Clause[] {
     .map(({ c }) => c);
 }
 function rank(c: A.Clause): number {
-  const name = c.kind === 'ValueClause' || c.kind === 'ListClause' || c.kind === 'FlagClause' ? c.keyword : c.kind;
-  return CLAUSE_ORDER.indexOf(name);
+  return CLAUSE_RANK.get(clauseName(c))!;
 }
 
 function printClause(c: A.Clause): string {

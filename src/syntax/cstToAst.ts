@@ -30,6 +30,8 @@ function node(c: Children, name: string): CstNode | undefined {
 
 export function decodeString(image: string): string {
   const body = image.slice(1, -1);
+  // Most strings have no escape at all.
+  if (!body.includes('\\')) return body;
   return body.replace(/\\(u[0-9a-fA-F]{4}|["\\/bfnrt])/g, (_, e: string) => {
     switch (e[0]) {
       case 'u': return String.fromCharCode(parseInt(e.slice(1), 16));
@@ -43,23 +45,32 @@ export function decodeString(image: string): string {
   });
 }
 
+/** The name of a CST node's only child (the alternative an OR took), without allocating. */
+function onlyChild(c: Children): string | undefined {
+  for (const name in c) return name;
+  return undefined;
+}
+
 function buildValue(n: CstNode | undefined): A.Value | undefined {
   if (!n || n.recoveredNode) return undefined;
   const c = n.children;
-  let t: IToken | undefined;
-  if ((t = tok(c, 'StringLiteral'))) return { kind: 'String', value: decodeString(t.image), loc: tokenRange(t) };
-  if ((t = tok(c, 'NumberLiteral'))) return { kind: 'Number', value: Number(t.image), loc: tokenRange(t) };
-  if ((t = tok(c, 'DateTimeLiteral'))) return { kind: 'DateTime', value: t.image, loc: tokenRange(t) };
-  if ((t = tok(c, 'DurationLiteral'))) return { kind: 'Duration', value: t.image, loc: tokenRange(t) };
-  if ((t = tok(c, 'True'))) return { kind: 'Boolean', value: true, loc: tokenRange(t) };
-  if ((t = tok(c, 'False'))) return { kind: 'Boolean', value: false, loc: tokenRange(t) };
-  if ((t = tok(c, 'Null'))) return { kind: 'Null', loc: tokenRange(t) };
-  if ((t = tok(c, 'Identifier'))) return { kind: 'Identifier', value: t.image, loc: tokenRange(t) };
-  if ((t = tok(c, 'Reference'))) return { kind: 'Ref', name: t.image.slice(1), loc: tokenRange(t) };
-  const list = node(c, 'list');
-  if (list) return buildList(list);
-  const obj = node(c, 'object');
-  if (obj) return buildObject(obj);
+  // `value` is one alternative: one token or one sub-rule.
+  const name = onlyChild(c);
+  if (name === 'list') return buildList(node(c, 'list')!);
+  if (name === 'object') return buildObject(node(c, 'object')!);
+  const t = name === undefined ? undefined : tok(c, name);
+  if (!t) return undefined;
+  switch (name) {
+    case 'StringLiteral': return { kind: 'String', value: decodeString(t.image), loc: tokenRange(t) };
+    case 'NumberLiteral': return { kind: 'Number', value: Number(t.image), loc: tokenRange(t) };
+    case 'DateTimeLiteral': return { kind: 'DateTime', value: t.image, loc: tokenRange(t) };
+    case 'DurationLiteral': return { kind: 'Duration', value: t.image, loc: tokenRange(t) };
+    case 'True': return { kind: 'Boolean', value: true, loc: tokenRange(t) };
+    case 'False': return { kind: 'Boolean', value: false, loc: tokenRange(t) };
+    case 'Null': return { kind: 'Null', loc: tokenRange(t) };
+    case 'Identifier': return { kind: 'Identifier', value: t.image, loc: tokenRange(t) };
+    case 'Reference': return { kind: 'Ref', name: t.image.slice(1), loc: tokenRange(t) };
+  }
   return undefined;
 }
 
@@ -100,7 +111,8 @@ function buildKey(n: CstNode | undefined): A.Key | undefined {
   const s = tok(c, 'StringLiteral');
   if (s) return { kind: 'Key', name: decodeString(s.image), loc: tokenRange(s) };
   // Any other single token (identifier, keyword, true/false/null) is the key as written.
-  const t = (Object.values(c)[0] as IToken[] | undefined)?.[0];
+  const name = onlyChild(c);
+  const t = name === undefined ? undefined : (c[name] as IToken[])[0];
   return t && Number.isFinite(t.startOffset) && !t.isInsertedInRecovery ? { kind: 'Key', name: t.image, loc: tokenRange(t) } : undefined;
 }
 
@@ -236,8 +248,8 @@ function buildClause(n: CstNode): A.Clause | undefined {
   const c = n.children;
   const all = tok(c, 'ALL');
   if (all) return { kind: 'AllClause', loc: tokenRange(all) };
-  const [name, sub] = Object.entries(c)[0] ?? [];
-  const child = (sub as CstNode[] | undefined)?.[0];
+  const name = onlyChild(c);
+  const child = name === undefined ? undefined : (c[name] as CstNode[])[0];
   if (!name || !child || !('children' in child)) return undefined;
   const cc = child.children;
   switch (name) {

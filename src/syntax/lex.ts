@@ -83,6 +83,8 @@ function rangeAt(text: string, offset: number, length: number): Range {
 function lexFullWidth(text: string) {
   let result = T.lexer.tokenize(text);
   const diagnostics: Diagnostic[] = [];
+  // The usual case: nothing the lexer could not read, so nothing to replace.
+  if (result.errors.length === 0) return { result, diagnostics, text };
   const quotes = new Map<number, string>();
   const replace = (which: (c: string) => boolean, record: (offset: number, c: string) => void) => {
     const chars = text.split('');

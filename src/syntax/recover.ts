@@ -9,7 +9,7 @@ import { tokenMatcher } from 'chevrotain';
 import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
 import { closest } from '../diagnostics/suggest.js';
 import * as T from '../../grammar/tokens.js';
-import { parser, expectedAtToken } from '../../grammar/parser.js';
+import { fastParser, parser, expectedAtToken, type T2mParser } from '../../grammar/parser.js';
 import {
   CLAUSES, MAX_NESTING, SEARCH_OPTIONS, SEARCH_OPTION_NAMES, clauseSpec, firstKeyword, type ClauseName, type ClauseShape, type Keyword,
 } from '../language/index.js';
@@ -156,6 +156,22 @@ const LOOKAHEAD_MARGIN = 4;
  * whole rest would have given; a statement of n tokens costs O(n) however long the piece is.
  */
 function parseStatementAt(chunk: readonly IToken[], i: number): { cst: CstNode; errors: IRecognitionException[] } {
+  // The happy path first, without recovery: the parser then reads only the statement's tokens and
+  // its lookahead, so the first statement of a piece (usually the only one) is given the piece as
+  // it is, with no window. A statement with an error is parsed again with recovery, so its tree
+  // and diagnostics are the recovering parser's.
+  let first: { cst: CstNode; errors: IRecognitionException[] };
+  if (i === 0) {
+    fastParser.input = chunk as IToken[];
+    recoveryWork.tokensFed += chunk.length;
+    recoveryWork.parses++;
+    const cst = fastParser.statement();
+    first = { cst, errors: fastParser.errors.filter((e) => e.name !== 'NotAllInputParsedException') };
+  } else first = parseStatementWith(fastParser, chunk, i);
+  return first.errors.length === 0 ? first : parseStatementWith(parser, chunk, i);
+}
+
+function parseStatementWith(parser: T2mParser, chunk: readonly IToken[], i: number): { cst: CstNode; errors: IRecognitionException[] } {
   for (let size = WINDOW; ; size *= 2) {
     const end = Math.min(chunk.length, i + size);
     parser.input = chunk.slice(i, end);

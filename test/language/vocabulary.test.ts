@@ -7,7 +7,7 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KW, keywordToken } from '../../grammar/tokens.js';
 import {
-  CLAUSES, ENUMS, KEYWORDS, OPS, VERB_DOCS, VERB_NAMES, VERB_TEXT, clausePath, clauseSpec, isStatementClause, type ClauseName, type Op,
+  CLAUSES, CLAUSE_ORDER, ENUMS, KEYWORDS, OPS, VERB_DOCS, VERB_NAMES, VERB_TEXT, clausePath, clauseSpec, isStatementClause, type ClauseName, type Op,
 } from '../../src/language/index.js';
 import { IR } from '../../src/ir/schema.js';
 import { CONDITION_FIELDS } from '../../src/services/completion.js';
@@ -40,6 +40,11 @@ describe('the vocabulary', () => {
       for (const word of name.split(' ')) expect(KEYWORDS, name).toContain(word);
       for (const op of Object.keys(clauseSpec(name)!.ops ?? {})) expect(OPS, name).toContain(op);
     }
+  });
+
+  it('gives every clause one place in the canonical clause order (the printer\'s)', () => {
+    expect(new Set(CLAUSE_ORDER).size).toBe(CLAUSE_ORDER.length);
+    expect([...CLAUSE_ORDER].sort()).toEqual([...CLAUSE_NAMES].sort());
   });
 
   it('documents every enum value, and its values are the IR schema\'s', () => {

@@ -41,8 +41,12 @@ export const BOUNDS: readonly Bound[] = [
   COUNT('Split', 'args.params.by_chunks.chunk_size', 50),
 ];
 
-/** BOUNDS by `op:path` (`*:path` for every op), since the rule sees every value of every statement. */
-const BOUND_AT = new Map(BOUNDS.map((b) => [`${b.op}:${b.path}`, b]));
+/** BOUNDS by path, then by op (`*` for every op), since the rule sees every value of every statement. */
+const BOUND_AT = new Map<string, Map<string, (typeof BOUNDS)[number]>>();
+for (const b of BOUNDS) {
+  if (!BOUND_AT.has(b.path)) BOUND_AT.set(b.path, new Map());
+  BOUND_AT.get(b.path)!.set(b.op, b);
+}
 
 export const RangeRule: Rule = {
   name: 'RangeRule',
@@ -67,7 +71,8 @@ export const RangeRule: Rule = {
   },
   value(value, path, ctx) {
     if (typeof value !== 'number') return;
-    const b = BOUND_AT.get(`${ctx.ir.op}:${path}`) ?? BOUND_AT.get(`*:${path}`);
+    const byOp = BOUND_AT.get(path);
+    const b = byOp && (byOp.get(ctx.ir.op) ?? byOp.get('*'));
     if (!b || (value >= b.min && (b.max === undefined || value <= b.max))) return;
     const domain = b.max === undefined ? `at least ${b.min}` : `between ${b.min} and ${b.max}`;
     ctx.report({ code: 'out-of-range', message: `${path.split('.').pop()} is ${b.what} and must be ${domain}, got ${value}`, path });

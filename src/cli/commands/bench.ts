@@ -1,5 +1,5 @@
 /**
- * `t2m bench <samples.jsonl> [--json] [--only <op>]`: the Text2Mem benchmark against this engine;
+ * `t2m bench <samples.jsonl> [--json] [--only <op>] [--strict]`: the Text2Mem benchmark against this engine;
  * with `--plan --base-url … --model …`, the planning evaluation (SMA, ESR, EMR; spec/planning.md).
  */
 import { readFileSync } from 'node:fs';
@@ -14,9 +14,10 @@ export function benchCommand(program: Command): void {
     .argument('<samples>', 'benchmark JSONL file')
     .option('--json', 'print the report as one JSON object')
     .option('--only <op>', 'only samples of this operation (e.g. Label)')
+    .option('--strict', 'strict policy: warnings refuse a statement, the slips read as meant (no stage, filter.tags, …) included')
     .option('--plan', 'planning evaluation: NL request → plan (the model flags below) → run → assertions')
     .option('--limit <n>', 'with --plan: at most n samples'))
-    .action(async (file: string, opts: { json?: boolean; only?: string; plan?: boolean; limit?: string } & ModelFlags) => {
+    .action(async (file: string, opts: { json?: boolean; only?: string; strict?: boolean; plan?: boolean; limit?: string } & ModelFlags) => {
       let text: string;
       try {
         text = readFileSync(file, 'utf8');
@@ -61,7 +62,7 @@ export function benchCommand(program: Command): void {
         process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatPlanReport(report)}\n`);
         return;
       }
-      const report = await runBenchmark(samples, { only: opts.only, onProgress: onProgress(25) });
+      const report = await runBenchmark(samples, { only: opts.only, policy: opts.strict ? 'strict' : 'default', onProgress: onProgress(25) });
       if (opts.json) {
         const { failures, ...summary } = report;
         process.stdout.write(JSON.stringify({ ...summary, failures }, null, 2) + '\n');

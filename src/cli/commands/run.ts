@@ -1,4 +1,4 @@
-/** `t2m run <file> [--db store.sqlite] [--now <iso>] [--json]`: execute a DSL script or IR file. */
+/** `t2m run <file> [--db store.sqlite] [--now <iso>] [--strict] [--json]`: execute a DSL script or IR file. */
 import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
 import { loaded } from '../startup.js';
@@ -13,6 +13,7 @@ interface RunFlags {
   actor?: string;
   sweep?: boolean;
   dryRun?: boolean;
+  strict?: boolean;
   allowImpersonation?: boolean;
   maxStatements?: number;
   maxText?: number;
@@ -37,6 +38,7 @@ export function runCommand(program: Command): void {
     .option('--allow-impersonation', 'privileged: let each statement\'s AS "<actor>" act as that actor (for replaying trusted scripts only)')
     .option('--sweep', 'first apply due expiry actions (soft/hard delete, demote, anonymize)')
     .option('--dry-run', 'plan only: print the SQL and the would-be affected ids, change nothing')
+    .option('--strict', 'strict policy: warnings refuse the script, the slips read as meant (no stage, filter.tags, …) included')
     .option('--json', 'print the result as JSON')
     .option('--max-statements <n>', 'refuse a script with more statements (default 100000)', positiveInt)
     .option('--max-text <n>', 'refuse a stored string longer than this many characters (default 16777216)', positiveInt)
@@ -52,7 +54,8 @@ export function runCommand(program: Command): void {
       ]));
       // Only what the run needs is kept: the syntax tree (a few kilobytes a statement) is let go
       // before the engine runs.
-      const { irs, sourceMaps, diagnostics: inputDiagnostics } = readInput(text);
+      const policy = flags.strict ? 'strict' : 'default';
+      const { irs, sourceMaps, diagnostics: inputDiagnostics } = readInput(text, { policy });
       const input = { irs, sourceMaps, diagnostics: inputDiagnostics };
       if (hasErrors(input.diagnostics)) {
         if (flags.json) process.stdout.write(`${JSON.stringify({ ok: false, results: [], diagnostics: input.diagnostics }, null, 2)}\n`);
@@ -73,7 +76,7 @@ export function runCommand(program: Command): void {
       const store = opened.store;
       if (onFile && creating) process.stderr.write(`t2m run: created a new store ${flags.db}\n`);
       const limits = { maxStatements: flags.maxStatements, maxTextLength: flags.maxText, maxRows: flags.maxRows };
-      const options = { now: flags.now, actor: flags.actor, impersonate: flags.allowImpersonation === true, sourceMaps: input.sourceMaps, limits };
+      const options = { now: flags.now, actor: flags.actor, impersonate: flags.allowImpersonation === true, sourceMaps: input.sourceMaps, limits, policy } as const;
       // The sweep and the script are one transaction (one BEGIN IMMEDIATE on a store file): both
       // commit, or neither does. Nothing is printed until the commit has succeeded.
       type Outcome = { swept?: Exclude<ReturnType<typeof sweep>, { diagnostics: unknown }>; sweepProblem?: readonly Diagnostic[]; result?: RunResult };

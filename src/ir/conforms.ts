@@ -1,0 +1,167 @@
+/**
+ * The fast path of validation: a predicate, compiled once from the IR's zod schemas, that says a
+ * JSON value is an IR `validateIr` accepts with no diagnostic at all. It allocates nothing and
+ * walks the value once, where `validateIr` runs zod, which copies the value, and walks it three
+ * more times. It never decides a value is wrong: when it answers false (or meets a zod construct it
+ * does not know, which makes it answer false for every value) the caller runs `validateIr`, whose
+ * diagnostics are then the only ones. So the diagnostics are `validateIr`'s whatever it answers
+ * (test/ir/conforms.test.ts checks the two agree on the corpus and on mutated IRs).
+ */
+import { z } from 'zod';
+import { closest } from '../diagnostics/suggest.js';
+import { MAX_IR_DEPTH, STAGES } from '../language/index.js';
+import { IR } from './schema.js';
+import { isWellFormedText } from './validate.js';
+
+type Check = (value: unknown) => boolean;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The part of `validateIr`'s value inspection the schema does not express: every object and list
+ * less than MAX_IR_DEPTH levels down, every number finite, no string or key with a lone surrogate,
+ * nothing that is not JSON.
+ */
+function plainJson(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case 'string': return isWellFormedText(value);
+    case 'number': return Number.isFinite(value);
+    case 'boolean': case 'undefined': return true;
+    case 'object': {
+      if (value === null) return true;
+      if (depth >= MAX_IR_DEPTH) return false;
+      if (Array.isArray(value)) {
+        for (const v of value) if (!plainJson(v, depth + 1)) return false;
+        return true;
+      }
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
+        if (!isWellFormedText(key) || !plainJson((value as Record<string, unknown>)[key], depth + 1)) return false;
+      }
+      return true;
+    }
+    default: return false;
+  }
+}
+
+const NEVER: Check = () => false;
+
+/**
+ * The predicate of one zod schema, or NEVER for a construct it does not know. `nearMiss`: the
+ * schema is reached through objects, lists and optionals only, where `validateIr` warns about an
+ * unknown key that is a near miss of a known one; such a key makes the predicate false.
+ */
+function compile(schema: z.core.$ZodType, nearMiss: boolean, seen: Caches): Check {
+  const cache = seen[nearMiss ? 1 : 0];
+  const cached = cache.get(schema);
+  if (cached) return cached;
+  const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
+  const checks = (def.checks as z.core.$ZodCheck[] | undefined) ?? [];
+  // Checks it knows: an integer (zod's `int()` is a safe integer) and a regex on a string.
+  let intOnly = false;
+  let pattern: RegExp | undefined;
+  for (const c of checks) {
+    const cd = c._zod.def as { check: string; format?: string; pattern?: RegExp };
+    if (cd.check === 'number_format' && cd.format === 'safeint') intOnly = true;
+    else if (cd.check === 'string_format' && cd.format === 'regex' && cd.pattern instanceof RegExp) pattern = cd.pattern;
+    else return NEVER;
+  }
+  switch (def.type) {
+    case 'string': return pattern ? (v) => typeof v === 'string' && pattern.test(v) : (v) => typeof v === 'string';
+    case 'number': return intOnly ? (v) => Number.isSafeInteger(v) : (v) => typeof v === 'number' && Number.isFinite(v);
+    case 'boolean': return (v) => typeof v === 'boolean';
+    case 'null': return (v) => v === null;
+    case 'unknown': return () => true;
+    case 'enum': {
+      const values = new Set(Object.values(def.entries as Record<string, unknown>));
+      return (v) => values.has(v as never);
+    }
+    case 'literal': {
+      const values = new Set(def.values as unknown[]);
+      return (v) => values.has(v);
+    }
+    case 'optional': {
+      const inner = compile(def.innerType as z.core.$ZodType, nearMiss, seen);
+      return (v) => v === undefined || inner(v);
+    }
+    case 'array': {
+      const element = compile(def.element as z.core.$ZodType, nearMiss, seen);
+      return (v) => {
+        if (!Array.isArray(v)) return false;
+        for (let i = 0; i < v.length; i++) if (!element(v[i])) return false;
+        return true;
+      };
+    }
+    case 'union': {
+      const options = (def.options as z.core.$ZodType[]).map((o) => compile(o, false, seen));
+      return (v) => options.some((o) => o(v));
+    }
+    case 'lazy': {
+      // Recursive (JsonValue): compiled on first use, through the cache.
+      let inner: Check | undefined;
+      const self: Check = (v) => (inner ??= compile((def.getter as () => z.core.$ZodType)(), false, seen))(v);
+      cache.set(schema, self);
+      return self;
+    }
+    case 'record': {
+      const keyType = (def.keyType as z.core.$ZodType)._zod.def;
+      if (keyType.type !== 'string' || (keyType as { checks?: unknown[] }).checks?.length) return NEVER;
+      const value = compile(def.valueType as z.core.$ZodType, false, seen);
+      return (v) => {
+        if (!isRecord(v)) return false;
+        for (const k in v) if (!value(v[k])) return false;
+        return true;
+      };
+    }
+    case 'object': {
+      const shape = def.shape as Record<string, z.core.$ZodType>;
+      const catchall = (def.catchall as z.core.$ZodType | undefined)?._zod.def.type;
+      // A loose object keeps unknown keys (catchall `unknown`); a strict one refuses them.
+      if (catchall !== 'unknown' && catchall !== 'never') return NEVER;
+      const loose = catchall === 'unknown';
+      const known = Object.keys(shape);
+      const fields = new Map<string, Check>();
+      const self: Check = (v) => {
+        if (!isRecord(v)) return false;
+        // Inherited keys too, as zod reads them.
+        for (const [k, check] of fields) if (!check(v[k])) return false;
+        for (const k in v) {
+          if (fields.has(k)) continue;
+          if (!loose) return false;
+          if (nearMiss && closest(k, known, 2) !== undefined) return false;
+        }
+        return true;
+      };
+      // Cached before its fields are compiled, so that a recursive schema refers to itself.
+      cache.set(schema, self);
+      for (const k of known) fields.set(k, compile(shape[k], nearMiss, seen));
+      return self;
+    }
+    default:
+      return NEVER;
+  }
+}
+
+/** Compiled predicates by schema: [elsewhere, where near-miss keys are judged]. */
+type Caches = readonly [Map<z.core.$ZodType, Check>, Map<z.core.$ZodType, Check>];
+const caches: Caches = [new Map(), new Map()];
+const OP_CHECKS: ReadonlyMap<unknown, Check> = new Map(IR.options.map((o): [unknown, Check] => [o.shape.op.value, compile(o, true, caches)]));
+const STAGE_SET: ReadonlySet<unknown> = new Set(STAGES);
+
+/**
+ * True when `validateIr(json)` would accept `json` as it is, with no diagnostic: the schema's
+ * shape, no slip it reads with a warning (no stage or an unknown one, `filter.tags`,
+ * `target.time_range`), no near-miss key, and JSON the store can hold. False says nothing: run
+ * `validateIr`.
+ */
+export function conformsToIr(json: unknown): boolean {
+  if (!isRecord(json)) return false;
+  const check = OP_CHECKS.get(json.op);
+  if (!check || !STAGE_SET.has(json.stage)) return false;
+  const target = json.target;
+  if (isRecord(target)) {
+    if (Object.hasOwn(target, 'time_range')) return false;
+    if (isRecord(target.filter) && Object.hasOwn(target.filter, 'tags')) return false;
+  }
+  return plainJson(json, 0) && check(json);
+}
