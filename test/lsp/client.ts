@@ -46,7 +46,9 @@ export async function startLsp(args: readonly string[] = []): Promise<LspClient>
   const logs: string[] = [];
   const published: PublishDiagnosticsParams[] = [];
   const waiting: Array<{ uri: string; version?: number; done: (p: PublishDiagnosticsParams) => void }> = [];
-  connection.onNotification(LogMessageNotification.type, (p) => logs.push(p.message));
+  connection.onNotification(LogMessageNotification.type, (p) => {
+    logs.push(p.message);
+  });
   connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
     const i = waiting.findIndex((w) => w.uri === p.uri && (w.version === undefined || w.version === p.version));
     if (i >= 0) waiting.splice(i, 1)[0].done(p);
