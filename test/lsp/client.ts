@@ -1,6 +1,6 @@
 /**
- * A Language Server Protocol client for the tests: spawns `t2m lsp --stdio` from the sources
- * (node --import tsx src/cli/main.ts) and talks to it with vscode-languageserver-protocol's own
+ * A Language Server Protocol client for the tests: spawns `t2m lsp --stdio` (from the sources,
+ * node --import tsx src/cli/main.ts, unless told another `t2m`) and talks to it with vscode-languageserver-protocol's own
  * connection over the child's stdin/stdout, as an editor would.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -37,8 +37,15 @@ export interface LspClient {
   stop(): Promise<number | null>;
 }
 
-export async function startLsp(args: readonly string[] = []): Promise<LspClient> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'lsp', '--stdio', ...args], { cwd: ROOT, stdio: 'pipe' });
+export interface SpawnOptions {
+  /** The `t2m` to run (default: the sources through tsx). */
+  readonly t2m?: readonly string[];
+  readonly cwd?: string;
+}
+
+export async function startLsp(args: readonly string[] = [], spawnWith: SpawnOptions = {}): Promise<LspClient> {
+  const [command, ...t2m] = spawnWith.t2m ?? [process.execPath, '--import', 'tsx', 'src/cli/main.ts'];
+  const child = spawn(command, [...t2m, 'lsp', '--stdio', ...args], { cwd: spawnWith.cwd ?? ROOT, stdio: 'pipe' });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
