@@ -86,7 +86,7 @@ export function getHover(text: string, offset: number, options: HoverOptions = {
   if (!token) return undefined;
   const from = startOf(token);
   const to = endOf(token);
-  const diagrams = options.diagramsUrl ?? DEFAULT_DIAGRAMS_URL;
+  const diagrams = options.diagramsUrl === undefined ? DEFAULT_DIAGRAMS_URL : options.diagramsUrl;
   // A value after its clause (`MODE read_only`, `THEN demote`, `INCLUDE text`), even one that is
   // also a keyword, is documented as that clause's value.
   const value = clauseEnumDoc(text, token);

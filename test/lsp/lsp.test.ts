@@ -114,6 +114,8 @@ describe('t2m lsp over stdio', () => {
     expect(hover?.range).toEqual({ start: { line: 0, character: 12 }, end: { line: 0, character: 16 } });
     expect((hover?.contents as MarkupContent).kind).toBe('markdown');
     expect((hover?.contents as MarkupContent).value).toMatch(/^\*\*TAGS\*\* — /);
+    // Run from a checkout: the link goes to its railroad diagrams.
+    expect((hover?.contents as MarkupContent).value).toMatch(/\[Syntax diagram: \w+\]\(file:\/\/\/.*\/grammar\/generated\/diagrams\.html#\w+\)/);
     const value = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 1, character: 50 } });
     expect(value?.range).toEqual({ start: { line: 1, character: 47 }, end: { line: 1, character: 56 } });
     expect((value?.contents as MarkupContent).value).toContain('Value of ORDER BY');
