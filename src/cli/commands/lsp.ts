@@ -56,8 +56,8 @@ export function lspCommand(program: Command): void {
     ].join('\n'))
     .action(async (flags: LspFlags) => {
       // Loaded on use so the other commands do not pay for the protocol library.
-      const [{ createConnection, StreamMessageReader, StreamMessageWriter }, { serveLsp }, { openStoreFile }, { vocabulary }] = await loaded(Promise.all([
-        import('vscode-languageserver/node'), import('../../lsp/server.js'), import('../../node/sqlite-file.js'), import('../../agents/vocabulary.js'),
+      const [{ serveStdio }, { openStoreFile }, { vocabulary }] = await loaded(Promise.all([
+        import('../../lsp/stdio.js'), import('../../node/sqlite-file.js'), import('../../agents/vocabulary.js'),
       ]));
       if (flags.actor !== undefined && flags.db === undefined) {
         process.stderr.write('t2m lsp: --actor goes with --db (it chooses which records completion may offer)\n');
@@ -85,8 +85,7 @@ export function lspCommand(program: Command): void {
         };
         process.on('exit', () => store.close());
       }
-      const connection = createConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
-      serveLsp(connection, {
+      serveStdio({
         policy: flags.strict ? 'strict' : 'default',
         vocabulary: storeVocabulary,
         diagramsUrl: flags.diagramsUrl ?? localDiagrams(),
