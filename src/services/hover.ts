@@ -20,8 +20,11 @@ export interface HoverInfo {
 }
 
 export interface HoverOptions {
-  /** Where the railroad diagrams live; the rule name is appended as `#rule`. */
-  readonly diagramsUrl?: string;
+  /**
+   * Where the railroad diagrams live; the rule name is appended as `#rule`. `null`: no link (an
+   * editor with no copy of the diagrams at hand).
+   */
+  readonly diagramsUrl?: string | null;
 }
 
 export const DEFAULT_DIAGRAMS_URL = 'grammar/generated/diagrams.html';
@@ -83,7 +86,7 @@ export function getHover(text: string, offset: number, options: HoverOptions = {
   if (!token) return undefined;
   const from = startOf(token);
   const to = endOf(token);
-  const diagrams = options.diagramsUrl ?? DEFAULT_DIAGRAMS_URL;
+  const diagrams = options.diagramsUrl === undefined ? DEFAULT_DIAGRAMS_URL : options.diagramsUrl;
   // A value after its clause (`MODE read_only`, `THEN demote`, `INCLUDE text`), even one that is
   // also a keyword, is documented as that clause's value.
   const value = clauseEnumDoc(text, token);
@@ -98,7 +101,7 @@ export function getHover(text: string, offset: number, options: HoverOptions = {
     const rule = ruleOfKeyword(word);
     const lines = [`**${word}** — ${doc.summary}`];
     if (doc.ir) lines.push(`IR: \`${doc.ir}\``);
-    if (rule) lines.push(`[Syntax diagram: ${rule}](${diagrams}#${rule})`);
+    if (rule && diagrams !== null) lines.push(`[Syntax diagram: ${rule}](${diagrams}#${rule})`);
     return { markdown: lines.join('\n\n'), from, to, rule };
   }
   if (tokenName(token) === 'Identifier') {

@@ -6,4 +6,4 @@ export { getHover, DEFAULT_DIAGRAMS_URL, type HoverInfo, type HoverOptions } fro
 export { monarchLanguage, languageConfiguration } from './highlight.js';
 export { diffRows, isEmptyDiff, type Row, type RowDiff, type ChangedRow } from './timeline.js';
 export { storeVocabulary } from './vocabulary.js';
-export { getSemanticTokens, encodeSemanticTokens, SEMANTIC_TOKEN_TYPES, type SemanticToken, type SemanticTokenType } from './semanticTokens.js';
+export { getSemanticTokens, encodeSemanticTokens, SEMANTIC_TOKEN_TYPES, type LineCharacter, type SemanticToken, type SemanticTokenType } from './semanticTokens.js';

@@ -66,16 +66,29 @@ export function getSemanticTokens(text: string): SemanticToken[] {
   return out;
 }
 
-/** LSP/Monaco encoding: per token, Δline, Δstart column (0-based), length, type index, modifiers. */
-export function encodeSemanticTokens(text: string, tokens: readonly SemanticToken[]): Uint32Array {
-  const lines = new LineIndex(text);
+/** A 0-based line and UTF-16 character, as LSP counts them. */
+export interface LineCharacter {
+  readonly line: number;
+  readonly character: number;
+}
+
+/**
+ * LSP/Monaco encoding: per token, Δline, Δstart column (0-based), length, type index, modifiers.
+ * `positionAt` maps an offset to its line and character; by default lines end at `\n` (what
+ * Monaco's model reports); an LSP server passes its document's, which also breaks lines at a
+ * lone `\r`.
+ */
+export function encodeSemanticTokens(text: string, tokens: readonly SemanticToken[], positionAt?: (offset: number) => LineCharacter): Uint32Array {
+  const lines = positionAt ? undefined : new LineIndex(text);
+  const at = positionAt ?? ((offset: number): LineCharacter => {
+    const p = lines!.position(offset);
+    return { line: p.line - 1, character: p.column - 1 };
+  });
   const data: number[] = [];
   let lastLine = 0;
   let lastCol = 0;
   for (const t of tokens) {
-    const p = lines.position(t.from);
-    const line = p.line - 1;
-    const col = p.column - 1;
+    const { line, character: col } = at(t.from);
     data.push(line - lastLine, line === lastLine ? col - lastCol : col, t.to - t.from, SEMANTIC_TOKEN_TYPES.indexOf(t.type), 0);
     lastLine = line;
     lastCol = col;

@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLsp } from '../lsp/client.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -124,5 +125,12 @@ describe('the packed tarball', () => {
     expect(run.stdout).toContain('created #1');
     const audit = t2m('audit', '--db', 'store.sqlite', '--json');
     expect((JSON.parse(audit.stdout) as Array<{ op: string }>).map((e) => e.op)).toEqual(['Encode']);
+  });
+
+  it('(c) serves LSP from the installed t2m: t2m lsp --stdio publishes diagnostics, then exits 0', async () => {
+    const lsp = await startLsp([], { t2m: [join(app, 'node_modules/.bin/t2m')], cwd: app });
+    const published = await lsp.open('file:///app/bad.t2m', 'LOCK WHERE tags HAS "x" LIMIT 5 MODE read_onl;\n');
+    expect(published.diagnostics.map((d) => [d.code, d.range.start.character, d.range.end.character])).toEqual([['invalid-enum', 37, 45]]);
+    expect(await lsp.stop()).toBe(0);
   });
 });

@@ -18,6 +18,13 @@ describe('getHover', () => {
     }
   });
 
+  it('links no diagram when the editor has none (diagramsUrl: null)', () => {
+    const hover = getHover('LOCK ', 1, { diagramsUrl: null });
+    expect(hover?.markdown).toContain(KEYWORD_DOCS.LOCK.summary);
+    expect(hover?.markdown).not.toContain('Syntax diagram');
+    expect(hover?.rule).toBe(ruleOfKeyword('LOCK'));
+  });
+
   it('documents every field of the IR schema', () => {
     const fields = new Set<string>();
     // Walks zod's definitions: objects, optionals, arrays and unions are all the IR uses.

@@ -18,4 +18,12 @@ describe('getSemanticTokens', () => {
     const text = 'LOCK ALL MODE read_only;\nLABEL IDS "1" MODE add';
     expect([...encodeSemanticTokens(text, getSemanticTokens(text))]).toEqual([0, 14, 9, 1, 0, 1, 19, 3, 1, 0]);
   });
+
+  it('encodes with the caller\'s line breaks when given its positionAt (an LSP document breaks at a lone \\r)', () => {
+    const text = 'LOCK ALL MODE read_only;\rLABEL IDS "1" MODE add';
+    // By default only \n breaks a line: both tokens are on line 0.
+    expect([...encodeSemanticTokens(text, getSemanticTokens(text))]).toEqual([0, 14, 9, 1, 0, 0, 44 - 14, 3, 1, 0]);
+    const positionAt = (offset: number) => (offset <= 24 ? { line: 0, character: offset } : { line: 1, character: offset - 25 });
+    expect([...encodeSemanticTokens(text, getSemanticTokens(text), positionAt)]).toEqual([0, 14, 9, 1, 0, 1, 19, 3, 1, 0]);
+  });
 });

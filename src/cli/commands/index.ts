@@ -3,6 +3,7 @@ import { benchCommand } from './bench.js';
 import { checkCommand } from './check.js';
 import { convertCommand } from './convert.js';
 import { fmtCommand } from './fmt.js';
+import { lspCommand } from './lsp.js';
 import { mcpCommand } from './mcp.js';
 import { planCommand } from './plan.js';
 import { promptCommand } from './prompt.js';
@@ -11,7 +12,7 @@ import { sweepCommand } from './sweep.js';
 import { auditCommand, undoCommand } from './undo.js';
 
 /** The one list of subcommands. Each entry adds itself to the program. */
-const COMMANDS: Array<(program: Command) => void> = [benchCommand, planCommand, runCommand, sweepCommand, auditCommand, undoCommand, convertCommand, checkCommand, fmtCommand, promptCommand, mcpCommand];
+const COMMANDS: Array<(program: Command) => void> = [benchCommand, planCommand, runCommand, sweepCommand, auditCommand, undoCommand, convertCommand, checkCommand, fmtCommand, promptCommand, mcpCommand, lspCommand];
 
 export function registerCommands(program: Command): void {
   for (const add of COMMANDS) add(program);
