@@ -10,6 +10,16 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { buildAndServe } from '../test/e2e/harness.js';
 
+const MEMORY_SCRIPT = `# Notes, then governance: a lock and an expiry
+ENCODE "Q2 OKR review: marketing reach +25%" TYPE note TAGS "OKR", "review" TIME 2025-04-10T15:30:00+08:00;
+ENCODE "Follow up on the OKR dashboard" TYPE task TAGS "OKR", "task" TIME 2025-04-11T10:00:00+08:00;
+ENCODE "Incident timeline: alert 20:07, recovered 20:48" TYPE incident TAGS "incident" TIME 2025-04-11T20:48:00+08:00;
+ENCODE "Lunch menu for Friday" TYPE note TAGS "misc" TIME 2025-04-11T12:00:00+08:00;
+PROMOTE WHERE search "OKR progress" LIMIT 2 SET weight 0.9;
+LOCK WHERE tags HAS "incident" LIMIT 5 MODE read_only REASON "audit";
+EXPIRE WHERE tags HAS "misc" LIMIT 5 TTL P7D THEN soft_delete;
+`;
+
 const OUT = fileURLToPath(new URL('../docs/screenshots/', import.meta.url));
 const MAX_BYTES = 200 * 1024;
 
@@ -58,8 +68,10 @@ try {
   await page.evaluate(() => window.t2m!.step(2));
   await shot(page, 'timeline');
 
-  // The memory table of a bigger scenario, with the governance columns shown.
-  await example(page, 'Op Workflow - Merge');
+  // The memory table after a script that also governs (a lock, an expiry), governance columns shown.
+  await page.click('[data-testid=new-script]');
+  await page.evaluate((text) => window.t2m!.setScript(text), MEMORY_SCRIPT);
+  await page.evaluate(() => window.t2m!.settled());
   await page.click('[data-testid=run]');
   await page.waitForFunction(() => window.t2m!.state().results.length > 0);
   await page.click('.tabs [data-tab=Memory]');

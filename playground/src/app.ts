@@ -38,7 +38,6 @@ import { renderProblems } from './problems.js';
 import { renderResults } from './results-pane.js';
 import { runScript, type StatementView } from './run.js';
 import { ScriptTabs } from './scripts.js';
-import { showShortcuts } from './shortcuts.js';
 import { SidePanes, type Tab } from './side-panes.js';
 import { Splitter } from './splitter.js';
 import { SqlPane } from './sql-pane.js';
@@ -48,6 +47,9 @@ import { bindingLabel, StoreSession, type StoreBinding } from './store-session.j
 import { testApi } from './test-api.js';
 import { Themes } from './theme.js';
 import { TimelinePane } from './timeline-pane.js';
+
+/** The shortcut panel is a chunk of its own (with the welcome pane, which lists them too). */
+const showShortcuts = (): void => void import('./shortcuts.js').then((m) => m.showShortcuts());
 
 export type { StatementView } from './run.js';
 export type { PageState } from './test-api.js';

@@ -6,7 +6,6 @@
  */
 import type { Row } from '../../src/services/timeline.js';
 import { clear, h } from './dom.js';
-import { exportTable } from './export.js';
 import { cell, columnsOf } from './tables.js';
 
 /** Columns about governing a memory rather than its content: shown on demand, as a group. */
@@ -107,6 +106,8 @@ export class MemoryPane {
   }
 
   private export(format: 'csv' | 'json'): void {
-    exportTable('t2m-memory', format, this.rows());
+    const rows = this.rows();
+    // Export (and its CSV writer) loads on first use.
+    void import('./export.js').then((m) => m.exportTable('t2m-memory', format, rows));
   }
 }

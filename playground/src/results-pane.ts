@@ -7,7 +7,6 @@
  */
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { clear, h } from './dom.js';
-import { exportTable, resultRecords, resultsJson } from './export.js';
 import { describeRun, type RunRecord } from './history.js';
 import { diffBadges, rowsTable } from './tables.js';
 
@@ -26,6 +25,13 @@ export interface ResultsActions {
   showRun(n: number): void;
 }
 
+/** Export (and its CSV writer) loads on first use. */
+async function exportRun(name: string, format: 'csv' | 'json', record: RunRecord): Promise<void> {
+  const m = await import('./export.js');
+  if (format === 'csv') m.exportTable(name, 'csv', m.resultRecords(record.results));
+  else m.exportTable(name, 'json', [], m.resultsJson(record.results));
+}
+
 function historyBar(view: ResultsView, actions: ResultsActions): HTMLElement | null {
   const { record, history } = view;
   if (!record) return null;
@@ -40,8 +46,8 @@ function historyBar(view: ResultsView, actions: ResultsActions): HTMLElement | n
     select,
     latest && latest.n !== record.n ? h('span', { class: 'badge earlier', 'data-testid': 'earlier-run' }, `an earlier run (latest: ${latest.n})`) : null,
     h('span', { class: 'spacer' }),
-    h('button', { 'data-testid': 'export-results-csv', title: 'Download one line per statement as CSV', onclick: () => exportTable(name, 'csv', resultRecords(record.results)) }, 'CSV'),
-    h('button', { 'data-testid': 'export-results-json', title: 'Download the statements with their rows and SQL as JSON', onclick: () => exportTable(name, 'json', [], resultsJson(record.results)) }, 'JSON'));
+    h('button', { 'data-testid': 'export-results-csv', title: 'Download one line per statement as CSV', onclick: () => void exportRun(name, 'csv', record) }, 'CSV'),
+    h('button', { 'data-testid': 'export-results-json', title: 'Download the statements with their rows and SQL as JSON', onclick: () => void exportRun(name, 'json', record) }, 'JSON'));
 }
 
 export function renderResults(pane: HTMLElement, view: ResultsView, actions: ResultsActions): void {

@@ -38,7 +38,7 @@ export function renderWelcome(host: HTMLElement, actions: WelcomeActions): void 
     h('table', { class: 'verbs', 'data-testid': 'welcome-verbs' },
       h('tbody', {}, ...VERB_EXAMPLES.map((ex) => h('tr', { 'data-verb': ex.verb },
         h('th', { scope: 'row' }, ex.verb),
-        h('td', {}, h('div', {}, ...inline(summary(ex.verb))), h('code', {}, ex.statement)),
+        h('td', {}, h('div', {}, ...inline(summary(ex.verb))), h('code', { class: 'example' }, ex.statement)),
         h('td', {}, h('button', {
           type: 'button', 'data-try': ex.verb, title: `Open this ${ex.verb} example as a new script and run it on its own store`,
           onclick: () => actions.tryExample(`Try ${ex.verb}`, ex.script),

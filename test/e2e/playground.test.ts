@@ -685,6 +685,17 @@ describe('playground in Chromium', () => {
     expect(await page.locator('.pane[data-pane=Results] .result').count()).toBe(0);
     expect((await state(page)).refused).toBe(true);
     expect(await page.locator('[data-testid=status]').getAttribute('class')).toContain('error');
+    // Its quick fix's label is shown whole ("add CONFIRM", not "add CON…").
+    await page.evaluate(() => {
+      const editor = window.t2m!.editorInstance();
+      editor.setPosition({ lineNumber: 1, column: 9 });
+      editor.focus();
+      editor.trigger('test', 'editor.action.quickFix', {});
+    });
+    const fixTitle = page.locator('.action-widget .monaco-list-row .title', { hasText: 'add CONFIRM' });
+    await fixTitle.waitFor();
+    expect(await fixTitle.evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= el.closest('.action-widget')!.getBoundingClientRect().right + 0.5)).toBe(true);
+    await page.keyboard.press('Escape');
 
     // A clock that is not a time: marked, and Run refuses with the reason.
     await setScript(page, 'ENCODE "x";');
