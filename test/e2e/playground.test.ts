@@ -345,6 +345,9 @@ describe('playground in Chromium', () => {
     await page.evaluate(() => window.t2m!.setIrText('[{ "stage": "RET", "op": "Retreive" }]'));
     await expect.poll(() => page.evaluate(() => window.t2m!.irMarkers().length)).toBeGreaterThan(0);
     expect((await state(page)).script).toContain('UPDATE');
+    // The IR pane wraps a long line instead of scrolling sideways.
+    await page.evaluate(() => window.t2m!.setIrText(`[{ "stage": "RET", "op": "Retrieve", "_comment": "${'long words '.repeat(40)}" }]`));
+    await expect.poll(() => page.locator('.pane[data-pane=IR] .view-line').count()).toBeGreaterThan(2);
     // Edit the IR pane: the DSL follows.
     await page.evaluate(() => window.t2m!.showTab('IR'));
     await page.evaluate(() => window.t2m!.setIrText(JSON.stringify([{ stage: 'RET', op: 'Retrieve', target: { ids: ['1'] } }])));
