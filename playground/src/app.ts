@@ -12,7 +12,9 @@
  *   problems.ts · side-panes.ts (tab row, Docs) · results-pane.ts · timeline-pane.ts · ir-pane.ts ·
  *   sql-pane.ts · memory-pane.ts · tables.ts (row/diff tables) · store-session.ts (the store and
  *   its saving) · run.ts (a run → statement views) · files.ts (open/save/export/import/share) ·
- *   test-api.ts (`window.t2m`).
+ *   test-api.ts (`window.t2m`) · store-bar.ts (which store the script runs on, its rows, Reset) ·
+ *   history.ts (each script's runs) · confirm.ts (questions before destructive actions) ·
+ *   theme.ts · splitter.ts (the resizable divider) · shortcuts.ts · welcome.ts (lazy) · export.ts.
  *
  * Monaco is not part of the entry chunk: `main.ts` starts `import('./editor.js')` at once, the page
  * shell (header, panes, memory table, status) renders while that chunk downloads, and the editors
@@ -22,24 +24,32 @@
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { AnalysisClient } from './analysis-client.js';
 import { AskPanel } from './ask.js';
+import { confirmDialog, promptDialog } from './confirm.js';
 import { clear, h } from './dom.js';
 import type { EditorModule } from './editor.js';
 import { EditorHost } from './editor-host.js';
 import { exportStore, importStore, openScriptFile, saveScript, share, type FileContext } from './files.js';
 import { renderHeader } from './header.js';
+import { RunHistory, type RunRecord } from './history.js';
 import { IrPane } from './ir-pane.js';
-import { renderMemory } from './memory-pane.js';
+import { MemoryPane } from './memory-pane.js';
 import { analyze, primeAnalysis } from './pipeline.js';
 import { renderProblems } from './problems.js';
 import { renderResults } from './results-pane.js';
 import { runScript, type StatementView } from './run.js';
 import { ScriptTabs } from './scripts.js';
 import { SidePanes, type Tab } from './side-panes.js';
+import { Splitter } from './splitter.js';
 import { SqlPane } from './sql-pane.js';
 import { Clock, StatusLine } from './status.js';
-import { StoreSession } from './store-session.js';
+import { StoreBar } from './store-bar.js';
+import { bindingLabel, StoreSession, type StoreBinding } from './store-session.js';
 import { testApi } from './test-api.js';
+import { Themes } from './theme.js';
 import { TimelinePane } from './timeline-pane.js';
+
+/** The shortcut panel is a chunk of its own (with the welcome pane, which lists them too). */
+const showShortcuts = (): void => void import('./shortcuts.js').then((m) => m.showShortcuts());
 
 export type { StatementView } from './run.js';
 export type { PageState } from './test-api.js';
@@ -47,24 +57,43 @@ export type { PageState } from './test-api.js';
 export class App {
   private readonly status = new StatusLine();
   private readonly clock = new Clock();
+  private readonly themes = new Themes();
   private readonly editors = new EditorHost();
   private readonly analysis = new AnalysisClient();
-  private readonly problems = h('div', { class: 'problems', 'data-testid': 'problems' });
-  private readonly panes = new SidePanes((tab) => this.onTabShown(tab));
-  private readonly scripts = new ScriptTabs({
-    show: (text) => this.editors.setScriptText(text),
-    status: (text) => this.status.set(text),
+  private readonly history = new RunHistory();
+  private readonly problems = h('div', { class: 'problems', 'data-testid': 'problems', role: 'list', 'aria-label': 'Problems' });
+  private readonly panes = new SidePanes((tab) => this.onTabShown(tab), {
+    tryExample: (name, script) => void this.tryExample(name, script),
+    openDocs: (page) => void this.panes.openDocs(page),
   });
-  private readonly session = new StoreSession({
-    changed: (memory, vocabulary) => {
-      this.editors.setVocabulary(vocabulary);
-      renderMemory(this.panes.pane('Memory'), memory);
+  private readonly scripts = new ScriptTabs({
+    show: (text) => {
+      this.editors.setScriptText(text);
+      void this.onScriptSwitched();
+    },
+    closed: (id) => {
+      this.history.forget(id);
+      void this.session.forgetScript(id);
     },
     status: (text) => this.status.set(text),
   });
+  private readonly memoryPane: MemoryPane;
+  private readonly session = new StoreSession({
+    changed: (memory, vocabulary) => {
+      this.editors.setVocabulary(vocabulary);
+      this.memoryPane.show(memory);
+      this.renderStoreBar();
+    },
+    status: (text, tone) => this.status.set(text, tone),
+  });
+  private readonly storeBar = new StoreBar({
+    choose: (name) => void this.chooseStore(name),
+    create: () => void this.createStore(),
+    reset: () => void this.resetStore(),
+  });
   private readonly ask = new AskPanel({
     store: () => { try { return this.session.store.engine; } catch { return undefined; } },
-    now: () => this.clock.now(),
+    now: () => this.clock.now() ?? new Date(),
     status: (text) => this.status.set(text),
     insert: (request, dsl) => this.editors.appendBlock(`# Ask: ${request.replace(/\s+/g, ' ')}\n${dsl}`, 'ask'),
   });
@@ -72,11 +101,11 @@ export class App {
   private readonly sql = new SqlPane(this.editors, {
     store: () => this.session.store,
     scriptText: () => this.scriptText(),
-    now: () => this.clock.now(),
+    now: () => this.clock.now() ?? new Date(),
   });
   private readonly timeline = new TimelinePane(this.panes.pane('Timeline'), {
     results: () => this.results,
-    span: (statement) => analyze(this.scriptText()).sourceMaps[statement]?.get(''),
+    span: (statement) => (this.shownIsLatest() ? analyze(this.scriptText()).sourceMaps[statement]?.get('') : undefined),
     highlight: (span) => this.editors.highlight(span),
   });
   private readonly files: FileContext = {
@@ -84,41 +113,81 @@ export class App {
     scriptName: () => this.scripts.activeName,
     openScript: (text, name) => this.scripts.add(text, name),
     storeBytes: () => this.session.store.exportBytes(),
-    loadStore: (bytes) => this.loadStore(bytes),
+    loadStore: (bytes) => this.importStoreBytes(bytes),
     status: (text) => this.status.set(text),
   };
   /** The live analysis of the script (from the worker, or of the last Run). */
   private diagnostics: Diagnostic[] = [];
-  /** The statements of the last run. */
-  private results: StatementView[] = [];
+  /** The run shown in Results and Timeline (the latest of the active script, or one picked from its history). */
+  private shown?: RunRecord;
+  /** The errors of the last Run the checker refused (cleared by the next run or a script switch). */
+  private refused?: Diagnostic[];
   private ready = false;
-  /** Whether the last run committed (false: a statement failed and everything was rolled back). */
-  private committed = true;
 
   /** `editorModule`: the pending `import('./editor.js')`, started by the caller before anything else. */
-  constructor(private readonly editorModule: Promise<EditorModule>) {}
+  constructor(private readonly editorModule: Promise<EditorModule>) {
+    this.memoryPane = new MemoryPane(this.panes.pane('Memory'));
+  }
+
+  /** The statements of the run shown. */
+  private get results(): readonly StatementView[] {
+    return this.shown?.results ?? [];
+  }
+
+  /** Whether the last run committed (false: a statement failed and everything was rolled back). */
+  private get committed(): boolean {
+    return this.shown?.committed ?? true;
+  }
+
+  private shownIsLatest(): boolean {
+    const list = this.history.list(this.scripts.activeId);
+    return this.shown === list[list.length - 1];
+  }
 
   /**
    * Renders the page shell and restores the work while the editor chunk downloads; resolves once
    * the editors exist and hold the active script (so `window.t2m.loaded` means a usable page).
    */
   async mount(root: HTMLElement): Promise<void> {
+    const themeButton = h('button', { 'data-testid': 'theme', onclick: () => this.themes.next() });
+    this.themes.onChange((theme) => {
+      this.editors.setTheme(theme);
+      themeButton.textContent = `◐ ${this.themes.choice === 'auto' ? `auto (${theme})` : theme}`;
+      themeButton.title = 'Theme: auto follows the system; click for auto → light → dark';
+      themeButton.setAttribute('aria-label', `Theme: ${this.themes.choice}`);
+    });
     const header = renderHeader({
       openExample: (example) => this.scripts.openExample(example),
       run: () => void this.run(),
       format: () => this.editors.format(),
       share: () => void share(this.files),
-      resetStore: () => void this.resetStore(),
       openScript: () => void openScriptFile(this.files),
       saveScript: (as) => saveScript(this.files, as),
       exportStore: () => exportStore(this.files),
       importStore: () => void importStore(this.files),
-    }, this.clock.el, this.status.el);
+      shortcuts: () => showShortcuts(),
+    }, this.clock.el, themeButton);
     this.panes.holdEditor('IR', this.ir.note, this.editors.irHost);
     this.panes.holdEditor('SQL', this.sql.note, this.editors.sqlHost);
-    clear(root, header, h('main', {},
-      h('div', { class: 'left' }, this.ask.el, this.scripts.el, this.editors.scriptHost, this.problems),
-      h('div', { class: 'right' }, this.panes.tabs, ...this.panes.all())));
+    const main = h('main', {});
+    const splitter = new Splitter(main);
+    clear(main,
+      h('div', { class: 'left' }, this.ask.el, this.scripts.el, this.storeBar.el, this.editors.scriptHost, this.problems),
+      splitter.el,
+      h('div', { class: 'right' }, this.panes.tabs, ...this.panes.all()));
+    clear(root, header, main, this.status.el);
+    // `?` anywhere but a text field opens the shortcut panel (F1 does in the editors).
+    document.addEventListener('keydown', (e) => {
+      const target = e.target as HTMLElement;
+      if (e.key === 'F1' || (e.key === '?' && !target.closest('input, textarea, select, .monaco-editor'))) {
+        e.preventDefault();
+        showShortcuts();
+      }
+    });
+    this.clock.el.addEventListener('change', () => {
+      const error = this.clock.error();
+      if (error) this.status.set(error, 'error');
+    });
 
     this.analysis.onResult = (result) => {
       primeAnalysis(result.text, result);
@@ -130,15 +199,17 @@ export class App {
       scriptChanged: () => this.onScriptChanged(),
       irEdited: () => this.ir.onEdited(),
       openLink: (url) => this.panes.openDocsLink(url),
+      shortcuts: () => showShortcuts(),
     });
     await this.scripts.restore();
-    await this.session.restore();
+    await this.session.restoreNames();
+    await this.session.bind(this.bindingOfActive());
     this.scripts.render();
-    this.panes.show(this.panes.current);
+    this.panes.show(this.scripts.firstVisit ? 'Welcome' : this.panes.current);
     try {
       await editorReady;
     } catch (e) {
-      this.status.set(`the editor could not be loaded: ${(e as Error).message}`);
+      this.status.set(`the editor could not be loaded: ${(e as Error).message}`, 'error');
       throw e;
     }
     this.editors.setScriptText(this.scripts.activeText);
@@ -151,6 +222,38 @@ export class App {
   /** The active script's text: the editor's once it exists, else the saved one it will show. */
   private scriptText(): string {
     return this.editors.scriptText() ?? this.scripts.activeText;
+  }
+
+  /** The store the active script runs on: its own, or the named one it picked (if that still exists). */
+  private bindingOfActive(): StoreBinding {
+    const name = this.scripts.activeStore;
+    return name !== undefined && this.session.names.includes(name) ? { kind: 'named', name } : { kind: 'own', scriptId: this.scripts.activeId };
+  }
+
+  /** Another script is active: open its store, show its latest run. */
+  private async onScriptSwitched(): Promise<void> {
+    const list = this.history.list(this.scripts.activeId);
+    this.shown = list[list.length - 1];
+    this.refused = undefined;
+    await this.session.bind(this.bindingOfActive());
+    this.renderRun();
+  }
+
+  private renderStoreBar(): void {
+    this.storeBar.render(this.session.names, this.session.binding?.kind === 'named' ? this.session.binding.name : undefined, this.session.memory.length);
+  }
+
+  private async chooseStore(name: string | undefined): Promise<void> {
+    this.scripts.setActiveStore(name);
+    await this.session.bind(this.bindingOfActive());
+    this.status.set(`"${this.scripts.activeName}" now runs on ${bindingLabel(this.session.binding!)}`);
+    this.sql.planSoon();
+  }
+
+  private async createStore(): Promise<void> {
+    const name = await promptDialog('New named store', 'Name', 'Create', `store ${this.session.names.length + 1}`);
+    if (name && await this.session.addName(name)) await this.chooseStore(name);
+    else this.renderStoreBar();
   }
 
   private onTabShown(tab: Tab): void {
@@ -174,50 +277,86 @@ export class App {
     this.sql.planSoon();
   }
 
-  /** Runs the whole script one statement at a time, snapshotting `memory` around each one. */
+  /**
+   * Runs the whole script one statement at a time, snapshotting `memory` around each one, on the
+   * script's store (its own store is emptied first). A script with errors, or a clock that is not
+   * a time, is not run, and the Results pane says so in place of the previous run's cards.
+   */
   async run(): Promise<void> {
     const text = this.scriptText();
     const { diagnostics } = analyze(text);
     this.diagnostics = diagnostics;
     this.editors.setMarkers('t2m', diagnostics);
-    if (diagnostics.some((d) => d.severity === 'error')) {
-      this.results = [];
+    const now = this.clock.now();
+    const errors = diagnostics.filter((d) => d.severity === 'error');
+    if (errors.length || !now) {
+      this.refused = errors.length ? errors : [{ code: 'invalid-datetime', severity: 'error', message: this.clock.error()! } as Diagnostic];
       this.editors.setMarkers('t2m-runtime', []);
       this.renderProblems();
-      this.status.set('not run: the script has errors');
+      this.renderRun();
+      if (this.panes.current !== 'Results') this.panes.show('Results');
+      this.status.set(errors.length ? `not run: the script has ${errors.length} error${errors.length === 1 ? '' : 's'} (see Problems)` : `not run: ${this.clock.error()}`, 'error');
       return;
     }
+    this.refused = undefined;
     this.status.set('running…');
     const started = performance.now();
-    const { results, committed } = runScript(this.session.store, text, this.clock.now());
-    this.committed = committed;
-    this.results = results;
+    const scriptId = this.scripts.activeId;
+    await this.session.prepareRun();
+    const { results, committed } = runScript(this.session.store, text, now);
     this.session.refresh();
     await this.session.persist();
+    this.shown = this.history.add(scriptId, {
+      at: new Date(), store: bindingLabel(this.session.binding!), rows: this.session.memory.length, committed, results,
+    });
     this.editors.setMarkers('t2m-runtime', results.flatMap((r) => r.errors));
     this.renderProblems();
-    this.renderResults();
     this.sql.showRun(results);
-    this.timeline.go(0);
+    this.timeline.step = 0;
+    if (this.panes.current === 'Welcome') this.panes.show('Results');
+    this.renderRun();
     const ms = Math.round(performance.now() - started);
-    this.status.set(committed
-      ? `ran ${results.length} statement${results.length === 1 ? '' : 's'} in ${ms} ms`
-      : `statement ${results.length} (${results[results.length - 1]?.op}) refused: rolled back, memory unchanged`);
+    const rows = `${this.session.memory.length} row${this.session.memory.length === 1 ? '' : 's'}`;
+    if (committed) this.status.set(`ran ${results.length} statement${results.length === 1 ? '' : 's'} in ${ms} ms on ${bindingLabel(this.session.binding!)}: ${rows}`);
+    else this.status.set(`statement ${results.length} (${results[results.length - 1]?.op}) refused: rolled back, memory unchanged`, 'error');
   }
 
-  /** Switches to a new store (empty, or a `.sqlite` file's bytes; throws if it does not open) and forgets the last run. */
-  private async loadStore(bytes?: Uint8Array): Promise<void> {
-    await this.session.replace(bytes);
-    this.results = [];
+  /** Opens a welcome example as a new script (on its own store) and runs it. */
+  private async tryExample(name: string, script: string): Promise<void> {
+    this.scripts.add(script, name);
+    await this.editors.ready;
+    await this.onScriptSwitched();
+    await this.run();
+  }
+
+  /** File ▾ → Import store: into the script's named store, or (a script's own store is emptied by every run) a new named one. */
+  private async importStoreBytes(bytes: Uint8Array): Promise<void> {
+    let binding = this.session.binding!;
+    if (binding.kind === 'own') {
+      let n = 1;
+      while (this.session.names.includes(`imported ${n}`)) n++;
+      binding = { kind: 'named', name: `imported ${n}` };
+    }
+    await this.session.adopt(binding, bytes);
+    if (binding.kind === 'named') {
+      await this.session.addName(binding.name);
+      this.scripts.setActiveStore(binding.name);
+    }
     await this.session.persist();
-    this.renderResults();
-    this.timeline.render();
+    this.renderStoreBar();
   }
 
   private async resetStore(): Promise<void> {
-    await this.loadStore();
-    this.sql.showRun(this.results);
-    this.status.set('store emptied');
+    const label = bindingLabel(this.session.binding!);
+    const rows = this.session.memory.length;
+    if (!await confirmDialog('Empty this store?', `All ${rows} row${rows === 1 ? '' : 's'} of ${label} will be deleted${this.session.binding?.kind === 'named' ? ', for every script that uses it' : ''}. Export it first (File ▾ → Export store) to keep a copy.`, 'Empty store')) {
+      this.status.set('store kept');
+      return;
+    }
+    await this.session.replace();
+    await this.session.persist();
+    this.sql.planSoon();
+    this.status.set(`${label} emptied`);
   }
 
   private renderProblems(): void {
@@ -226,10 +365,28 @@ export class App {
     renderProblems(this.problems, all, (range) => this.editors.reveal(range));
   }
 
+  /** Results and Timeline follow the run shown. */
+  private renderRun(): void {
+    this.renderResults();
+    this.timeline.render();
+  }
+
   private renderResults(): void {
-    renderResults(this.panes.pane('Results'), this.results, this.committed, (statement) => {
-      this.timeline.step = statement;
-      this.panes.show('Timeline');
+    renderResults(this.panes.pane('Results'), {
+      record: this.shown, history: this.history.list(this.scripts.activeId), refused: this.refused,
+    }, {
+      open: (statement) => {
+        this.timeline.step = statement;
+        this.panes.show('Timeline');
+        this.panes.pane('Timeline').querySelector<HTMLElement>('.timeline-list .active')?.focus();
+      },
+      showRun: (n) => {
+        this.shown = this.history.list(this.scripts.activeId).find((r) => r.n === n) ?? this.shown;
+        this.refused = undefined;
+        this.timeline.step = 0;
+        this.renderRun();
+        this.status.set(`showing run ${n} of "${this.scripts.activeName}"`);
+      },
     });
   }
 
@@ -241,8 +398,11 @@ export class App {
       setClock: (iso) => this.clock.set(iso),
       analysisSettled: () => this.analysis.settled(),
       state: () => ({
-        script: this.scriptText(), diagnostics: this.diagnostics, results: this.results,
+        script: this.scriptText(), diagnostics: this.diagnostics, results: [...this.results],
         memory: this.session.memory, ready: this.ready, committed: this.committed,
+        store: this.session.binding ? bindingLabel(this.session.binding) : '',
+        refused: this.refused !== undefined,
+        runs: this.ready ? this.history.list(this.scripts.activeId).length : 0,
       }),
       showTab: (tab) => this.panes.show(tab),
       step: (n) => {

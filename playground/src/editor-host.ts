@@ -21,6 +21,8 @@ export interface EditorEvents {
   irEdited(): void;
   /** A link in a hover was followed; true when the page opened it itself. */
   openLink(url: string): boolean;
+  /** F1 in an editor: the shortcut panel. */
+  shortcuts(): void;
 }
 
 /** The editors once loaded (for the test API). */
@@ -32,6 +34,14 @@ export interface LoadedEditors {
 }
 
 const loading = () => h('div', { class: 'editor-loading', 'data-testid': 'editor-loading' }, 'loading editor…');
+
+/** Focuses the first focusable control after (or before) `host` in document order. */
+function focusNext(host: HTMLElement, backwards: boolean): void {
+  const all = [...document.querySelectorAll<HTMLElement>('button, [href], input, select, textarea, [tabindex]:not([tabindex="-1"])')]
+    .filter((el) => !host.contains(el) && !el.hasAttribute('disabled') && el.offsetParent !== null);
+  const after = all.filter((el) => host.compareDocumentPosition(el) & (backwards ? Node.DOCUMENT_POSITION_PRECEDING : Node.DOCUMENT_POSITION_FOLLOWING));
+  (backwards ? after[after.length - 1] : after[0])?.focus();
+}
 
 function toIRange(r: Range): monaco.IRange {
   return { startLineNumber: r.start.line, startColumn: r.start.column, endLineNumber: r.end.line, endColumn: r.end.column };
@@ -56,6 +66,7 @@ export class EditorHost {
   private readonly markerSets = new Map<string, Diagnostic[]>();
   /** Set while the page itself rewrites the IR editor, so the change is not echoed back. */
   private syncing = false;
+  private theme: 'light' | 'dark' = 'dark';
 
   /** `module`: the pending `import('./editor.js')`; the editors are made when it resolves. */
   load(module: Promise<EditorModule>, events: EditorEvents): Promise<void> {
@@ -72,13 +83,13 @@ export class EditorHost {
     monaco.editor.registerLinkOpener({ open: (uri) => events.openLink(uri.toString(true)) });
     for (const host of [this.scriptHost, this.irHost, this.sqlHost]) host.replaceChildren();
     const common: monaco.editor.IStandaloneEditorConstructionOptions = {
-      theme: 't2m-dark', automaticLayout: true, minimap: { enabled: false }, fontSize: 13, scrollBeyondLastLine: false,
+      theme: `t2m-${this.theme}`, automaticLayout: true, minimap: { enabled: false }, fontSize: 13, scrollBeyondLastLine: false,
     };
     const editor = monaco.editor.create(this.scriptHost, {
       ...common, language: 't2m', wordWrap: 'on', 'semanticHighlighting.enabled': true, fixedOverflowWidgets: true,
     });
     const irEditor = monaco.editor.create(this.irHost, {
-      ...common, tabSize: 2, model: monaco.editor.createModel('[]', 'json', monaco.Uri.parse(m.IR_MODEL_URI)),
+      ...common, tabSize: 2, wordWrap: 'on', model: monaco.editor.createModel('[]', 'json', monaco.Uri.parse(m.IR_MODEL_URI)),
     });
     this.sqlModel = monaco.editor.createModel(this.sqlText, 'sql');
     monaco.editor.create(this.sqlHost, { ...common, model: this.sqlModel, readOnly: true, wordWrap: 'on' });
@@ -87,6 +98,10 @@ export class EditorHost {
       id: 't2m.run', label: 'Run script', keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter],
       run: () => events.run(),
     });
+    for (const e of [editor, irEditor]) {
+      e.addAction({ id: 't2m.shortcuts', label: 'Keyboard shortcuts', keybindings: [monaco.KeyCode.F1], run: () => events.shortcuts() });
+    }
+    this.escapeThenTab(editor, m);
     editor.onDidChangeModelContent(() => events.scriptChanged());
     irEditor.onDidChangeModelContent(() => {
       if (!this.syncing) events.irEdited();
@@ -96,6 +111,32 @@ export class EditorHost {
     this.irEditor = irEditor;
     m.setStoreVocabulary(this.vocabulary);
     m.setLastDiagnostics(this.lastDiagnostics);
+  }
+
+  /**
+   * Esc, then Tab (or Shift-Tab), moves the focus out of the script editor to the next (previous)
+   * control, as in tab-focus mode (Ctrl-M), for one key press; any other key in between cancels.
+   */
+  private escapeThenTab(editor: monaco.editor.IStandaloneCodeEditor, m: EditorModule): void {
+    let escaped = false;
+    editor.onKeyDown((e) => {
+      if (e.keyCode === m.monaco.KeyCode.Escape) {
+        escaped = true;
+        return;
+      }
+      if (escaped && e.keyCode === m.monaco.KeyCode.Tab && !e.ctrlKey && !e.altKey && !e.metaKey) {
+        e.preventDefault();
+        e.stopPropagation();
+        focusNext(this.scriptHost, e.shiftKey);
+      }
+      escaped = false;
+    });
+  }
+
+  /** Switches the editors' colours (the page's theme changed). */
+  setTheme(theme: 'light' | 'dark'): void {
+    this.theme = theme;
+    this.m?.monaco.editor.setTheme(`t2m-${theme}`);
   }
 
   /** The editors, for the test API: calling an editor function before they load is a test bug. */

@@ -1,7 +1,8 @@
 /**
  * The header row: title, Examples menu, Run, Format, Share, the File ▾ menu (Open, Save .t2m/.json,
- * Export/Import store), Reset store, the clock and the status. Only the elements and their
- * wiring to the page's actions; the actions live elsewhere.
+ * Export/Import store), the clock, the theme toggle and the shortcuts button. Only the elements
+ * and their wiring to the page's actions; the actions live elsewhere. (The status is the bar at
+ * the foot of the page; Reset store is in the store bar above the editor.)
  */
 import { h } from './dom.js';
 import { EXAMPLES, type Example } from './examples.js';
@@ -11,14 +12,14 @@ export interface HeaderActions {
   run(): void;
   format(): void;
   share(): void;
-  resetStore(): void;
+  shortcuts(): void;
   openScript(): void;
   saveScript(as: 'dsl' | 'json'): void;
   exportStore(): void;
   importStore(): void;
 }
 
-export function renderHeader(actions: HeaderActions, clock: HTMLElement, status: HTMLElement): HTMLElement {
+export function renderHeader(actions: HeaderActions, clock: HTMLElement, themeButton: HTMLElement): HTMLElement {
   const examples = h('select', {
     'aria-label': 'Examples',
     onchange: (e: Event) => {
@@ -38,10 +39,10 @@ export function renderHeader(actions: HeaderActions, clock: HTMLElement, status:
     h('button', { title: 'Format with the project printer', 'data-testid': 'format', onclick: () => actions.format() }, 'Format'),
     h('button', { title: 'Copy a link with the script in it', onclick: () => actions.share() }, 'Share'),
     fileMenu(actions),
-    h('button', { title: 'Empty the memory store', onclick: () => actions.resetStore() }, 'Reset store'),
     clock,
     h('span', { class: 'spacer' }),
-    status);
+    themeButton,
+    h('button', { title: 'Keyboard shortcuts (F1, or ? outside the editor)', 'aria-label': 'Keyboard shortcuts', 'data-testid': 'shortcuts-button', onclick: () => actions.shortcuts() }, '?'));
 }
 
 /** The file actions share one menu so the header (with the clock) fits one row at 1440 px. */
@@ -53,7 +54,7 @@ function fileMenu(actions: HeaderActions): HTMLDetailsElement {
       h('button', { role: 'menuitem', title: 'Download the script as DSL', onclick: () => actions.saveScript('dsl') }, 'Save .t2m'),
       h('button', { role: 'menuitem', title: 'Download the script as IR JSON', onclick: () => actions.saveScript('json') }, 'Save .json'),
       h('button', { role: 'menuitem', title: 'Download the store as a .sqlite file', onclick: () => actions.exportStore() }, 'Export store'),
-      h('button', { role: 'menuitem', title: 'Load a .sqlite store', onclick: () => actions.importStore() }, 'Import store')));
+      h('button', { role: 'menuitem', title: 'Load a .sqlite file into the store this script runs on', onclick: () => actions.importStore() }, 'Import store')));
   // A chosen item, a click elsewhere or Escape closes the menu.
   menu.querySelector('.menu-items')!.addEventListener('click', () => { menu.open = false; });
   document.addEventListener('click', (e) => { if (!menu.contains(e.target as Node)) menu.open = false; });

@@ -74,7 +74,7 @@ export function registerT2mLanguage(): void {
   monaco.languages.setMonarchTokensProvider('t2m', monarchLanguage() as monaco.languages.IMonarchLanguage);
   monaco.languages.setLanguageConfiguration('t2m', languageConfiguration() as monaco.languages.LanguageConfiguration);
 
-  // vs-dark plus colours for the semantic classes (field names, enum values) and the Monarch ones.
+  // vs-dark / vs plus colours for the semantic classes (field names, enum values) and the Monarch ones.
   monaco.editor.defineTheme('t2m-dark', {
     base: 'vs-dark',
     inherit: true,
@@ -84,6 +84,18 @@ export function registerT2mLanguage(): void {
       { token: 'number.duration', foreground: 'B5CEA8', fontStyle: 'italic' },
       { token: 'property', foreground: '9CDCFE' },
       { token: 'enumMember', foreground: '4FC1FF' },
+    ],
+    colors: {},
+  });
+  monaco.editor.defineTheme('t2m-light', {
+    base: 'vs',
+    inherit: true,
+    rules: [
+      { token: 'keyword.verb', foreground: 'AF00DB', fontStyle: 'bold' },
+      { token: 'number.date', foreground: '098658' },
+      { token: 'number.duration', foreground: '098658', fontStyle: 'italic' },
+      { token: 'property', foreground: '001080' },
+      { token: 'enumMember', foreground: '0070C1' },
     ],
     colors: {},
   });

@@ -1,10 +1,113 @@
-/** The Memory pane: the store's `memory` table and its row count. */
+/**
+ * The Memory pane: the open store's `memory` table with its row count, a filter (rows whose
+ * shown cells contain the text), sorting by any column (click or Enter on its header; again to
+ * reverse), the governance columns (expiry, lock, lineage, permissions, bookkeeping) grouped
+ * behind a toggle, and export of the rows shown as CSV or JSON.
+ */
 import type { Row } from '../../src/services/timeline.js';
 import { clear, h } from './dom.js';
-import { rowsTable } from './tables.js';
+import { cell, columnsOf } from './tables.js';
 
-export function renderMemory(pane: HTMLElement, memory: readonly Row[]): void {
-  clear(pane,
-    h('div', { class: 'pane-note' }, `The memory table: ${memory.length} row${memory.length === 1 ? '' : 's'}.`),
-    memory.length ? rowsTable(memory) : null);
+/** Columns about governing a memory rather than its content: shown on demand, as a group. */
+const GOVERNANCE = /^(expire_|lock_|lineage_|read_|write_|auto_|next_auto_|owner$|deleted|created_at$|updated_at$)/;
+
+export function isGovernanceColumn(column: string): boolean {
+  return GOVERNANCE.test(column);
+}
+
+function compare(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return 1;
+  if (b === null || b === undefined) return -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const x = cell(a);
+  const y = cell(b);
+  const nx = Number(x);
+  const ny = Number(y);
+  if (x !== '' && y !== '' && !Number.isNaN(nx) && !Number.isNaN(ny)) return nx - ny;
+  return x.localeCompare(y);
+}
+
+export class MemoryPane {
+  private memory: readonly Row[] = [];
+  private filter = '';
+  private sort?: { column: string; descending: boolean };
+  private governance = false;
+  private readonly filterInput = h('input', {
+    type: 'search', placeholder: 'filter rows…', 'aria-label': 'Filter memory rows', 'data-testid': 'memory-filter',
+    oninput: () => { this.filter = this.filterInput.value; this.renderTable(); },
+  });
+  private readonly governanceToggle = h('input', {
+    type: 'checkbox', 'data-testid': 'memory-governance',
+    onchange: () => { this.governance = this.governanceToggle.checked; this.renderTable(); },
+  });
+  private readonly note = h('span', { class: 'pane-note', 'data-testid': 'memory-count' });
+  private readonly tableHost = h('div', { class: 'memory-table' });
+
+  constructor(private readonly pane: HTMLElement) {
+    clear(pane,
+      h('div', { class: 'pane-bar' },
+        this.note,
+        this.filterInput,
+        h('label', { title: 'Expiry, lock, lineage, permission and bookkeeping columns' }, this.governanceToggle, ' governance columns'),
+        h('span', { class: 'spacer' }),
+        h('button', { 'data-testid': 'export-memory-csv', title: 'Download the rows shown as CSV', onclick: () => this.export('csv') }, 'CSV'),
+        h('button', { 'data-testid': 'export-memory-json', title: 'Download the rows shown as JSON', onclick: () => this.export('json') }, 'JSON')),
+      this.tableHost);
+  }
+
+  show(memory: readonly Row[]): void {
+    this.memory = memory;
+    this.renderTable();
+  }
+
+  /** The rows that pass the filter, sorted. */
+  private rows(): Row[] {
+    const needle = this.filter.trim().toLowerCase();
+    const rows = needle ? this.memory.filter((r) => Object.values(r).some((v) => cell(v).toLowerCase().includes(needle))) : [...this.memory];
+    if (this.sort) {
+      const { column, descending } = this.sort;
+      rows.sort((a, b) => (descending ? -1 : 1) * compare(a[column], b[column]));
+    }
+    return rows;
+  }
+
+  private columns(rows: readonly Row[]): string[] {
+    const all = columnsOf(rows.length ? rows : this.memory);
+    return this.governance ? [...all.filter((c) => !isGovernanceColumn(c)), ...all.filter(isGovernanceColumn)] : all.filter((c) => !isGovernanceColumn(c));
+  }
+
+  private renderTable(): void {
+    const rows = this.rows();
+    const total = this.memory.length;
+    this.note.textContent = rows.length === total
+      ? `${total} row${total === 1 ? '' : 's'}`
+      : `${rows.length} of ${total} rows`;
+    if (total === 0) {
+      clear(this.tableHost, h('div', { class: 'pane-note' }, 'The memory table is empty.'));
+      return;
+    }
+    const columns = this.columns(rows);
+    const header = (c: string) => {
+      const sorted = this.sort?.column === c ? (this.sort.descending ? 'descending' : 'ascending') : undefined;
+      return h('th', { class: isGovernanceColumn(c) ? 'governance' : undefined, 'aria-sort': sorted ?? 'none', scope: 'col' },
+        h('button', {
+          type: 'button', class: 'sort', 'data-column': c, title: `Sort by ${c}`,
+          onclick: () => {
+            this.sort = this.sort?.column === c && !this.sort.descending ? { column: c, descending: true } : { column: c, descending: false };
+            this.renderTable();
+            this.tableHost.querySelector<HTMLElement>(`button[data-column="${c}"]`)?.focus();
+          },
+        }, c, sorted ? (sorted === 'ascending' ? ' ▲' : ' ▼') : ''));
+    };
+    clear(this.tableHost, h('table', { 'data-testid': 'memory-table' },
+      h('thead', {}, h('tr', {}, ...columns.map(header))),
+      h('tbody', {}, ...rows.map((r) => h('tr', {}, ...columns.map((c) => h('td', { class: isGovernanceColumn(c) ? 'governance' : undefined, title: cell(r[c]) }, cell(r[c]))))))));
+  }
+
+  private export(format: 'csv' | 'json'): void {
+    const rows = this.rows();
+    // Export (and its CSV writer) loads on first use.
+    void import('./export.js').then((m) => m.exportTable('t2m-memory', format, rows));
+  }
 }

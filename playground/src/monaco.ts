@@ -22,6 +22,7 @@ import 'monaco-editor/features/multicursor/register';
 import 'monaco-editor/features/semanticTokens/register';
 import 'monaco-editor/features/snippet/register';
 import 'monaco-editor/features/suggest/register';
+import 'monaco-editor/features/toggleTabFocusMode/register';
 import 'monaco-editor/features/wordHighlighter/register';
 import 'monaco-editor/features/wordOperations/register';
 // In 0.57 `features/suggest/register` only wires inline completions and `features/gotoError`

@@ -10,6 +10,10 @@ export interface SavedScript {
   readonly text: string;
   /** The examples-menu entry this script was opened from (its stable name), so picking it again reuses the tab. */
   readonly example?: string;
+  /** Stable id: the key of the script's own store and run history (made on first load for older workspaces). */
+  readonly id?: string;
+  /** The named store the script runs on; absent: its own store, emptied before each run. */
+  readonly store?: string;
 }
 
 export interface Workspace {
@@ -55,4 +59,13 @@ export async function deleteValue(key: string): Promise<void> {
   await tx('readwrite', (s) => s.delete(key));
 }
 
-export const KEYS = { workspace: 'workspace', store: 'store-sqlite' } as const;
+export const KEYS = {
+  workspace: 'workspace',
+  /** The one store every script shared before scripts had stores of their own; opened as the named store "shared". */
+  legacyStore: 'store-sqlite',
+  /** The names of the named stores. */
+  storeNames: 'store-names',
+  /** A script's own store (the one a fresh run made). */
+  scriptStore: (id: string) => `store:script:${id}`,
+  namedStore: (name: string) => `store:named:${name}`,
+} as const;

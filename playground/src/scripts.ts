@@ -3,6 +3,7 @@
  * example or a file as a script, and keeping the list in IndexedDB (restored on load, with a
  * script from a share link added). Until the editor exists the saved text is the text of record.
  */
+import { confirmDialog } from './confirm.js';
 import { clear, debouncer, h } from './dom.js';
 import { EXAMPLES, type Example } from './examples.js';
 import { KEYS, loadValue, saveValue, type SavedScript, type Workspace } from './persist.js';
@@ -12,11 +13,15 @@ import { decodeShareHash } from './share.js';
 const DEFAULT_WORKSPACE: SavedScript[] = EXAMPLES[0]
   ? [{ name: EXAMPLES[0].title, text: EXAMPLES[0].text, example: EXAMPLES[0].name }]
   : [{ name: 'script 1', text: '' }];
+
+const newId = (): string => crypto.randomUUID();
 const SAVE_DEBOUNCE_MS = 300;
 
 export interface ScriptTabsEvents {
-  /** Another script became active: show its text. */
+  /** Another script became active (or its store binding changed): show its text, open its store. */
   show(text: string): void;
+  /** A script was closed: its own store and history can go. */
+  closed(id: string): void;
   status(text: string): void;
 }
 
@@ -40,14 +45,34 @@ export class ScriptTabs {
     return this.scripts[this.active].name;
   }
 
+  get activeId(): string {
+    return this.scripts[this.active].id!;
+  }
+
+  /** The named store the active script runs on; undefined: its own store. */
+  get activeStore(): string | undefined {
+    return this.scripts[this.active]?.store;
+  }
+
+  /** Binds the active script to a named store (undefined: its own store). */
+  setActiveStore(name: string | undefined): void {
+    const { store: _old, ...rest } = this.scripts[this.active];
+    this.scripts[this.active] = name === undefined ? rest : { ...rest, store: name };
+    this.persist();
+  }
+
+  /** First visit: no saved workspace was found (the page shows its welcome). */
+  firstVisit = false;
+
   /** Loads the saved scripts (or the default one) and adds the script of a share link in the URL. */
   async restore(): Promise<void> {
     const saved = await loadValue<Workspace>(KEYS.workspace).catch(() => undefined);
-    this.scripts = saved?.scripts.length ? [...saved.scripts] : [...DEFAULT_WORKSPACE];
+    this.firstVisit = !saved?.scripts.length;
+    this.scripts = (saved?.scripts.length ? [...saved.scripts] : [...DEFAULT_WORKSPACE]).map((s) => (s.id ? s : { ...s, id: newId() }));
     this.active = Math.min(saved?.active ?? 0, this.scripts.length - 1);
     const shared = await decodeShareHash(location.hash);
     if (shared !== undefined) {
-      this.scripts.push({ name: `shared ${this.scripts.length + 1}`, text: shared });
+      this.scripts.push({ name: `shared ${this.scripts.length + 1}`, text: shared, id: newId() });
       this.active = this.scripts.length - 1;
       history.replaceState(null, '', location.pathname + location.search);
     }
@@ -70,14 +95,14 @@ export class ScriptTabs {
         },
       }, s.name)));
     clear(this.el, tabs,
-      h('button', { title: 'New script', 'data-testid': 'new-script', onclick: () => this.add('') }, '+'),
-      this.scripts.length > 1 ? h('button', { title: 'Close this script', 'data-testid': 'close-script', onclick: () => this.close() }, '×') : null);
+      h('button', { title: 'New script', 'aria-label': 'New script', 'data-testid': 'new-script', onclick: () => this.add('') }, '+'),
+      this.scripts.length > 1 ? h('button', { title: 'Close this script (asks first)', 'aria-label': 'Close this script', 'data-testid': 'close-script', onclick: () => void this.close() }, '×') : null);
     this.revealActive();
   }
 
   /** Opens a new tab holding `text` and makes it active. */
   add(text: string, name = `script ${this.scripts.length + 1}`, example?: string): void {
-    this.scripts.push({ name, text, example });
+    this.scripts.push({ name, text, example, id: newId() });
     this.switchTo(this.scripts.length - 1);
   }
 
@@ -98,7 +123,7 @@ export class ScriptTabs {
     }
     const current = this.scripts[this.active];
     if (current && current.example === undefined && current.text.trim() === '') {
-      this.scripts[this.active] = { name: example.title, text: example.text, example: example.name };
+      this.scripts[this.active] = { name: example.title, text: example.text, example: example.name, id: current.id ?? newId() };
       this.switchTo(this.active);
       return;
     }
@@ -112,9 +137,14 @@ export class ScriptTabs {
     this.persist();
   }
 
-  private close(): void {
+  /** Closes the active script after asking (unless it is empty): its text, own store and run history go. */
+  async close(): Promise<void> {
+    const script = this.scripts[this.active];
+    if (script.text.trim() && !await confirmDialog('Close this script?', `"${script.name}" and its own store and run history will be gone (a named store stays). Save it first (File ▾ → Save .t2m) to keep it.`, 'Close script')) return;
     this.scripts.splice(this.active, 1);
     this.switchTo(Math.max(0, this.active - 1));
+    this.events.closed(script.id!);
+    this.events.status(`closed "${script.name}"`);
   }
 
   /** The strip scrolls sideways; keeps the active tab in view (after a switch, or when the window narrows). */

@@ -1,8 +1,16 @@
 /**
  * The SQL pane's text: each statement's SQL with its bound parameters as a comment. Long arrays
  * (an Encode's embedding vector, bound as JSON text) are abbreviated for reading only; the
- * parameters themselves are never changed.
+ * parameters themselves are never changed. The audit-log insert each write makes is kept to one
+ * line (its parameters are the statement's IR and before/after images as JSON: most of the text,
+ * and not what the statement does).
  */
+
+/** The engine's audit-log insert (src/compile: one per write statement). */
+const AUDIT_INSERT = /^\s*INSERT INTO "?audit_log"?/i;
+
+/** A string parameter longer than this is shortened to its head and length. */
+const LONG_STRING = 80;
 
 /** Arrays up to this length are shown whole. */
 const SHOWN_WHOLE = 8;
@@ -27,6 +35,7 @@ export function displayParam(value: unknown): string {
       // Not JSON after all: shown as the string it is.
     }
   }
+  if (typeof value === 'string' && value.length > LONG_STRING) return `${JSON.stringify(value.slice(0, 40)).slice(0, -1)}…" (${value.length} chars)`;
   return JSON.stringify(value) ?? String(value);
 }
 
@@ -39,6 +48,10 @@ export function sqlListing(title: string, statements: readonly { op: string; sql
   statements.forEach((st, i) => {
     lines.push(`-- ${i + 1}. ${st.op}`);
     for (const s of st.sql) {
+      if (AUDIT_INSERT.test(s.sql)) {
+        lines.push(`-- + audit_log entry (${s.params.length} bound values: time, actor, op, IR, affected ids, before/after images)`);
+        continue;
+      }
       lines.push(s.sql.trim().replace(/;?$/, ';'));
       if (s.params.length) lines.push(`-- params: ${displayParams(s.params)}`);
     }

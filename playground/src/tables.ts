@@ -23,7 +23,7 @@ export function cell(value: unknown): string {
 const HIDDEN_COLUMNS = new Set(['embedding', 'embedding_model']);
 
 /** The columns worth showing: any that some row fills (a table of 30 mostly-null columns hides the data). */
-function columnsOf(rows: readonly Row[]): string[] {
+export function columnsOf(rows: readonly Row[]): string[] {
   const all = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const filled = (c: string) => rows.some((r) => r[c] !== null && r[c] !== undefined && r[c] !== '' && r[c] !== '[]' && r[c] !== '{}');
   return all.filter((c) => c === 'id' || (!HIDDEN_COLUMNS.has(c) && filled(c)));

@@ -19,6 +19,12 @@ export interface PageState {
   readonly workerErrors: readonly string[];
   readonly ready: boolean;
   readonly committed: boolean;
+  /** The store the active script runs on, as the store bar names it. */
+  readonly store: string;
+  /** The last Run was refused by the checker (the Results pane says so). */
+  readonly refused: boolean;
+  /** How many runs of the active script the history holds. */
+  readonly runs: number;
 }
 
 /** What the test API reads and drives; the page provides it. */
@@ -61,6 +67,9 @@ export function testApi(page: TestablePage) {
         workerErrors,
         ready: s.ready,
         committed: s.committed,
+        store: s.store,
+        refused: s.refused,
+        runs: s.runs,
       }, (_key, value) => (value instanceof Uint8Array ? `<${value.length} bytes>` : value)));
     },
     markers: () => {

@@ -22,9 +22,13 @@ export class TimelinePane {
 
   constructor(private readonly pane: HTMLElement, private readonly source: TimelineSource) {}
 
-  go(step: number): void {
+  /** Shows statement `step`; `focus`: keep the keyboard in the list (after a click or an arrow key). */
+  go(step: number, focus = false): void {
     this.step = step;
     this.render();
+    const active = this.pane.querySelector<HTMLElement>('.timeline-list .active');
+    active?.scrollIntoView({ block: 'nearest' });
+    if (focus) active?.focus();
   }
 
   render(): void {
@@ -36,14 +40,26 @@ export class TimelinePane {
     }
     this.step = Math.max(0, Math.min(this.step, results.length - 1));
     const r = results[this.step];
-    const steps = h('div', { class: 'timeline-steps' },
-      h('button', { title: 'Previous statement', disabled: this.step === 0, onclick: () => this.go(this.step - 1) }, '◀'),
+    // A compact list that scrolls on its own (a few lines high, however many statements ran), so
+    // the statement's diff below stays in view; arrow keys move through it (roving tabindex).
+    const list = h('div', { class: 'timeline-list', role: 'listbox', 'aria-label': 'Statements of the run', 'data-testid': 'timeline-list' },
       ...results.map((s) => h('button', {
-        class: s.statement === this.step ? 'active' : undefined, 'data-step': String(s.statement),
-        title: s.source, onclick: () => this.go(s.statement),
-      }, `${s.statement + 1}. ${s.op}${s.ok ? '' : ' ✖'}`)),
-      h('button', { title: 'Next statement', disabled: this.step === results.length - 1, onclick: () => this.go(this.step + 1) }, '▶'));
-    clear(this.pane, steps,
+        type: 'button', role: 'option', class: s.statement === this.step ? 'active' : undefined, 'data-step': String(s.statement),
+        'aria-selected': s.statement === this.step ? 'true' : 'false', tabindex: s.statement === this.step ? 0 : -1,
+        title: s.source, onclick: () => this.go(s.statement, true),
+      }, h('span', { class: 'n' }, String(s.statement + 1)), ` ${s.op}${s.ok ? '' : ' ✖'} `, h('span', { class: 'src' }, s.source.replace(/\s+/g, ' ')))));
+    list.addEventListener('keydown', (e) => {
+      const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10, Home: -Infinity, End: Infinity };
+      const by = moves[e.key];
+      if (by === undefined) return;
+      e.preventDefault();
+      this.go(Math.max(0, Math.min(results.length - 1, this.step + (Number.isFinite(by) ? by : by > 0 ? results.length : -results.length))), true);
+    });
+    const steps = h('div', { class: 'timeline-steps' },
+      h('button', { title: 'Previous statement', 'aria-label': 'Previous statement', disabled: this.step === 0, onclick: () => this.go(this.step - 1) }, '◀'),
+      h('span', { class: 'timeline-pos', 'data-testid': 'timeline-pos' }, `statement ${this.step + 1} of ${results.length}`),
+      h('button', { title: 'Next statement', 'aria-label': 'Next statement', disabled: this.step === results.length - 1, onclick: () => this.go(this.step + 1) }, '▶'));
+    clear(this.pane, steps, list,
       h('div', { class: 'timeline-statement' }, r.source),
       h('div', {}, diffBadges(r.diff), r.errors.length ? h('span', { class: 'err' }, ` ✖ ${r.errors.map((e) => e.message).join('; ')}`) : null),
       changeList(r.diff),

@@ -106,7 +106,8 @@ export function getCompletions(text: string, offset: number, vocabulary: StoreVo
   const items: CompletionItem[] = [];
   const add = (label: string, kind: CompletionKind, extra: Partial<CompletionItem> = {}) => {
     if (!label.toLowerCase().startsWith(prefix)) return;
-    if (items.some((i) => i.label === label && i.kind === kind)) return;
+    // One entry per word: keywords are case-insensitive, so `SEARCH` after the field `search` is the same word twice.
+    if (items.some((i) => i.label.toLowerCase() === label.toLowerCase() && (i.kind === kind || i.kind === 'field' || kind === 'keyword'))) return;
     items.push({ label, kind, from, to, ...extra });
   };
   const addValues = (values: readonly string[], kind: CompletionKind, detail: string) => {

@@ -11,7 +11,7 @@ import { closest } from '../diagnostics/suggest.js';
 import * as T from '../../grammar/tokens.js';
 import { fastParser, parser, expectedAtToken, type T2mParser } from '../../grammar/parser.js';
 import {
-  CLAUSES, MAX_NESTING, SEARCH_OPTIONS, SEARCH_OPTION_NAMES, clauseSpec, firstKeyword, type ClauseName, type ClauseShape, type Keyword,
+  CLAUSES, CONDITION_OPERATORS, CONDITION_ORDER, MAX_NESTING, SEARCH_OPTIONS, SEARCH_OPTION_NAMES, clauseSpec, firstKeyword, type ClauseName, type ClauseShape, type Keyword,
 } from '../language/index.js';
 import type * as A from './ast.js';
 import { buildStatement, type RawStatement } from './cstToAst.js';
@@ -44,9 +44,26 @@ function suggestionFix(t: IToken, word: string): Diagnostic['fix'] {
   return { message: `replace '${t.image}' with '${word}'`, edits: [{ range: tokenRange(t), newText: word }] };
 }
 
-/** A diagnostic for a parser error, with "did you mean" when a bare word is close to an expected keyword. */
-function parserErrorDiagnostic(e: { message: string; token: IToken }, lastToken: IToken): Diagnostic {
+/**
+ * Words a WHERE condition starts with (`search`, `tags`, `time`, `type`, …), for "did you mean"
+ * on a misspelt one: the parser takes any word there as a field name and only fails on the token
+ * after it (`WHERE serch "x"` fails at `"x"`, where an operator was expected).
+ */
+const CONDITION_WORDS: readonly string[] = [...new Set([
+  'search',
+  ...CONDITION_ORDER.map((key) => Object.values(CONDITION_OPERATORS).find((o) => o.key === key)?.field ?? key),
+])];
+
+/** A diagnostic for a parser error, with "did you mean" when a bare word is close to an expected keyword or condition field. */
+function parserErrorDiagnostic(e: { message: string; token: IToken; previousToken?: IToken }, lastToken: IToken): Diagnostic {
   const t = e.token;
+  const previous = e.previousToken;
+  // Only where the parser wanted a condition's operator, so the word before was read as a field.
+  const wantedOperator = (expectedAtToken.get(t) ?? []).includes(T.KW.HAS);
+  if (wantedOperator && previous?.tokenType === T.Identifier && !CONDITION_WORDS.includes(previous.image.toLowerCase())) {
+    const word = closest(previous.image.toLowerCase(), CONDITION_WORDS);
+    if (word) return diagnosticAt(previous, 'unknown-keyword', `Unknown word '${previous.image}'; did you mean ${word}? ${e.message}`, suggestionFix(previous, word));
+  }
   const atEof = t.tokenType.name === 'EOF' || !Number.isFinite(t.startOffset);
   if (t.tokenType === T.Identifier) {
     // Only suggest keywords the parser could take here (a unit where a number is due is no typo).

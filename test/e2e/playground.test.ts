@@ -33,6 +33,9 @@ interface PageState {
   workerErrors: string[];
   ready: boolean;
   committed: boolean;
+  store: string;
+  refused: boolean;
+  runs: number;
 }
 
 let served: Served;
@@ -74,7 +77,8 @@ async function typeScript(page: Page, text: string): Promise<void> {
 
 describe('playground in Chromium', () => {
   it('loads with no console errors, starts its workers, and highlights the DSL', async () => {
-    const context = await served.browser.newContext();
+    // The dark theme (the system's preference here), whose enum colour the check below expects.
+    const context = await served.browser.newContext({ colorScheme: 'dark' });
     const page = await context.newPage();
     const problems = collectProblems(page);
     await open(page);
@@ -219,7 +223,7 @@ describe('playground in Chromium', () => {
     expect(s.results[2].diff.changed.every((c) => c.fields.includes('weight'))).toBe(true);
     // Step through the timeline with its buttons: the Promote's changed weights are highlighted.
     await page.click('.tabs button[data-tab=Timeline]');
-    await page.click('.timeline-steps button[data-step="2"]');
+    await page.click('.timeline-list [data-step="2"]');
     await expect.poll(() => page.locator('[data-testid=timeline-table] td.changed').count()).toBeGreaterThan(0);
     expect(await page.locator('[data-testid=changes] li.changed').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^~ #\d+ weight: .+ → 0\.9$/)]));
     await page.waitForTimeout(300);
@@ -286,7 +290,7 @@ describe('playground in Chromium', () => {
     // A narrower window: the editor shrinks with its column instead of running under the right pane.
     const wide = await box('#editor .monaco-editor');
     expect(wide.right).toBeLessThanOrEqual(leftPane.right + 0.5);
-    for (const width of [1024, 760]) {
+    for (const width of [1024, 860]) {
       await page.setViewportSize({ width, height: 700 });
       await expect.poll(async () => (await box('#editor .monaco-editor')).width).toBeLessThan(wide.width * (width / 1440) + 20);
       const editor = await box('#editor .monaco-editor');
@@ -341,6 +345,9 @@ describe('playground in Chromium', () => {
     await page.evaluate(() => window.t2m!.setIrText('[{ "stage": "RET", "op": "Retreive" }]'));
     await expect.poll(() => page.evaluate(() => window.t2m!.irMarkers().length)).toBeGreaterThan(0);
     expect((await state(page)).script).toContain('UPDATE');
+    // The IR pane wraps a long line instead of scrolling sideways.
+    await page.evaluate(() => window.t2m!.setIrText(`[{ "stage": "RET", "op": "Retrieve", "_comment": "${'long words '.repeat(40)}" }]`));
+    await expect.poll(() => page.locator('.pane[data-pane=IR] .view-line').count()).toBeGreaterThan(2);
     // Edit the IR pane: the DSL follows.
     await page.evaluate(() => window.t2m!.showTab('IR'));
     await page.evaluate(() => window.t2m!.setIrText(JSON.stringify([{ stage: 'RET', op: 'Retrieve', target: { ids: ['1'] } }])));
@@ -367,11 +374,20 @@ describe('playground in Chromium', () => {
     const [json] = await Promise.all([page.waitForEvent('download'), clickFileItem(page, 'Save .json')]);
     expect(JSON.parse(readFileSync(await json.path(), 'utf8'))).toEqual([{ stage: 'ENC', op: 'Encode', args: { payload: { text: 'kept in the file' }, tags: ['export'] } }]);
 
-    await page.click('button:has-text("Reset store")');
+    // Reset asks first; Cancel keeps the rows, confirming empties the store.
+    await page.click('[data-testid=reset-store]');
+    await page.click('[data-testid=confirm-cancel]');
+    expect((await state(page)).memory).toHaveLength(1);
+    await page.click('[data-testid=reset-store]');
+    expect(await page.locator('[data-testid=confirm-dialog]').innerText()).toMatch(/All 1 row of own store/);
+    await page.click('[data-testid=confirm-ok]');
     await expect.poll(async () => (await state(page)).memory.length).toBe(0);
+    // A script's own store is emptied by every run, so an imported store becomes a named one the script now runs on.
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), clickFileItem(page, 'Import store')]);
     await chooser.setFiles(path);
     await expect.poll(async () => (await state(page)).memory.map((r) => r.text)).toEqual(['kept in the file']);
+    expect((await state(page)).store).toBe('store "imported 1"');
+    expect(await page.locator('[data-testid=store-indicator]').innerText()).toBe('"imported 1": 1 row');
 
     // A foreign file is refused with a message, and the store is left alone.
     const foreign = join(mkdtempSync(join(tmpdir(), 't2m-e2e-')), 'not-a-store.sqlite');
@@ -387,11 +403,14 @@ describe('playground in Chromium', () => {
     await page.waitForFunction(() => window.t2m!.state().script.startsWith('ENCODE "kept in the file"'));
 
     // A saved store that no longer opens: the page starts with an empty store and says so.
+    await page.locator('[data-testid=script-tabs] button').first().click();
+    await expect.poll(async () => (await state(page)).store).toBe('store "imported 1"');
+    await page.waitForTimeout(600);
     await page.evaluate(() => new Promise<void>((resolve, reject) => {
       const request = indexedDB.open('t2m-playground', 1);
       request.onsuccess = () => {
         const tx = request.result.transaction('kv', 'readwrite');
-        tx.objectStore('kv').put(new Uint8Array([1, 2, 3]), 'store-sqlite');
+        tx.objectStore('kv').put(new Uint8Array([1, 2, 3]), 'store:named:imported 1');
         tx.oncomplete = () => { request.result.close(); resolve(); };
         tx.onerror = () => reject(tx.error);
       };
@@ -400,7 +419,7 @@ describe('playground in Chromium', () => {
     await page.reload();
     await page.waitForFunction(() => window.t2m !== undefined);
     await page.evaluate(() => window.t2m!.loaded);
-    expect(await page.locator('[data-testid=status]').innerText()).toMatch(/saved store could not be opened/);
+    await expect.poll(() => page.locator('[data-testid=status]').innerText()).toMatch(/saved store "imported 1" could not be opened/);
     expect((await state(page)).memory).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
@@ -588,6 +607,320 @@ describe('playground in Chromium', () => {
       await context.close();
       await llm.close();
     }
+  });
+
+  it('runs each script on its own fresh store: no rows leak between scripts, a LOCK script re-runs, named stores are kept and shown', async () => {
+    const context = await served.browser.newContext({ viewport: { width: 1440, height: 860 } });
+    const page = await context.newPage();
+    const problems = collectProblems(page);
+    await open(page);
+    const indicator = () => page.locator('[data-testid=store-indicator]').innerText();
+    const LOCKED = 'ENCODE "incident log" TAGS "sev1";\nLOCK WHERE tags HAS "sev1" LIMIT 5 MODE read_only;\n';
+    await setScript(page, LOCKED);
+    await page.evaluate(() => window.t2m!.run());
+    expect((await state(page)).committed).toBe(true);
+    expect(await indicator()).toBe('own store: 1 row');
+    // Run again: a fresh store, so the script's own earlier lock is not in the way.
+    await page.evaluate(() => window.t2m!.run());
+    let s = await state(page);
+    expect(s.committed).toBe(true);
+    expect(s.results.every((r) => r.ok)).toBe(true);
+    expect(s.memory).toHaveLength(1);
+    expect(s.store).toBe('own store (fresh each run)');
+    expect(await page.locator('[data-testid=status]').innerText()).toMatch(/on own store \(fresh each run\): 1 row$/);
+    // The run history keeps both runs; the first can be opened again.
+    expect(s.runs).toBe(2);
+    await page.evaluate(() => window.t2m!.showTab('Results'));
+    expect(await page.locator('[data-testid=history] option').allInnerTexts()).toEqual([expect.stringMatching(/^run 2 · .* · 2 statements · committed · own store/), expect.stringMatching(/^run 1 /)]);
+    await page.selectOption('[data-testid=history]', '1');
+    await expect.poll(() => page.locator('[data-testid=earlier-run]').innerText()).toMatch(/earlier run \(latest: 2\)/);
+
+    // Another script sees none of these rows.
+    await page.click('[data-testid=new-script]');
+    await expect.poll(() => state(page).then((x) => x.memory.length)).toBe(0);
+    await setScript(page, 'RETRIEVE WHERE tags HAS "sev1" LIMIT 10 INCLUDE id, text;');
+    await page.evaluate(() => window.t2m!.run());
+    s = await state(page);
+    expect(s.results[0].rows).toEqual([]);
+    expect(await indicator()).toBe('own store: 0 rows');
+
+    // A named store: made in the store bar, kept across runs, shared by the scripts that pick it.
+    await page.selectOption('[data-testid=store-select]', { label: 'New named store…' });
+    await page.fill('[data-testid=prompt-input]', 'team');
+    await page.click('[data-testid=prompt-ok]');
+    await expect.poll(() => state(page).then((x) => x.store)).toBe('store "team"');
+    await setScript(page, 'ENCODE "kept in team" TAGS "team";');
+    await page.evaluate(() => window.t2m!.run());
+    await page.evaluate(() => window.t2m!.run());
+    expect(await indicator()).toBe('"team": 2 rows');
+    // Back to the first script: its own store, as its last run left it.
+    await page.locator('[data-testid=script-tabs] button').first().click();
+    await expect.poll(indicator).toBe('own store: 1 row');
+    await page.selectOption('[data-testid=store-select]', 'team');
+    await expect.poll(indicator).toBe('"team": 2 rows');
+
+    // Closing a script asks first; Cancel keeps it.
+    const tabs = await page.locator('[data-testid=script-tabs] button').count();
+    await page.click('[data-testid=close-script]');
+    await page.click('[data-testid=confirm-cancel]');
+    expect(await page.locator('[data-testid=script-tabs] button').count()).toBe(tabs);
+    await page.click('[data-testid=close-script]');
+    await page.click('[data-testid=confirm-ok]');
+    await expect.poll(() => page.locator('[data-testid=script-tabs] button').count()).toBe(tabs - 1);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('a refused run says so in place of the previous results; a bad clock is an error; a misspelt field gets "did you mean" on the word', async () => {
+    const context = await served.browser.newContext();
+    const page = await context.newPage();
+    const problems = collectProblems(page);
+    await open(page);
+    await setScript(page, GOOD);
+    await page.evaluate(() => window.t2m!.run());
+    await page.evaluate(() => window.t2m!.showTab('Results'));
+    await expect.poll(() => page.locator('.pane[data-pane=Results] .result').count()).toBe(6);
+    await setScript(page, 'DELETE ALL SOFT;');
+    await page.evaluate(() => window.t2m!.run());
+    const notRun = page.locator('[data-testid=not-run]');
+    await expect.poll(() => notRun.isVisible()).toBe(true);
+    expect(await notRun.innerText()).toMatch(/Not run: the script has 1 error/);
+    expect(await page.locator('.pane[data-pane=Results] .result').count()).toBe(0);
+    expect((await state(page)).refused).toBe(true);
+    expect(await page.locator('[data-testid=status]').getAttribute('class')).toContain('error');
+    // Its quick fix's label is shown whole ("add CONFIRM", not "add CON…").
+    await page.evaluate(() => {
+      const editor = window.t2m!.editorInstance();
+      editor.setPosition({ lineNumber: 1, column: 9 });
+      editor.focus();
+      editor.trigger('test', 'editor.action.quickFix', {});
+    });
+    const fixTitle = page.locator('.action-widget .monaco-list-row .title', { hasText: 'add CONFIRM' });
+    await fixTitle.waitFor();
+    expect(await fixTitle.evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= el.closest('.action-widget')!.getBoundingClientRect().right + 0.5)).toBe(true);
+    await page.keyboard.press('Escape');
+
+    // A clock that is not a time: marked, and Run refuses with the reason.
+    await setScript(page, 'ENCODE "x";');
+    await page.fill('input.clock', 'next tuesday');
+    expect(await page.locator('input.clock').getAttribute('aria-invalid')).toBe('true');
+    await page.evaluate(() => window.t2m!.run());
+    expect(await notRun.innerText()).toMatch(/clock "next tuesday" is not an ISO-8601 time/);
+    await page.fill('input.clock', '2025-10-01T00:00:00Z');
+    expect(await page.locator('input.clock').getAttribute('aria-invalid')).toBeNull();
+    await page.evaluate(() => window.t2m!.run());
+    expect((await state(page)).refused).toBe(false);
+
+    // `serch` is marked (not the string after it), with the fix and a hover on the word.
+    await setScript(page, 'PROMOTE WHERE serch "x" LIMIT 5 SET weight 0.9;');
+    const [marker] = await page.evaluate(() => window.t2m!.markers());
+    expect(marker).toMatchObject({ line: 1, column: 15, endColumn: 20 });
+    expect(marker.message).toContain('did you mean search?');
+    const word = page.locator('#editor .view-line span span', { hasText: /^serch$/ }).first();
+    const hover = page.locator('.monaco-hover-content', { hasText: 'did you mean search' });
+    await expect.poll(async () => {
+      if (await hover.isVisible()) return true;
+      await page.mouse.move(0, 0);
+      await word.hover();
+      return hover.first().waitFor({ timeout: 3000 }).then(() => true, () => false);
+    }, { timeout: 30_000 }).toBe(true);
+    // Completion lists `search` once, not also `SEARCH`.
+    await setScript(page, 'PROMOTE WHERE se');
+    await page.keyboard.press('Control+Space');
+    await page.waitForSelector('.suggest-widget .monaco-list-row');
+    const labels = (await page.locator('.suggest-widget .monaco-list-row .label-name').allInnerTexts()).map((l) => l.trim());
+    expect(labels.filter((l) => l.toLowerCase() === 'search')).toEqual(['search']);
+    await page.keyboard.press('Escape');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('welcomes a first visit with the verbs, runnable examples, shortcuts and docs; tabs are an ARIA tablist; themes follow the system and toggle', async () => {
+    const context = await served.browser.newContext({ viewport: { width: 1440, height: 860 }, colorScheme: 'light' });
+    const page = await context.newPage();
+    const problems = collectProblems(page);
+    await open(page);
+    const welcome = page.locator('.pane[data-pane=Welcome]');
+    await expect.poll(() => welcome.isVisible()).toBe(true);
+    await expect.poll(() => page.locator('[data-testid=welcome-verbs] tr').count()).toBe(12);
+    expect(await welcome.innerText()).toMatch(/Ctrl\/Cmd-Enter/);
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    // "Try" opens the example as a new script and runs it on its own store.
+    await page.click('[data-try=LOCK]');
+    await page.waitForFunction(() => window.t2m!.state().results.length === 4);
+    let s = await state(page);
+    expect(s.committed).toBe(true);
+    expect(s.results.map((r) => r.op)).toEqual(['Encode', 'Encode', 'Encode', 'Lock']);
+    expect(await page.locator('[data-testid=script-tabs] button.active').innerText()).toBe('Try LOCK');
+    expect(await page.locator('.pane[data-pane=Results]').isVisible()).toBe(true);
+
+    // The tabs: roles, and arrow keys move between them.
+    expect(await page.locator('.tabs').getAttribute('role')).toBe('tablist');
+    expect(await page.locator('[role=tab]').count()).toBe(7);
+    await page.focus('[role=tab][aria-selected=true]');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.locator('[role=tab][aria-selected=true]').innerText()).toBe('Timeline');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-tab'))).toBe('Timeline');
+    expect(await page.locator('#pane-Timeline').getAttribute('role')).toBe('tabpanel');
+    // The status is a live region.
+    expect(await page.locator('[data-testid=status]').getAttribute('aria-live')).toBe('polite');
+
+    // A spec page in the Docs tab, from the welcome's links.
+    await page.evaluate(() => window.t2m!.showTab('Welcome'));
+    await page.click('[data-docs=syntax]');
+    await expect.poll(() => page.locator('[data-testid=language-card] h1').first().innerText()).toMatch(/syntax/i);
+
+    // The theme toggle: auto (light here) → light → dark; the editor follows.
+    await page.click('[data-testid=theme]');
+    await page.click('[data-testid=theme]');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await page.locator('#editor .monaco-editor').getAttribute('class')).toContain('vs-dark');
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(bg).toBe('rgb(30, 30, 30)');
+
+    // The shortcut panel: ? outside the editor.
+    await page.focus('[data-testid=run]');
+    await page.keyboard.press('?');
+    await expect.poll(() => page.locator('[data-testid=shortcuts]').isVisible()).toBe(true);
+    expect(await page.locator('[data-testid=shortcuts]').innerText()).toMatch(/Ctrl-M/);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('[data-testid=shortcuts]').count()).toBe(0);
+    s = await state(page);
+    expect(s.ready).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('keyboard: Tab leaves the editor in tab-focus mode, problems and result heads are reachable, the divider resizes', async () => {
+    const context = await served.browser.newContext({ viewport: { width: 1440, height: 860 } });
+    const page = await context.newPage();
+    const problems = collectProblems(page);
+    await open(page);
+    await setScript(page, 'ENCODE "a";');
+    // Esc then Tab leaves the editor without inserting a tab.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('#editor'))).toBe(false);
+    expect((await state(page)).script).toBe('ENCODE "a";');
+    // Ctrl-M: Tab moves focus until pressed again.
+    await page.click('#editor .view-lines');
+    await page.keyboard.press('Control+M');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('#editor'))).toBe(false);
+    expect((await state(page)).script).toBe('ENCODE "a";');
+    await page.click('#editor .view-lines');
+    await page.keyboard.press('Control+M');
+
+    // A problem row is a focusable button: Enter selects its range.
+    await setScript(page, 'ENCODE "x" TPYE note;');
+    const row = page.locator('[data-testid=problems] [data-code=unknown-keyword]');
+    await row.focus();
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => window.t2m!.editorInstance().getSelection()?.startColumn)).toBe(12);
+
+    // A result head is a button: Enter opens the statement in the timeline.
+    await setScript(page, GOOD);
+    await page.evaluate(() => window.t2m!.run());
+    await page.evaluate(() => window.t2m!.showTab('Results'));
+    await page.locator('.result[data-statement="3"] button.head').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('[data-testid=timeline-pos]').innerText()).toBe('statement 4 of 6');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => page.locator('[data-testid=timeline-pos]').innerText()).toBe('statement 5 of 6');
+
+    // The divider: a separator; arrow keys resize the columns.
+    const width = () => page.locator('.left').evaluate((el) => el.getBoundingClientRect().width);
+    const before = await width();
+    await page.focus('[data-testid=splitter]');
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+    expect(await width()).toBeGreaterThan(before + 100);
+    expect(await page.locator('[data-testid=splitter]').getAttribute('aria-valuenow')).toBe('62');
+    await page.keyboard.press('Home');
+    expect(Math.abs((await width()) - before)).toBeLessThan(2);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('a 200-statement run: the timeline list stays compact and the diff stays in view; the memory table sorts, filters, groups governance columns and exports', async () => {
+    const context = await served.browser.newContext({ viewport: { width: 1024, height: 700 }, acceptDownloads: true });
+    const page = await context.newPage();
+    const problems = collectProblems(page);
+    await open(page);
+    const lines = Array.from({ length: 200 }, (_, i) => `ENCODE "note ${String(i).padStart(3, '0')}" TYPE note TAGS "${i % 2 ? 'odd' : 'even'}" TIME 2025-04-10T15:30:00+08:00;`);
+    await setScript(page, `${lines.join('\n')}\nLOCK WHERE tags HAS "odd" LIMIT 1 MODE read_only;\n`);
+    await page.evaluate(() => window.t2m!.run());
+    expect((await state(page)).results).toHaveLength(201);
+    await page.evaluate(() => window.t2m!.step(150));
+    const pane = await page.locator('.pane[data-pane=Timeline]').boundingBox();
+    const list = await page.locator('[data-testid=timeline-list]').boundingBox();
+    const diff = await page.locator('[data-testid=timeline-table]').boundingBox();
+    expect(list!.height).toBeLessThan(140);
+    expect(diff!.y).toBeLessThan(pane!.y + pane!.height - 40);
+    // The selected statement is scrolled into the list's view.
+    const active = await page.locator('[data-testid=timeline-list] .active').boundingBox();
+    expect(active!.y).toBeGreaterThanOrEqual(list!.y - 1);
+    expect(active!.y + active!.height).toBeLessThanOrEqual(list!.y + list!.height + 1);
+
+    // The memory table: content columns first, governance columns on demand.
+    await page.click('.tabs [data-tab=Memory]');
+    const headers = () => page.locator('[data-testid=memory-table] th').allInnerTexts();
+    expect(await headers()).not.toContain('lock_mode');
+    await page.check('[data-testid=memory-governance]');
+    expect(await headers()).toEqual(expect.arrayContaining(['lock_mode', 'created_at']));
+    // Sort by text, descending on the second click.
+    await page.click('[data-testid=memory-table] button[data-column=text]');
+    await page.click('[data-testid=memory-table] button[data-column=text]');
+    expect(await page.locator('[data-testid=memory-table] tbody tr:first-child td:nth-child(2)').innerText()).toBe('note 199');
+    await page.fill('[data-testid=memory-filter]', 'note 01');
+    expect(await page.locator('[data-testid=memory-table] tbody tr').count()).toBe(10);
+    expect(await page.locator('[data-testid=memory-count]').innerText()).toBe('10 of 200 rows');
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-memory-csv]')]);
+    const text = readFileSync(await csv.path(), 'utf8').trim().split(/\r\n/);
+    expect(text).toHaveLength(11);
+    expect(text[0].split(',')).toEqual(expect.arrayContaining(['id', 'text', 'tags']));
+    expect(text[1]).toContain('note 019');
+    const [json] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-memory-json]')]);
+    expect(JSON.parse(readFileSync(await json.path(), 'utf8'))).toHaveLength(10);
+    // Results export too.
+    await page.click('.tabs [data-tab=Results]');
+    const [results] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-results-json]')]);
+    const parsed = JSON.parse(readFileSync(await results.path(), 'utf8')) as { op: string }[];
+    expect(parsed).toHaveLength(201);
+    expect(parsed[200].op).toBe('Lock');
+    const [rcsv] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-results-csv]')]);
+    expect(readFileSync(await rcsv.path(), 'utf8').split('\r\n')[0]).toBe('statement,op,ok,source,affected_ids,added,removed,changed,rows,warnings,errors,summary');
+    // The SQL pane is SQL: the audit-log inserts take one line each.
+    const sql = await page.evaluate(() => window.t2m!.sqlText());
+    expect(sql).toContain('-- + audit_log entry');
+    expect(sql).not.toMatch(/"before"|\\"op\\":/);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('narrow windows get one column: editor above the panes, both full width; the status stays one line', async () => {
+    const context = await served.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const problems = collectProblems(page);
+    await open(page);
+    const box = (selector: string) => page.locator(selector).first().evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, height: r.height };
+    });
+    const left = await box('.left');
+    const right = await box('.right');
+    expect(left.width).toBeGreaterThan(370);
+    expect(right.width).toBeGreaterThan(370);
+    expect(right.top).toBeGreaterThanOrEqual(left.bottom - 1);
+    expect((await box('#editor .monaco-editor')).width).toBeGreaterThan(300);
+    expect(await page.locator('[data-testid=splitter]').isVisible()).toBe(false);
+    // A long status message stays on one line.
+    await page.evaluate(() => window.t2m!.setClock('not a time at all, and a long explanation of why that is so'));
+    await page.evaluate(() => window.t2m!.run());
+    expect((await box('[data-testid=status]')).height).toBeLessThan(30);
+    // Nothing sticks out sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(391);
+    expect(problems).toEqual([]);
+    await context.close();
   });
 
   it('opens a share link with the script in the URL hash', async () => {

@@ -22,4 +22,17 @@ describe('sqlListing', () => {
     expect(displayParam(Array.from({ length: 10 }, (_, i) => `t${i}`))).toBe('["t0", "t1", … 10 items]');
     expect(displayParam(null)).toBe('null');
   });
+
+  it('keeps the audit-log insert of a write to one line, so the listing is the statement\'s SQL', () => {
+    const ir = JSON.stringify({ op: 'Promote', args: { weight: 0.9 }, padding: 'x'.repeat(400) });
+    const text = sqlListing('run', [{ op: 'Promote', sql: [
+      { sql: 'UPDATE "memory" SET "weight" = ? WHERE "id" = ?', params: [0.9, 1] },
+      { sql: 'INSERT INTO "audit_log" (at, actor, op, ir, affected_ids, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)', params: ['t', 'u', 'Promote', ir, '[1]', '[]', '[]'] },
+    ] }]);
+    expect(text).toContain('UPDATE "memory" SET "weight" = ? WHERE "id" = ?;');
+    expect(text).toContain('-- + audit_log entry (7 bound values');
+    expect(text).not.toContain('padding');
+    expect(displayParam('y'.repeat(200))).toBe(`"${'y'.repeat(40)}…" (200 chars)`);
+  });
 });
+

@@ -22,6 +22,12 @@ describe('getCompletions', () => {
     expect(labels('PROMOTE WHERE type = "note" AND ')).toContain('subject');
   });
 
+  it('lists a word once: the field `search`, not also the keyword `SEARCH`', () => {
+    expect(labels('PROMOTE WHERE se')).toEqual(['search', 'SET']);
+    const lower = labels('PROMOTE WHERE ').map((l) => l.toLowerCase());
+    expect(lower.filter((l, i) => lower.indexOf(l) !== i)).toEqual([]);
+  });
+
   it('offers tags, types and subjects that exist in the store, quoted', () => {
     const items = getCompletions('LABEL WHERE tags HAS "in', 24, store);
     expect(items).toEqual([expect.objectContaining({ label: 'incident:p1-network', kind: 'tag', insertText: '"incident:p1-network"', from: 21, to: 24 })]);

@@ -164,6 +164,16 @@ describe('parse: errors', () => {
     expect(r.diagnostics[0].fix?.edits[0]).toMatchObject({ newText: 'TYPE', range: { start: { offset: 11 }, end: { offset: 15 } } });
   });
 
+  it('suggests the closest condition field for a misspelt one, on the misspelt word', () => {
+    const r = parse('PROMOTE WHERE serch "x" LIMIT 5 SET weight 0.9;');
+    expect(r.diagnostics).toHaveLength(1);
+    expect(r.diagnostics[0]).toMatchObject({ code: 'unknown-keyword', range: { start: { offset: 14 }, end: { offset: 19 } } });
+    expect(r.diagnostics[0].message).toContain('did you mean search?');
+    expect(r.diagnostics[0].fix?.edits[0]).toMatchObject({ newText: 'search' });
+    // A value that merely looks like a field (after TYPE, no operator wanted) is left alone.
+    expect(parse('ENCODE "x" TYPE tipe 5;').diagnostics[0].code).toBe('unexpected-token');
+  });
+
   it('names what it expected', () => {
     const r = parse('ENCODE "x" TYPE ;');
     expect(r.diagnostics[0].message).toMatch(/Expected one of a string, a number, .* but found ';'/);
