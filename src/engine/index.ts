@@ -21,6 +21,14 @@ import { auditImages, executeOperation, type Change, type StatementResult } from
 import { effectsOf, lockRefusal, writeRefusal } from '../execute/governance.js';
 import { openStore, Store, type StoreOptions } from '../execute/store.js';
 import { checkLimits, resolveLimits, type Limits } from './limits.js';
+import { DEFAULT_TENANT } from '../compile/columns.js';
+
+export { DEFAULT_TENANT };
+
+/** A run's trace id when the caller gives none: random, so two runs never share one. */
+function newTraceId(): string {
+  return `run-${globalThis.crypto.randomUUID()}`;
+}
 
 export { Store, openStore, loadSqlJs, type StoreOptions, type OpenResult } from '../execute/store.js';
 export type { StatementResult, Change } from '../execute/execute.js';
@@ -60,6 +68,13 @@ export interface RunOptions {
   readonly policy?: Policy;
   /** Resource limits (statements, text length, rows per read); see ./limits.ts for the defaults. */
   readonly limits?: Limits;
+  /**
+   * The tenant the run acts in (default `default`), as the caller establishes it: every
+   * statement reads and writes only this tenant's records; no script syntax can name another.
+   */
+  readonly tenant?: string;
+  /** The run's trace id, stored with every record and audit entry it writes (default: a new random id). */
+  readonly traceId?: string;
 }
 
 export interface RunResult {
@@ -105,6 +120,8 @@ export function run(store: Store, irs: readonly unknown[], options: RunOptions =
   const checked = validateAndCheck(irs, options);
   if (!checked.ok) return { ok: false, results: [], diagnostics: checked.diagnostics };
   const warnings = [...checked.diagnostics];
+  const tenant = options.tenant ?? DEFAULT_TENANT;
+  const traceId = options.traceId ?? newTraceId();
   return store.transaction<RunResult>(() => {
     const results: StatementResult[] = [];
     const refuse = (diagnostics: readonly Diagnostic[]) => ({ commit: false, value: { ok: false, results, diagnostics } });
@@ -114,7 +131,7 @@ export function run(store: Store, irs: readonly unknown[], options: RunOptions =
       const resolved = resolveRefs(written, bindings);
       if (!resolved.ok) return refuse(resolved.diagnostics.map(at(i)));
       const ir = resolved.ir;
-      const lowered = lowerIr(ir, { now, actor: options.actor });
+      const lowered = lowerIr(ir, { now, actor: options.actor, tenant, traceId, statement: i });
       if (!lowered.ok) return refuse(lowered.diagnostics.map(at(i)));
       warnings.push(...lowered.warnings.map(at(i)));
       const op = lowered.operation;
@@ -246,7 +263,7 @@ export const ANONYMIZED_TEXT = '[anonymized]';
  * with one audit entry. `demote` and `anonymize` clear the expiry so the record is live again.
  * Records under a lock that refuses Expire are skipped until the lock lapses.
  */
-export function sweep(store: Store, now: Date | string = new Date(), actor = 'system:sweep'): SweepResult | { diagnostics: Diagnostic[] } {
+export function sweep(store: Store, now: Date | string = new Date(), actor = 'system:sweep', tenant: string = DEFAULT_TENANT): SweepResult | { diagnostics: Diagnostic[] } {
   const at = clock(now);
   if (!(at instanceof Date)) return { diagnostics: [at] };
   const nowText = formatUtc(at);
@@ -254,7 +271,7 @@ export function sweep(store: Store, now: Date | string = new Date(), actor = 'sy
   return store.transaction(() => {
     const sql: SqlStatement[] = [];
     const exec = (s: SqlStatement) => (sql.push(s), store.run(s));
-    const due = store.all(compileDueExpiries(nowText, d)).map(decodeRow);
+    const due = store.all(compileDueExpiries(nowText, d, tenant)).map(decodeRow);
     const applied: { id: number; action: string }[] = [];
     const changes: Change[] = [];
     const skipped: { id: number; reason: string }[] = [];
@@ -282,18 +299,18 @@ export function sweep(store: Store, now: Date | string = new Date(), actor = 'sy
         continue;
       }
       if (action === 'hard_delete') {
-        exec(compileDeleteById(id, d));
+        exec(compileDeleteById(id, d, tenant));
         changes.push({ id, before: row, after: null });
       }
       if (set) {
-        exec(compileUpdateById(id, { ...set, updated_at: nowText }, d));
+        exec(compileUpdateById(id, { ...set, updated_at: nowText }, d, tenant));
         changes.push({ id, before: Object.fromEntries(Object.keys(set).map((k) => [k, row[k] ?? null])), after: set });
       }
       applied.push({ id, action });
     }
     if (changes.length) {
       exec(compileAuditInsert({
-        at: nowText, actor, op: 'Sweep', ir: null, affectedIds: changes.map((c) => c.id),
+        tenant, at: nowText, actor, op: 'Sweep', ir: null, affectedIds: changes.map((c) => c.id),
         before: Object.fromEntries(changes.map((c) => [c.id, c.before])), after: Object.fromEntries(changes.map((c) => [c.id, c.after])),
       }, d));
     }
@@ -311,12 +328,15 @@ export interface AuditRecord {
   readonly before: Record<string, Record<string, unknown> | null> | null;
   readonly after: Record<string, Record<string, unknown> | null> | null;
   readonly undoneBy: number | null;
+  /** The run that wrote the entry (RunOptions.traceId), when it had one. */
+  readonly traceId: string | null;
 }
 
-/** The audit log, oldest first (or one entry). */
-export function auditLog(store: Store, id?: number): AuditRecord[] {
-  return store.all(compileAuditSelect(store.dialect, id)).map((r) => auditImages(r)).map(({ r, ir, before, after }) => ({
+/** The tenant's audit log (default tenant `default`), oldest first (or one entry). */
+export function auditLog(store: Store, id?: number, tenant: string = DEFAULT_TENANT): AuditRecord[] {
+  return store.all(compileAuditSelect(store.dialect, tenant, id)).map((r) => auditImages(r)).map(({ r, ir, before, after }) => ({
     id: Number(r.id),
+    traceId: r.trace_id === null || r.trace_id === undefined ? null : String(r.trace_id),
     at: String(r.at),
     actor: r.actor === null ? null : String(r.actor),
     op: String(r.op),
@@ -345,11 +365,12 @@ export type UndoResult =
  * reverted; an entry without soft deletes is refused.
  */
 /** `actor` is the caller's (trusted) actor: undo is refused when a lock or the record's write permissions refuse it. */
-export function undo(store: Store, auditId: number, options: { now?: Date | string; actor?: string } = {}): UndoResult {
+export function undo(store: Store, auditId: number, options: { now?: Date | string; actor?: string; tenant?: string } = {}): UndoResult {
+  const tenant = options.tenant ?? DEFAULT_TENANT;
   const fail = (code: Code, message: string): UndoResult => ({ ok: false, diagnostics: [diagnostic(code, message)] });
   const at = clock(options.now);
   if (!(at instanceof Date)) return { ok: false, diagnostics: [at] };
-  const [entry] = auditLog(store, auditId);
+  const [entry] = auditLog(store, auditId, tenant);
   if (!entry) return fail('undo-not-found', `no audit entry #${auditId}`);
   if (entry.undoneBy !== null) return fail('undo-already-done', `audit entry #${auditId} was already undone by entry #${entry.undoneBy}`);
   const softDeleted = Object.entries(entry.after ?? {})
@@ -359,7 +380,7 @@ export function undo(store: Store, auditId: number, options: { now?: Date | stri
   const nowText = formatUtc(at);
   const d = store.dialect;
   return store.transaction<UndoResult>(() => {
-    const rows = store.all(compileSelectByIds(softDeleted, d)).map(decodeRow);
+    const rows = store.all(compileSelectByIds(softDeleted, d, tenant)).map(decodeRow);
     const restored: number[] = [];
     const unexpired: number[] = [];
     const changes: Change[] = [];
@@ -378,17 +399,17 @@ export function undo(store: Store, auditId: number, options: { now?: Date | stri
       if (lock) return { commit: false, value: fail('record-locked', `undo refused: memory #${String(row.id)} is locked ${String(row.lock_mode)}; ${lock}`) };
       const perm = writeRefusal(row, options.actor);
       if (perm) return { commit: false, value: fail('permission-denied', `undo refused: memory #${String(row.id)}: ${perm}`) };
-      store.run(compileUpdateById(Number(row.id), { ...set, updated_at: nowText }, d));
+      store.run(compileUpdateById(Number(row.id), { ...set, updated_at: nowText }, d, tenant));
       restored.push(Number(row.id));
       changes.push({ id: Number(row.id), before: Object.fromEntries(Object.keys(set).map((k) => [k, row[k] ?? null])), after: set });
     }
     if (!restored.length) return { commit: false, value: fail('undo-nothing', `the records of audit entry #${auditId} are gone or already live`) };
     store.run(compileAuditInsert({
-      at: nowText, actor: options.actor ?? null, op: 'Undo', ir: { undo: auditId }, affectedIds: restored,
+      tenant, at: nowText, actor: options.actor ?? null, op: 'Undo', ir: { undo: auditId }, affectedIds: restored,
       before: Object.fromEntries(changes.map((c) => [c.id, c.before])), after: Object.fromEntries(changes.map((c) => [c.id, c.after])),
     }, d));
-    const [last] = store.all(compileAuditLastId(d));
-    store.run(compileAuditMarkUndone(auditId, Number(last.id), d));
+    const [last] = store.all(compileAuditLastId(d, tenant));
+    store.run(compileAuditMarkUndone(auditId, Number(last.id), d, tenant));
     return { commit: true, value: { ok: true, restored, unexpired, auditId: Number(last.id) } };
   });
 }

@@ -6,7 +6,7 @@
  * never thrown; an exception here is a broken internal invariant.
  */
 import {
-  compile, compileAuditInsert, compileDeleteById, compileInsert, compileTargetSelect, compileUpdateById, decodeRow,
+  compile, compileAuditInsert, compileAuditScrub, compileDeleteById, compileFactVersions, compileInsert, compileTargetSelect, compileUpdateById, decodeRow,
   type SqlStatement,
 } from '../compile/index.js';
 import { diagnostic, type Code } from '../diagnostics/codes.js';
@@ -14,7 +14,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { JsonValue } from '../ir/schema.js';
 import { ARCHIVE_WEIGHT, BASE_WEIGHT } from '../lower/index.js';
 import type {
-  DeleteOp, DemoteOp, EncodeOp, ExpireOp, LabelOp, LockOp, MergeOp, Operation, PromoteOp, SplitOp, TargetedOperation,
+  DeleteOp, DemoteOp, EncodeOp, ExpireOp, FactWrite, LabelOp, LockOp, MergeOp, Operation, PromoteOp, SplitOp, TargetedOperation,
   UpdateOp, WeightChange,
 } from '../lower/operation.js';
 import { canRead, effectsOf, lockActive, lockDenies, lockRefusal, nonAdditive, writeRefusal } from './governance.js';
@@ -102,7 +102,7 @@ class Execution {
       let missing = sel.ids.filter((id) => !found.has(id));
       if (missing.length && (op.kind === 'Retrieve' || op.kind === 'Summarize')) {
         // Tell "hidden from this reader" apart from "not there"; only the ids are reported.
-        const live = this.query(compileTargetSelect({ ids: missing, all: false, orderBy: 'time_desc' }, this.store.dialect, { now: op.now, applyReadPermissions: false }));
+        const live = this.query(compileTargetSelect({ ids: missing, all: false, orderBy: 'time_desc', asOf: sel.asOf, history: sel.history }, this.store.dialect, { tenant: op.tenant, now: op.now, applyReadPermissions: false }));
         const unreadable = new Set(live.map((r) => r.id));
         if (unreadable.size) {
           const who = op.actor ? `actor '${op.actor}'` : 'an anonymous reader';
@@ -186,12 +186,14 @@ class Execution {
     for (const k of changed) set[k] = changes[k];
     if (!this.effectGuard(row, set)) return;
     set.updated_at = this.op.now;
-    this.write(compileUpdateById(row.id, set, this.store.dialect));
+    this.write(compileUpdateById(row.id, set, this.store.dialect, this.op.tenant));
     this.changes.push({ id: row.id, before: withoutVector(pick(row, changed)), after: withoutVector(pick(set, changed)) });
     Object.assign(row, set);
   }
 
-  insert(values: Record<string, unknown>): number {
+  /** Inserts a record into the run's tenant, with the run's provenance (trace id, statement). */
+  insert(fields: Record<string, unknown>): number {
+    const values = { ...fields, tenant: this.op.tenant, trace_id: this.op.traceId || null, statement_index: this.index };
     const stmt = compileInsert(values, this.store.dialect);
     this.sql.push(stmt);
     const rows = this.store.all(stmt);
@@ -200,11 +202,27 @@ class Execution {
     return id;
   }
 
+  /** Removes a record for good: the row and every index entry derived from it (compileDeleteById). */
   remove(row: Row): void {
     if (this.refusal || !this.effectGuard(row, null)) return;
-    this.write(compileDeleteById(row.id, this.store.dialect));
+    this.write(compileDeleteById(row.id, this.store.dialect, this.op.tenant));
     this.changes.push({ id: row.id, before: withoutVector(row), after: null });
   }
+
+  /**
+   * A hard deletion whose retention erases history (ephemeral): the record's other versions go
+   * too, and the audit images of every version are blanked (the entries stay: who, when, which op).
+   */
+  eraseHistory(row: Row): void {
+    if (this.refusal || row.retention !== 'ephemeral') return;
+    const versions = typeof row.attribute === 'string' && typeof row.subject === 'string'
+      ? this.query(compileFactVersions(row.subject, row.attribute, this.store.dialect, this.op.tenant)).filter((v) => v.id !== row.id)
+      : [];
+    for (const v of versions) this.remove(v);
+    this.erased.push(row.id, ...versions.map((v) => v.id));
+  }
+  /** Ids whose audit images are blanked once the statement's own entry is written. */
+  readonly erased: number[] = [];
 
   embedding(text: string): { embedding: number[]; embedding_model: string } {
     return { embedding: this.store.embedder.embed(text), embedding_model: this.store.embedder.model };
@@ -272,7 +290,25 @@ function encode(x: Execution, op: EncodeOp): number[] {
   };
   if (op.embedding) Object.assign(values, { embedding: op.embedding, embedding_model: 'caller' });
   else if (!op.skipEmbedding) Object.assign(values, x.embedding(text));
-  return [x.insert(values)];
+  if (!op.fact) return [x.insert(values)];
+  return [supersede(x, op.fact, values)];
+}
+
+/**
+ * Writes a fact version in its place in the history of (tenant, subject, attribute)
+ * (spec/semantics.md "Facts"): the version valid at its `valid_from` (the latest starting at or
+ * before it) is closed there and superseded by it; the next version, if it is back-dated before
+ * one, bounds its own validity and now supersedes it. All in the statement's transaction.
+ */
+function supersede(x: Execution, fact: FactWrite, values: Record<string, unknown>): number {
+  const versions = x.query(compileFactVersions(fact.subject, fact.attribute, x.store.dialect, x.op.tenant));
+  const before = versions.filter((v) => String(v.valid_from ?? '') <= fact.validFrom);
+  const prev = before[before.length - 1];
+  const next = versions.find((v) => String(v.valid_from ?? '') > fact.validFrom);
+  const id = x.insert({ ...values, valid_to: next?.valid_from ?? null, supersedes: prev?.id ?? null });
+  if (prev) x.update(prev, { valid_to: fact.validFrom });
+  if (next) x.update(next, { supersedes: id });
+  return id;
 }
 
 function update(x: Execution, op: UpdateOp, rows: Row[]): void {
@@ -331,7 +367,7 @@ function merge(x: Execution, op: MergeOp, rows: Row[]): number[] {
   else {
     primary = rows.find((r) => r.id === op.primary);
     if (!primary) {
-      const [extra] = x.query(compileTargetSelect({ ids: [op.primary], all: false, orderBy: 'time_desc' }, x.store.dialect, { now: op.now, applyReadPermissions: false }));
+      const [extra] = x.query(compileTargetSelect({ ids: [op.primary], all: false, orderBy: 'time_desc' }, x.store.dialect, { tenant: op.tenant, now: op.now, applyReadPermissions: false }));
       if (!extra) return (x.refuse('merge-primary-missing', `Merge: primary record #${op.primary} does not exist (or is deleted or expired)`, 'args.primary_id'), []);
       primary = extra;
     }
@@ -437,17 +473,26 @@ function lock(x: Execution, op: LockOp, rows: Row[]): void {
   }
 }
 
+/** Refuses a Delete or Expire of a record under legal hold; true when none is. */
+function retentionGuard(x: Execution, op: DeleteOp | ExpireOp, rows: readonly Row[]): boolean {
+  const held = rows.find((r) => r.retention === 'legal_hold');
+  return held ? x.refuse('retention-held', `${op.kind} refused: memory #${held.id} is under legal_hold retention`) : true;
+}
+
 function expire(x: Execution, op: ExpireOp, rows: Row[]): void {
-  if (!x.guard(op, rows)) return;
+  if (!x.guard(op, rows) || !retentionGuard(x, op, rows)) return;
   if (op.expireAt <= op.now) x.warn('expires-immediately', `the expiry time ${op.expireAt} is not after now (${op.now}); the records are hidden at once`);
   for (const row of rows) x.update(row, { expire_at: op.expireAt, expire_action: op.action, expire_reason: op.reason ?? null });
 }
 
 function remove(x: Execution, op: DeleteOp, rows: Row[]): void {
-  if (!x.guard(op, rows)) return;
+  if (!x.guard(op, rows) || !retentionGuard(x, op, rows)) return;
   for (const row of rows) {
     if (op.soft) x.update(row, { deleted: 1, deleted_at: op.now });
-    else x.remove(row);
+    else {
+      x.remove(row);
+      x.eraseHistory(row);
+    }
   }
 }
 
@@ -514,6 +559,8 @@ function withAudit(x: Execution, ids: number[]): StatementResult {
   const op = x.op;
   if (x.changes.length) {
     const entry = (changes: readonly Change[]) => compileAuditInsert({
+      tenant: op.tenant,
+      traceId: op.traceId || null,
       at: op.now,
       actor: op.actor ?? null,
       op: op.kind,
@@ -526,6 +573,7 @@ function withAudit(x: Execution, ids: number[]): StatementResult {
     // actor may see (records it may not read are redacted, as in `changes`).
     const full = entry(x.changes);
     x.store.run(full);
+    for (const id of x.erased) x.write(compileAuditScrub(id, x.store.dialect, op.tenant));
     x.sql.push(x.unreadable.size ? entry(x.visibleChanges()) : full);
   }
   return x.result(ids);

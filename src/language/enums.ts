@@ -18,6 +18,8 @@ export const ON_EXPIRE = ['soft_delete', 'hard_delete', 'demote', 'anonymize'] a
 export const SPLIT_STRATEGIES = ['by_sentences', 'by_chunks', 'custom'] as const;
 export const SPLIT_LANGS = ['zh', 'en', 'auto'] as const;
 export const MERGE_STRATEGIES = ['merge_into_primary'] as const;
+/** Retention classes (spec/semantics.md "Retention"): how long a record lives and what its deletion erases. */
+export const RETENTION_CLASSES = ['ephemeral', 'session', 'durable', 'legal_hold'] as const;
 export const INCLUDE_FIELDS = [
   'id', 'text', 'type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source', 'weight',
   'read_perm_level', 'write_perm_level', 'read_whitelist', 'read_blacklist', 'write_whitelist', 'write_blacklist',
@@ -93,6 +95,13 @@ export const ENUMS = {
       subject: 'The subject.', location: 'The location.', topic: 'The topic.', source: 'Where it came from.', weight: 'The weight.',
       read_perm_level: 'Who may read it.', write_perm_level: 'Who may write it.', read_whitelist: 'Actors always allowed to read.',
       read_blacklist: 'Actors never allowed to read.', write_whitelist: 'Actors always allowed to write.', write_blacklist: 'Actors never allowed to write.',
+    },
+  }),
+  retention: spec({
+    values: RETENTION_CLASSES, paths: ['args.retention'], ops: ['Encode'], clause: 'RETENTION', default: 'durable',
+    docs: {
+      ephemeral: 'Gone after a day; deleting it erases its history.', session: 'Expires after 30 days.',
+      durable: 'Kept until deleted.', legal_hold: 'Cannot be deleted or expired.',
     },
   }),
   read_perm_level: spec({

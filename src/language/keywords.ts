@@ -85,6 +85,14 @@ const KEYWORD_TABLE = {
   INCLUDE: { summary: 'Retrieve: which fields to return (`INCLUDE id, text, tags`).', ir: 'args.include' },
   SET: { summary: 'Fields to set: `SET weight 0.9`, `SET text "…", type "…"`.', ir: 'args.set / args.weight' },
   WITH: { summary: 'Extra arguments as an object, kept verbatim: `WITH { … }`.', ir: 'args' },
+  // Typed facts and reads in time (extensions, spec/syntax.md §12)
+  ATTRIBUTE: { summary: 'ENCODE a typed fact: `SUBJECT mira ATTRIBUTE passport_deadline`; the text is its value, and a new value supersedes the current one.', ir: 'args.attribute' },
+  VALID: { summary: '`VALID FROM <datetime>`: when a fact starts to hold (default: now); the version it supersedes ends there.', ir: 'args.valid_from' },
+  EPISODE: { summary: 'The source episode a fact was learnt from (provenance): `EPISODE "e2"`.', ir: 'args.episode' },
+  CONFIDENCE: { summary: 'How sure the writer is of a fact, from 0 to 1.', ir: 'args.confidence' },
+  RETENTION: { summary: 'Retention class: `ephemeral | session | durable | legal_hold` (expiry, and what deletion erases).', ir: 'args.retention' },
+  OF: { summary: 'Part of `AS OF <datetime>` (RETRIEVE, SUMMARIZE): read what was valid, live and unexpired then.', ir: 'args.as_of' },
+  HISTORY: { summary: 'RETRIEVE every version of the selected facts, superseded ones included, oldest first.', ir: 'args.history' },
   // Statement-wide
   STAGE: { summary: 'The stage, normally implied by the verb: `ENC`, `STO` or `RET`.', ir: 'stage' },
   AS: { summary: 'Who acts: `AS "sre-ling"`; permissions and the audit log use it.', ir: 'meta.actor' },

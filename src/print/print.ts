@@ -162,15 +162,16 @@ function whereParts(w: A.WhereClause): string[] {
 
 const VALUE_STYLE: Partial<Record<A.ValueKeyword, Style>> = {
   TYPE: 'enum', MODE: 'enum', STRATEGY: 'enum', THEN: 'enum', STAGE: 'enum', LANG: 'enum',
-  TIME: 'time', UNTIL: 'time', AT: 'time', TTL: 'time',
+  TIME: 'time', UNTIL: 'time', AT: 'time', TTL: 'time', 'VALID FROM': 'time', 'AS OF': 'time',
 };
 
 /** Canonical clause order (index = rank). */
 const CLAUSE_ORDER: readonly string[] = [
   'IdClause', 'IdsClause', 'AllClause', 'WhereClause',
-  'TYPE', 'TAGS', 'TIME', 'SOURCE', 'SUBJECT', 'LOCATION', 'TOPIC', 'URL', 'STRUCTURED', 'PAYLOAD', 'FACETS',
+  'TYPE', 'TAGS', 'TIME', 'SOURCE', 'SUBJECT', 'ATTRIBUTE', 'VALID FROM', 'EPISODE', 'CONFIDENCE', 'RETENTION', 'LOCATION', 'TOPIC',
+  'URL', 'STRUCTURED', 'PAYLOAD', 'FACETS',
   'MODE', 'INTO', 'STRATEGY', 'BY', 'ARCHIVE', 'REMIND', 'TTL', 'UNTIL', 'THEN', 'SOFT', 'HARD', 'OlderThanClause',
-  'WithinClause', 'INCLUDE', 'FOCUS', 'MaxTokensClause', 'REASON', 'POLICY', 'SetClause', 'WithClause',
+  'WithinClause', 'AS OF', 'HISTORY', 'INCLUDE', 'FOCUS', 'MaxTokensClause', 'REASON', 'POLICY', 'SetClause', 'WithClause',
   'AS', 'LANG', 'TRACE', 'AT', 'DRY RUN', 'CONFIRM', 'STAGE', 'COMMENT',
 ];
 function withKey(c: A.Clause): string {

@@ -32,7 +32,7 @@ describe('compile (sqlite)', () => {
 
   it('reads every search candidate and leaves ranking and the limit to the scorer', () => {
     const sel = lower({ stage: 'RET', op: 'Retrieve', target: { search: { intent: { query: 'q' }, overrides: { k: 2 } } } });
-    const stmt = compileTargetSelect((sel as any).selection, sqlite, { now: '2025-10-21T00:00:00Z', applyReadPermissions: false });
+    const stmt = compileTargetSelect((sel as any).selection, sqlite, { tenant: 'default', now: '2025-10-21T00:00:00Z', applyReadPermissions: false });
     expect(stmt.sql).not.toMatch(/LIMIT|ORDER BY/);
   });
 
@@ -41,9 +41,9 @@ describe('compile (sqlite)', () => {
       sql: 'INSERT INTO "memory" ("text", "tags", "facets", "weight") VALUES (?, ?, ?, ?) RETURNING id',
       params: ['a', '["x"]', '{"k":1}', null],
     });
-    expect(compileUpdateById(7, { deleted: 1, lineage_parents: [3] }, sqlite)).toEqual({
-      sql: 'UPDATE "memory" SET "deleted" = ?, "lineage_parents" = ? WHERE "id" = ?',
-      params: [1, '[3]', 7],
+    expect(compileUpdateById(7, { deleted: 1, lineage_parents: [3] }, sqlite, 'acme')).toEqual({
+      sql: 'UPDATE "memory" SET "deleted" = ?, "lineage_parents" = ? WHERE "tenant" = ? AND "id" = ?',
+      params: [1, '[3]', 'acme', 7],
     });
   });
 

@@ -1,6 +1,6 @@
 /** The SQLite dialect (sql.js in Node and the browser). The only file that knows SQLite's SQL. */
 import type { Dialect } from '../dialect.js';
-import { MEMORY_COLUMNS, type Column } from '../columns.js';
+import { AUDIT_COLUMNS, MEMORY_COLUMNS, type Column } from '../columns.js';
 
 const columnDdl = (c: Column) => `${c.name} ${c.sqlType}${c.defaultSql !== undefined ? ` DEFAULT ${c.defaultSql}` : ''}`;
 
@@ -38,8 +38,12 @@ export const sqlite: Dialect = {
   affected_ids TEXT NOT NULL,
   before TEXT,
   after TEXT,
-  undone_by INTEGER
+  undone_by INTEGER,
+${AUDIT_COLUMNS.map((c) => `  ${columnDdl(c)}`).join(',\n')}
 )`,
+    // Every read is of one tenant: its facts by key, and its audit log.
+    'CREATE INDEX IF NOT EXISTS memory_tenant_fact ON memory(tenant, subject, attribute)',
+    'CREATE INDEX IF NOT EXISTS audit_log_tenant ON audit_log(tenant, id)',
     `CREATE TABLE IF NOT EXISTS t2m_meta (key TEXT PRIMARY KEY, value TEXT)`,
     // A tag index kept in step with memory.tags by triggers, so tag filters need no JSON scan.
     `CREATE TABLE IF NOT EXISTS memory_tag (memory_id INTEGER NOT NULL, tag TEXT NOT NULL)`,
@@ -56,7 +60,7 @@ END`,
   DELETE FROM memory_tag WHERE memory_id = OLD.id;
 END`,
   ],
-  addColumn: (c) => `ALTER TABLE memory ADD COLUMN ${columnDdl(c)}`,
+  addColumn: (c, table = 'memory') => `ALTER TABLE ${table} ADD COLUMN ${columnDdl(c)}`,
   listTables: () => `SELECT name FROM sqlite_master WHERE type = 'table'`,
   listColumns: (table) => ({ sql: 'SELECT name FROM pragma_table_info(?)', params: [table] }),
   markFormat: (format) => ({ sql: `INSERT OR IGNORE INTO t2m_meta (key, value) VALUES ('format', ?)`, params: [format] }),
