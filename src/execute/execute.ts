@@ -30,6 +30,20 @@ export interface Change {
   readonly after: Readonly<Record<string, unknown>> | null;
 }
 
+export interface RecordProvenance {
+  readonly actor: string | null;
+  readonly trace_id: string | null;
+  readonly statement: number | null;
+  readonly episode: string | null;
+  readonly supersedes: number | null;
+}
+
+function provenanceOf(rows: readonly Row[]): Record<number, RecordProvenance> {
+  const s = (v: unknown) => (typeof v === 'string' ? v : null);
+  const n = (v: unknown) => (typeof v === 'number' ? v : null);
+  return Object.fromEntries(rows.map((r) => [r.id, { actor: s(r.owner), trace_id: s(r.trace_id), statement: n(r.statement_index), episode: s(r.episode), supersedes: n(r.supersedes) }]));
+}
+
 export interface StatementResult {
   readonly index: number;
   readonly op: Operation['kind'];
@@ -37,6 +51,12 @@ export interface StatementResult {
   readonly ids: readonly number[];
   /** Retrieve: the returned records, projected to `include`. */
   readonly rows?: readonly Record<string, unknown>[];
+  /**
+   * Retrieve/Summarize: where each returned record came from (spec/semantics.md "Provenance"):
+   * the actor and run (trace id, statement) that wrote it, its source episode, the version it
+   * superseded.
+   */
+  readonly provenance?: Readonly<Record<number, RecordProvenance>>;
   /** Retrieve/Summarize with a search: relevance score per returned id. */
   readonly scores?: Readonly<Record<number, number>>;
   readonly summary?: string;
@@ -537,11 +557,11 @@ export function executeOperation(store: Store, op: Operation, index: number, lim
         x.warn('truncated', `Retrieve matched more than ${maxRows} records; the first ${maxRows} are returned (RunOptions.limits.maxRows, t2m run --max-rows; or narrow it with LIMIT)`, 'target');
         rows = rows.slice(0, maxRows);
       }
-      return { ok: true, result: x.result(all(), { rows: rows.map((r) => project(r, op.include)), scores }) };
+      return { ok: true, result: x.result(all(), { rows: rows.map((r) => project(r, op.include)), scores, provenance: provenanceOf(rows) }) };
     case 'Summarize': {
       const texts = rows.filter((r) => typeof r.text === 'string').map((r) => ({ id: r.id, text: r.text as string }));
       const summary = store.summarizer.summarize(texts, { focus: op.focus, maxTokens: op.maxTokens });
-      return { ok: true, result: x.result(all(), { summary, scores }) };
+      return { ok: true, result: x.result(all(), { summary, scores, provenance: provenanceOf(rows) }) };
     }
     case 'Update': return done(() => (update(x, op, rows), all()));
     case 'Label': return done(() => (label(x, op, rows), all()));

@@ -23,6 +23,7 @@ export const RETENTION_CLASSES = ['ephemeral', 'session', 'durable', 'legal_hold
 export const INCLUDE_FIELDS = [
   'id', 'text', 'type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source', 'weight',
   'read_perm_level', 'write_perm_level', 'read_whitelist', 'read_blacklist', 'write_whitelist', 'write_blacklist',
+  'attribute', 'valid_from', 'valid_to', 'supersedes', 'episode', 'confidence', 'retention',
 ] as const;
 
 export interface EnumSpec<V extends string = string> {
@@ -95,6 +96,8 @@ export const ENUMS = {
       subject: 'The subject.', location: 'The location.', topic: 'The topic.', source: 'Where it came from.', weight: 'The weight.',
       read_perm_level: 'Who may read it.', write_perm_level: 'Who may write it.', read_whitelist: 'Actors always allowed to read.',
       read_blacklist: 'Actors never allowed to read.', write_whitelist: 'Actors always allowed to write.', write_blacklist: 'Actors never allowed to write.',
+      attribute: "A fact's attribute.", valid_from: 'When the fact starts to hold.', valid_to: 'When a later version took over.',
+      supersedes: 'The version it replaced.', episode: 'The source episode.', confidence: 'How sure the writer was.', retention: 'The retention class.',
     },
   }),
   retention: spec({
