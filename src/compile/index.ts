@@ -179,8 +179,10 @@ export function compileDeleteById(id: number, d: Dialect, tenant: string): SqlSt
 /** Reads records of the tenant by id, whatever their state (used for before/after images, lineage, undo and `why`). */
 export function compileSelectByIds(ids: readonly number[], d: Dialect, tenant: string): SqlStatement {
   const p = new ParamList(d);
+  // Placeholders are bound in the order they appear in the text.
+  const inTenant = tenantWhere(tenant, d, p);
   const list = ids.length ? ids.map((id) => p.bind(id)).join(', ') : 'NULL';
-  return { sql: `SELECT * FROM ${d.quoteIdent('memory')} WHERE ${tenantWhere(tenant, d, p)} AND ${d.quoteIdent('id')} IN (${list}) ORDER BY ${d.quoteIdent('id')}`, params: p.values };
+  return { sql: `SELECT * FROM ${d.quoteIdent('memory')} WHERE ${inTenant} AND ${d.quoteIdent('id')} IN (${list}) ORDER BY ${d.quoteIdent('id')}`, params: p.values };
 }
 
 /** Every version of a fact of the tenant (live or not), oldest validity first: supersession's input. */
@@ -228,8 +230,9 @@ export function compileAuditInsert(e: AuditEntry, d: Dialect): SqlStatement {
 /** The tenant's audit entries, oldest first (or one of them). */
 export function compileAuditSelect(d: Dialect, tenant: string, id?: number): SqlStatement {
   const p = new ParamList(d);
+  const inTenant = tenantWhere(tenant, d, p);
   const where = id === undefined ? '' : ` AND id = ${p.bind(id)}`;
-  return { sql: `SELECT * FROM ${d.quoteIdent('audit_log')} WHERE ${tenantWhere(tenant, d, p)}${where} ORDER BY id`, params: p.values };
+  return { sql: `SELECT * FROM ${d.quoteIdent('audit_log')} WHERE ${inTenant}${where} ORDER BY id`, params: p.values };
 }
 
 export function compileAuditLastId(d: Dialect, tenant: string): SqlStatement {
