@@ -94,26 +94,25 @@ export const ENUMS = {
     docs: {
       id: 'The id.', text: 'The text.', type: 'The type.', tags: 'The tags.', facets: 'The facets.', time: 'When it happened.',
       subject: 'The subject.', location: 'The location.', topic: 'The topic.', source: 'Where it came from.', weight: 'The weight.',
-      read_perm_level: 'Who may read it.', write_perm_level: 'Who may write it.', read_whitelist: 'Actors always allowed to read.',
-      read_blacklist: 'Actors never allowed to read.', write_whitelist: 'Actors always allowed to write.', write_blacklist: 'Actors never allowed to write.',
-      attribute: "A fact's attribute.", valid_from: 'When the fact starts to hold.', valid_to: 'When a later version took over.',
-      supersedes: 'The version it replaced.', episode: 'The source episode.', confidence: 'How sure the writer was.', retention: 'The retention class.',
+      read_perm_level: 'Who may read it.', write_perm_level: 'Who may write it.', read_whitelist: 'Who may always read.',
+      read_blacklist: 'Who may never read.', write_whitelist: 'Who may always write.', write_blacklist: 'Who may never write.',
+      attribute: 'The fact attribute.', valid_from: 'When it starts holding.', valid_to: 'When it stopped holding.',
+      supersedes: 'The version it replaced.', episode: 'The source episode.', confidence: 'The writer confidence.', retention: 'The retention class.',
     },
   }),
   retention: spec({
     values: RETENTION_CLASSES, paths: ['args.retention'], ops: ['Encode'], clause: 'RETENTION', default: 'durable',
     docs: {
-      ephemeral: 'Gone after a day; deleting it erases its history.', session: 'Expires after 30 days.',
-      durable: 'Kept until deleted.', legal_hold: 'Cannot be deleted or expired.',
+      ephemeral: 'A day; deletion erases history.', session: '30 days.', durable: 'Until deleted.', legal_hold: 'Never deleted.',
     },
   }),
   read_perm_level: spec({
     values: READ_PERMS, paths: ['args.read_perm_level', 'args.set.read_perm_level'],
-    docs: { public: 'Anyone.', team: 'The team.', private: 'The owner only.', custom: 'By the white and black lists.' },
+    docs: { public: 'Anyone.', team: 'The team.', private: 'The owner only.', custom: 'By the lists.' },
   }),
   write_perm_level: spec({
     values: WRITE_PERMS, paths: ['args.write_perm_level', 'args.set.write_perm_level'],
-    docs: { open: 'Anyone.', maintainer: 'Maintainers.', owner_only: 'The owner only.', custom: 'By the white and black lists.' },
+    docs: { open: 'Anyone.', maintainer: 'Maintainers.', owner_only: 'The owner only.', custom: 'By the lists.' },
   }),
 } as const;
 

@@ -15,10 +15,11 @@ describe('compile (sqlite)', () => {
     const plan = compile(lower({ stage: 'STO', op: 'Update', target: { filter: { has_tags: ['a', 'b'], type: 'note', weight_gte: 0.2, limit: 3, time_range: { start: '2025-10-01T00:00:00Z', end: '2025-10-02T00:00:00Z' } } }, args: { set: { text: 'x' } } }), sqlite);
     expect(plan.target).toEqual({
       sql:
-        'SELECT * FROM "memory" WHERE "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND "time" >= ? AND "time" <= ?'
+        'SELECT * FROM "memory" WHERE "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?)'
+        + ' AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "time" >= ? AND "time" <= ?'
         + ' AND "id" IN (SELECT memory_id FROM memory_tag WHERE tag = ?) AND "id" IN (SELECT memory_id FROM memory_tag WHERE tag = ?)'
         + ' AND "type" = ? AND "weight" >= ? ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT ?',
-      params: [0, '2025-10-21T00:00:00Z', '2025-10-01T00:00:00Z', '2025-10-02T00:00:00Z', 'a', 'b', 'note', 0.2, 3],
+      params: ['default', 0, '2025-10-21T00:00:00Z', '2025-10-21T00:00:00Z', '2025-10-21T00:00:00Z', '2025-10-01T00:00:00Z', '2025-10-02T00:00:00Z', 'a', 'b', 'note', 0.2, 3],
     });
   });
 
