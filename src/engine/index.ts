@@ -6,7 +6,7 @@
  */
 import {
   compileAuditInsert, compileAuditLastId, compileAuditMarkUndone, compileAuditSelect, compileDeleteById, compileDueExpiries, compileSelectByIds,
-  compileUpdateById, decodeRow, type SqlStatement,
+  compileUpdateById, compileAuditScrub, compileFactVersions, decodeRow, type SqlStatement,
 } from '../compile/index.js';
 import { check, type Policy } from '../check/index.js';
 import { diagnostic, type Code } from '../diagnostics/codes.js';
@@ -275,8 +275,11 @@ export function sweep(store: Store, now: Date | string = new Date(), actor = 'sy
     const applied: { id: number; action: string }[] = [];
     const changes: Change[] = [];
     const skipped: { id: number; reason: string }[] = [];
+    // Records an ephemeral deletion took with it (their history), and whose audit images go.
+    const erased = new Set<number>();
     for (const row of due) {
       const id = Number(row.id);
+      if (erased.has(id)) continue;
       const action = String(row.expire_action ?? 'soft_delete');
       let set: Record<string, unknown> | null = null;
       switch (action) {
@@ -301,6 +304,16 @@ export function sweep(store: Store, now: Date | string = new Date(), actor = 'sy
       if (action === 'hard_delete') {
         exec(compileDeleteById(id, d, tenant));
         changes.push({ id, before: row, after: null });
+        // An ephemeral record's deletion erases its history (spec/semantics.md "Retention").
+        if (row.retention === 'ephemeral') {
+          erased.add(id);
+          if (typeof row.subject === 'string' && typeof row.attribute === 'string') {
+            for (const v of store.all(compileFactVersions(row.subject, row.attribute, d, tenant)).map(decodeRow)) {
+              exec(compileDeleteById(Number(v.id), d, tenant));
+              erased.add(Number(v.id));
+            }
+          }
+        }
       }
       if (set) {
         exec(compileUpdateById(id, { ...set, updated_at: nowText }, d, tenant));
@@ -314,6 +327,7 @@ export function sweep(store: Store, now: Date | string = new Date(), actor = 'sy
         before: Object.fromEntries(changes.map((c) => [c.id, c.before])), after: Object.fromEntries(changes.map((c) => [c.id, c.after])),
       }, d));
     }
+    for (const id of erased) exec(compileAuditScrub(id, d, tenant));
     return { commit: true, value: { applied, skipped, changes, sql } };
   });
 }

@@ -173,6 +173,15 @@ ENCODE "B" SUBJECT "mira" ATTRIBUTE "mood" VALID FROM 2026-06-02T00:00:00Z RETEN
     }
   });
 
+  it('the sweep that ends an ephemeral fact erases its history too', async () => {
+    const store = await createStore();
+    dsl(store, `ENCODE "A" SUBJECT "mira" ATTRIBUTE "mood" VALID FROM 2026-06-01T00:00:00Z RETENTION ephemeral;
+ENCODE "B" SUBJECT "mira" ATTRIBUTE "mood" VALID FROM 2026-06-02T00:00:00Z RETENTION durable;`);
+    expect(sweep(store, '2026-06-12T00:00:00Z')).toMatchObject({ applied: [{ id: 1, action: 'hard_delete' }] });
+    expect(store.query(`SELECT count(*) AS n FROM memory WHERE attribute = 'mood'`)).toEqual([{ n: 0 }]);
+    for (const e of auditLog(store)) expect(JSON.stringify([e.before, e.after, e.ir])).not.toMatch(/"A"|"B"/);
+  });
+
   it('deleting a durable fact removes that version only; its history stays', async () => {
     const store = await createStore();
     dsl(store, fact('A', '2026-06-01T00:00:00Z', 'e1') + fact('B', '2026-06-02T00:00:00Z', 'e2'));
