@@ -229,5 +229,11 @@ describe('checker', () => {
     expect(codes('RETRIEVE ALL AS OF 2026-06-02 HISTORY CONFIRM;')).toEqual([{ code: 'invalid-datetime', at: '2026-06-02' }, { code: 'as-of-with-history', at: 'HISTORY' }]);
     expect(codes('RETRIEVE ALL AS OF "June 2" CONFIRM;')).toEqual([{ code: 'invalid-datetime', at: '"June 2"' }]);
     expect(codes('ENCODE "x" RETENTION forever;')).toEqual([{ code: 'invalid-enum', at: 'forever' }]);
+    // AS OF with HISTORY: the fix removes HISTORY.
+    const text = 'RETRIEVE WHERE subject = mira AS OF 2026-06-02T00:00:00Z HISTORY;';
+    const [d] = textToIr(text).diagnostics;
+    expect(d.code).toBe('as-of-with-history');
+    const edit = d.fix!.edits[0];
+    expect(text.slice(0, edit.range.start.offset) + edit.newText + text.slice(edit.range.end.offset)).toBe('RETRIEVE WHERE subject = mira AS OF 2026-06-02T00:00:00Z;');
   });
 });

@@ -27,11 +27,15 @@ export const FactRule: Rule = {
       }
     }
     if ((ir.op === 'Retrieve' || ir.op === 'Summarize') && a.as_of !== undefined && a.history === true) {
+      const range = ctx.source === 'dsl' ? ctx.sourceMap?.get('args.history') : undefined;
+      // Removing HISTORY with the white space before it keeps the rest of the line as written.
+      const start = range && range.start.offset > 0 ? { ...range.start, offset: range.start.offset - 1, column: range.start.column - 1 } : range?.start;
       ctx.report({
         code: 'as-of-with-history',
         message: 'AS OF reads one instant and HISTORY every version: use one of them',
         path: 'args.history',
         related: [{ message: 'AS OF given here', path: 'args.as_of' }],
+        ...(range && start ? { fix: { message: 'remove HISTORY (keep AS OF)', edits: [{ range: { start, end: range.end }, newText: '' }] } } : {}),
       });
     }
   },
