@@ -41,8 +41,10 @@ export const sqlite: Dialect = {
   undone_by INTEGER,
 ${AUDIT_COLUMNS.map((c) => `  ${columnDdl(c)}`).join(',\n')}
 )`,
-    // Every read is of one tenant: its facts by key, and its audit log.
-    'CREATE INDEX IF NOT EXISTS memory_tenant_fact ON memory(tenant, subject, attribute)',
+    // A fact's versions by key (supersession, HISTORY). Partial, and not led by the tenant: an
+    // index on tenant would draw the planner away from the tag and time indexes on every read
+    // (2.4x slower filtered reads at 10k records, perf/engine-perf.ts); `attribute = ?` implies it.
+    'CREATE INDEX IF NOT EXISTS memory_fact ON memory(subject, attribute, valid_from) WHERE attribute IS NOT NULL',
     'CREATE INDEX IF NOT EXISTS audit_log_tenant ON audit_log(tenant, id)',
     `CREATE TABLE IF NOT EXISTS t2m_meta (key TEXT PRIMARY KEY, value TEXT)`,
     // A tag index kept in step with memory.tags by triggers, so tag filters need no JSON scan.
