@@ -150,6 +150,7 @@ export const CODES = {
   'as-of-with-history': error('check', FACTS, 'AS OF and HISTORY on one read: a history lists every version, AS OF picks one instant'),
   'retention-held': error('execute', TYPED_STATE, 'a Delete or Expire of a record under legal_hold retention'),
   'why-not-found': error('engine', TYPED_STATE, '`t2m why` of an id the tenant has no record with'),
+  'bad-tenant': error('engine', TYPED_STATE, 'a caller-given tenant that is blank'),
   // The planner (t2m plan) and its chat provider.
   'llm-http-error': error('agent', PROVIDER, 'the model server answered with an HTTP error status (or an error event)'),
   'llm-unreachable': error('agent', PROVIDER, 'the model server could not be reached'),

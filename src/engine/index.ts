@@ -25,6 +25,11 @@ import { DEFAULT_TENANT } from '../compile/columns.js';
 
 export { DEFAULT_TENANT };
 
+/** A tenant is a name the caller gives; a blank one names nobody's records (`bad-tenant`). */
+function tenantProblem(tenant: string): Diagnostic | undefined {
+  return tenant.trim() === '' ? diagnostic('bad-tenant', `the tenant '${tenant}' is blank: give the tenant a name (or leave it out for '${DEFAULT_TENANT}')`) : undefined;
+}
+
 /** A run's trace id when the caller gives none: random, so two runs never share one. */
 function newTraceId(): string {
   return `run-${globalThis.crypto.randomUUID()}`;
@@ -121,6 +126,8 @@ export function run(store: Store, irs: readonly unknown[], options: RunOptions =
   if (!checked.ok) return { ok: false, results: [], diagnostics: checked.diagnostics };
   const warnings = [...checked.diagnostics];
   const tenant = options.tenant ?? DEFAULT_TENANT;
+  const badTenant = tenantProblem(tenant);
+  if (badTenant) return { ok: false, results: [], diagnostics: [badTenant] };
   const traceId = options.traceId ?? newTraceId();
   return store.transaction<RunResult>(() => {
     const results: StatementResult[] = [];
@@ -266,6 +273,8 @@ export const ANONYMIZED_TEXT = '[anonymized]';
 export function sweep(store: Store, now: Date | string = new Date(), actor = 'system:sweep', tenant: string = DEFAULT_TENANT): SweepResult | { diagnostics: Diagnostic[] } {
   const at = clock(now);
   if (!(at instanceof Date)) return { diagnostics: [at] };
+  const badTenant = tenantProblem(tenant);
+  if (badTenant) return { diagnostics: [badTenant] };
   const nowText = formatUtc(at);
   const d = store.dialect;
   return store.transaction(() => {
@@ -384,6 +393,8 @@ export function undo(store: Store, auditId: number, options: { now?: Date | stri
   const fail = (code: Code, message: string): UndoResult => ({ ok: false, diagnostics: [diagnostic(code, message)] });
   const at = clock(options.now);
   if (!(at instanceof Date)) return { ok: false, diagnostics: [at] };
+  const badTenant = tenantProblem(tenant);
+  if (badTenant) return { ok: false, diagnostics: [badTenant] };
   const [entry] = auditLog(store, auditId, tenant);
   if (!entry) return fail('undo-not-found', `no audit entry #${auditId}`);
   if (entry.undoneBy !== null) return fail('undo-already-done', `audit entry #${auditId} was already undone by entry #${entry.undoneBy}`);
@@ -468,6 +479,8 @@ const str = (v: unknown): string | null => (v === null || v === undefined ? null
  */
 export function why(store: Store, id: number, options: { tenant?: string } = {}): WhyResult | { ok: false; diagnostics: Diagnostic[] } {
   const tenant = options.tenant ?? DEFAULT_TENANT;
+  const badTenant = tenantProblem(tenant);
+  if (badTenant) return { ok: false, diagnostics: [badTenant] };
   const d = store.dialect;
   const chain: Provenance[] = [];
   const seen = new Set<number>();

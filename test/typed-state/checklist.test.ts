@@ -145,6 +145,14 @@ describe('tenant isolation', () => {
     expect(store.query('SELECT deleted FROM memory WHERE id = 1')).toEqual([{ deleted: 0 }]);
   });
 
+  it('a blank tenant is refused before anything runs', async () => {
+    const store = await createStore();
+    expect(run(store, textToIr('ENCODE "x";').irs, { now: NOW, tenant: ' ' })).toMatchObject({ ok: false, diagnostics: [{ code: 'bad-tenant' }] });
+    expect(sweep(store, NOW, 'system:sweep', '')).toMatchObject({ diagnostics: [{ code: 'bad-tenant' }] });
+    expect(why(store, 1, { tenant: '' })).toMatchObject({ ok: false, diagnostics: [{ code: 'bad-tenant' }] });
+    expect(store.query('SELECT count(*) AS n FROM memory')).toEqual([{ n: 0 }]);
+  });
+
   it('a script cannot choose its tenant: tenant is no IR field a run reads', async () => {
     const store = await createStore();
     const r = run(store, [{ stage: 'ENC', op: 'Encode', args: { payload: { text: 'x' }, tenant: 'acme' } }], { now: NOW });
