@@ -10,8 +10,8 @@ import { CstParser, type CstNode, type IOrAlt, type OrMethodOpts, type IParserEr
 import * as T from './tokens.js';
 import { FLAG_KEYWORDS, LIST_KEYWORDS, LIST_ITEMS, SEARCH_OPTION_NAMES, VALUE_KEYWORDS, type Keyword } from '../src/language/index.js';
 
-/** Clause keywords followed by exactly one value (the vocabulary's `value` clauses). */
-export const VALUE_CLAUSE_TOKENS: readonly TokenType[] = VALUE_KEYWORDS.map((k) => T.KW[k]);
+/** Clause keywords followed by exactly one value (the vocabulary's `value` clauses; `VALID FROM`, `AS OF` are two words). */
+export const VALUE_CLAUSE_TOKENS: readonly (readonly TokenType[])[] = VALUE_KEYWORDS.map(words);
 /** Clause keywords followed by one value or a comma-separated list. */
 export const LIST_CLAUSE_TOKENS: readonly TokenType[] = LIST_KEYWORDS.map((k) => T.KW[k]);
 /** Clause keywords that stand alone; `DRY RUN` is two words. */
@@ -242,9 +242,15 @@ export class T2mParser extends CstParser {
     this.CONSUME(T.Identifier, { LABEL: 'unit' });
   });
 
-  /** valueClause := VALUE_KEYWORD value   (TYPE, TIME, …, COMMENT: the vocabulary's value clauses) */
+  /** valueClause := VALUE_KEYWORD value   (TYPE, TIME, VALID FROM, AS OF, …, COMMENT: the vocabulary's value clauses) */
   valueClause = this.RULE('valueClause', () => {
-    this.OR(this.alts.valueClause ??= VALUE_CLAUSE_TOKENS.map((t) => ({ ALT: () => this.CONSUME(t, { LABEL: 'keyword' }) })));
+    // A keyword that starts two phrases (`AS`, `AS OF`) is consumed under a distinct index in each.
+    this.OR(this.alts.valueClause ??= VALUE_CLAUSE_TOKENS.map(([first, ...rest], i) => ({
+      ALT: () => {
+        this.consume(i, first, { LABEL: 'keyword' });
+        rest.forEach((t) => this.consume(i, t));
+      },
+    })));
     this.SUBRULE(this.value);
   });
 

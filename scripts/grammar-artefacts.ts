@@ -15,7 +15,7 @@ import {
 import { parser } from '../grammar/parser.js';
 import * as T from '../grammar/tokens.js';
 import type { VerbName } from '../src/language/index.js';
-import { verbTakesClause, verbTakesText } from '../src/syntax/verbClauses.js';
+import { verbTakesClause, verbTakesClauseNamed, verbTakesText } from '../src/syntax/verbClauses.js';
 
 /** chevrotain's package folder (its `exports` hide package.json, so walk up from the entry). */
 function chevrotainDir(): string {
@@ -239,6 +239,24 @@ function firstKeyword(p: IProduction): string | undefined {
   return undefined;
 }
 
+/** The keywords an alternative starts with, as a phrase (`AS OF`, `DRY RUN`, `TYPE`). */
+function leadingPhrase(p: IProduction): string | undefined {
+  if (!(p instanceof Alternative)) return firstKeyword(p);
+  const words: string[] = [];
+  for (const q of p.definition) {
+    if (!(q instanceof Terminal) || !T.KEYWORDS.includes(q.terminalType.name)) break;
+    words.push(q.terminalType.name);
+  }
+  return words.length ? words.join(' ') : firstKeyword(p);
+}
+
+/** Whether the verb takes the clause an alternative starts: by its whole phrase when that names a clause (`AS OF` is not `AS`). */
+function takes(verb: VerbName, p: IProduction): boolean {
+  const phrase = leadingPhrase(p);
+  if (phrase && phrase.includes(' ') && verbTakesClauseNamed(verb, phrase) !== undefined) return verbTakesClauseNamed(verb, phrase)!;
+  return verbTakesClause(verb, firstKeyword(p)!);
+}
+
 /** `statement` or a rule it reaches only through `clause`: replaced by the per-verb rules. */
 const PER_VERB_RULES = new Set(['script', 'statement', 'verb', 'clause']);
 
@@ -259,7 +277,7 @@ function verbClauseRule(verb: VerbName, clause: Rule): Rule {
     const body = p instanceof NonTerminal ? p.referencedRule.definition : alt.definition;
     const [head, ...rest] = body;
     if (head instanceof Alternation && head.definition.every((a) => firstKeyword(a) !== undefined)) {
-      const kept = head.definition.filter((a) => verbTakesClause(verb, firstKeyword(a)!));
+      const kept = head.definition.filter((a) => takes(verb, a));
       if (kept.length === 0) continue;
       if (kept.length === head.definition.length) alternatives.push(alt);
       else alternatives.push(new Alternative({ definition: [new Alternation({ definition: kept }), ...rest] }));

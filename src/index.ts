@@ -14,10 +14,10 @@ export { print } from './print/index.js';
 export { check, type Policy } from './check/index.js';
 export { textToIr, irsToText, formatText, readInput, detectInput, type FrontEndResult, type InputKind } from './pipeline.js';
 export {
-  createStore, openStore, run, explain, sweep, auditLog, undo, Store,
+  createStore, openStore, run, explain, sweep, auditLog, undo, why, Store, DEFAULT_TENANT,
   runAsync, explainAsync, sweepAsync, auditLogAsync, undoAsync, isAsyncDriver,
   type AnySqlDriver, type AsyncSqlDriver, type SqlDriver, type StoreParts,
-  type RunOptions, type RunResult, type StatementResult, type Embedder, type Summarizer,
+  type RunOptions, type RunResult, type StatementResult, type Embedder, type Summarizer, type WhyResult, type Provenance,
 } from './engine/index.js';
 export type { ChatMessage, ChatProvider, CompleteOptions, Completion, ResponseFormat } from './agents/provider.js';
 export { openAIProvider, type OpenAIOptions } from './agents/openai.js';

@@ -62,7 +62,7 @@ export const MEANINGS: ReadonlyArray<{ readonly q: string; readonly dsl: string;
   },
   {
     q: 'What may SPLIT `params` contain?',
-    dsl: '`SET params = {…}`: only the entry named by STRATEGY is read: `by_sentences: {max_sentences (default 1), lang (unused)}`, `by_chunks: {chunk_size (chars, >= 50) | num_chunks (default 2)}`, `custom: {max_splits}` (cuts at headings, else paragraphs, else lines; `instruction` unused). Other keys pass and do nothing. `SET inherit_all = false` copies only type and time; `keep_source = true` keeps the source.',
+    dsl: '`SET params = {…}`: only the entry named by STRATEGY is read: `by_sentences: {max_sentences (default 1), lang (unused)}`, `by_chunks: {chunk_size (chars, >= 50) | num_chunks (default 2)}`, `custom: {max_splits}` (cuts at headings, paragraphs or lines). Other keys do nothing. `SET inherit_all = false` copies only type and time; `keep_source = true` keeps the source.',
     ir: 'Only the entry named by `strategy` is read: `by_sentences: {max_sentences (default 1), lang (unused)}`, `by_chunks: {chunk_size (>= 50) | num_chunks (default 2)}`, `custom: {max_splits}` (headings, else paragraphs, else lines; `instruction` unused). Other keys do nothing. `inherit_all` (default true), `keep_source` (default false).',
     source: 'src/lower/verbs.ts splitRule; src/execute/execute.ts split',
   },
@@ -85,7 +85,7 @@ const HOMONYMS_DSL = [
   '`SET k = v` writes `args.set.k` in UPDATE (the record\'s fields) but `args.k` in every other verb (`PROMOTE … SET weight 0.9`).',
   '`MODE`, `STRATEGY`: each verb has its own values (see Enum values). `UNTIL`: PROMOTE\'s ends the REMIND rule; EXPIRE\'s is the expiry time.',
   '`LIMIT` right after `search "…"` (and its options) is the search\'s; after the last condition it is the filter\'s. One limit applies (K, else the search\'s, else the filter\'s).',
-  'A condition is `field = v` only for type, subject, location, topic and `facets = { k: v }`; everything else you invent is a facet.',
+  'A condition is `field = v` only for type, subject, attribute, location, topic and `facets = { k: v }`; anything else is a facet.',
 ];
 const HOMONYMS_IR = [
   '`args.set.k` is Update\'s only argument; other verbs take `args.k` directly (Promote `args.weight`).',
@@ -104,7 +104,7 @@ const INTENTS_DSL = [
   'combine / dedupe → MERGE IDS … INTO "id". break up → SPLIT … STRATEGY by_sentences.',
   'protect / freeze → LOCK … MODE read_only (or POLICY { deny: [Delete] }).',
   'forget later / temporary → EXPIRE … TTL P7D THEN soft_delete. forget now → DELETE … SOFT (HARD is permanent).',
-  'keep only the newest → RETRIEVE WHERE … LIMIT n (newest first) for the ids, then DELETE IDS … the rest; or DELETE WHERE … OLDER THAN P30D.',
+  'a changing fact → ENCODE "v" SUBJECT s ATTRIBUTE a VALID FROM t (supersedes the old one); a past value → RETRIEVE … AS OF t.',
   'act on what an earlier statement made → LET $n = ENCODE …; EXPIRE ID $n TTL P7D; ($n: ENCODE\'s new id, SPLIT\'s pieces, MERGE\'s primary, a write\'s affected ids, RETRIEVE\'s rows; use in ID, IDS, INTO).',
   'find / recall → RETRIEVE WHERE search "…" or tags HAS …; digest → SUMMARIZE (stores nothing).',
   'bulk change → WHERE … LIMIT n (a write without LIMIT warns); everything → ALL with CONFIRM or DRY RUN.',

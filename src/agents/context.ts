@@ -20,9 +20,9 @@ export interface Vocabulary {
  * same count the MCP server's vocabulary resource serves (./vocabulary.ts: one compiled,
  * parameterised select with the engine's read permissions, records hidden by a lock left out).
  */
-export function storeVocabulary(store: Store, options: { actor?: string; limit?: number; now?: string } = {}): Vocabulary {
+export function storeVocabulary(store: Store, options: { actor?: string; limit?: number; now?: string; tenant?: string } = {}): Vocabulary {
   const limit = options.limit ?? 40;
-  const v = vocabulary(store, options.actor, options.now ? new Date(options.now) : new Date());
+  const v = vocabulary(store, options.actor, options.now ? new Date(options.now) : new Date(), options.tenant);
   return { tags: v.tags.slice(0, limit), types: v.types.slice(0, limit), subjects: v.subjects.slice(0, limit), memories: v.records };
 }
 
@@ -35,10 +35,10 @@ export interface RelatedMemory {
 }
 
 /** The `k` memories a semantic search for `request` finds, as the caller may see them. */
-export function relatedMemories(store: Store, request: string, k: number, options: { actor?: string; now?: Date | string } = {}): RelatedMemory[] {
+export function relatedMemories(store: Store, request: string, k: number, options: { actor?: string; now?: Date | string; tenant?: string } = {}): RelatedMemory[] {
   if (k <= 0 || !request.trim()) return [];
   const ir = { stage: 'RET', op: 'Retrieve', target: { search: { intent: { query: request }, limit: k } }, args: { include: ['id', 'text', 'type', 'tags', 'time'] } };
-  const result = explain(store, [ir], { actor: options.actor, now: options.now });
+  const result = explain(store, [ir], { actor: options.actor, now: options.now, tenant: options.tenant });
   if (!result.ok) return [];
   const rows = (result.results[0]?.rows ?? []) as Record<string, unknown>[];
   return rows.map((r) => ({

@@ -48,6 +48,8 @@ export interface PlanOptions {
   readonly card?: string;
   /** The caller's actor (the run's identity, whose read permissions shape the prompt). */
   readonly actor?: string;
+  /** The caller's tenant (default `default`): the prompt's vocabulary, the dry run and the run stay in it. */
+  readonly tenant?: string;
   /** Privileged: let statements' `AS` act as that actor (trusted replays only, e.g. the benchmark). */
   readonly impersonate?: boolean;
   /** The clock for the dry run and the run. */
@@ -103,8 +105,8 @@ export function systemPrompt(request: string, options: Omit<PlanOptions, 'provid
   const store = options.store;
   if (store) {
     const now = options.now instanceof Date ? options.now.toISOString().replace(/\.\d+Z$/, 'Z') : options.now;
-    const vocabulary = options.vocabulary === false ? undefined : storeVocabulary(store, { actor: options.actor, now });
-    const related = relatedMemories(store, request, options.related ?? 5, { actor: options.actor, now: options.now });
+    const vocabulary = options.vocabulary === false ? undefined : storeVocabulary(store, { actor: options.actor, now, tenant: options.tenant });
+    const related = relatedMemories(store, request, options.related ?? 5, { actor: options.actor, now: options.now, tenant: options.tenant });
     const described = describeStore(vocabulary, related);
     if (described) parts.push(described);
   }
@@ -159,7 +161,7 @@ export async function plan(request: string, options: PlanOptions): Promise<PlanR
     ...(mode === 'ir' && options.structured !== false ? { responseFormat: planResponseFormat() } : {}),
     ...(mode === 'dsl' && options.grammar !== undefined ? { grammar: options.grammar } : {}),
   };
-  const runOptions = { now: options.now, actor: options.actor, impersonate: options.impersonate, policy: options.policy };
+  const runOptions = { now: options.now, actor: options.actor, tenant: options.tenant, impersonate: options.impersonate, policy: options.policy };
   const history: PlanAttempt[] = [];
   const result = (fields: Omit<PlanResult, 'messages' | 'history' | 'attempts'>): PlanResult => ({ ...fields, attempts: history.length, messages, history });
   for (let round = 1; ; round++) {

@@ -6,6 +6,7 @@
  * One parameterised select (src/compile's target select: live, not expired, readable).
  */
 import { compileTargetSelect, decodeRow } from '../compile/index.js';
+import { DEFAULT_TENANT } from '../compile/columns.js';
 import { lockActive, lockDenies } from '../execute/governance.js';
 import type { Store } from '../execute/store.js';
 import { formatUtc } from '../lower/index.js';
@@ -32,9 +33,9 @@ function add(counts: Map<string, number>, v: unknown): void {
   if (typeof v === 'string' && v !== '') counts.set(v, (counts.get(v) ?? 0) + 1);
 }
 
-export function vocabulary(store: Store, actor: string | undefined, now: Date): Vocabulary {
+export function vocabulary(store: Store, actor: string | undefined, now: Date, tenant: string = DEFAULT_TENANT): Vocabulary {
   const at = formatUtc(now);
-  const select = compileTargetSelect({ all: true, orderBy: 'time_desc' }, store.dialect, { now: at, applyReadPermissions: true, readerActor: actor ?? null });
+  const select = compileTargetSelect({ all: true, orderBy: 'time_desc' }, store.dialect, { tenant, now: at, applyReadPermissions: true, readerActor: actor ?? null });
   const q = store.dialect.quoteIdent;
   const columns = ['tags', 'type', 'subject', 'lock_mode', 'lock_expires', 'lock_policy'].map(q).join(', ');
   const rows = store.all({ sql: `SELECT ${columns} FROM (${select.sql})`, params: select.params }).map(decodeRow)

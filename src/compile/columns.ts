@@ -69,6 +69,27 @@ export const MEMORY_COLUMNS: readonly Column[] = [
   col('deleted_at', 'text'),
   /** The reason of the Demote that last gave one (issue 14: the reason is on the record, not only in the audit). */
   col('demote_reason', 'text', { since: 3 }),
+  // Store version 3: tenants, typed facts and provenance (spec/semantics.md "Tenants", "Facts").
+  col('tenant', 'text', { since: 3, defaultSql: "'default'" }),
+  col('attribute', 'text', { since: 3 }),
+  col('valid_from', 'text', { since: 3 }),
+  col('valid_to', 'text', { since: 3 }),
+  col('supersedes', 'int', { since: 3 }),
+  col('episode', 'text', { since: 3 }),
+  col('confidence', 'real', { since: 3 }),
+  col('schema_version', 'int', { since: 3 }),
+  col('retention', 'text', { since: 3 }),
+  col('trace_id', 'text', { since: 3 }),
+  col('statement_index', 'int', { since: 3 }),
 ];
+
+/** Columns of `audit_log` added after version 1 (the table's first columns are in the dialect's DDL). */
+export const AUDIT_COLUMNS: readonly Column[] = [
+  col('tenant', 'text', { since: 3, defaultSql: "'default'" }),
+  col('trace_id', 'text', { since: 3 }),
+];
+
+/** The tenant of a store opened before tenants existed, and of a caller that names none. */
+export const DEFAULT_TENANT = 'default';
 
 export const COLUMN_BY_NAME: ReadonlyMap<string, Column> = new Map(MEMORY_COLUMNS.map((c) => [c.name, c]));

@@ -40,8 +40,8 @@ export interface Dialect {
   schema(): readonly string[];
   /** Statements that rebuild derived tables (the tag index) from `memory`, for stores that predate them. */
   backfill(): readonly string[];
-  /** DDL adding a column of `memory` that an older store lacks (see Column.since). */
-  addColumn(column: Column): string;
+  /** DDL adding a column of `memory` (or of `table`: `audit_log`) that an older store lacks (see Column.since). */
+  addColumn(column: Column, table?: 'memory' | 'audit_log'): string;
   /** A query listing the database's tables as rows with one column `name`. */
   listTables(): string;
   /** A query listing the columns of `table` as rows with one column `name`. */

@@ -24,6 +24,8 @@ export interface SqlPlan {
 export interface SelectOptions {
   /** The clock: records whose expire_at has passed are not selected. */
   readonly now: string;
+  /** The run's tenant (the caller's, never the script's): no other tenant's record is selected. */
+  readonly tenant: string;
   /** Apply read permissions for this actor (Retrieve/Summarize). */
   readonly readerActor?: string | null;
   readonly applyReadPermissions: boolean;
@@ -58,7 +60,7 @@ function filterWhere(f: LoweredFilter, d: Dialect, p: ParamList, out: string[]):
   if (f.time?.to) out.push(`${q('time')} <= ${p.bind(f.time.to)}`);
   for (const tag of f.hasTags) out.push(d.hasTag(p.bind(tag)));
   if (f.notTags.length) out.push(`NOT ${d.jsonArrayOverlaps(q('tags'), p.bind(JSON.stringify(f.notTags)))}`);
-  for (const key of ['type', 'subject', 'location', 'topic'] as const) {
+  for (const key of ['type', 'subject', 'location', 'topic', 'attribute'] as const) {
     const v = f[key];
     if (v !== undefined) out.push(`${q(key)} = ${p.bind(v)}`);
   }
@@ -87,17 +89,48 @@ function readPermissionWhere(actor: string | null | undefined, d: Dialect, p: Pa
   return `((${visible.join(' OR ')}) AND NOT ${d.jsonArrayContains(q('read_blacklist'), p.bind(actor))})`;
 }
 
-/** WHERE conditions shared by every target: live (not deleted, not expired) and matching the selection. */
+/** `tenant = ?`: the first condition of every statement that reads or writes records or audit entries. */
+export function tenantWhere(tenant: string, d: Dialect, p: ParamList): string {
+  return `${d.quoteIdent('tenant')} = ${p.bind(tenant)}`;
+}
+
+/**
+ * Which versions a read sees (spec/semantics.md "Reads in time"). Now (the default): live (not
+ * deleted, not expired) and, for a fact, the version valid now. `AS OF t`: what was valid, live
+ * and unexpired at t (a record's validity starts at its `valid_from`, else its `created_at`).
+ * `HISTORY`: every live version of a fact, superseded ones included.
+ */
+function timeWhere(sel: Selection, d: Dialect, p: ParamList, now: string): string[] {
+  const q = d.quoteIdent;
+  const unexpired = (t: string) => `(${q('expire_at')} IS NULL OR ${q('expire_at')} > ${p.bind(t)})`;
+  if (sel.asOf !== undefined) {
+    const t = sel.asOf;
+    return [
+      `COALESCE(${q('valid_from')}, ${q('created_at')}) <= ${p.bind(t)}`,
+      `(${q('valid_to')} IS NULL OR ${q('valid_to')} > ${p.bind(t)})`,
+      `(${q('deleted')} = ${p.bind(0)} OR ${q('deleted_at')} > ${p.bind(t)})`,
+      unexpired(t),
+    ];
+  }
+  const live = [`${q('deleted')} = ${p.bind(0)}`, unexpired(now)];
+  if (sel.history) return live;
+  return [...live, `(${q('valid_to')} IS NULL OR ${q('valid_to')} > ${p.bind(now)})`, `(${q('valid_from')} IS NULL OR ${q('valid_from')} <= ${p.bind(now)})`];
+}
+
+/** WHERE conditions shared by every target: the tenant, live (not deleted, not expired, current) and matching the selection. */
 export function compileTargetSelect(sel: Selection, d: Dialect, opts: SelectOptions): SqlStatement {
   const q = d.quoteIdent;
   const p = new ParamList(d);
-  const where = [`${q('deleted')} = ${p.bind(0)}`, `(${q('expire_at')} IS NULL OR ${q('expire_at')} > ${p.bind(opts.now)})`];
+  const where = [tenantWhere(opts.tenant, d, p), ...timeWhere(sel, d, p, opts.now)];
   if (sel.ids) where.push(sel.ids.length ? `${q('id')} IN (${sel.ids.map((id) => p.bind(id)).join(', ')})` : '1 = 0');
   if (sel.filter) filterWhere(sel.filter, d, p, where);
   if (opts.applyReadPermissions) where.push(readPermissionWhere(opts.readerActor, d, p));
   let sql = `SELECT * FROM ${q('memory')} WHERE ${where.join(' AND ')}`;
   // Relevance is scored after reading, so a search reads every candidate unordered.
-  if (!sel.search || sel.orderBy !== 'relevance') {
+  if (sel.history) {
+    sql += ` ORDER BY ${q('subject')}, ${q('attribute')}, ${q('valid_from')} IS NULL, ${q('valid_from')} ASC, ${q('id')} ASC`;
+    if (sel.limit !== undefined && !sel.search) sql += ` LIMIT ${p.bind(sel.limit)}`;
+  } else if (!sel.search || sel.orderBy !== 'relevance') {
     sql += ` ORDER BY ${orderBy(sel.orderBy, sel.ids !== undefined, d)}`;
     if (sel.limit !== undefined && !sel.search) sql += ` LIMIT ${p.bind(sel.limit)}`;
   }
@@ -126,36 +159,56 @@ export function compileInsert(values: Readonly<Record<string, unknown>>, d: Dial
   return { sql, params: p.values };
 }
 
-/** UPDATE of one record by id. */
-export function compileUpdateById(id: number, changes: Readonly<Record<string, unknown>>, d: Dialect): SqlStatement {
+/** UPDATE of one record by id (of the tenant). */
+export function compileUpdateById(id: number, changes: Readonly<Record<string, unknown>>, d: Dialect, tenant: string): SqlStatement {
   const p = new ParamList(d);
   const sets = Object.entries(changes).map(([c, v]) => `${d.quoteIdent(c)} = ${p.bind(encodeValue(c, v))}`);
-  return { sql: `UPDATE ${d.quoteIdent('memory')} SET ${sets.join(', ')} WHERE ${d.quoteIdent('id')} = ${p.bind(id)}`, params: p.values };
+  return { sql: `UPDATE ${d.quoteIdent('memory')} SET ${sets.join(', ')} WHERE ${tenantWhere(tenant, d, p)} AND ${d.quoteIdent('id')} = ${p.bind(id)}`, params: p.values };
 }
 
-export function compileDeleteById(id: number, d: Dialect): SqlStatement {
+/**
+ * The one way a record leaves the store: the row goes, and with it every derived index entry
+ * (the tag index's trigger; a dialect's other indexes are keyed by memory id and cleared by
+ * their own triggers or statements in `schema()`).
+ */
+export function compileDeleteById(id: number, d: Dialect, tenant: string): SqlStatement {
   const p = new ParamList(d);
-  return { sql: `DELETE FROM ${d.quoteIdent('memory')} WHERE ${d.quoteIdent('id')} = ${p.bind(id)}`, params: p.values };
+  return { sql: `DELETE FROM ${d.quoteIdent('memory')} WHERE ${tenantWhere(tenant, d, p)} AND ${d.quoteIdent('id')} = ${p.bind(id)}`, params: p.values };
 }
 
-/** Reads records by id, whatever their state (used for before/after images, lineage and undo). */
-export function compileSelectByIds(ids: readonly number[], d: Dialect): SqlStatement {
+/** Reads records of the tenant by id, whatever their state (used for before/after images, lineage, undo and `why`). */
+export function compileSelectByIds(ids: readonly number[], d: Dialect, tenant: string): SqlStatement {
   const p = new ParamList(d);
+  // Placeholders are bound in the order they appear in the text.
+  const inTenant = tenantWhere(tenant, d, p);
   const list = ids.length ? ids.map((id) => p.bind(id)).join(', ') : 'NULL';
-  return { sql: `SELECT * FROM ${d.quoteIdent('memory')} WHERE ${d.quoteIdent('id')} IN (${list}) ORDER BY ${d.quoteIdent('id')}`, params: p.values };
+  return { sql: `SELECT * FROM ${d.quoteIdent('memory')} WHERE ${inTenant} AND ${d.quoteIdent('id')} IN (${list}) ORDER BY ${d.quoteIdent('id')}`, params: p.values };
 }
 
-/** Records whose expiry has come and whose action has not been applied yet (for sweep). */
-export function compileDueExpiries(now: string, d: Dialect): SqlStatement {
+/** Every version of a fact of the tenant (live or not), oldest validity first: supersession's input. */
+export function compileFactVersions(subject: string, attribute: string, d: Dialect, tenant: string): SqlStatement {
   const q = d.quoteIdent;
   const p = new ParamList(d);
   return {
-    sql: `SELECT * FROM ${q('memory')} WHERE ${q('deleted')} = ${p.bind(0)} AND ${q('expire_at')} IS NOT NULL AND ${q('expire_at')} <= ${p.bind(now)} ORDER BY ${q('id')}`,
+    sql: `SELECT * FROM ${q('memory')} WHERE ${tenantWhere(tenant, d, p)} AND ${q('subject')} = ${p.bind(subject)} AND ${q('attribute')} = ${p.bind(attribute)} AND ${q('deleted')} = ${p.bind(0)} ORDER BY ${q('valid_from')} ASC, ${q('id')} ASC`,
+    params: p.values,
+  };
+}
+
+/** Records of the tenant whose expiry has come and whose action has not been applied yet (for sweep). */
+export function compileDueExpiries(now: string, d: Dialect, tenant: string): SqlStatement {
+  const q = d.quoteIdent;
+  const p = new ParamList(d);
+  return {
+    sql: `SELECT * FROM ${q('memory')} WHERE ${tenantWhere(tenant, d, p)} AND ${q('deleted')} = ${p.bind(0)} AND ${q('expire_at')} IS NOT NULL AND ${q('expire_at')} <= ${p.bind(now)} ORDER BY ${q('id')}`,
     params: p.values,
   };
 }
 
 export interface AuditEntry {
+  readonly tenant: string;
+  /** The run's trace id (RunOptions.traceId, or one the engine made). */
+  readonly traceId?: string | null;
   readonly at: string;
   readonly actor: string | null;
   readonly op: string;
@@ -167,26 +220,41 @@ export interface AuditEntry {
 
 export function compileAuditInsert(e: AuditEntry, d: Dialect): SqlStatement {
   const p = new ParamList(d);
-  const vals = [e.at, e.actor, e.op, JSON.stringify(e.ir ?? null), JSON.stringify(e.affectedIds), JSON.stringify(e.before ?? null), JSON.stringify(e.after ?? null)];
+  const vals = [e.tenant, e.traceId ?? null, e.at, e.actor, e.op, JSON.stringify(e.ir ?? null), JSON.stringify(e.affectedIds), JSON.stringify(e.before ?? null), JSON.stringify(e.after ?? null)];
   return {
-    sql: `INSERT INTO ${d.quoteIdent('audit_log')} (at, actor, op, ir, affected_ids, before, after) VALUES (${vals.map((v) => p.bind(v)).join(', ')})`,
+    sql: `INSERT INTO ${d.quoteIdent('audit_log')} (tenant, trace_id, at, actor, op, ir, affected_ids, before, after) VALUES (${vals.map((v) => p.bind(v)).join(', ')})`,
     params: p.values,
   };
 }
 
-export function compileAuditSelect(d: Dialect, id?: number): SqlStatement {
+/** The tenant's audit entries, oldest first (or one of them). */
+export function compileAuditSelect(d: Dialect, tenant: string, id?: number): SqlStatement {
   const p = new ParamList(d);
-  const where = id === undefined ? '' : ` WHERE id = ${p.bind(id)}`;
-  return { sql: `SELECT * FROM ${d.quoteIdent('audit_log')}${where} ORDER BY id`, params: p.values };
+  const inTenant = tenantWhere(tenant, d, p);
+  const where = id === undefined ? '' : ` AND id = ${p.bind(id)}`;
+  return { sql: `SELECT * FROM ${d.quoteIdent('audit_log')} WHERE ${inTenant}${where} ORDER BY id`, params: p.values };
 }
 
-export function compileAuditLastId(d: Dialect): SqlStatement {
-  return { sql: `SELECT MAX(id) AS id FROM ${d.quoteIdent('audit_log')}`, params: [] };
+export function compileAuditLastId(d: Dialect, tenant: string): SqlStatement {
+  const p = new ParamList(d);
+  return { sql: `SELECT MAX(id) AS id FROM ${d.quoteIdent('audit_log')} WHERE ${tenantWhere(tenant, d, p)}`, params: p.values };
 }
 
-export function compileAuditMarkUndone(id: number, undoneBy: number, d: Dialect): SqlStatement {
+export function compileAuditMarkUndone(id: number, undoneBy: number, d: Dialect, tenant: string): SqlStatement {
   const p = new ParamList(d);
-  return { sql: `UPDATE ${d.quoteIdent('audit_log')} SET undone_by = ${p.bind(undoneBy)} WHERE id = ${p.bind(id)}`, params: p.values };
+  return { sql: `UPDATE ${d.quoteIdent('audit_log')} SET undone_by = ${p.bind(undoneBy)} WHERE ${tenantWhere(tenant, d, p)} AND id = ${p.bind(id)}`, params: p.values };
+}
+
+/**
+ * Blanks the before/after images of audit entries of the tenant that touched `id` (a deletion
+ * whose retention erases history): the entry stays (who did what, when), the content goes.
+ */
+export function compileAuditScrub(id: number, d: Dialect, tenant: string): SqlStatement {
+  const p = new ParamList(d);
+  return {
+    sql: `UPDATE ${d.quoteIdent('audit_log')} SET before = NULL, after = NULL, ir = NULL WHERE ${tenantWhere(tenant, d, p)} AND ${d.jsonArrayContains('affected_ids', p.bind(id))}`,
+    params: p.values,
+  };
 }
 
 /** The static plan of one operation. */
@@ -196,6 +264,7 @@ export function compile(op: Operation, d: Dialect, opts?: Partial<SelectOptions>
   return {
     op: op.kind,
     target: compileTargetSelect(op.selection, d, {
+      tenant: op.tenant,
       now: opts?.now ?? op.now,
       readerActor: opts?.readerActor ?? op.actor,
       applyReadPermissions: opts?.applyReadPermissions ?? read,

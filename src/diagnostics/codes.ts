@@ -33,6 +33,8 @@ const PROVIDER = 'spec/planning.md#provider-diagnostics';
 const REPAIR = 'spec/planning.md#the-repair-loop';
 const REFERENCES = 'spec/checks.md#references';
 const ENGINE_REFERENCES = 'spec/semantics.md#statement-references';
+const FACTS = 'spec/checks.md#typed-facts';
+const TYPED_STATE = 'spec/semantics.md#typed-state';
 
 const error = (stage: CodeStage, spec: string, summary: string): CodeInfo => ({ severity: 'error', stage, summary, spec });
 const warning = (stage: CodeStage, spec: string, summary: string): CodeInfo => ({ severity: 'warning', stage, summary, spec });
@@ -143,6 +145,13 @@ export const CODES = {
   'undo-unsupported': error('engine', ENGINE, 'undo of an audit entry without soft deletes'),
   'undo-nothing': error('engine', ENGINE, 'undo whose records are gone or already live'),
   'store-is-async': error('engine', 'spec/storage.md#the-async-seam', 'a synchronous engine entry point (run, sweep, undo…) called on a store whose driver is asynchronous (use runAsync, sweepAsync…)'),
+  // Typed facts, reads in time, retention and tenants (spec/checks.md#typed-facts, spec/semantics.md#typed-state).
+  'fact-needs-subject': error('check', FACTS, 'an ATTRIBUTE (a fact) without a SUBJECT: a fact is keyed by (subject, attribute)'),
+  'fact-needs-attribute': error('check', FACTS, 'VALID FROM, EPISODE or CONFIDENCE on an ENCODE that is not a fact (no ATTRIBUTE)'),
+  'as-of-with-history': error('check', FACTS, 'AS OF and HISTORY on one read: a history lists every version, AS OF picks one instant'),
+  'retention-held': error('execute', TYPED_STATE, 'a Delete or Expire of a record under legal_hold retention'),
+  'why-not-found': error('engine', TYPED_STATE, '`t2m why` of an id the tenant has no record with'),
+  'bad-tenant': error('engine', TYPED_STATE, 'a caller-given tenant that is blank'),
   // The planner (t2m plan) and its chat provider.
   'llm-http-error': error('agent', PROVIDER, 'the model server answered with an HTTP error status (or an error event)'),
   'llm-unreachable': error('agent', PROVIDER, 'the model server could not be reached'),

@@ -13,7 +13,7 @@
  */
 import {
   compileAuditInsert, compileAuditLastId, compileAuditMarkUndone, compileAuditSelect, compileDeleteById, compileDueExpiries, compileSelectByIds,
-  compileUpdateById, decodeRow, type SqlStatement,
+  compileUpdateById, compileAuditScrub, compileFactVersions, decodeRow, type SqlStatement,
 } from '../compile/index.js';
 import { applyPolicy, check, type Policy } from '../check/index.js';
 import { diagnostic, type Code } from '../diagnostics/codes.js';
@@ -30,6 +30,19 @@ import { all as ioAll, run as ioRun, type Io } from '../execute/io.js';
 import { effectsOf, lockRefusal, writeRefusal } from '../execute/governance.js';
 import { asyncStoreMessage, openStore, Store, type StoreOptions } from '../execute/store.js';
 import { checkLimits, resolveLimits, type Limits } from './limits.js';
+import { DEFAULT_TENANT } from '../compile/columns.js';
+
+export { DEFAULT_TENANT };
+
+/** A tenant is a name the caller gives; a blank one names nobody's records (`bad-tenant`). */
+function tenantProblem(tenant: string): Diagnostic | undefined {
+  return tenant.trim() === '' ? diagnostic('bad-tenant', `the tenant '${tenant}' is blank: give the tenant a name (or leave it out for '${DEFAULT_TENANT}')`) : undefined;
+}
+
+/** A run's trace id when the caller gives none: random, so two runs never share one. */
+function newTraceId(): string {
+  return `run-${globalThis.crypto.randomUUID()}`;
+}
 
 export { Store, openStore, loadSqlJs, type StoreOptions, type StoreParts, type OpenResult } from '../execute/store.js';
 export type { AnySqlDriver, AsyncSqlDriver, SqlDriver } from '../execute/driver.js';
@@ -75,6 +88,13 @@ export interface RunOptions {
   readonly policy?: Policy;
   /** Resource limits (statements, text length, rows per read); see ./limits.ts for the defaults. */
   readonly limits?: Limits;
+  /**
+   * The tenant the run acts in (default `default`), as the caller establishes it: every
+   * statement reads and writes only this tenant's records; no script syntax can name another.
+   */
+  readonly tenant?: string;
+  /** The run's trace id, stored with every record and audit entry it writes (default: a new random id). */
+  readonly traceId?: string;
 }
 
 export interface RunResult {
@@ -140,6 +160,9 @@ interface Prepared {
   readonly limits: ReturnType<typeof resolveLimits>;
   readonly irs: readonly IR[];
   readonly warnings: readonly Diagnostic[];
+  /** The caller's tenant and this run's trace id (provenance). */
+  readonly tenant: string;
+  readonly traceId: string;
 }
 
 /** The clock, the resource limits, validation and the checker: a refusal here runs nothing. */
@@ -153,7 +176,10 @@ function prepareScript(irs: readonly unknown[], options: RunOptions): Prepared |
   if (over.length) return refused(over.map((d) => (d.statement === undefined ? d : at(d.statement)(d))));
   const checked = validateAndCheck(irs, options);
   if (!checked.ok) return refused(checked.diagnostics);
-  return { ok: true, now, limits, irs: checked.irs, warnings: checked.diagnostics };
+  const tenant = options.tenant ?? DEFAULT_TENANT;
+  const badTenant = tenantProblem(tenant);
+  if (badTenant) return refused([badTenant]);
+  return { ok: true, now, limits, irs: checked.irs, warnings: checked.diagnostics, tenant, traceId: options.traceId ?? newTraceId() };
 }
 
 /** The script's statements, in the transaction the caller opened: commit, or roll back at the first refusal. */
@@ -169,7 +195,7 @@ function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options: RunOpt
     const resolved = resolveRefs(written, bindings);
     if (!resolved.ok) return refuse(resolved.diagnostics.map(at(i)));
     const ir = resolved.ir;
-    const lowered = lowerIr(ir, { now, actor: options.actor });
+    const lowered = lowerIr(ir, { now, actor: options.actor, tenant: script.tenant, traceId: script.traceId, statement: i });
     if (!lowered.ok) return refuse(lowered.diagnostics.map(at(i)));
     warnings.push(...lowered.warnings.map(at(i)));
     const op = lowered.operation;
@@ -306,31 +332,36 @@ export const ANONYMIZED_TEXT = '[anonymized]';
  * with one audit entry. `demote` and `anonymize` clear the expiry so the record is live again.
  * Records under a lock that refuses Expire are skipped until the lock lapses.
  */
-export function sweep(store: Store, now: Date | string = new Date(), actor = 'system:sweep'): SweepResult | { diagnostics: Diagnostic[] } {
+export function sweep(store: Store, now: Date | string = new Date(), actor = 'system:sweep', tenant: string = DEFAULT_TENANT): SweepResult | { diagnostics: Diagnostic[] } {
   if (store.async) return { diagnostics: [asyncStore(store)] };
-  return store.drive(sweepIo(store, now, actor));
+  return store.drive(sweepIo(store, now, actor, tenant));
 }
 
 /** `sweep` on a store over either kind of driver. */
-export function sweepAsync(store: Store<AnySqlDriver>, now: Date | string = new Date(), actor = 'system:sweep'): Promise<SweepResult | { diagnostics: Diagnostic[] }> {
-  return store.driveAsync(sweepIo(store, now, actor));
+export function sweepAsync(store: Store<AnySqlDriver>, now: Date | string = new Date(), actor = 'system:sweep', tenant: string = DEFAULT_TENANT): Promise<SweepResult | { diagnostics: Diagnostic[] }> {
+  return store.driveAsync(sweepIo(store, now, actor, tenant));
 }
 
 /** `sweep` as queries (src/execute/io.ts). */
-export function* sweepIo(store: Store<AnySqlDriver>, now: Date | string = new Date(), actor = 'system:sweep'): Io<SweepResult | { diagnostics: Diagnostic[] }> {
+export function* sweepIo(store: Store<AnySqlDriver>, now: Date | string = new Date(), actor = 'system:sweep', tenant: string = DEFAULT_TENANT): Io<SweepResult | { diagnostics: Diagnostic[] }> {
   const at = clock(now);
   if (!(at instanceof Date)) return { diagnostics: [at] };
+  const badTenant = tenantProblem(tenant);
+  if (badTenant) return { diagnostics: [badTenant] };
   const nowText = formatUtc(at);
   const d = store.dialect;
   return yield* store.transactionIo(function* () {
     const sql: SqlStatement[] = [];
     const exec = (s: SqlStatement) => (sql.push(s), ioRun(s.sql, s.params));
-    const due = (yield* ioAll(...stmt(compileDueExpiries(nowText, d)))).map(decodeRow);
+    const due = (yield* ioAll(...stmt(compileDueExpiries(nowText, d, tenant)))).map(decodeRow);
     const applied: { id: number; action: string }[] = [];
     const changes: Change[] = [];
     const skipped: { id: number; reason: string }[] = [];
+    // Records an ephemeral deletion took with it (their history), and whose audit images go.
+    const erased = new Set<number>();
     for (const row of due) {
       const id = Number(row.id);
+      if (erased.has(id)) continue;
       const action = String(row.expire_action ?? 'soft_delete');
       let set: Record<string, unknown> | null = null;
       switch (action) {
@@ -353,21 +384,32 @@ export function* sweepIo(store: Store<AnySqlDriver>, now: Date | string = new Da
         continue;
       }
       if (action === 'hard_delete') {
-        yield* exec(compileDeleteById(id, d));
+        yield* exec(compileDeleteById(id, d, tenant));
         changes.push({ id, before: row, after: null });
+        // An ephemeral record's deletion erases its history (spec/semantics.md "Retention").
+        if (row.retention === 'ephemeral') {
+          erased.add(id);
+          if (typeof row.subject === 'string' && typeof row.attribute === 'string') {
+            for (const v of store.all(compileFactVersions(row.subject, row.attribute, d, tenant)).map(decodeRow)) {
+              exec(compileDeleteById(Number(v.id), d, tenant));
+              erased.add(Number(v.id));
+            }
+          }
+        }
       }
       if (set) {
-        yield* exec(compileUpdateById(id, { ...set, updated_at: nowText }, d));
+        yield* exec(compileUpdateById(id, { ...set, updated_at: nowText }, d, tenant));
         changes.push({ id, before: Object.fromEntries(Object.keys(set).map((k) => [k, row[k] ?? null])), after: set });
       }
       applied.push({ id, action });
     }
     if (changes.length) {
       yield* exec(compileAuditInsert({
-        at: nowText, actor, op: 'Sweep', ir: null, affectedIds: changes.map((c) => c.id),
+        tenant, at: nowText, actor, op: 'Sweep', ir: null, affectedIds: changes.map((c) => c.id),
         before: Object.fromEntries(changes.map((c) => [c.id, c.before])), after: Object.fromEntries(changes.map((c) => [c.id, c.after])),
       }, d));
     }
+    for (const id of erased) exec(compileAuditScrub(id, d, tenant));
     return { commit: true, value: { applied, skipped, changes, sql } };
   });
 }
@@ -382,23 +424,26 @@ export interface AuditRecord {
   readonly before: Record<string, Record<string, unknown> | null> | null;
   readonly after: Record<string, Record<string, unknown> | null> | null;
   readonly undoneBy: number | null;
+  /** The run that wrote the entry (RunOptions.traceId), when it had one. */
+  readonly traceId: string | null;
 }
 
-/** The audit log, oldest first (or one entry). */
-export function auditLog(store: Store, id?: number): AuditRecord[] {
+/** The tenant's audit log (default tenant `default`), oldest first (or one entry). */
+export function auditLog(store: Store, id?: number, tenant: string = DEFAULT_TENANT): AuditRecord[] {
   if (store.async) throw new Error(asyncStoreMessage(store.location));
-  return store.drive(auditLogIo(store, id));
+  return store.drive(auditLogIo(store, id, tenant));
 }
 
 /** `auditLog` on a store over either kind of driver. */
-export function auditLogAsync(store: Store<AnySqlDriver>, id?: number): Promise<AuditRecord[]> {
-  return store.driveAsync(auditLogIo(store, id));
+export function auditLogAsync(store: Store<AnySqlDriver>, id?: number, tenant: string = DEFAULT_TENANT): Promise<AuditRecord[]> {
+  return store.driveAsync(auditLogIo(store, id, tenant));
 }
 
 /** `auditLog` as queries (src/execute/io.ts). */
-export function* auditLogIo(store: Store<AnySqlDriver>, id?: number): Io<AuditRecord[]> {
-  return (yield* ioAll(...stmt(compileAuditSelect(store.dialect, id)))).map((r) => auditImages(r)).map(({ r, ir, before, after }) => ({
+export function* auditLogIo(store: Store<AnySqlDriver>, id?: number, tenant: string = DEFAULT_TENANT): Io<AuditRecord[]> {
+  return (yield* ioAll(...stmt(compileAuditSelect(store.dialect, tenant, id)))).map((r) => auditImages(r)).map(({ r, ir, before, after }) => ({
     id: Number(r.id),
+    traceId: r.trace_id === null || r.trace_id === undefined ? null : String(r.trace_id),
     at: String(r.at),
     actor: r.actor === null ? null : String(r.actor),
     op: String(r.op),
@@ -435,6 +480,8 @@ export function undo(store: Store, auditId: number, options: UndoOptions = {}): 
 export interface UndoOptions {
   readonly now?: Date | string;
   readonly actor?: string;
+  /** The caller's tenant (default `default`): only its audit entries and records are undone. */
+  readonly tenant?: string;
 }
 
 /** `undo` on a store over either kind of driver. */
@@ -444,10 +491,13 @@ export function undoAsync(store: Store<AnySqlDriver>, auditId: number, options: 
 
 /** `undo` as queries (src/execute/io.ts). */
 export function* undoIo(store: Store<AnySqlDriver>, auditId: number, options: UndoOptions = {}): Io<UndoResult> {
+  const tenant = options.tenant ?? DEFAULT_TENANT;
   const fail = (code: Code, message: string): UndoResult => ({ ok: false, diagnostics: [diagnostic(code, message)] });
   const at = clock(options.now);
   if (!(at instanceof Date)) return { ok: false, diagnostics: [at] };
-  const [entry] = yield* auditLogIo(store, auditId);
+  const badTenant = tenantProblem(tenant);
+  if (badTenant) return { ok: false, diagnostics: [badTenant] };
+  const [entry] = yield* auditLogIo(store, auditId, tenant);
   if (!entry) return fail('undo-not-found', `no audit entry #${auditId}`);
   if (entry.undoneBy !== null) return fail('undo-already-done', `audit entry #${auditId} was already undone by entry #${entry.undoneBy}`);
   const softDeleted = Object.entries(entry.after ?? {})
@@ -457,7 +507,7 @@ export function* undoIo(store: Store<AnySqlDriver>, auditId: number, options: Un
   const nowText = formatUtc(at);
   const d = store.dialect;
   return yield* store.transactionIo<UndoResult>(function* () {
-    const rows = (yield* ioAll(...stmt(compileSelectByIds(softDeleted, d)))).map(decodeRow);
+    const rows = (yield* ioAll(...stmt(compileSelectByIds(softDeleted, d, tenant)))).map(decodeRow);
     const restored: number[] = [];
     const unexpired: number[] = [];
     const changes: Change[] = [];
@@ -476,20 +526,96 @@ export function* undoIo(store: Store<AnySqlDriver>, auditId: number, options: Un
       if (lock) return { commit: false, value: fail('record-locked', `undo refused: memory #${String(row.id)} is locked ${String(row.lock_mode)}; ${lock}`) };
       const perm = writeRefusal(row, options.actor);
       if (perm) return { commit: false, value: fail('permission-denied', `undo refused: memory #${String(row.id)}: ${perm}`) };
-      yield* ioRun(...stmt(compileUpdateById(Number(row.id), { ...set, updated_at: nowText }, d)));
+      yield* ioRun(...stmt(compileUpdateById(Number(row.id), { ...set, updated_at: nowText }, d, tenant)));
       restored.push(Number(row.id));
       changes.push({ id: Number(row.id), before: Object.fromEntries(Object.keys(set).map((k) => [k, row[k] ?? null])), after: set });
     }
     if (!restored.length) return { commit: false, value: fail('undo-nothing', `the records of audit entry #${auditId} are gone or already live`) };
     yield* ioRun(...stmt(compileAuditInsert({
-      at: nowText, actor: options.actor ?? null, op: 'Undo', ir: { undo: auditId }, affectedIds: restored,
+      tenant, at: nowText, actor: options.actor ?? null, op: 'Undo', ir: { undo: auditId }, affectedIds: restored,
       before: Object.fromEntries(changes.map((c) => [c.id, c.before])), after: Object.fromEntries(changes.map((c) => [c.id, c.after])),
     }, d)));
-    const [last] = yield* ioAll(...stmt(compileAuditLastId(d)));
-    yield* ioRun(...stmt(compileAuditMarkUndone(auditId, Number(last.id), d)));
+    const [last] = yield* ioAll(...stmt(compileAuditLastId(d, tenant)));
+    yield* ioRun(...stmt(compileAuditMarkUndone(auditId, Number(last.id), d, tenant)));
     return { commit: true, value: { ok: true, restored, unexpired, auditId: Number(last.id) } };
   });
 }
 
 /** A compiled statement as the arguments of a query. */
 const stmt = (s: SqlStatement): [string, SqlStatement['params']] => [s.sql, s.params];
+
+/** One version in a `why` chain: a record and where it came from. */
+export interface Provenance {
+  readonly id: number;
+  readonly text: string | null;
+  readonly subject: string | null;
+  readonly attribute: string | null;
+  readonly validFrom: string | null;
+  readonly validTo: string | null;
+  /** The source episode the writer named (EPISODE). */
+  readonly episode: string | null;
+  readonly confidence: number | null;
+  readonly retention: string | null;
+  /** Who wrote it (the run's actor). */
+  readonly actor: string | null;
+  /** The run that wrote it, and its statement (0-based). */
+  readonly traceId: string | null;
+  readonly statement: number | null;
+  readonly createdAt: string | null;
+  readonly deleted: boolean;
+  /** The version it superseded (the next link of the chain), if any. */
+  readonly supersedes: number | null;
+}
+
+export interface WhyResult {
+  readonly ok: true;
+  /** The record asked about, then each version it superseded, newest first. */
+  readonly chain: readonly Provenance[];
+  /** The tenant's audit entries that touched any version of the chain, oldest first. */
+  readonly audit: readonly AuditRecord[];
+}
+
+const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+
+/**
+ * Why a record is what it is (`t2m why <id>`): its provenance (actor, run, statement, episode),
+ * the chain of versions it superseded, and the audit entries that wrote them — in the caller's
+ * tenant only (an id of another tenant is `why-not-found`, as if it did not exist).
+ */
+export function why(store: Store, id: number, options: { tenant?: string } = {}): WhyResult | { ok: false; diagnostics: Diagnostic[] } {
+  if (store.async) return { ok: false, diagnostics: [asyncStore(store)] };
+  return store.drive(whyIo(store, id, options));
+}
+
+/** `why` on a store over either kind of driver. */
+export function whyAsync(store: Store<AnySqlDriver>, id: number, options: { tenant?: string } = {}): Promise<WhyResult | { ok: false; diagnostics: Diagnostic[] }> {
+  return store.driveAsync(whyIo(store, id, options));
+}
+
+/** `why` as queries (src/execute/io.ts). */
+export function* whyIo(store: Store<AnySqlDriver>, id: number, options: { tenant?: string } = {}): Io<WhyResult | { ok: false; diagnostics: Diagnostic[] }> {
+  const tenant = options.tenant ?? DEFAULT_TENANT;
+  const badTenant = tenantProblem(tenant);
+  if (badTenant) return { ok: false, diagnostics: [badTenant] };
+  const d = store.dialect;
+  const chain: Provenance[] = [];
+  const seen = new Set<number>();
+  for (let next: number | null = id; next !== null && !seen.has(next);) {
+    seen.add(next);
+    const row: Record<string, unknown> | undefined = (yield* ioAll(...stmt(compileSelectByIds([next], d, tenant)))).map(decodeRow)[0];
+    if (!row) break;
+    chain.push({
+      id: Number(row.id), text: str(row.text), subject: str(row.subject), attribute: str(row.attribute),
+      validFrom: str(row.valid_from), validTo: str(row.valid_to), episode: str(row.episode),
+      confidence: typeof row.confidence === 'number' ? row.confidence : null, retention: str(row.retention),
+      actor: str(row.owner), traceId: str(row.trace_id), statement: typeof row.statement_index === 'number' ? row.statement_index : null,
+      createdAt: str(row.created_at), deleted: row.deleted === 1,
+      supersedes: typeof row.supersedes === 'number' ? row.supersedes : null,
+    });
+    next = typeof row.supersedes === 'number' ? row.supersedes : null;
+  }
+  if (!chain.length) return { ok: false, diagnostics: [diagnostic('why-not-found', `no record #${id} in tenant '${tenant}'`)] };
+  const ids = new Set(chain.map((p) => p.id));
+  const audit = (yield* auditLogIo(store, undefined, tenant)).filter((e) => e.affectedIds.some((a) => ids.has(a)));
+  return { ok: true, chain, audit };
+}

@@ -9,7 +9,7 @@
  * `executeOperationIo` runs on a synchronous or an asynchronous driver alike.
  */
 import {
-  compile, compileAuditInsert, compileDeleteById, compileInsert, compileTargetSelect, compileUpdateById, decodeRow,
+  compile, compileAuditInsert, compileAuditScrub, compileDeleteById, compileFactVersions, compileInsert, compileTargetSelect, compileUpdateById, decodeRow,
   type SqlStatement,
 } from '../compile/index.js';
 import { diagnostic, type Code } from '../diagnostics/codes.js';
@@ -17,7 +17,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { JsonValue } from '../ir/schema.js';
 import { ARCHIVE_WEIGHT, BASE_WEIGHT } from '../lower/index.js';
 import type {
-  DeleteOp, DemoteOp, EncodeOp, ExpireOp, LabelOp, LockOp, MergeOp, Operation, PromoteOp, SplitOp, TargetedOperation,
+  DeleteOp, DemoteOp, EncodeOp, ExpireOp, FactWrite, LabelOp, LockOp, MergeOp, Operation, PromoteOp, SplitOp, TargetedOperation,
   UpdateOp, WeightChange,
 } from '../lower/operation.js';
 import { canRead, effectsOf, lockActive, lockDenies, lockRefusal, nonAdditive, writeRefusal } from './governance.js';
@@ -35,6 +35,20 @@ export interface Change {
   readonly after: Readonly<Record<string, unknown>> | null;
 }
 
+export interface RecordProvenance {
+  readonly actor: string | null;
+  readonly trace_id: string | null;
+  readonly statement: number | null;
+  readonly episode: string | null;
+  readonly supersedes: number | null;
+}
+
+function provenanceOf(rows: readonly Row[]): Record<number, RecordProvenance> {
+  const s = (v: unknown) => (typeof v === 'string' ? v : null);
+  const n = (v: unknown) => (typeof v === 'number' ? v : null);
+  return Object.fromEntries(rows.map((r) => [r.id, { actor: s(r.owner), trace_id: s(r.trace_id), statement: n(r.statement_index), episode: s(r.episode), supersedes: n(r.supersedes) }]));
+}
+
 export interface StatementResult {
   readonly index: number;
   readonly op: Operation['kind'];
@@ -42,6 +56,12 @@ export interface StatementResult {
   readonly ids: readonly number[];
   /** Retrieve: the returned records, projected to `include`. */
   readonly rows?: readonly Record<string, unknown>[];
+  /**
+   * Retrieve/Summarize: where each returned record came from (spec/semantics.md "Provenance"):
+   * the actor and run (trace id, statement) that wrote it, its source episode, the version it
+   * superseded.
+   */
+  readonly provenance?: Readonly<Record<number, RecordProvenance>>;
   /** Retrieve/Summarize with a search: relevance score per returned id. */
   readonly scores?: Readonly<Record<number, number>>;
   readonly summary?: string;
@@ -107,7 +127,7 @@ class Execution {
       let missing = sel.ids.filter((id) => !found.has(id));
       if (missing.length && (op.kind === 'Retrieve' || op.kind === 'Summarize')) {
         // Tell "hidden from this reader" apart from "not there"; only the ids are reported.
-        const live = yield* this.query(compileTargetSelect({ ids: missing, all: false, orderBy: 'time_desc' }, this.store.dialect, { now: op.now, applyReadPermissions: false }));
+        const live = yield* this.query(compileTargetSelect({ ids: missing, all: false, orderBy: 'time_desc', asOf: sel.asOf, history: sel.history }, this.store.dialect, { tenant: op.tenant, now: op.now, applyReadPermissions: false }));
         const unreadable = new Set(live.map((r) => r.id));
         if (unreadable.size) {
           const who = op.actor ? `actor '${op.actor}'` : 'an anonymous reader';
@@ -191,12 +211,14 @@ class Execution {
     for (const k of changed) set[k] = changes[k];
     if (!this.effectGuard(row, set)) return;
     set.updated_at = this.op.now;
-    yield* this.write(compileUpdateById(row.id, set, this.store.dialect));
+    yield* this.write(compileUpdateById(row.id, set, this.store.dialect, this.op.tenant));
     this.changes.push({ id: row.id, before: withoutVector(pick(row, changed)), after: withoutVector(pick(set, changed)) });
     Object.assign(row, set);
   }
 
-  *insert(values: Record<string, unknown>): Io<number> {
+  /** Inserts a record into the run's tenant, with the run's provenance (trace id, statement). */
+  *insert(fields: Record<string, unknown>): Io<number> {
+    const values = { ...fields, tenant: this.op.tenant, trace_id: this.op.traceId || null, statement_index: this.index };
     const stmt = compileInsert(values, this.store.dialect);
     this.sql.push(stmt);
     const rows = yield* ioAll(stmt.sql, stmt.params);
@@ -205,11 +227,27 @@ class Execution {
     return id;
   }
 
+  /** Removes a record for good: the row and every index entry derived from it (compileDeleteById). */
   *remove(row: Row): Io<void> {
     if (this.refusal || !this.effectGuard(row, null)) return;
-    yield* this.write(compileDeleteById(row.id, this.store.dialect));
+    yield* this.write(compileDeleteById(row.id, this.store.dialect, this.op.tenant));
     this.changes.push({ id: row.id, before: withoutVector(row), after: null });
   }
+
+  /**
+   * A hard deletion whose retention erases history (ephemeral): the record's other versions go
+   * too, and the audit images of every version are blanked (the entries stay: who, when, which op).
+   */
+  *eraseHistory(row: Row): Io<void> {
+    if (this.refusal || row.retention !== 'ephemeral') return;
+    const versions = typeof row.attribute === 'string' && typeof row.subject === 'string'
+      ? (yield* this.query(compileFactVersions(row.subject, row.attribute, this.store.dialect, this.op.tenant))).filter((v) => v.id !== row.id)
+      : [];
+    for (const v of versions) yield* this.remove(v);
+    this.erased.push(row.id, ...versions.map((v) => v.id));
+  }
+  /** Ids whose audit images are blanked once the statement's own entry is written. */
+  readonly erased: number[] = [];
 
   embedding(text: string): { embedding: number[]; embedding_model: string } {
     return { embedding: this.store.embedder.embed(text), embedding_model: this.store.embedder.model };
@@ -277,7 +315,25 @@ function* encode(x: Execution, op: EncodeOp): Io<number[]> {
   };
   if (op.embedding) Object.assign(values, { embedding: op.embedding, embedding_model: 'caller' });
   else if (!op.skipEmbedding) Object.assign(values, x.embedding(text));
-  return [yield* x.insert(values)];
+  if (!op.fact) return [yield* x.insert(values)];
+  return [yield* supersede(x, op.fact, values)];
+}
+
+/**
+ * Writes a fact version in its place in the history of (tenant, subject, attribute)
+ * (spec/semantics.md "Facts"): the version valid at its `valid_from` (the latest starting at or
+ * before it) is closed there and superseded by it; the next version, if it is back-dated before
+ * one, bounds its own validity and now supersedes it. All in the statement's transaction.
+ */
+function* supersede(x: Execution, fact: FactWrite, values: Record<string, unknown>): Io<number> {
+  const versions = yield* x.query(compileFactVersions(fact.subject, fact.attribute, x.store.dialect, x.op.tenant));
+  const before = versions.filter((v) => String(v.valid_from ?? '') <= fact.validFrom);
+  const prev = before[before.length - 1];
+  const next = versions.find((v) => String(v.valid_from ?? '') > fact.validFrom);
+  const id = yield* x.insert({ ...values, valid_to: next?.valid_from ?? null, supersedes: prev?.id ?? null });
+  if (prev) yield* x.update(prev, { valid_to: fact.validFrom });
+  if (next) yield* x.update(next, { supersedes: id });
+  return id;
 }
 
 function* update(x: Execution, op: UpdateOp, rows: Row[]): Io<void> {
@@ -337,7 +393,7 @@ function* merge(x: Execution, op: MergeOp, rows: Row[]): Io<number[]> {
   else {
     primary = rows.find((r) => r.id === op.primary);
     if (!primary) {
-      const [extra] = yield* x.query(compileTargetSelect({ ids: [op.primary], all: false, orderBy: 'time_desc' }, x.store.dialect, { now: op.now, applyReadPermissions: false }));
+      const [extra] = yield* x.query(compileTargetSelect({ ids: [op.primary], all: false, orderBy: 'time_desc' }, x.store.dialect, { tenant: op.tenant, now: op.now, applyReadPermissions: false }));
       if (!extra) return (x.refuse('merge-primary-missing', `Merge: primary record #${op.primary} does not exist (or is deleted or expired)`, 'args.primary_id'), []);
       primary = extra;
     }
@@ -444,17 +500,26 @@ function* lock(x: Execution, op: LockOp, rows: Row[]): Io<void> {
   }
 }
 
+/** Refuses a Delete or Expire of a record under legal hold; true when none is. */
+function retentionGuard(x: Execution, op: DeleteOp | ExpireOp, rows: readonly Row[]): boolean {
+  const held = rows.find((r) => r.retention === 'legal_hold');
+  return held ? x.refuse('retention-held', `${op.kind} refused: memory #${held.id} is under legal_hold retention`) : true;
+}
+
 function* expire(x: Execution, op: ExpireOp, rows: Row[]): Io<void> {
-  if (!x.guard(op, rows)) return;
+  if (!x.guard(op, rows) || !retentionGuard(x, op, rows)) return;
   if (op.expireAt <= op.now) x.warn('expires-immediately', `the expiry time ${op.expireAt} is not after now (${op.now}); the records are hidden at once`);
   for (const row of rows) yield* x.update(row, { expire_at: op.expireAt, expire_action: op.action, expire_reason: op.reason ?? null });
 }
 
 function* remove(x: Execution, op: DeleteOp, rows: Row[]): Io<void> {
-  if (!x.guard(op, rows)) return;
+  if (!x.guard(op, rows) || !retentionGuard(x, op, rows)) return;
   for (const row of rows) {
     if (op.soft) yield* x.update(row, { deleted: 1, deleted_at: op.now });
-    else yield* x.remove(row);
+    else {
+      yield* x.remove(row);
+      yield* x.eraseHistory(row);
+    }
   }
 }
 
@@ -510,11 +575,11 @@ export function* executeOperationIo(
         x.warn('truncated', `Retrieve matched more than ${maxRows} records; the first ${maxRows} are returned (RunOptions.limits.maxRows, t2m run --max-rows; or narrow it with LIMIT)`, 'target');
         rows = rows.slice(0, maxRows);
       }
-      return { ok: true, result: x.result(all(), { rows: rows.map((r) => project(r, op.include)), scores }) };
+      return { ok: true, result: x.result(all(), { rows: rows.map((r) => project(r, op.include)), scores, provenance: provenanceOf(rows) }) };
     case 'Summarize': {
       const texts = rows.filter((r) => typeof r.text === 'string').map((r) => ({ id: r.id, text: r.text as string }));
       const summary = store.summarizer.summarize(texts, { focus: op.focus, maxTokens: op.maxTokens });
-      return { ok: true, result: x.result(all(), { summary, scores }) };
+      return { ok: true, result: x.result(all(), { summary, scores, provenance: provenanceOf(rows) }) };
     }
     case 'Update': return yield* done(thenAll(update(x, op, rows)));
     case 'Label': return yield* done(thenAll(label(x, op, rows)));
@@ -532,6 +597,8 @@ function* withAudit(x: Execution, ids: number[]): Io<StatementResult> {
   const op = x.op;
   if (x.changes.length) {
     const entry = (changes: readonly Change[]) => compileAuditInsert({
+      tenant: op.tenant,
+      traceId: op.traceId || null,
       at: op.now,
       actor: op.actor ?? null,
       op: op.kind,
@@ -544,6 +611,7 @@ function* withAudit(x: Execution, ids: number[]): Io<StatementResult> {
     // actor may see (records it may not read are redacted, as in `changes`).
     const full = entry(x.changes);
     yield* ioRun(full.sql, full.params);
+    for (const id of x.erased) yield* x.write(compileAuditScrub(id, x.store.dialect, op.tenant));
     x.sql.push(x.unreadable.size ? entry(x.visibleChanges()) : full);
   }
   return x.result(ids);

@@ -14,7 +14,7 @@ import { z } from 'zod';
 // The op names, stages and enum values are the language's vocabulary (src/language/).
 import {
   STAGES, OPS, STAGE_OF, READ_PERMS, WRITE_PERMS, TIME_UNITS, RELATIVE_DIRECTIONS, ORDER_BY, LABEL_MODES, LOCK_MODES, ON_EXPIRE,
-  SPLIT_STRATEGIES, SPLIT_LANGS, MERGE_STRATEGIES, INCLUDE_FIELDS, REF_NAME_PATTERN,
+  SPLIT_STRATEGIES, SPLIT_LANGS, MERGE_STRATEGIES, INCLUDE_FIELDS, REF_NAME_PATTERN, RETENTION_CLASSES,
 } from '../language/index.js';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -157,6 +157,12 @@ export const EncodeArgs = z.looseObject({
   expire_at: DateTime.optional(),
   next_auto_update_at: DateTime.optional(),
   embedding: z.array(num).optional(),
+  // Typed facts and retention (extensions, spec/syntax.md §12).
+  attribute: str.optional(),
+  valid_from: DateTime.optional(),
+  episode: str.optional(),
+  confidence: num.optional(),
+  retention: z.enum(RETENTION_CLASSES).optional(),
   ...permissionFields,
 });
 
@@ -242,9 +248,9 @@ export const DeleteArgs = z.looseObject({
   reason: str.optional(),
 });
 
-export const RetrieveArgs = z.looseObject({ include: z.array(z.enum(INCLUDE_FIELDS)).optional() });
+export const RetrieveArgs = z.looseObject({ include: z.array(z.enum(INCLUDE_FIELDS)).optional(), as_of: DateTime.optional(), history: bool.optional() });
 
-export const SummarizeArgs = z.looseObject({ focus: str.optional(), max_tokens: int.optional() });
+export const SummarizeArgs = z.looseObject({ focus: str.optional(), max_tokens: int.optional(), as_of: DateTime.optional() });
 
 function instruction<O extends Op, A extends z.ZodType>(op: O, args: A) {
   return z.strictObject({

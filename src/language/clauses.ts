@@ -70,11 +70,18 @@ export const CLAUSES = {
   MAX: { shape: 'max-tokens', ops: { Summarize: ['args', 'max_tokens'] }, written: 'MAX … TOKENS', named: 'MAX n TOKENS' },
   OLDER: { shape: 'older-than', ops: { Delete: ['args', 'older_than'] }, written: 'OLDER THAN', named: 'OLDER THAN' },
   WITHIN: { shape: 'within', ops: { Delete: ['args', 'time_range'] } },
+  ATTRIBUTE: { shape: 'value', ops: { Encode: ['args', 'attribute'] } },
+  'VALID FROM': { shape: 'value', ops: { Encode: ['args', 'valid_from'] } },
+  EPISODE: { shape: 'value', ops: { Encode: ['args', 'episode'] } },
+  CONFIDENCE: { shape: 'value', ops: { Encode: ['args', 'confidence'] } },
+  RETENTION: { shape: 'value', ops: { Encode: ['args', 'retention'] } },
+  'AS OF': { shape: 'value', ops: { Retrieve: ['args', 'as_of'], Summarize: ['args', 'as_of'] } },
 
   ARCHIVE: { shape: 'flag', value: true, ops: { Demote: ['args', 'archive'] } },
   SOFT: { shape: 'flag', value: true, ops: { Delete: ['args', 'soft'] }, named: 'SOFT / HARD' },
   HARD: { shape: 'flag', value: false, ops: { Delete: ['args', 'soft'] }, named: 'SOFT / HARD' },
   CONFIRM: { shape: 'flag', value: true, path: ['meta', 'confirmation'] },
+  HISTORY: { shape: 'flag', value: true, ops: { Retrieve: ['args', 'history'] } },
   'DRY RUN': { shape: 'flag', value: true, path: ['meta', 'dry_run'] },
 
   STAGE: { shape: 'value', path: ['stage'] },
@@ -140,9 +147,9 @@ export function clauseVerbs(name: string): VerbName[] {
  */
 export const CLAUSE_ORDER = [
   'ID', 'IDS', 'ALL', 'WHERE',
-  'TYPE', 'TAGS', 'TIME', 'SOURCE', 'SUBJECT', 'LOCATION', 'TOPIC', 'URL', 'STRUCTURED', 'PAYLOAD', 'FACETS',
+  'TYPE', 'TAGS', 'TIME', 'SOURCE', 'SUBJECT', 'ATTRIBUTE', 'VALID FROM', 'EPISODE', 'CONFIDENCE', 'RETENTION', 'LOCATION', 'TOPIC', 'URL', 'STRUCTURED', 'PAYLOAD', 'FACETS',
   'MODE', 'INTO', 'STRATEGY', 'BY', 'ARCHIVE', 'REMIND', 'TTL', 'UNTIL', 'THEN', 'SOFT', 'HARD', 'OLDER',
-  'WITHIN', 'INCLUDE', 'FOCUS', 'MAX', 'REASON', 'POLICY', 'SET', 'WITH',
+  'WITHIN', 'AS OF', 'HISTORY', 'INCLUDE', 'FOCUS', 'MAX', 'REASON', 'POLICY', 'SET', 'WITH',
   'AS', 'LANG', 'TRACE', 'AT', 'DRY RUN', 'CONFIRM', 'STAGE', 'COMMENT',
 ] as const satisfies readonly ClauseName[];
 type Unplaced = Exclude<ClauseName, (typeof CLAUSE_ORDER)[number]>;

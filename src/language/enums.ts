@@ -18,9 +18,12 @@ export const ON_EXPIRE = ['soft_delete', 'hard_delete', 'demote', 'anonymize'] a
 export const SPLIT_STRATEGIES = ['by_sentences', 'by_chunks', 'custom'] as const;
 export const SPLIT_LANGS = ['zh', 'en', 'auto'] as const;
 export const MERGE_STRATEGIES = ['merge_into_primary'] as const;
+/** Retention classes (spec/semantics.md "Retention"): how long a record lives and what its deletion erases. */
+export const RETENTION_CLASSES = ['ephemeral', 'session', 'durable', 'legal_hold'] as const;
 export const INCLUDE_FIELDS = [
   'id', 'text', 'type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source', 'weight',
   'read_perm_level', 'write_perm_level', 'read_whitelist', 'read_blacklist', 'write_whitelist', 'write_blacklist',
+  'attribute', 'valid_from', 'valid_to', 'supersedes', 'episode', 'confidence', 'retention',
 ] as const;
 
 export interface EnumSpec<V extends string = string> {
@@ -91,17 +94,25 @@ export const ENUMS = {
     docs: {
       id: 'The id.', text: 'The text.', type: 'The type.', tags: 'The tags.', facets: 'The facets.', time: 'When it happened.',
       subject: 'The subject.', location: 'The location.', topic: 'The topic.', source: 'Where it came from.', weight: 'The weight.',
-      read_perm_level: 'Who may read it.', write_perm_level: 'Who may write it.', read_whitelist: 'Actors always allowed to read.',
-      read_blacklist: 'Actors never allowed to read.', write_whitelist: 'Actors always allowed to write.', write_blacklist: 'Actors never allowed to write.',
+      read_perm_level: 'Who may read it.', write_perm_level: 'Who may write it.', read_whitelist: 'Who may always read.',
+      read_blacklist: 'Who may never read.', write_whitelist: 'Who may always write.', write_blacklist: 'Who may never write.',
+      attribute: 'The fact attribute.', valid_from: 'When it starts holding.', valid_to: 'When it stopped holding.',
+      supersedes: 'The version it replaced.', episode: 'The source episode.', confidence: 'The writer confidence.', retention: 'The retention class.',
+    },
+  }),
+  retention: spec({
+    values: RETENTION_CLASSES, paths: ['args.retention'], ops: ['Encode'], clause: 'RETENTION', default: 'durable',
+    docs: {
+      ephemeral: 'A day; deletion erases history.', session: '30 days.', durable: 'Until deleted.', legal_hold: 'Never deleted.',
     },
   }),
   read_perm_level: spec({
     values: READ_PERMS, paths: ['args.read_perm_level', 'args.set.read_perm_level'],
-    docs: { public: 'Anyone.', team: 'The team.', private: 'The owner only.', custom: 'By the white and black lists.' },
+    docs: { public: 'Anyone.', team: 'The team.', private: 'The owner only.', custom: 'By the lists.' },
   }),
   write_perm_level: spec({
     values: WRITE_PERMS, paths: ['args.write_perm_level', 'args.set.write_perm_level'],
-    docs: { open: 'Anyone.', maintainer: 'Maintainers.', owner_only: 'The owner only.', custom: 'By the white and black lists.' },
+    docs: { open: 'Anyone.', maintainer: 'Maintainers.', owner_only: 'The owner only.', custom: 'By the lists.' },
   }),
 } as const;
 

@@ -13,18 +13,18 @@ export interface KeywordDoc {
 
 /** The twelve verbs (the paper's Table 1), in op order. */
 const VERB_KEYWORDS = {
-  ENCODE: { summary: '**Encode** (stage ENC): store one new memory — text, url or structured payload — with its type, tags, time, facets and permissions.', ir: 'op = "Encode"' },
-  UPDATE: { summary: '**Update** (STO): set fields of the targeted memories (`SET field value, …`).', ir: 'op = "Update", args.set' },
-  LABEL: { summary: '**Label** (STO): add, replace or remove tags and merge facets on the targeted memories.', ir: 'op = "Label"' },
-  PROMOTE: { summary: '**Promote** (STO): raise salience — set an absolute weight, shift it by a delta, or attach a reminder (RFC 5545 RRULE).', ir: 'op = "Promote"' },
-  DEMOTE: { summary: '**Demote** (STO): lower salience — set a weight, shift it down, or archive (weight ≤ 0.3, still retrievable).', ir: 'op = "Demote"' },
-  MERGE: { summary: '**Merge** (STO): fold the targeted memories into a primary one; children keep lineage links and are (soft-)deleted.', ir: 'op = "Merge"' },
+  ENCODE: { summary: '**Encode** (stage ENC): store a memory (text, url or structured payload), or a typed fact (`ATTRIBUTE`).', ir: 'op = "Encode"' },
+  UPDATE: { summary: '**Update** (STO): set fields of memories (`SET field value, …`).', ir: 'op = "Update", args.set' },
+  LABEL: { summary: '**Label** (STO): add, replace or remove tags and merge facets on memories.', ir: 'op = "Label"' },
+  PROMOTE: { summary: '**Promote** (STO): raise salience: set or shift the weight, or attach a reminder (RFC 5545 RRULE).', ir: 'op = "Promote"' },
+  DEMOTE: { summary: '**Demote** (STO): lower salience: set or shift the weight down, or archive (still retrievable).', ir: 'op = "Demote"' },
+  MERGE: { summary: '**Merge** (STO): fold memories into a primary one; the others keep lineage links and are (soft-)deleted.', ir: 'op = "Merge"' },
   SPLIT: { summary: '**Split** (STO): break a memory into linked children by sentences, by chunks, or by a custom instruction.', ir: 'op = "Split"' },
-  LOCK: { summary: '**Lock** (STO): make memories read-only or append-only, with an allow/deny policy, reviewers and an expiry.', ir: 'op = "Lock"' },
+  LOCK: { summary: '**Lock** (STO): make memories read-only or append-only, with a policy, reviewers and an expiry.', ir: 'op = "Lock"' },
   EXPIRE: { summary: '**Expire** (STO): give memories a time to live (`TTL P7D`) or an end time (`UNTIL …`) and what happens then.', ir: 'op = "Expire"' },
   DELETE: { summary: '**Delete** (STO): remove memories, soft (recoverable) or hard, optionally only those older than a duration.', ir: 'op = "Delete"' },
-  RETRIEVE: { summary: '**Retrieve** (RET): read memories by ids, filter or semantic search, ordered and limited, returning the `INCLUDE`d fields.', ir: 'op = "Retrieve"' },
-  SUMMARIZE: { summary: '**Summarize** (RET): an extractive digest of the targeted memories, with a focus and a token budget.', ir: 'op = "Summarize"' },
+  RETRIEVE: { summary: '**Retrieve** (RET): read memories by ids, filter or search, now or `AS OF` a time, returning the `INCLUDE`d fields.', ir: 'op = "Retrieve"' },
+  SUMMARIZE: { summary: '**Summarize** (RET): an extractive digest of memories, with a focus and a token budget.', ir: 'op = "Summarize"' },
 } as const satisfies Record<string, KeywordDoc>;
 
 const KEYWORD_TABLE = {
@@ -85,6 +85,14 @@ const KEYWORD_TABLE = {
   INCLUDE: { summary: 'Retrieve: which fields to return (`INCLUDE id, text, tags`).', ir: 'args.include' },
   SET: { summary: 'Fields to set: `SET weight 0.9`, `SET text "…", type "…"`.', ir: 'args.set / args.weight' },
   WITH: { summary: 'Extra arguments as an object, kept verbatim: `WITH { … }`.', ir: 'args' },
+  // Typed facts and reads in time (extensions, spec/syntax.md §12)
+  ATTRIBUTE: { summary: 'ENCODE a typed fact: `SUBJECT mira ATTRIBUTE passport_deadline`; the text is its value, and a new value supersedes the current one.', ir: 'args.attribute' },
+  VALID: { summary: '`VALID FROM <datetime>`: when a fact starts to hold (default: now); the version it supersedes ends there.', ir: 'args.valid_from' },
+  EPISODE: { summary: 'The source episode a fact was learnt from (provenance): `EPISODE "e2"`.', ir: 'args.episode' },
+  CONFIDENCE: { summary: 'How sure the writer is of a fact, from 0 to 1.', ir: 'args.confidence' },
+  RETENTION: { summary: 'Retention class: `ephemeral | session | durable | legal_hold` (expiry, and what deletion erases).', ir: 'args.retention' },
+  OF: { summary: 'Part of `AS OF <datetime>` (RETRIEVE, SUMMARIZE): read what was valid, live and unexpired then.', ir: 'args.as_of' },
+  HISTORY: { summary: 'RETRIEVE every version of the selected facts, superseded ones included, oldest first.', ir: 'args.history' },
   // Statement-wide
   STAGE: { summary: 'The stage, normally implied by the verb: `ENC`, `STO` or `RET`.', ir: 'stage' },
   AS: { summary: 'Who acts: `AS "sre-ling"`; permissions and the audit log use it.', ir: 'meta.actor' },

@@ -7,7 +7,9 @@ import { ON_EXPIRE, OPS, type IROf, type JsonValue } from '../ir/schema.js';
 import {
   asJson, assignOwn, clamp01, facetColumns, isPlainObject, isString, isStringList, PERM_LISTS, setOwn, storedList, type Lowerer,
 } from './lowerer.js';
-import type { ColumnValues } from './operation.js';
+import type { ColumnValues, FactWrite } from './operation.js';
+import { RETENTION_CLASSES } from '../language/enums.js';
+import { formatUtc } from './time.js';
 
 type EncodeArgs = NonNullable<IROf<'Encode'>['args']>;
 
@@ -20,12 +22,15 @@ const ENCODE_ARGS = [
   'payload', 'type', 'tags', 'facets', ' facets', 'time', 'subject', 'location', 'topic', 'source', 'skip_embedding', 'embedding',
   'auto_frequency', 'expire_at', 'next_auto_update_at', 'weight', 'ttl', 'expire_action', 'on_expire', 'expire_reason',
   'lock_mode', 'lock_reason', 'lock_policy', 'lock_expires', ...PERM_LISTS, 'read_perm_level', 'write_perm_level',
+  // Typed facts and retention (extensions, spec/syntax.md §12).
+  'attribute', 'valid_from', 'episode', 'confidence', 'retention', 'schema_version',
 ];
 /** Columns the engine keeps itself; an Encode arg naming one is ignored with a warning. */
-const ENGINE_MANAGED = ['id', 'owner', 'created_at', 'updated_at', 'deleted', 'deleted_at', 'embedding_model', 'lineage_parents', 'lineage_children'];
+const ENGINE_MANAGED = ['id', 'owner', 'created_at', 'updated_at', 'deleted', 'deleted_at', 'embedding_model', 'lineage_parents', 'lineage_children',
+  'tenant', 'valid_to', 'supersedes', 'trace_id', 'statement_index'];
 const LOCK_COLUMN_MODES = ['read_only', 'append_only', 'custom'];
 
-export function lowerEncode(l: Lowerer, ir: IROf<'Encode'>): { values: ColumnValues; skipEmbedding: boolean; embedding?: readonly number[] } {
+export function lowerEncode(l: Lowerer, ir: IROf<'Encode'>): { values: ColumnValues; skipEmbedding: boolean; embedding?: readonly number[]; fact?: FactWrite } {
   const a: EncodeArgs = ir.args ?? {};
   const payload: Record<string, unknown> = a.payload ?? {};
   const text = isString(payload.text) ? payload.text
@@ -82,7 +87,61 @@ export function lowerEncode(l: Lowerer, ir: IROf<'Encode'>): { values: ColumnVal
     if (list !== undefined) values[key] = storedList(l, list, `args.${key}`);
   }
   Object.assign(values, encodeGovernance(l, a));
-  return { values, skipEmbedding: a.skip_embedding === true, embedding: a.embedding };
+  const fact = encodeFact(l, a, values);
+  return { values, skipEmbedding: a.skip_embedding === true, embedding: a.embedding, ...(fact ? { fact } : {}) };
+}
+
+/** The lifetime a retention class gives a new record (spec/semantics.md "Retention"). */
+export const RETENTION_TTL: Readonly<Record<(typeof RETENTION_CLASSES)[number], { ttl?: string; action?: string }>> = {
+  ephemeral: { ttl: 'P1D', action: 'hard_delete' },
+  session: { ttl: 'P30D', action: 'soft_delete' },
+  durable: {},
+  legal_hold: {},
+};
+
+/** The schema version a fact is written with when the statement names none. */
+export const FACT_SCHEMA_VERSION = 1;
+
+/**
+ * A typed fact (ATTRIBUTE, VALID FROM, EPISODE, CONFIDENCE, RETENTION): its columns, and its key
+ * and validity for supersession. The record's text is the fact's value. The checker has
+ * reported a fact without a subject; lowering refuses one too, at the same path.
+ */
+function encodeFact(l: Lowerer, a: EncodeArgs, values: Record<string, JsonValue>): FactWrite | undefined {
+  const bad = (key: string, expected: string) => l.error('bad-arg', `Encode '${key}' must be ${expected}, got ${JSON.stringify(a[key])}`, `args.${key}`);
+  if (a.episode !== undefined) isString(a.episode) ? (values.episode = a.episode) : bad('episode', 'a string');
+  if (a.confidence !== undefined) {
+    if (typeof a.confidence === 'number' && a.confidence >= 0 && a.confidence <= 1) values.confidence = a.confidence;
+    else bad('confidence', 'a number from 0 to 1');
+  }
+  if (a.retention !== undefined) {
+    const r = a.retention;
+    if (isString(r) && (RETENTION_CLASSES as readonly string[]).includes(r)) {
+      values.retention = r;
+      const life = RETENTION_TTL[r as keyof typeof RETENTION_TTL];
+      if (life.ttl && values.expire_at === null && a.ttl === undefined) {
+        values.expire_at = l.shifted(life.ttl, 1, 'args.retention') ?? null;
+        values.expire_action = life.action ?? 'soft_delete';
+      }
+      if (r === 'legal_hold' && (a.ttl !== undefined || a.expire_at !== undefined)) l.error('bad-arg', 'a legal_hold record cannot be given an expiry', 'args.retention');
+    } else bad('retention', `one of ${RETENTION_CLASSES.join(', ')}`);
+  }
+  if (a.attribute === undefined) {
+    if (a.valid_from !== undefined) l.error('fact-needs-attribute', 'VALID FROM dates a fact: give it an ATTRIBUTE (and a SUBJECT)', 'args.valid_from');
+    return undefined;
+  }
+  if (!isString(a.attribute) || a.attribute.trim() === '') return (bad('attribute', 'a name'), undefined);
+  const subject = values.subject;
+  if (!isString(subject) || subject.trim() === '') {
+    l.error('fact-needs-subject', 'a fact is keyed by (subject, attribute): add SUBJECT', 'args.attribute');
+    return undefined;
+  }
+  const validFrom = a.valid_from === undefined ? formatUtc(l.now) : isString(a.valid_from) ? l.instant(a.valid_from, 'args.valid_from') : (bad('valid_from', 'a date-time'), undefined);
+  if (validFrom === undefined) return undefined;
+  const version = a.schema_version ?? FACT_SCHEMA_VERSION;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) bad('schema_version', 'a positive integer');
+  Object.assign(values, { attribute: a.attribute, valid_from: validFrom, schema_version: typeof version === 'number' ? version : FACT_SCHEMA_VERSION });
+  return { subject, attribute: a.attribute, validFrom };
 }
 
 /**

@@ -21,11 +21,11 @@ const USED_ARGS: Readonly<Record<Exclude<Op, 'Encode'>, readonly string[]>> = {
   Lock: ['mode', 'lock_mode', 'reason', 'policy', 'lock_expires'],
   Expire: ['ttl', 'until', 'on_expire', 'reason'],
   Delete: ['older_than', 'time_range', 'soft', 'reason', 'expire_reason'],
-  Retrieve: ['include'],
-  Summarize: ['focus', 'max_tokens'],
+  Retrieve: ['include', 'as_of', 'history'],
+  Summarize: ['focus', 'max_tokens', 'as_of'],
 };
 export const TARGET_KEYS = ['ids', 'filter', 'search', 'all', 'time_from', 'time_to'];
-export const FILTER_KEYS = ['time_range', 'has_tags', 'not_tags', 'type', 'subject', 'location', 'topic', 'weight_gte', 'weight_lte', 'expire_before', 'expire_after', 'limit', 'facets'];
+export const FILTER_KEYS = ['time_range', 'has_tags', 'not_tags', 'type', 'subject', 'location', 'topic', 'attribute', 'weight_gte', 'weight_lte', 'expire_before', 'expire_after', 'limit', 'facets'];
 const SEARCH_KEYS = ['intent', 'overrides', 'limit'];
 const INTENT_KEYS = ['query', 'context'];
 const OVERRIDE_KEYS = ['k', 'limit', 'alpha', 'order_by'];

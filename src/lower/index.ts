@@ -13,6 +13,7 @@ import { reportIgnored } from './ignored.js';
 import { Lowerer } from './lowerer.js';
 import type { Operation } from './operation.js';
 import { formatUtc } from './time.js';
+import { DEFAULT_TENANT } from '../compile/columns.js';
 import { LOWER_OP, type OperationBase } from './verbs.js';
 
 export type * from './operation.js';
@@ -24,6 +25,12 @@ export interface LowerContext {
   readonly now: Date;
   /** The acting actor; `meta.actor` of the IR wins when present. */
   readonly actor?: string;
+  /** The run's tenant (default `default`); never taken from the IR. */
+  readonly tenant?: string;
+  /** The run's trace id, stored with what the statement writes. */
+  readonly traceId?: string;
+  /** The statement's index in its script. */
+  readonly statement?: number;
 }
 
 export type LowerResult =
@@ -37,6 +44,9 @@ export function lowerIr(ir: IR, ctx: LowerContext): LowerResult {
   const base: OperationBase = {
     ir,
     actor: meta.actor ?? ctx.actor,
+    tenant: ctx.tenant ?? DEFAULT_TENANT,
+    traceId: ctx.traceId ?? '',
+    statement: ctx.statement ?? 0,
     now: formatUtc(ctx.now),
     dryRun: meta.dry_run === true,
     confirmation: meta.confirmation === true,

@@ -21,6 +21,8 @@ export interface LoweredFilter {
   readonly subject?: string;
   readonly location?: string;
   readonly topic?: string;
+  /** A fact's attribute (`WHERE subject = mira AND attribute = passport_deadline`). */
+  readonly attribute?: string;
   readonly weightGte?: number;
   readonly weightLte?: number;
   readonly expireBefore?: string;
@@ -44,6 +46,10 @@ export interface Selection {
   readonly all: boolean;
   readonly limit?: number;
   readonly orderBy: OrderBy;
+  /** `AS OF t` (Retrieve, Summarize): what was valid, live and unexpired at t (UTC). */
+  readonly asOf?: string;
+  /** `HISTORY` (Retrieve): every version of the selected facts, superseded ones included. */
+  readonly history?: boolean;
 }
 
 /** Record fields an Encode or Update writes; keys are `memory` column names. */
@@ -54,6 +60,12 @@ interface Base<K extends Op> {
   /** The IR it was lowered from, kept for the audit log. */
   readonly ir: IR;
   readonly actor?: string;
+  /** The run's tenant, from the caller (RunOptions.tenant): every statement stays inside it. */
+  readonly tenant: string;
+  /** The run's trace id (provenance of what it writes). */
+  readonly traceId: string;
+  /** The statement's index in its script (provenance). */
+  readonly statement: number;
   /** The clock the operation runs at (UTC). */
   readonly now: string;
   readonly dryRun: boolean;
@@ -64,8 +76,18 @@ interface Targeted<K extends Op> extends Base<K> {
   readonly selection: Selection;
 }
 
+/** A fact's key and validity (ENCODE … SUBJECT s ATTRIBUTE a VALID FROM t): supersession's input. */
+export interface FactWrite {
+  readonly subject: string;
+  readonly attribute: string;
+  /** UTC; the run's clock when the statement names none. */
+  readonly validFrom: string;
+}
+
 export interface EncodeOp extends Base<'Encode'> {
   readonly values: ColumnValues;
+  /** Set when the record is a fact: writing it closes (supersedes) the version it follows. */
+  readonly fact?: FactWrite;
   readonly skipEmbedding: boolean;
   /** A caller-supplied embedding, stored as given. */
   readonly embedding?: readonly number[];

@@ -54,6 +54,7 @@ function filter(l: Lowerer, f: Filter, path: string, extraTime?: TimeWindow): Lo
     hasTags: dedupe(f.has_tags ?? []),
     notTags: dedupe(f.not_tags ?? []),
     type: f.type, subject: f.subject, location: f.location, topic: f.topic,
+    attribute: isString(f.attribute) ? f.attribute : undefined,
     weightGte: f.weight_gte, weightLte: f.weight_lte,
     expireBefore: l.instant(f.expire_before, `${path}.expire_before`),
     expireAfter: l.instant(f.expire_after, `${path}.expire_after`),

@@ -6,7 +6,7 @@ import type { IR, IROf, JsonValue, Op } from '../ir/schema.js';
 import { DEFAULT_INCLUDE, DEFAULT_MAX_TOKENS, DEFAULT_WEIGHT_STEP } from './defaults.js';
 import { lowerEncode } from './encode.js';
 import { asJson, asJsonObject, assignOwn, clamp01, facetColumns, isStringList, PERM_LISTS, setOwn, storedList, type Lowerer } from './lowerer.js';
-import type { Operation, PromoteOp, SplitRule, TimeWindow, WeightChange } from './operation.js';
+import type { Operation, PromoteOp, Selection, SplitRule, TimeWindow, WeightChange } from './operation.js';
 import { basicUntil, RRule, rrulestr } from './rrule.js';
 import { intersect, selection, timeRange } from './target.js';
 import { formatUtc } from './time.js';
@@ -15,6 +15,9 @@ import { formatUtc } from './time.js';
 export interface OperationBase {
   readonly ir: IR;
   readonly actor?: string;
+  readonly tenant: string;
+  readonly traceId: string;
+  readonly statement: number;
   readonly now: string;
   readonly dryRun: boolean;
   readonly confirmation: boolean;
@@ -102,15 +105,27 @@ export const LOWER_OP: { readonly [O in Op]: LowerOp<O> } = {
   },
   Retrieve: (l, ir, base) => {
     const include = ir.args?.include;
-    return { kind: 'Retrieve', ...base, selection: selection(l, ir), include: include?.length ? [...new Set(['id', ...include])] : DEFAULT_INCLUDE };
+    return { kind: 'Retrieve', ...base, selection: inTime(l, ir, selection(l, ir)), include: include?.length ? [...new Set(['id', ...include])] : DEFAULT_INCLUDE };
   },
   Summarize: (l, ir, base) => {
     const a = ir.args ?? {};
     const maxTokens = a.max_tokens ?? DEFAULT_MAX_TOKENS;
     if (maxTokens < 1) l.error('out-of-range', 'max_tokens must be at least 1', 'args.max_tokens');
-    return { kind: 'Summarize', ...base, selection: selection(l, ir), focus: a.focus, maxTokens };
+    return { kind: 'Summarize', ...base, selection: inTime(l, ir, selection(l, ir)), focus: a.focus, maxTokens };
   },
 };
+
+/** A read's time (spec/syntax.md §12): `AS OF t` (args.as_of) or `HISTORY` (args.history). */
+function inTime(l: Lowerer, ir: IR, sel: Selection): Selection {
+  const a: Record<string, unknown> = ir.args ?? {};
+  const out: { asOf?: string; history?: boolean } = {};
+  if (a.as_of !== undefined) {
+    if (typeof a.as_of === 'string') out.asOf = l.instant(a.as_of, 'args.as_of');
+    else l.error('invalid-datetime', `AS OF needs a date-time, got ${JSON.stringify(a.as_of)}`, 'args.as_of');
+  }
+  if (a.history === true) out.history = true;
+  return { ...sel, ...out };
+}
 
 function weightChange(l: Lowerer, a: { weight?: number; weight_delta?: number }, sign: 1 | -1): WeightChange {
   if (a.weight !== undefined) {

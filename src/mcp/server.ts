@@ -39,6 +39,8 @@ export interface McpServerOptions {
   readonly store: Store;
   /** The session's identity: every tool call acts as this actor. */
   readonly actor: string;
+  /** The session's tenant (default `default`): every call reads and writes only its records. */
+  readonly tenant?: string;
   /** Privileged: a fixed clock (default: the real time at each call). */
   readonly now?: Date | string;
   /** Privileged: let a script's `AS` act as that actor (trusted scripts only). */
@@ -179,7 +181,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       ].join(' '),
     },
   );
-  const engineOptions = () => ({ actor, now: options.now ?? new Date(), impersonate: options.impersonate === true, policy: options.policy });
+  const engineOptions = () => ({ actor, tenant: options.tenant, now: options.now ?? new Date(), impersonate: options.impersonate === true, policy: options.policy });
   const cards: { dsl?: string; ir?: string } = {};
   const now = (): Date => (options.now === undefined ? new Date() : new Date(options.now));
 
@@ -281,7 +283,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     title: 'Store vocabulary',
     description: `The tags, types and subjects in use in the store (with counts), among the records '${actor}' may read`,
     mimeType: 'application/json',
-  }, (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(vocabulary(store, actor, now()), null, 2) }] }));
+  }, (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(vocabulary(store, actor, now(), options.tenant), null, 2) }] }));
 
   return server;
 }

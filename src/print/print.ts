@@ -163,7 +163,7 @@ function whereParts(w: A.WhereClause): string[] {
 
 const VALUE_STYLE: Partial<Record<A.ValueKeyword, Style>> = {
   TYPE: 'enum', MODE: 'enum', STRATEGY: 'enum', THEN: 'enum', STAGE: 'enum', LANG: 'enum',
-  TIME: 'time', UNTIL: 'time', AT: 'time', TTL: 'time',
+  TIME: 'time', UNTIL: 'time', AT: 'time', TTL: 'time', 'VALID FROM': 'time', 'AS OF': 'time',
 };
 
 /** The clause a clause node is, by its name in the vocabulary's clause table. */

@@ -5,14 +5,16 @@
  * reads sqlite_master and runs PRAGMAs), so it lives with the drivers rather than in execute/.
  */
 import type { Dialect } from '../compile/dialect.js';
-import { MEMORY_COLUMNS } from '../compile/columns.js';
+import { AUDIT_COLUMNS, MEMORY_COLUMNS } from '../compile/columns.js';
 import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
 import type { SqlDriver } from '../execute/driver.js';
 
 /**
  * The store version. 1: the first stores (`text2mem-store/1`), some without the tag index and
  * with an index on `deleted`; 2: the tag index and its triggers are guaranteed, and a store
- * file may be in WAL mode (written in place by the native driver); 3: `memory.demote_reason`.
+ * file may be in WAL mode (written in place by the native driver); 3: tenants, typed facts
+ * and provenance (memory and audit_log gain a `tenant` column; see src/compile/columns.ts) and
+ * `memory.demote_reason`.
  */
 export const STORE_VERSION = 3;
 export const STORE_FORMAT = `text2mem-store/${STORE_VERSION}`;
@@ -168,6 +170,9 @@ function inspect(driver: SqlDriver, dialect: Dialect, mode: 'quick' | 'full' | '
   const incomplete = [...ref.keys()].some((name) => !present.has(name));
   if (v < STORE_VERSION || incomplete) {
     for (const c of absent) driver.exec(dialect.addColumn(c));
+    const auditList = dialect.listColumns('audit_log');
+    const auditCols = new Set(driver.all(auditList.sql, auditList.params).map((r) => String(r.name)));
+    for (const c of AUDIT_COLUMNS) if (auditCols.size && !auditCols.has(c.name)) driver.exec(dialect.addColumn(c, 'audit_log'));
     // The tag index is derived from memory.tags: rebuilt whenever it or a trigger feeding it was missing.
     const stale = [...ref.values()].some((o) => (o.name === 'memory_tag' || o.type === 'trigger') && !present.has(o.name));
     for (const ddl of dialect.schema()) driver.exec(ddl);

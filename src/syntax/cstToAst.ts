@@ -7,7 +7,7 @@ import type { CstNode, IToken } from 'chevrotain';
 import { tokenMatcher } from 'chevrotain';
 import type { Range } from '../diagnostics/diagnostic.js';
 import * as T from '../../grammar/tokens.js';
-import { SEARCH_OPTION_NAMES, firstKeyword } from '../language/index.js';
+import { SEARCH_OPTION_NAMES, VALUE_KEYWORDS, firstKeyword } from '../language/index.js';
 import type * as A from './ast.js';
 import { span, tokenRange } from './lex.js';
 
@@ -283,7 +283,12 @@ function buildClause(n: CstNode): A.Clause | undefined {
       const keywordLoc = tokenRange(kw);
       if (name === 'valueClause') {
         const value = buildValue(node(cc, 'value'));
-        return value ? { kind: 'ValueClause', keyword: kw.tokenType.name as A.ValueKeyword, keywordLoc, value, loc: span(keywordLoc, value.loc) } : undefined;
+        // A two-word keyword (`VALID FROM`, `AS OF`): the phrase whose later words were consumed.
+        const phrase = VALUE_KEYWORDS.filter((k) => firstKeyword(k) === kw.tokenType.name && k.split(' ').slice(1).every((w) => tok(cc, w)))
+          .sort((a, b) => b.length - a.length)[0] ?? (kw.tokenType.name as A.ValueKeyword);
+        const last = phrase.includes(' ') ? tok(cc, phrase.split(' ').at(-1)!) : undefined;
+        const loc = last ? span(keywordLoc, tokenRange(last)) : keywordLoc;
+        return value ? { kind: 'ValueClause', keyword: phrase, keywordLoc: loc, value, loc: span(keywordLoc, value.loc) } : undefined;
       }
       const values = buildValueList(node(cc, 'valueList') ?? node(cc, 'elementList'));
       return values ? { kind: 'ListClause', keyword: kw.tokenType.name as A.ListKeyword, keywordLoc, values, loc: span(keywordLoc, values.loc) } : undefined;

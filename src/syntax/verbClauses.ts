@@ -12,12 +12,23 @@ const EVERY_VERB: ClauseName[] = [...NAMES.filter((n) => ['target', 'set', 'with
 /** The meta clauses and COMMENT: every verb takes them too, listed last. */
 const COMMON = NAMES.filter((n) => clauseSpec(n)!.shape === 'value' && clauseSpec(n)!.path && n !== 'STAGE');
 
-/** The first keyword of each clause the verb takes: those every verb takes, its own, the flags, the meta clauses. */
-export function verbClauseKeywords(verb: VerbName): string[] {
+/** The clauses the verb takes: those every verb takes, its own, the flags, the meta clauses. */
+function verbClauseNames(verb: VerbName): ClauseName[] {
   const op = OP_OF_VERB[verb];
   const own = NAMES.filter((n) => clauseSpec(n)!.ops?.[op] !== undefined && clauseSpec(n)!.shape !== 'flag');
   const flags = NAMES.filter((n) => clauseSpec(n)!.shape === 'flag' && clausePath(n, op) !== undefined);
-  return [...EVERY_VERB, ...own, ...flags, ...COMMON].map(firstKeyword);
+  return [...EVERY_VERB, ...own, ...flags, ...COMMON];
+}
+
+/** The first keyword of each clause the verb takes (`AS` once for AS and AS OF). */
+export function verbClauseKeywords(verb: VerbName): string[] {
+  return [...new Set(verbClauseNames(verb).map(firstKeyword))];
+}
+
+/** Whether the verb takes the clause named `name` (`AS OF`), or undefined when no clause has that name. */
+export function verbTakesClauseNamed(verb: VerbName, name: string): boolean | undefined {
+  if (!clauseSpec(name)) return undefined;
+  return verbClauseNames(verb).includes(name as ClauseName);
 }
 
 export function verbTakesClause(verb: VerbName, keyword: string): boolean {
@@ -29,18 +40,16 @@ export function verbTakesText(verb: VerbName): boolean {
   return VERB_TEXT[OP_OF_VERB[verb]] !== undefined;
 }
 
-/** How a clause is written in a list of clauses, by its first keyword (`MAX` → `MAX … TOKENS`). */
-function written(keyword: string): string {
-  const name = NAMES.find((n) => firstKeyword(n) === keyword);
-  return (name && clauseSpec(name)!.written) ?? name ?? keyword;
+/** How a clause is written in a list of clauses (`MAX` → `MAX … TOKENS`). */
+function written(name: ClauseName): string {
+  return clauseSpec(name)!.written ?? name;
 }
 
 /** The clauses a verb takes as a message lists them: its own first, then those every verb takes. */
 export function describeVerbClauses(verb: VerbName): string {
   const op = OP_OF_VERB[verb];
-  const all = verbClauseKeywords(verb);
-  const ownKeywords = NAMES.filter((n) => clauseSpec(n)!.ops?.[op] !== undefined).map(firstKeyword);
-  const own = all.filter((k) => ownKeywords.includes(k));
-  const rest = all.filter((k) => !own.includes(k));
+  const all = verbClauseNames(verb);
+  const own = all.filter((n) => clauseSpec(n)!.ops?.[op] !== undefined);
+  const rest = all.filter((n) => !own.includes(n));
   return [...own, ...rest].map(written).join(', ');
 }

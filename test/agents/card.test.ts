@@ -97,7 +97,7 @@ const GUIDE: ReadonlyArray<readonly [string, string]> = [
   ['combine', 'MERGE IDS "1", "2" INTO "2"; SPLIT ID "3" STRATEGY by_sentences;'],
   ['protect', 'LOCK ID "1" MODE read_only; LOCK ID "2" POLICY { deny: [Delete] };'],
   ['forget later', 'EXPIRE ID "3" TTL P7D THEN soft_delete; DELETE ID "1" SOFT;'],
-  ['keep only the newest', 'RETRIEVE WHERE tags HAS "standup" LIMIT 1 INCLUDE id; DELETE IDS "1" SOFT; DELETE WHERE tags HAS "todo" LIMIT 10 OLDER THAN P10D SOFT;'],
+  ['a changing fact', 'ENCODE "2026-07-15" SUBJECT mira ATTRIBUTE deadline VALID FROM 2025-10-01T00:00:00Z; ENCODE "2026-06-30" SUBJECT mira ATTRIBUTE deadline VALID FROM 2025-10-10T00:00:00Z; RETRIEVE WHERE subject = mira AND attribute = deadline AS OF 2025-10-05T00:00:00Z;'],
   ['act on what an earlier statement made', 'LET $n = ENCODE "Deploy checklist" TAGS "standup"; EXPIRE ID $n TTL P7D; LET $p = SPLIT ID "1" STRATEGY by_sentences; LABEL IDS $p TAGS "piece";'],
   ['find', 'RETRIEVE WHERE search "rent" LIMIT 5; RETRIEVE WHERE tags HAS "todo" LIMIT 5; SUMMARIZE WHERE tags HAS "standup" LIMIT 5;'],
   ['bulk change', 'DEMOTE WHERE tags HAS "standup" LIMIT 10 BY -0.1; DELETE ALL SOFT DRY RUN; DELETE ALL SOFT CONFIRM;'],

@@ -15,10 +15,11 @@ describe('compile (sqlite)', () => {
     const plan = compile(lower({ stage: 'STO', op: 'Update', target: { filter: { has_tags: ['a', 'b'], type: 'note', weight_gte: 0.2, limit: 3, time_range: { start: '2025-10-01T00:00:00Z', end: '2025-10-02T00:00:00Z' } } }, args: { set: { text: 'x' } } }), sqlite);
     expect(plan.target).toEqual({
       sql:
-        'SELECT * FROM "memory" WHERE "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND "time" >= ? AND "time" <= ?'
+        'SELECT * FROM "memory" WHERE "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?)'
+        + ' AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "time" >= ? AND "time" <= ?'
         + ' AND "id" IN (SELECT memory_id FROM memory_tag WHERE tag = ?) AND "id" IN (SELECT memory_id FROM memory_tag WHERE tag = ?)'
         + ' AND "type" = ? AND "weight" >= ? ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT ?',
-      params: [0, '2025-10-21T00:00:00Z', '2025-10-01T00:00:00Z', '2025-10-02T00:00:00Z', 'a', 'b', 'note', 0.2, 3],
+      params: ['default', 0, '2025-10-21T00:00:00Z', '2025-10-21T00:00:00Z', '2025-10-21T00:00:00Z', '2025-10-01T00:00:00Z', '2025-10-02T00:00:00Z', 'a', 'b', 'note', 0.2, 3],
     });
   });
 
@@ -32,7 +33,7 @@ describe('compile (sqlite)', () => {
 
   it('reads every search candidate and leaves ranking and the limit to the scorer', () => {
     const sel = lower({ stage: 'RET', op: 'Retrieve', target: { search: { intent: { query: 'q' }, overrides: { k: 2 } } } });
-    const stmt = compileTargetSelect((sel as any).selection, sqlite, { now: '2025-10-21T00:00:00Z', applyReadPermissions: false });
+    const stmt = compileTargetSelect((sel as any).selection, sqlite, { tenant: 'default', now: '2025-10-21T00:00:00Z', applyReadPermissions: false });
     expect(stmt.sql).not.toMatch(/LIMIT|ORDER BY/);
   });
 
@@ -41,9 +42,9 @@ describe('compile (sqlite)', () => {
       sql: 'INSERT INTO "memory" ("text", "tags", "facets", "weight") VALUES (?, ?, ?, ?) RETURNING id',
       params: ['a', '["x"]', '{"k":1}', null],
     });
-    expect(compileUpdateById(7, { deleted: 1, lineage_parents: [3] }, sqlite)).toEqual({
-      sql: 'UPDATE "memory" SET "deleted" = ?, "lineage_parents" = ? WHERE "id" = ?',
-      params: [1, '[3]', 7],
+    expect(compileUpdateById(7, { deleted: 1, lineage_parents: [3] }, sqlite, 'acme')).toEqual({
+      sql: 'UPDATE "memory" SET "deleted" = ?, "lineage_parents" = ? WHERE "tenant" = ? AND "id" = ?',
+      params: [1, '[3]', 'acme', 7],
     });
   });
 

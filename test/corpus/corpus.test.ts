@@ -188,7 +188,7 @@ async function runOnEngine(dialect: string, name: string, txs: Transaction[]): P
   try {
     for (const [k, tx] of txs.entries()) {
       // The corpus is trusted text replayed as written: its AS clauses act (impersonation granted, as the benchmark runner does).
-      const options = { now: NOW, sourceMaps: tx.sourceMaps, impersonate: true };
+      const options = { now: NOW, sourceMaps: tx.sourceMaps, impersonate: true, traceId: `corpus-${name}-${k + 1}` };
       const before = memoryRows(store);
       const auditBefore = auditLog(store).length;
 

@@ -28,6 +28,9 @@ export const isDateTimeField = fieldTable([
   'Expire:args.until',
   'Delete:args.time_range.start',
   'Delete:args.time_range.end',
+  'Encode:args.valid_from',
+  'Retrieve:args.as_of',
+  'Summarize:args.as_of',
 ]);
 
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))?$/;

@@ -4,6 +4,7 @@ import { ConfirmationRule } from './ConfirmationRule.js';
 import { DateTimeRule } from './DateTimeRule.js';
 import { DurationRule } from './DurationRule.js';
 import { ExclusiveArgsRule } from './ExclusiveArgsRule.js';
+import { FactRule } from './FactRule.js';
 import { GovernedColumnRule } from './GovernedColumnRule.js';
 import { LockPolicyRule } from './LockPolicyRule.js';
 import { MergeRule } from './MergeRule.js';
@@ -34,6 +35,7 @@ export const RULES: readonly Rule[] = [
   ReferenceRule,
   LockPolicyRule,
   GovernedColumnRule,
+  FactRule,
   DateTimeRule,
   DurationRule,
   RRuleRule,

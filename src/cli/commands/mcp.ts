@@ -12,6 +12,7 @@ import { packageVersion } from '../version.js';
 interface McpFlags {
   db?: string;
   actor: string;
+  tenant?: string;
   now?: string;
   allowImpersonation?: boolean;
   strict?: boolean;
@@ -27,6 +28,7 @@ export function mcpCommand(program: Command): void {
     .description('serve a store to an MCP-capable agent over stdio: tools run, check, explain, retrieve (and plan, given a model); resources for the language card and the vocabulary')
     .requiredOption('--actor <name>', 'the identity of every call of the session (locks, permissions, private reads, the audit log); a script\'s AS must match it')
     .option('--db <store>', 'store file (created when missing; each tool call is one transaction on it); default: an in-memory store that lasts as long as the session')
+    .option('--tenant <name>', 'the tenant of every call of the session (default: default); no tool argument or script can name another')
     .option('--allow-impersonation', 'privileged: let a script\'s AS "<actor>" act as that actor (trusted agents only)')
     .option('--now <iso>', 'privileged: a fixed clock for every call (default: the current time at each call)')
     .option('--strict', 'strict checker policy: warnings refuse a script')
@@ -69,6 +71,7 @@ export function mcpCommand(program: Command): void {
       const server = createMcpServer({
         store,
         actor: flags.actor,
+        tenant: flags.tenant,
         now: flags.now,
         impersonate: flags.allowImpersonation === true,
         policy: flags.strict ? 'strict' : 'default',

@@ -23,6 +23,7 @@ interface PlanFlags extends ModelFlags {
   json?: boolean;
   now?: string;
   actor?: string;
+  tenant?: string;
 }
 
 /** The model options shared by `t2m plan` and `t2m bench --plan`. */
@@ -88,6 +89,7 @@ export function planCommand(program: Command): void {
     .option('--run', 'run the checked script (one transaction); without it nothing changes')
     .option('--actor <name>', 'the acting actor (read permissions for the prompt, locks and permissions for the run)')
     .option('--now <iso>', 'privileged: the clock for the dry run and the run')
+    .option('--tenant <name>', 'the tenant the command acts in (default: default); a script cannot name another')
     .option('--json', 'print {dsl, irs, attempts, diagnostics, dryRun, run} as JSON')
     .addHelpText('after', '\nExit codes: 0 planned (and run), 1 no script that checks (or the run was refused), 2 bad flags, an unreadable store, or the model server failed.')
     .action(async (request: string, flags: PlanFlags) => {
@@ -109,7 +111,7 @@ export function planCommand(program: Command): void {
       if (onFile && creating) process.stderr.write(`t2m plan: created a new store ${flags.db}\n`);
       let result;
       try {
-        result = await plan(request, { ...(resolved.options as unknown as Parameters<typeof plan>[1]), store, actor: flags.actor, now: flags.now, execute: flags.run === true });
+        result = await plan(request, { ...(resolved.options as unknown as Parameters<typeof plan>[1]), store, actor: flags.actor, tenant: flags.tenant, now: flags.now, execute: flags.run === true });
       } catch (e) {
         if (!isSqliteError(e)) throw e;
         const d = classify(e as Error);

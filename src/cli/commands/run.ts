@@ -11,6 +11,8 @@ interface RunFlags {
   now?: string;
   json?: boolean;
   actor?: string;
+  tenant?: string;
+  trace?: string;
   sweep?: boolean;
   dryRun?: boolean;
   strict?: boolean;
@@ -35,6 +37,8 @@ export function runCommand(program: Command): void {
     .option('--db <store>', 'store file (created when missing; each run is one transaction, written in place); default: a temporary in-memory store')
     .option('--now <iso>', 'privileged: the clock, e.g. 2025-10-21T00:00:00Z (default: the current time); it decides which locks and expiries are in force and stamps the audit log')
     .option('--actor <name>', 'the acting actor (for locks, permissions, private reads and the audit log); a statement\'s AS must match it')
+    .option('--tenant <name>', 'the tenant the command acts in (default: default); a script cannot name another')
+    .option('--trace <id>', 'the run\'s trace id, stored with what it writes (default: a new random id)')
     .option('--allow-impersonation', 'privileged: let each statement\'s AS "<actor>" act as that actor (for replaying trusted scripts only)')
     .option('--sweep', 'first apply due expiry actions (soft/hard delete, demote, anonymize)')
     .option('--dry-run', 'plan only: print the SQL and the would-be affected ids, change nothing')
@@ -76,14 +80,14 @@ export function runCommand(program: Command): void {
       const store = opened.store;
       if (onFile && creating) process.stderr.write(`t2m run: created a new store ${flags.db}\n`);
       const limits = { maxStatements: flags.maxStatements, maxTextLength: flags.maxText, maxRows: flags.maxRows };
-      const options = { now: flags.now, actor: flags.actor, impersonate: flags.allowImpersonation === true, sourceMaps: input.sourceMaps, limits, policy } as const;
+      const options = { now: flags.now, actor: flags.actor, tenant: flags.tenant, traceId: flags.trace, impersonate: flags.allowImpersonation === true, sourceMaps: input.sourceMaps, limits, policy } as const;
       // The sweep and the script are one transaction (one BEGIN IMMEDIATE on a store file): both
       // commit, or neither does. Nothing is printed until the commit has succeeded.
       type Outcome = { swept?: Exclude<ReturnType<typeof sweep>, { diagnostics: unknown }>; sweepProblem?: readonly Diagnostic[]; result?: RunResult };
       let outcome: Outcome;
       try {
         outcome = store.transaction<Outcome>(() => {
-          const swept = flags.sweep ? sweep(store, flags.now ?? new Date(), flags.actor ?? 'system:sweep') : undefined;
+          const swept = flags.sweep ? sweep(store, flags.now ?? new Date(), flags.actor ?? 'system:sweep', flags.tenant) : undefined;
           if (swept && 'diagnostics' in swept) return { commit: false, value: { sweepProblem: swept.diagnostics } };
           const result = flags.dryRun ? explain(store, input.irs, options) : run(store, input.irs, options);
           return { commit: result.ok && !flags.dryRun, value: { swept, result } };

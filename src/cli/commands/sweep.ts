@@ -9,8 +9,9 @@ export function sweepCommand(program: Command): void {
     .description('apply due expiry actions (soft_delete, hard_delete, demote, anonymize) to a store file')
     .requiredOption('--db <store>', 'store file')
     .option('--now <iso>', 'privileged: the clock (default: the current time); a later clock applies expiries early and lets locks lapse')
+    .option('--tenant <name>', 'the tenant the command acts in (default: default); a script cannot name another')
     .option('--json', 'print the result as JSON')
-    .action(async (flags: { db: string; now?: string; json?: boolean }) => {
+    .action(async (flags: { db: string; now?: string; json?: boolean; tenant?: string }) => {
       // Loaded on use so the other commands do not pay for the engine.
       const [{ sweep }, { classify, isSqliteError, openStoreFile }] = await loaded(Promise.all([import('../../engine/index.js'), import('../../node/sqlite-file.js')]));
       const opened = openStoreFile(flags.db);
@@ -22,7 +23,7 @@ export function sweepCommand(program: Command): void {
       // One transaction: when sweep returns, the changes are committed (and only then printed).
       let result: ReturnType<typeof sweep>;
       try {
-        result = sweep(opened.store, flags.now ?? new Date());
+        result = sweep(opened.store, flags.now ?? new Date(), 'system:sweep', flags.tenant);
       } catch (e) {
         if (!isSqliteError(e)) throw e;
         process.stderr.write(`t2m sweep: ${flags.db} is ${classify(e as Error).message}\n`);

@@ -17,7 +17,8 @@ export function auditCommand(program: Command): void {
     .description('list the audit log of a store file')
     .requiredOption('--db <store>', 'store file')
     .option('--json', 'print the entries as JSON')
-    .action(async (flags: { db: string; json?: boolean }) => {
+    .option('--tenant <name>', 'the tenant the command acts in (default: default); a script cannot name another')
+    .action(async (flags: { db: string; json?: boolean; tenant?: string }) => {
       const { auditLog, table, classify, isSqliteError, isReadOnlyFile, openStoreFile } = await engine();
       // Only reads: a read-only file is opened read-only (and an older store is read as it is).
       const opened = openStoreFile(flags.db, { readOnly: !existsSync(flags.db) || isReadOnlyFile(flags.db) });
@@ -28,7 +29,7 @@ export function auditCommand(program: Command): void {
       }
       let entries: ReturnType<typeof auditLog>;
       try {
-        entries = auditLog(opened.store);
+        entries = auditLog(opened.store, undefined, flags.tenant);
       } catch (e) {
         if (!isSqliteError(e)) throw e;
         process.stderr.write(`t2m audit: ${flags.db} is ${classify(e as Error).message}\n`);
@@ -52,7 +53,8 @@ export function undoCommand(program: Command): void {
     .requiredOption('--db <store>', 'store file')
     .option('--actor <name>', 'the acting actor (locks and write permissions of the restored records apply)')
     .option('--now <iso>', 'privileged: the clock (default: the current time); it decides which locks are in force and stamps the audit log')
-    .action(async (entry: string, flags: { db: string; actor?: string; now?: string }) => {
+    .option('--tenant <name>', 'the tenant the command acts in (default: default); a script cannot name another')
+    .action(async (entry: string, flags: { db: string; actor?: string; now?: string; tenant?: string }) => {
       if (!/^\d+$/.test(entry)) {
         process.stderr.write(`t2m undo: '${entry}' is not an audit entry number\n`);
         process.exitCode = 2;
@@ -68,7 +70,7 @@ export function undoCommand(program: Command): void {
       // One transaction: when undo returns, the change is committed (and only then printed).
       let result: ReturnType<typeof undo>;
       try {
-        result = undo(opened.store, Number(entry), { actor: flags.actor, now: flags.now });
+        result = undo(opened.store, Number(entry), { actor: flags.actor, now: flags.now, tenant: flags.tenant });
       } catch (e) {
         if (!isSqliteError(e)) throw e;
         process.stderr.write(`t2m undo: ${flags.db} is ${classify(e as Error).message}\n`);

@@ -1,0 +1,58 @@
+/** `t2m why <id> --db <store> [--tenant <name>]`: where a record came from and what it superseded. */
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { loaded } from '../startup.js';
+
+export function whyCommand(program: Command): void {
+  program
+    .command('why')
+    .description('show where a record came from: the run, statement, actor and episode that wrote it, the versions it superseded, and their audit entries')
+    .argument('<id>', 'memory id')
+    .requiredOption('--db <store>', 'store file')
+    .option('--tenant <name>', 'the tenant the command acts in (default: default); a script cannot name another')
+    .option('--json', 'print the chain as JSON')
+    .action(async (id: string, flags: { db: string; tenant?: string; json?: boolean }) => {
+      if (!/^\d+$/.test(id) || Number(id) < 1) {
+        process.stderr.write(`t2m why: '${id}' is not a memory id (a positive integer)\n`);
+        process.exitCode = 2;
+        return;
+      }
+      const [{ why }, { classify, isSqliteError, isReadOnlyFile, openStoreFile }] = await loaded(Promise.all([import('../../engine/index.js'), import('../../node/sqlite-file.js')]));
+      const opened = openStoreFile(flags.db, { readOnly: !existsSync(flags.db) || isReadOnlyFile(flags.db) });
+      if (!opened.ok) {
+        for (const d of opened.diagnostics) process.stderr.write(`t2m why: ${d.code}: ${d.message}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      let result: ReturnType<typeof why>;
+      try {
+        result = why(opened.store, Number(id), { tenant: flags.tenant });
+      } catch (e) {
+        if (!isSqliteError(e)) throw e;
+        process.stderr.write(`t2m why: ${flags.db} is ${classify(e as Error).message}\n`);
+        process.exitCode = 2;
+        return;
+      } finally {
+        opened.store.close();
+      }
+      if (!result.ok) {
+        for (const d of result.diagnostics) process.stderr.write(`t2m why: ${d.code}: ${d.message}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify({ chain: result.chain, audit: result.audit }, null, 2)}\n`);
+        return;
+      }
+      const lines: string[] = [];
+      result.chain.forEach((p, i) => {
+        const key = p.attribute ? `${p.subject}.${p.attribute} = ${JSON.stringify(p.text)}` : JSON.stringify(p.text);
+        const valid = p.attribute ? ` valid ${p.validFrom ?? '?'} .. ${p.validTo ?? 'now'}` : '';
+        lines.push(`${i === 0 ? '' : 'superseded '}#${p.id} ${key}${valid}${p.deleted ? ' (deleted)' : ''}`);
+        lines.push(`  written by ${p.actor ?? 'an anonymous actor'} at ${p.createdAt ?? '?'}, run ${p.traceId ?? '?'} statement ${p.statement === null ? '?' : p.statement + 1}`
+          + `${p.episode ? `, from episode ${p.episode}` : ''}${p.confidence === null ? '' : `, confidence ${p.confidence}`}${p.retention ? `, retention ${p.retention}` : ''}`);
+      });
+      for (const e of result.audit) lines.push(`audit #${e.id} ${e.at} ${e.op} by ${e.actor ?? 'anonymous'} (run ${e.traceId ?? '?'}): ${e.affectedIds.map((a) => `#${a}`).join(', ')}`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+    });
+}
