@@ -98,4 +98,12 @@ describe('t2m lsp on hostile documents', () => {
     expect(lsp.logs.filter((l) => l.includes('failed'))).toEqual([]);
     expect(await lsp.stop()).toBe(0);
   });
+
+  it('ends when the client goes away without a word (stdin closed)', async () => {
+    const orphan = await startLsp();
+    const exited = new Promise<number | null>((done) => orphan.child.once('exit', done));
+    orphan.child.stdin.end();
+    // No shutdown came first: the protocol's exit code 1.
+    expect(await exited).toBe(1);
+  });
 });

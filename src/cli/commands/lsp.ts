@@ -52,7 +52,7 @@ export function lspCommand(program: Command): void {
       '  vim.lsp.start({ name = "t2m", cmd = { "npx", "t2m", "lsp", "--stdio" } })',
       'VS Code: the extension in editors/vscode. Helix, Emacs and others: docs/editors.md.',
       '',
-      'Exit codes: 0 after the client\'s shutdown and exit, 1 on exit without shutdown, 2 the store could not be opened.',
+      'Exit codes: 0 after the client\'s shutdown and exit, 1 on exit (or stdin closed) without shutdown, 2 the store could not be opened.',
     ].join('\n'))
     .action(async (flags: LspFlags) => {
       // Loaded on use so the other commands do not pay for the protocol library.
