@@ -390,8 +390,8 @@ export function* sweepIo(store: Store<AnySqlDriver>, now: Date | string = new Da
         if (row.retention === 'ephemeral') {
           erased.add(id);
           if (typeof row.subject === 'string' && typeof row.attribute === 'string') {
-            for (const v of store.all(compileFactVersions(row.subject, row.attribute, d, tenant)).map(decodeRow)) {
-              exec(compileDeleteById(Number(v.id), d, tenant));
+            for (const v of (yield* ioAll(...stmt(compileFactVersions(row.subject, row.attribute, d, tenant)))).map(decodeRow)) {
+              yield* exec(compileDeleteById(Number(v.id), d, tenant));
               erased.add(Number(v.id));
             }
           }
@@ -409,7 +409,7 @@ export function* sweepIo(store: Store<AnySqlDriver>, now: Date | string = new Da
         before: Object.fromEntries(changes.map((c) => [c.id, c.before])), after: Object.fromEntries(changes.map((c) => [c.id, c.after])),
       }, d));
     }
-    for (const id of erased) exec(compileAuditScrub(id, d, tenant));
+    for (const id of erased) yield* exec(compileAuditScrub(id, d, tenant));
     return { commit: true, value: { applied, skipped, changes, sql } };
   });
 }

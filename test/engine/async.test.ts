@@ -70,15 +70,15 @@ describe('the async seam', () => {
     const { sync, async, later, inner, dump } = await pair();
     const oks: boolean[] = [];
     for (const { irs, actor } of SCRIPTS) {
-      const a = run(sync, irs, { now: NOW, actor });
-      const b = await runAsync(async, irs, { now: NOW, actor });
+      const a = run(sync, irs, { now: NOW, actor, traceId: 'trace-1' });
+      const b = await runAsync(async, irs, { now: NOW, actor, traceId: 'trace-1' });
       expect(b, JSON.stringify(irs)).toEqual(a);
       oks.push(b.ok);
     }
     // All but the refused script commit (so the comparison covers real work, not one refusal).
     expect(oks.filter((ok) => !ok)).toHaveLength(1);
     expect(dump(inner)).toEqual(dump(sync.driver));
-    expect(await explainAsync(async, [op('Delete', { ids: ['1'] })], { now: NOW })).toEqual(explain(sync, [op('Delete', { ids: ['1'] })], { now: NOW }));
+    expect(await explainAsync(async, [op('Delete', { ids: ['1'] })], { now: NOW, traceId: 'trace-1' })).toEqual(explain(sync, [op('Delete', { ids: ['1'] })], { now: NOW, traceId: 'trace-1' }));
     const later2 = '2025-10-25T00:00:00Z';
     expect(await sweepAsync(async, later2)).toEqual(sweep(sync, later2));
     const softDelete = auditLog(sync).find((e) => e.op === 'Delete')!.id;
