@@ -199,15 +199,13 @@ export function parseStatements(tokens: readonly IToken[], diagnostics: Diagnost
 
   // Cut at every `;` (it never appears inside a value), keeping the `;` with its statement.
   const chunks: IToken[][] = [];
-  let current: IToken[] = [];
-  for (const t of tokens) {
-    current.push(t);
-    if (t.tokenType === T.Semicolon) {
-      chunks.push(current);
-      current = [];
-    }
+  let from = 0;
+  for (let k = 0; k < tokens.length; k++) {
+    if (tokens[k].tokenType !== T.Semicolon) continue;
+    chunks.push(tokens.slice(from, k + 1));
+    from = k + 1;
   }
-  if (current.length) chunks.push(current);
+  if (from < tokens.length) chunks.push(tokens.slice(from));
 
   for (const chunk of chunks) {
     // Lists and objects nested deeper than the limit are refused before the (recursive) parser
