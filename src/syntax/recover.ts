@@ -86,7 +86,7 @@ function misplacedMessage(t: IToken, statement: RawStatement | undefined): strin
 }
 
 /** Last real token index (exclusive end) covered by a CST node, searched in `tokens` from `from`. */
-function consumedUntil(cst: CstNode, tokens: IToken[], from: number): number {
+function consumedUntil(cst: CstNode, tokens: readonly IToken[], from: number): number {
   const end = cst.location?.endOffset;
   if (end === undefined || !Number.isFinite(end)) return from;
   let i = from;
@@ -155,12 +155,25 @@ const LOOKAHEAD_MARGIN = 4;
  * end by more than its lookahead, so it never saw the window's end and the result is the one the
  * whole rest would have given; a statement of n tokens costs O(n) however long the piece is.
  */
-function parseStatementAt(chunk: readonly IToken[], i: number): { cst: CstNode; errors: IRecognitionException[] } {
-  // The happy path first, without recovery: the parser then reads only the statement's tokens and
-  // its lookahead, so the first statement of a piece (usually the only one) is given the piece as
-  // it is, with no window. A statement with an error is parsed again with recovery, so its tree
-  // and diagnostics are the recovering parser's.
-  let first: { cst: CstNode; errors: IRecognitionException[] };
+/** A statement's tree, its parse errors and the index (in the piece) of the first token after it. */
+interface ParsedStatement {
+  readonly cst: CstNode;
+  readonly errors: IRecognitionException[];
+  readonly next: number;
+}
+
+/** The index of the last token the parser consumed, in the input it was given (-1 for none). */
+function lastConsumed(p: T2mParser): number {
+  return (p as unknown as { currIdx: number }).currIdx;
+}
+
+function parseStatementAt(chunk: readonly IToken[], i: number): ParsedStatement {
+  // The happy path first, without recovery and without CST locations: the parser then reads only
+  // the statement's tokens and its lookahead, so the first statement of a piece (usually the only
+  // one) is given the piece as it is, with no window, and where the statement ends is where the
+  // parser stopped. A statement with an error is parsed again with recovery, so its tree and
+  // diagnostics are the recovering parser's.
+  let first: Omit<ParsedStatement, 'next'>;
   if (i === 0) {
     fastParser.input = chunk as IToken[];
     recoveryWork.tokensFed += chunk.length;
@@ -168,10 +181,13 @@ function parseStatementAt(chunk: readonly IToken[], i: number): { cst: CstNode; 
     const cst = fastParser.statement();
     first = { cst, errors: fastParser.errors.filter((e) => e.name !== 'NotAllInputParsedException') };
   } else first = parseStatementWith(fastParser, chunk, i);
-  return first.errors.length === 0 ? first : parseStatementWith(parser, chunk, i);
+  // The parser's input started at `i` either way (the piece itself when `i` is 0, else a window).
+  if (first.errors.length === 0) return { ...first, next: i + lastConsumed(fastParser) + 1 };
+  const recovered = parseStatementWith(parser, chunk, i);
+  return { ...recovered, next: consumedUntil(recovered.cst, chunk, i) };
 }
 
-function parseStatementWith(parser: T2mParser, chunk: readonly IToken[], i: number): { cst: CstNode; errors: IRecognitionException[] } {
+function parseStatementWith(parser: T2mParser, chunk: readonly IToken[], i: number): Omit<ParsedStatement, 'next'> {
   for (let size = WINDOW; ; size *= 2) {
     const end = Math.min(chunk.length, i + size);
     parser.input = chunk.slice(i, end);
@@ -237,9 +253,8 @@ export function parseStatements(tokens: readonly IToken[], diagnostics: Diagnost
         i = j;
         continue;
       }
-      const { cst, errors } = parseStatementAt(chunk, i);
+      const { cst, errors, next } = parseStatementAt(chunk, i);
       for (const e of errors) diagnostics.push(parserErrorDiagnostic(e, chunk[chunk.length - 1]));
-      const next = consumedUntil(cst, chunk, i);
       const built = buildStatement(cst);
       if (built) raw.push(built);
       if (next <= i) break;
