@@ -140,6 +140,8 @@ function firstTooDeep(chunk: readonly IToken[]): IToken | undefined {
  * handed to the parser in all (each window counted whole), `parses` how many times it ran.
  */
 export const recoveryWork = { tokensFed: 0, parses: 0 };
+/** `happyPath: false` reads every statement with the recovering parser (for the tests that hold the happy path to it). */
+export const parsing = { happyPath: true };
 
 /** The first window a statement is parsed in; it doubles while the parse reaches its end. */
 const WINDOW = 64;
@@ -148,13 +150,6 @@ const ERROR_WINDOW = 4096;
 /** The parser looks this many tokens past the one it stands on (maxLookahead 3, plus one). */
 const LOOKAHEAD_MARGIN = 4;
 
-/**
- * Parses the statement that starts at `chunk[i]`, giving the parser a window of the tokens rather
- * than the whole rest of the piece: handing it `chunk.slice(i)` for every statement of a piece
- * with many `;` missing was quadratic. The window doubles until the parser stopped short of its
- * end by more than its lookahead, so it never saw the window's end and the result is the one the
- * whole rest would have given; a statement of n tokens costs O(n) however long the piece is.
- */
 /** A statement's tree, its parse errors and the index (in the piece) of the first token after it. */
 interface ParsedStatement {
   readonly cst: CstNode;
@@ -162,31 +157,36 @@ interface ParsedStatement {
   readonly next: number;
 }
 
-/** The index of the last token the parser consumed, in the input it was given (-1 for none). */
-function lastConsumed(p: T2mParser): number {
-  return (p as unknown as { currIdx: number }).currIdx;
-}
-
+/**
+ * The statement that starts at `chunk[i]`. The happy path first: the first statement of a piece
+ * (usually its only one) is read by the parser without recovery or CST locations, given the
+ * piece as it is (no window: without recovery the parser reads only the statement and its
+ * lookahead). Its reading is taken when it has no error and ends where the piece ends (at its
+ * `;`): there recovery has nothing to do, so the recovering parser would read the same tree. Any
+ * other statement is read by the recovering parser, so its tree and diagnostics are that
+ * parser's.
+ */
 function parseStatementAt(chunk: readonly IToken[], i: number): ParsedStatement {
-  // The happy path first, without recovery and without CST locations: the parser then reads only
-  // the statement's tokens and its lookahead, so the first statement of a piece (usually the only
-  // one) is given the piece as it is, with no window, and where the statement ends is where the
-  // parser stopped. A statement with an error is parsed again with recovery, so its tree and
-  // diagnostics are the recovering parser's.
-  let first: Omit<ParsedStatement, 'next'>;
-  if (i === 0) {
+  if (i === 0 && parsing.happyPath) {
     fastParser.input = chunk as IToken[];
     recoveryWork.tokensFed += chunk.length;
     recoveryWork.parses++;
     const cst = fastParser.statement();
-    first = { cst, errors: fastParser.errors.filter((e) => e.name !== 'NotAllInputParsedException') };
-  } else first = parseStatementWith(fastParser, chunk, i);
-  // The parser's input started at `i` either way (the piece itself when `i` is 0, else a window).
-  if (first.errors.length === 0) return { ...first, next: i + lastConsumed(fastParser) + 1 };
+    // `currIdx` is the last token the parser consumed.
+    const next = (fastParser as unknown as { currIdx: number }).currIdx + 1;
+    if (next === chunk.length && fastParser.errors.length === 0) return { cst, errors: [], next };
+  }
   const recovered = parseStatementWith(parser, chunk, i);
   return { ...recovered, next: consumedUntil(recovered.cst, chunk, i) };
 }
 
+/**
+ * Parses the statement that starts at `chunk[i]`, giving the parser a window of the tokens rather
+ * than the whole rest of the piece: handing it `chunk.slice(i)` for every statement of a piece
+ * with many `;` missing was quadratic. The window doubles until the parser stopped short of its
+ * end by more than its lookahead, so it never saw the window's end and the result is the one the
+ * whole rest would have given; a statement of n tokens costs O(n) however long the piece is.
+ */
 function parseStatementWith(parser: T2mParser, chunk: readonly IToken[], i: number): Omit<ParsedStatement, 'next'> {
   for (let size = WINDOW; ; size *= 2) {
     const end = Math.min(chunk.length, i + size);
