@@ -389,7 +389,7 @@ export const parser = new T2mParser();
 /**
  * The parser for the first pass over a statement: no recovery and no CST locations (the AST's
  * come from its tokens), so the usual input (no errors) costs less; a statement it finds an error
- * in is parsed again by `parser`.
+ * in, or that does not end its `;`-piece, is parsed again by `parser` (src/syntax/recover.ts).
  */
 export const fastParser = new T2mParser({ recovery: false, locations: false });
 export type { CstNode };
