@@ -84,12 +84,18 @@ export class T2mParser extends CstParser {
   private conditionAlts?: OrMethodOpts<unknown>;
 
   /**
-   * `recovery: false` makes the happy-path parser: it pays nothing for error recovery (Chevrotain
-   * recomputes follow sets and tries resynchronisation after every repetition when recovery is on),
-   * and on input without errors builds the same CST as the recovering one.
+   * `recovery: false, locations: false` makes the happy-path parser: it pays nothing for error
+   * recovery (Chevrotain tries resynchronisation after every repetition when recovery is on) or
+   * for node locations, and on input without errors builds the same CST as the recovering one,
+   * but for the nodes' `location`.
    */
-  constructor(options: { readonly recovery?: boolean } = {}) {
-    super(T.allTokens, { recoveryEnabled: options.recovery ?? true, maxLookahead: 3, errorMessageProvider: errorMessages, nodeLocationTracking: 'full' });
+  constructor(options: { readonly recovery?: boolean; readonly locations?: boolean } = {}) {
+    super(T.allTokens, {
+      recoveryEnabled: options.recovery ?? true,
+      maxLookahead: 3,
+      errorMessageProvider: errorMessages,
+      nodeLocationTracking: options.locations ?? true ? 'full' : 'none',
+    });
     this.performSelfAnalysis();
   }
 
@@ -387,8 +393,9 @@ export class T2mParser extends CstParser {
 /** The recovering parser (Chevrotain parsers are meant to be reused): partial trees and every error. */
 export const parser = new T2mParser();
 /**
- * The parser for the first pass over a statement: no recovery, so the usual input (no errors)
- * costs less; a statement it finds an error in is parsed again by `parser`.
+ * The parser for the first pass over a statement: no recovery and no CST locations (the AST's
+ * come from its tokens), so the usual input (no errors) costs less; a statement it finds an error
+ * in, or that does not end its `;`-piece, is parsed again by `parser` (src/syntax/recover.ts).
  */
-export const fastParser = new T2mParser({ recovery: false });
+export const fastParser = new T2mParser({ recovery: false, locations: false });
 export type { CstNode };

@@ -158,8 +158,13 @@ export function lex(source: string): Lexed {
       range: { start, end: { line: start.line, column: start.column + e.length, offset: e.offset + e.length } },
     });
   }
-  const tokens: IToken[] = [];
   const muted: Array<{ start: number; end: number }> = [];
+  // The usual case: no bad string, so the parser reads the lexer's tokens as they are.
+  if (!result.tokens.some((t) => t.tokenType === T.BadString)) {
+    lines = undefined;
+    return { tokens: result.tokens, comments: (result.groups.comments as IToken[] | undefined) ?? [], diagnostics, raw: result.tokens, muted };
+  }
+  const tokens: IToken[] = [];
   for (const [k, t] of result.tokens.entries()) {
     if (t.tokenType === T.BadString) {
       const unterminated = t.image.length < 2 || !t.image.endsWith('"') || /\\"$/.test(t.image) && !/\\\\"$/.test(t.image);

@@ -103,7 +103,7 @@ function misplacedMessage(t: IToken, statement: RawStatement | undefined): strin
 }
 
 /** Last real token index (exclusive end) covered by a CST node, searched in `tokens` from `from`. */
-function consumedUntil(cst: CstNode, tokens: IToken[], from: number): number {
+function consumedUntil(cst: CstNode, tokens: readonly IToken[], from: number): number {
   const end = cst.location?.endOffset;
   if (end === undefined || !Number.isFinite(end)) return from;
   let i = from;
@@ -157,6 +157,8 @@ function firstTooDeep(chunk: readonly IToken[]): IToken | undefined {
  * handed to the parser in all (each window counted whole), `parses` how many times it ran.
  */
 export const recoveryWork = { tokensFed: 0, parses: 0 };
+/** `happyPath: false` reads every statement with the recovering parser (for the tests that hold the happy path to it). */
+export const parsing = { happyPath: true };
 
 /** The first window a statement is parsed in; it doubles while the parse reaches its end. */
 const WINDOW = 64;
@@ -165,6 +167,36 @@ const ERROR_WINDOW = 4096;
 /** The parser looks this many tokens past the one it stands on (maxLookahead 3, plus one). */
 const LOOKAHEAD_MARGIN = 4;
 
+/** A statement's tree, its parse errors and the index (in the piece) of the first token after it. */
+interface ParsedStatement {
+  readonly cst: CstNode;
+  readonly errors: IRecognitionException[];
+  readonly next: number;
+}
+
+/**
+ * The statement that starts at `chunk[i]`. The happy path first: the first statement of a piece
+ * (usually its only one) is read by the parser without recovery or CST locations, given the
+ * piece as it is (no window: without recovery the parser reads only the statement and its
+ * lookahead). Its reading is taken when it has no error and ends where the piece ends (at its
+ * `;`): there recovery has nothing to do, so the recovering parser would read the same tree. Any
+ * other statement is read by the recovering parser, so its tree and diagnostics are that
+ * parser's.
+ */
+function parseStatementAt(chunk: readonly IToken[], i: number): ParsedStatement {
+  if (i === 0 && parsing.happyPath) {
+    fastParser.input = chunk as IToken[];
+    recoveryWork.tokensFed += chunk.length;
+    recoveryWork.parses++;
+    const cst = fastParser.statement();
+    // `currIdx` is the last token the parser consumed.
+    const next = (fastParser as unknown as { currIdx: number }).currIdx + 1;
+    if (next === chunk.length && fastParser.errors.length === 0) return { cst, errors: [], next };
+  }
+  const recovered = parseStatementWith(parser, chunk, i);
+  return { ...recovered, next: consumedUntil(recovered.cst, chunk, i) };
+}
+
 /**
  * Parses the statement that starts at `chunk[i]`, giving the parser a window of the tokens rather
  * than the whole rest of the piece: handing it `chunk.slice(i)` for every statement of a piece
@@ -172,23 +204,7 @@ const LOOKAHEAD_MARGIN = 4;
  * end by more than its lookahead, so it never saw the window's end and the result is the one the
  * whole rest would have given; a statement of n tokens costs O(n) however long the piece is.
  */
-function parseStatementAt(chunk: readonly IToken[], i: number): { cst: CstNode; errors: IRecognitionException[] } {
-  // The happy path first, without recovery: the parser then reads only the statement's tokens and
-  // its lookahead, so the first statement of a piece (usually the only one) is given the piece as
-  // it is, with no window. A statement with an error is parsed again with recovery, so its tree
-  // and diagnostics are the recovering parser's.
-  let first: { cst: CstNode; errors: IRecognitionException[] };
-  if (i === 0) {
-    fastParser.input = chunk as IToken[];
-    recoveryWork.tokensFed += chunk.length;
-    recoveryWork.parses++;
-    const cst = fastParser.statement();
-    first = { cst, errors: fastParser.errors.filter((e) => e.name !== 'NotAllInputParsedException') };
-  } else first = parseStatementWith(fastParser, chunk, i);
-  return first.errors.length === 0 ? first : parseStatementWith(parser, chunk, i);
-}
-
-function parseStatementWith(parser: T2mParser, chunk: readonly IToken[], i: number): { cst: CstNode; errors: IRecognitionException[] } {
+function parseStatementWith(parser: T2mParser, chunk: readonly IToken[], i: number): Omit<ParsedStatement, 'next'> {
   for (let size = WINDOW; ; size *= 2) {
     const end = Math.min(chunk.length, i + size);
     parser.input = chunk.slice(i, end);
@@ -216,15 +232,13 @@ export function parseStatements(tokens: readonly IToken[], diagnostics: Diagnost
 
   // Cut at every `;` (it never appears inside a value), keeping the `;` with its statement.
   const chunks: IToken[][] = [];
-  let current: IToken[] = [];
-  for (const t of tokens) {
-    current.push(t);
-    if (t.tokenType === T.Semicolon) {
-      chunks.push(current);
-      current = [];
-    }
+  let from = 0;
+  for (let k = 0; k < tokens.length; k++) {
+    if (tokens[k].tokenType !== T.Semicolon) continue;
+    chunks.push(tokens.slice(from, k + 1));
+    from = k + 1;
   }
-  if (current.length) chunks.push(current);
+  if (from < tokens.length) chunks.push(tokens.slice(from));
 
   for (const chunk of chunks) {
     // Lists and objects nested deeper than the limit are refused before the (recursive) parser
@@ -256,9 +270,8 @@ export function parseStatements(tokens: readonly IToken[], diagnostics: Diagnost
         i = j;
         continue;
       }
-      const { cst, errors } = parseStatementAt(chunk, i);
+      const { cst, errors, next } = parseStatementAt(chunk, i);
       for (const e of errors) diagnostics.push(parserErrorDiagnostic(e, chunk[chunk.length - 1]));
-      const next = consumedUntil(cst, chunk, i);
       const built = buildStatement(cst);
       if (built) raw.push(built);
       if (next <= i) break;
