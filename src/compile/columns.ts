@@ -67,6 +67,13 @@ export const MEMORY_COLUMNS: readonly Column[] = [
   col('created_at', 'text'),
   col('updated_at', 'text'),
   col('deleted_at', 'text'),
+  // Experience memory (store format 3): a record's level ('episode' | 'turn'; NULL for an ordinary
+  // memory), a turn's episode, and the utility learned from feedback (a running mean of rewards
+  // and how many there were; spec/semantics.md#experience-memory).
+  col('level', 'text', { since: 3 }),
+  col('episode_id', 'int', { since: 3 }),
+  col('utility', 'real', { since: 3 }),
+  col('utility_n', 'int', { since: 3, defaultSql: '0' }),
 ];
 
 export const COLUMN_BY_NAME: ReadonlyMap<string, Column> = new Map(MEMORY_COLUMNS.map((c) => [c.name, c]));

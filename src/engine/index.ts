@@ -14,7 +14,7 @@ import { type Diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
 import { resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
 import type { IR } from '../ir/schema.js';
 import { validateIr } from '../ir/validate.js';
-import { LET_BINDS, isRef } from '../language/index.js';
+import { LET_BINDS, REF_ARGS, isRef } from '../language/index.js';
 import { refsOf } from '../check/rules/ReferenceRule.js';
 import { ARCHIVE_WEIGHT, formatUtc, lowerIr, parseInstant } from '../lower/index.js';
 import { auditImages, executeOperation, type Change, type StatementResult } from '../execute/execute.js';
@@ -179,17 +179,20 @@ function resolveRefs(ir: IR, bindings: ReadonlyMap<string, Binding>): { ok: true
     }
     return ids;
   };
-  const copy = structuredClone(ir) as IR & { target?: { ids?: unknown }; args?: { primary_id?: unknown } };
+  const copy = structuredClone(ir) as IR & { target?: { ids?: unknown }; args?: Record<string, unknown> };
   const ids: unknown = copy.target?.ids;
   if (isRef(ids)) copy.target!.ids = idsOf(ids.$ref, 'target.ids');
   else if (Array.isArray(ids)) copy.target!.ids = ids.flatMap((id, k) => (isRef(id) ? idsOf(id.$ref, `target.ids.${k}`) : [id]));
-  const primary: unknown = copy.op === 'Merge' ? copy.args?.primary_id : undefined;
-  if (isRef(primary)) {
-    const resolved = idsOf(primary.$ref, 'args.primary_id');
+  // MERGE's primary (`INTO $n`) and a turn's episode (`OF $e`) name one record.
+  const arg = REF_ARGS[copy.op];
+  const single: unknown = arg !== undefined ? copy.args?.[arg] : undefined;
+  if (arg !== undefined && isRef(single)) {
+    const resolved = idsOf(single.$ref, `args.${arg}`);
     if (resolved.length > 1) {
-      diagnostics.push(diagnostic('ref-not-single', `$${primary.$ref} holds ${resolved.length} ids (${resolved.map((id) => `#${id}`).join(', ')}); INTO takes one primary record`, { path: 'args.primary_id' }));
+      const clause = copy.op === 'Merge' ? 'INTO takes one primary record' : 'OF takes one episode';
+      diagnostics.push(diagnostic('ref-not-single', `$${single.$ref} holds ${resolved.length} ids (${resolved.map((id) => `#${id}`).join(', ')}); ${clause}`, { path: `args.${arg}` }));
     }
-    copy.args!.primary_id = resolved[0];
+    copy.args![arg] = resolved[0];
   }
   return diagnostics.length ? { ok: false, diagnostics } : { ok: true, ir: copy };
 }

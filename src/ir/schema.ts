@@ -14,7 +14,7 @@ import { z } from 'zod';
 // The op names, stages and enum values are the language's vocabulary (src/language/).
 import {
   STAGES, OPS, STAGE_OF, READ_PERMS, WRITE_PERMS, TIME_UNITS, RELATIVE_DIRECTIONS, ORDER_BY, LABEL_MODES, LOCK_MODES, ON_EXPIRE,
-  SPLIT_STRATEGIES, SPLIT_LANGS, MERGE_STRATEGIES, INCLUDE_FIELDS, REF_NAME_PATTERN,
+  SPLIT_STRATEGIES, SPLIT_LANGS, MERGE_STRATEGIES, INCLUDE_FIELDS, REF_NAME_PATTERN, LEVELS, EXPAND_LEVELS, SELECTORS,
 } from '../language/index.js';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -158,6 +158,9 @@ export const EncodeArgs = z.looseObject({
   next_auto_update_at: DateTime.optional(),
   embedding: z.array(num).optional(),
   ...permissionFields,
+  /** Extension (experience memory): the record's level, and a turn's episode (an id or a reference). */
+  level: z.enum(LEVELS).optional(),
+  episode_id: z.union([z.string(), z.number(), Ref]).optional(),
 });
 
 export const UpdateSet = z.looseObject({
@@ -190,6 +193,8 @@ export const PromoteArgs = z.looseObject({
   weight_delta: num.optional(),
   remind: Remind.optional(),
   reason: str.optional(),
+  /** Extension (experience memory): the outcome of using the memories, in [0, 1]; moves their utility. */
+  reward: num.optional(),
 });
 
 export const DemoteArgs = z.looseObject({
@@ -215,6 +220,8 @@ export const SplitArgs = z.looseObject({
   strategy: z.enum(SPLIT_STRATEGIES).optional(),
   params: SplitParams.optional(),
   inherit_all: bool.optional(),
+  /** Extension (experience memory): `turn` makes the pieces turns of the source episode. */
+  level: z.enum(LEVELS).optional(),
 });
 
 export const LockPolicy = z.looseObject({
@@ -242,7 +249,14 @@ export const DeleteArgs = z.looseObject({
   reason: str.optional(),
 });
 
-export const RetrieveArgs = z.looseObject({ include: z.array(z.enum(INCLUDE_FIELDS)).optional() });
+export const RetrieveArgs = z.looseObject({
+  include: z.array(z.enum(INCLUDE_FIELDS)).optional(),
+  /** Extension (experience memory): two-stage retrieval at a level, keeping `pick` candidates. */
+  level: z.enum(LEVELS).optional(),
+  pick: int.optional(),
+  selector: z.enum(SELECTORS).optional(),
+  expand: z.enum(EXPAND_LEVELS).optional(),
+});
 
 export const SummarizeArgs = z.looseObject({ focus: str.optional(), max_tokens: int.optional() });
 

@@ -70,6 +70,12 @@ export const CLAUSES = {
   MAX: { shape: 'max-tokens', ops: { Summarize: ['args', 'max_tokens'] }, written: 'MAX … TOKENS', named: 'MAX n TOKENS' },
   OLDER: { shape: 'older-than', ops: { Delete: ['args', 'older_than'] }, written: 'OLDER THAN', named: 'OLDER THAN' },
   WITHIN: { shape: 'within', ops: { Delete: ['args', 'time_range'] } },
+  // Experience memory (an extension, spec/syntax.md §12): levels, two-stage retrieval, feedback.
+  LEVEL: { shape: 'value', ops: { Encode: ['args', 'level'], Split: ['args', 'level'], Retrieve: ['args', 'level'] } },
+  OF: { shape: 'value', ops: { Encode: ['args', 'episode_id'] } },
+  PICK: { shape: 'value', ops: { Retrieve: ['args', 'pick'] } },
+  EXPAND: { shape: 'value', ops: { Retrieve: ['args', 'expand'] } },
+  REWARD: { shape: 'value', ops: { Promote: ['args', 'reward'] } },
 
   ARCHIVE: { shape: 'flag', value: true, ops: { Demote: ['args', 'archive'] } },
   SOFT: { shape: 'flag', value: true, ops: { Delete: ['args', 'soft'] }, named: 'SOFT / HARD' },

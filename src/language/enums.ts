@@ -18,6 +18,10 @@ export const ON_EXPIRE = ['soft_delete', 'hard_delete', 'demote', 'anonymize'] a
 export const SPLIT_STRATEGIES = ['by_sentences', 'by_chunks', 'custom'] as const;
 export const SPLIT_LANGS = ['zh', 'en', 'auto'] as const;
 export const MERGE_STRATEGIES = ['merge_into_primary'] as const;
+/** Experience memory (extension, spec/syntax.md §12): a record's level, what a turn expands to, the built-in selectors. */
+export const LEVELS = ['episode', 'turn'] as const;
+export const EXPAND_LEVELS = ['episode'] as const;
+export const SELECTORS = ['utility', 'similarity'] as const;
 export const INCLUDE_FIELDS = [
   'id', 'text', 'type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source', 'weight',
   'read_perm_level', 'write_perm_level', 'read_whitelist', 'read_blacklist', 'write_whitelist', 'write_blacklist',

@@ -161,13 +161,14 @@ function whereParts(w: A.WhereClause): string[] {
 }
 
 const VALUE_STYLE: Partial<Record<A.ValueKeyword, Style>> = {
-  TYPE: 'enum', MODE: 'enum', STRATEGY: 'enum', THEN: 'enum', STAGE: 'enum', LANG: 'enum',
+  TYPE: 'enum', MODE: 'enum', STRATEGY: 'enum', THEN: 'enum', STAGE: 'enum', LANG: 'enum', LEVEL: 'enum', EXPAND: 'enum',
   TIME: 'time', UNTIL: 'time', AT: 'time', TTL: 'time',
 };
 
 /** Canonical clause order (index = rank). */
 const CLAUSE_ORDER: readonly string[] = [
   'IdClause', 'IdsClause', 'AllClause', 'WhereClause',
+  'LEVEL', 'OF', 'PICK', 'EXPAND', 'REWARD',
   'TYPE', 'TAGS', 'TIME', 'SOURCE', 'SUBJECT', 'LOCATION', 'TOPIC', 'URL', 'STRUCTURED', 'PAYLOAD', 'FACETS',
   'MODE', 'INTO', 'STRATEGY', 'BY', 'ARCHIVE', 'REMIND', 'TTL', 'UNTIL', 'THEN', 'SOFT', 'HARD', 'OlderThanClause',
   'WithinClause', 'INCLUDE', 'FOCUS', 'MaxTokensClause', 'REASON', 'POLICY', 'SetClause', 'WithClause',

@@ -14,7 +14,7 @@ import type { SqlDriver } from '../execute/driver.js';
  * with an index on `deleted`; 2: the tag index and its triggers are guaranteed, and a store
  * file may be in WAL mode (written in place by the native driver).
  */
-export const STORE_VERSION = 2;
+export const STORE_VERSION = 3;
 export const STORE_FORMAT = `text2mem-store/${STORE_VERSION}`;
 const FORMAT = /^text2mem-store\/(\d+)$/;
 
