@@ -20,10 +20,15 @@ import { ARCHIVE_WEIGHT, formatUtc, lowerIr, parseInstant } from '../lower/index
 import { auditImages, executeOperation, type Change, type StatementResult } from '../execute/execute.js';
 import { effectsOf, lockRefusal, writeRefusal } from '../execute/governance.js';
 import { openStore, Store, type StoreOptions } from '../execute/store.js';
+import type { Selector } from '../execute/experience.js';
 import { checkLimits, resolveLimits, type Limits } from './limits.js';
 
 export { Store, openStore, loadSqlJs, type StoreOptions, type OpenResult } from '../execute/store.js';
 export type { StatementResult, Change } from '../execute/execute.js';
+export {
+  utilitySelector, similaritySelector, utilityScore, feedbackValues, confidence, UTILITY_PRIOR, UTILITY_WEIGHT, UTILITY_CONFIDENCE_HALF,
+  type Selector, type SelectorInput, type SelectorChoice, type Candidate, type ExperienceReport, type CandidateReport,
+} from '../execute/experience.js';
 export { DEFAULT_LIMITS, type Limits } from './limits.js';
 export { HashEmbedder, ExtractiveSummarizer, type Embedder, type Summarizer } from '../execute/text.js';
 export type { SqlStatement } from '../compile/index.js';
@@ -60,6 +65,12 @@ export interface RunOptions {
   readonly policy?: Policy;
   /** Resource limits (statements, text length, rows per read); see ./limits.ts for the defaults. */
   readonly limits?: Limits;
+  /**
+   * The second stage of `RETRIEVE … LEVEL` (experience memory): keeps at most PICK of the
+   * candidates. Replaces the default (similarity plus learned utility); `SELECTOR similarity`
+   * in a statement still means similarity only. See src/execute/experience.ts.
+   */
+  readonly selector?: Selector;
 }
 
 export interface RunResult {
@@ -105,6 +116,7 @@ export function run(store: Store, irs: readonly unknown[], options: RunOptions =
   const checked = validateAndCheck(irs, options);
   if (!checked.ok) return { ok: false, results: [], diagnostics: checked.diagnostics };
   const warnings = [...checked.diagnostics];
+  const hooks = { selector: options.selector };
   return store.transaction<RunResult>(() => {
     const results: StatementResult[] = [];
     const refuse = (diagnostics: readonly Diagnostic[]) => ({ commit: false, value: { ok: false, results, diagnostics } });
@@ -119,8 +131,8 @@ export function run(store: Store, irs: readonly unknown[], options: RunOptions =
       warnings.push(...lowered.warnings.map(at(i)));
       const op = lowered.operation;
       const outcome = op.dryRun
-        ? store.transaction(() => ({ commit: false, value: executeOperation(store, op, i, limits) }))
-        : executeOperation(store, op, i, limits);
+        ? store.transaction(() => ({ commit: false, value: executeOperation(store, op, i, limits, hooks) }))
+        : executeOperation(store, op, i, limits, hooks);
       if (!outcome.ok && op.dryRun) {
         // A dry run asks what the statement would do; "it would be refused" is that answer, so
         // the refusal is reported in its result (and as a warning) and the script goes on.

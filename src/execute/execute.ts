@@ -18,6 +18,7 @@ import type {
   UpdateOp, WeightChange,
 } from '../lower/operation.js';
 import { canRead, effectsOf, lockActive, lockDenies, lockRefusal, nonAdditive, writeRefusal } from './governance.js';
+import { checkEpisode, episodeSource, feedbackValues, selectExperience, turnPiece, type ExperienceReport, type Selector } from './experience.js';
 import type { Store } from './store.js';
 import { cosine, keywordOverlap, splitChunks, splitInto, splitSections, splitSentences, tokens } from './text.js';
 
@@ -40,6 +41,8 @@ export interface StatementResult {
   /** Retrieve/Summarize with a search: relevance score per returned id. */
   readonly scores?: Readonly<Record<number, number>>;
   readonly summary?: string;
+  /** RETRIEVE … LEVEL: the candidates, the selection and why (spec/semantics.md#experience-memory). */
+  readonly experience?: ExperienceReport;
   readonly changes: readonly Change[];
   readonly warnings: readonly Diagnostic[];
   /** Every statement issued, in order (the target select first). */
@@ -61,7 +64,8 @@ export type ExecuteResult =
 const DEFAULT_SEARCH_K = 10;
 const WRITE_OPS = new Set(['Update', 'Label', 'Promote', 'Demote', 'Merge', 'Split', 'Lock', 'Expire', 'Delete']);
 
-class Execution {
+/** One statement's execution: its SQL, warnings, changes and refusal (experience.ts works on it too). */
+export class Execution {
   readonly sql: SqlStatement[] = [];
   readonly warnings: Diagnostic[] = [];
   readonly changes: Change[] = [];
@@ -263,6 +267,7 @@ function newWeight(current: unknown, change: WeightChange): number | undefined {
 
 function encode(x: Execution, op: EncodeOp): number[] {
   const text = String(op.values.text ?? '');
+  if (typeof op.values.episode_id === 'number' && !checkEpisode(x, op.values.episode_id)) return [];
   const values: Record<string, unknown> = {
     ...op.values,
     owner: op.actor ?? null,
@@ -321,6 +326,8 @@ function promote(x: Execution, op: PromoteOp | DemoteOp, rows: Row[]): void {
       changes.auto_frequency = op.remind.rrule;
       changes.next_auto_update_at = op.remind.next;
     }
+    // An outcome: the learned utility moves toward the reward (experience.ts).
+    if (op.kind === 'Promote' && op.reward !== undefined) Object.assign(changes, feedbackValues(row, op.reward));
     x.update(row, changes);
   }
 }
@@ -409,6 +416,7 @@ function split(x: Execution, op: SplitOp, rows: Row[]): number[] {
         text,
         ...(op.inheritAll ? pick(row, INHERITED) : { type: row.type ?? null, time: row.time ?? null }),
         ...pick(row, SPLIT_KEPT),
+        ...(op.level === 'turn' ? turnPiece(row) : {}),
         lineage_parents: [row.id],
         created_at: op.now,
         updated_at: op.now,
@@ -417,7 +425,7 @@ function split(x: Execution, op: SplitOp, rows: Row[]): number[] {
       };
       return x.insert(values);
     });
-    const changes: Record<string, unknown> = { lineage_children: [...asIds(row.lineage_children), ...childIds] };
+    const changes: Record<string, unknown> = { lineage_children: [...asIds(row.lineage_children), ...childIds], ...(op.level === 'turn' ? episodeSource(row) : {}) };
     if (!op.keepSource) Object.assign(changes, { deleted: 1, deleted_at: op.now });
     x.update(row, changes);
     ids.push(row.id, ...childIds);
@@ -459,7 +467,9 @@ function project(row: Row, include: readonly string[]): Record<string, unknown> 
  * Executes one operation; the caller owns the transaction (and rolls it back when the statement
  * is refused: a refusal may come after some of its writes).
  */
-export function executeOperation(store: Store, op: Operation, index: number, limits: { readonly maxRows?: number } = {}): ExecuteResult {
+export function executeOperation(
+  store: Store, op: Operation, index: number, limits: { readonly maxRows?: number } = {}, hooks: { readonly selector?: Selector } = {},
+): ExecuteResult {
   const x = new Execution(store, op, index);
   const maxRows = limits.maxRows ?? Infinity;
   const done = (ids: () => number[]): ExecuteResult => {
@@ -488,6 +498,11 @@ export function executeOperation(store: Store, op: Operation, index: number, lim
   const all = () => rows.map((r) => r.id);
   switch (op.kind) {
     case 'Retrieve':
+      if (op.experience) {
+        const selected = selectExperience(x, op, rows, scores ?? {}, hooks.selector);
+        if (!selected) return { ok: false, diagnostics: [x.refusal!] };
+        return { ok: true, result: x.result(selected.rows.map((r) => r.id), { rows: selected.rows.map((r) => project(r, op.include)), scores, experience: selected.report }) };
+      }
       if (rows.length > maxRows) {
         x.warn('truncated', `Retrieve matched more than ${maxRows} records; the first ${maxRows} are returned (RunOptions.limits.maxRows, t2m run --max-rows; or narrow it with LIMIT)`, 'target');
         rows = rows.slice(0, maxRows);

@@ -20,6 +20,7 @@ const ENCODE_ARGS = [
   'payload', 'type', 'tags', 'facets', ' facets', 'time', 'subject', 'location', 'topic', 'source', 'skip_embedding', 'embedding',
   'auto_frequency', 'expire_at', 'next_auto_update_at', 'weight', 'ttl', 'expire_action', 'on_expire', 'expire_reason',
   'lock_mode', 'lock_reason', 'lock_policy', 'lock_expires', ...PERM_LISTS, 'read_perm_level', 'write_perm_level',
+  'level', 'episode_id',
 ];
 /** Columns the engine keeps itself; an Encode arg naming one is ignored with a warning. */
 const ENGINE_MANAGED = ['id', 'owner', 'created_at', 'updated_at', 'deleted', 'deleted_at', 'embedding_model', 'lineage_parents', 'lineage_children'];
@@ -82,6 +83,9 @@ export function lowerEncode(l: Lowerer, ir: IROf<'Encode'>): { values: ColumnVal
     if (list !== undefined) values[key] = storedList(l, list, `args.${key}`);
   }
   Object.assign(values, encodeGovernance(l, a));
+  // Experience memory: a record's level and a turn's episode (checked live when it runs).
+  if (a.level !== undefined) values.level = a.level;
+  if (a.episode_id !== undefined) values.episode_id = l.ids(a.episode_id, 'args.episode_id')[0] ?? null;
   return { values, skipEmbedding: a.skip_embedding === true, embedding: a.embedding };
 }
 
