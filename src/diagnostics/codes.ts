@@ -102,7 +102,7 @@ export const CODES = {
   'ref-before-let': error('check', REFERENCES, 'a reference to a name bound only by this statement or a later one'),
   'let-duplicate': error('check', REFERENCES, 'a name bound by two statements of one script'),
   'let-not-ids': error('check', REFERENCES, '`LET` on a statement whose result is not ids (SUMMARIZE, or a DRY RUN statement)'),
-  'ref-misplaced': error('check', REFERENCES, 'a reference where ids do not go (only `target.ids` and MERGE\'s `INTO`)'),
+  'ref-misplaced': error('check', REFERENCES, 'a reference where ids do not go (only `target.ids`, MERGE\'s `INTO` and a turn\'s `OF`)'),
   'reward-out-of-range': error('check', EXPERIENCE, 'a `REWARD` outside [0, 1]'),
   'level-needs-search': error('check', EXPERIENCE, 'a `RETRIEVE … LEVEL` whose target is not a search (its candidate stage)'),
   'level-mismatch': error('check', EXPERIENCE, 'an experience clause without the level it needs (`OF`, `EXPAND` without `LEVEL turn`; `PICK`, a selector without `LEVEL`; `SPLIT … LEVEL episode`)'),
@@ -133,6 +133,7 @@ export const CODES = {
   'ref-empty': error('engine', ENGINE_REFERENCES, 'a reference whose binding holds no ids when the statement runs'),
   'ref-not-single': error('engine', ENGINE_REFERENCES, "a reference in MERGE's `INTO` or a turn's `OF` whose binding holds more than one id"),
   'episode-not-found': error('execute', 'spec/semantics.md#experience-memory', "a turn's `OF` naming no live episode record"),
+  'selector-fallback': warning('agent', 'spec/semantics.md#experience-memory', "a model's selection that could not be used (no answer, not JSON, no candidate named); the default selector chose"),
   'selector-invalid': error('execute', 'spec/semantics.md#experience-memory', "a selector's choice that is not among the candidates"),
   // The engine API and stores.
   'limit-exceeded': error('engine', 'spec/semantics.md#limits', 'a script over a resource limit (statements, text length, input size)'),

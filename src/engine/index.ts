@@ -20,7 +20,7 @@ import { ARCHIVE_WEIGHT, formatUtc, lowerIr, parseInstant } from '../lower/index
 import { auditImages, executeOperation, type Change, type StatementResult } from '../execute/execute.js';
 import { effectsOf, lockRefusal, writeRefusal } from '../execute/governance.js';
 import { openStore, Store, type StoreOptions } from '../execute/store.js';
-import type { Selector } from '../execute/experience.js';
+import { withoutFeedback, type Selector } from '../execute/experience.js';
 import { checkLimits, resolveLimits, type Limits } from './limits.js';
 
 export { Store, openStore, loadSqlJs, type StoreOptions, type OpenResult } from '../execute/store.js';
@@ -370,7 +370,9 @@ export function undo(store: Store, auditId: number, options: { now?: Date | stri
   const softDeleted = Object.entries(entry.after ?? {})
     .filter(([, after]) => after && after.deleted === 1)
     .map(([id]) => Number(id));
-  if (!softDeleted.length) return fail('undo-unsupported', `audit entry #${auditId} (${entry.op}) soft-deleted nothing; only soft deletes can be undone`);
+  const reward = feedbackReward(entry);
+  if (!softDeleted.length && reward !== undefined) return undoFeedback(store, entry, reward, at, options.actor);
+  if (!softDeleted.length) return fail('undo-unsupported', `audit entry #${auditId} (${entry.op}) soft-deleted nothing; only soft deletes and feedback (PROMOTE … REWARD) can be undone`);
   const nowText = formatUtc(at);
   const d = store.dialect;
   return store.transaction<UndoResult>(() => {
@@ -405,5 +407,48 @@ export function undo(store: Store, auditId: number, options: { now?: Date | stri
     const [last] = store.all(compileAuditLastId(d));
     store.run(compileAuditMarkUndone(auditId, Number(last.id), d));
     return { commit: true, value: { ok: true, restored, unexpired, auditId: Number(last.id) } };
+  });
+}
+
+/** The reward of a feedback entry (`PROMOTE … REWARD r` that changed utilities), if it is one. */
+function feedbackReward(entry: AuditRecord): number | undefined {
+  const ir = entry.ir as { op?: unknown; args?: { reward?: unknown } } | null;
+  const reward = ir?.op === 'Promote' ? ir.args?.reward : undefined;
+  const changedUtility = Object.values(entry.after ?? {}).some((a) => a && 'utility_n' in a);
+  return typeof reward === 'number' && changedUtility ? reward : undefined;
+}
+
+/**
+ * Undoes a feedback entry: each record it rewarded has that reward taken back out of its running
+ * mean (later feedback stays counted), as one transaction with its own audit entry. Locks and
+ * write permissions apply as to any write.
+ */
+function undoFeedback(store: Store, entry: AuditRecord, reward: number, at: Date, actor: string | undefined): UndoResult {
+  const nowText = formatUtc(at);
+  const d = store.dialect;
+  const ids = Object.entries(entry.after ?? {}).filter(([, a]) => a && 'utility_n' in a).map(([id]) => Number(id));
+  return store.transaction<UndoResult>(() => {
+    const rows = store.all(compileSelectByIds(ids, d)).map(decodeRow);
+    const restored: number[] = [];
+    const changes: Change[] = [];
+    for (const row of rows) {
+      const set = withoutFeedback(row, reward);
+      if (!set) continue;
+      const lock = lockRefusal(row, 'Promote', actor, nowText, false, effectsOf(row, set));
+      if (lock) return { commit: false, value: { ok: false, diagnostics: [diagnostic('record-locked', `undo refused: memory #${String(row.id)} is locked ${String(row.lock_mode)}; ${lock}`)] } };
+      const perm = writeRefusal(row, actor);
+      if (perm) return { commit: false, value: { ok: false, diagnostics: [diagnostic('permission-denied', `undo refused: memory #${String(row.id)}: ${perm}`)] } };
+      store.run(compileUpdateById(Number(row.id), { ...set, updated_at: nowText }, d));
+      restored.push(Number(row.id));
+      changes.push({ id: Number(row.id), before: { utility: row.utility ?? null, utility_n: row.utility_n ?? 0 }, after: set });
+    }
+    if (!restored.length) return { commit: false, value: { ok: false, diagnostics: [diagnostic('undo-nothing', `the records of audit entry #${entry.id} are gone or have no feedback to take back`)] } };
+    store.run(compileAuditInsert({
+      at: nowText, actor: actor ?? null, op: 'Undo', ir: { undo: entry.id }, affectedIds: restored,
+      before: Object.fromEntries(changes.map((c) => [c.id, c.before])), after: Object.fromEntries(changes.map((c) => [c.id, c.after])),
+    }, d));
+    const [last] = store.all(compileAuditLastId(d));
+    store.run(compileAuditMarkUndone(entry.id, Number(last.id), d));
+    return { commit: true, value: { ok: true, restored, unexpired: [], auditId: Number(last.id) } };
   });
 }

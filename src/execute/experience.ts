@@ -132,6 +132,18 @@ export function feedbackValues(row: Row, reward: number): { utility: number; uti
   return { utility: Math.round((n === 0 ? reward : u + (reward - u) / next) * 1e6) / 1e6, utility_n: next };
 }
 
+/**
+ * Takes one reward r back out of the running mean (undo of a feedback entry): n' = n − 1,
+ * u' = (u·n − r)/n' (no utility when n' = 0). Feedback given since then stays counted.
+ */
+export function withoutFeedback(row: Readonly<Record<string, unknown>>, reward: number): { utility: number | null; utility_n: number } | undefined {
+  const n = typeof row.utility_n === 'number' ? row.utility_n : 0;
+  const u = typeof row.utility === 'number' ? row.utility : undefined;
+  if (n < 1 || u === undefined) return undefined;
+  const prev = n - 1;
+  return { utility: prev === 0 ? null : Math.round(Math.min(1, Math.max(0, (u * n - reward) / prev)) * 1e6) / 1e6, utility_n: prev };
+}
+
 /** A turn's episode must be a live episode record: refuses the statement otherwise. */
 export function checkEpisode(x: Execution, episodeId: number): boolean {
   const [row] = x.query(compileTargetSelect({ ids: [episodeId], all: false, orderBy: 'time_desc' }, x.store.dialect, { now: x.op.now, applyReadPermissions: false }));

@@ -25,6 +25,7 @@ export const SELECTORS = ['utility', 'similarity'] as const;
 export const INCLUDE_FIELDS = [
   'id', 'text', 'type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source', 'weight',
   'read_perm_level', 'write_perm_level', 'read_whitelist', 'read_blacklist', 'write_whitelist', 'write_blacklist',
+  'level', 'episode_id', 'utility',
 ] as const;
 
 export interface EnumSpec<V extends string = string> {
@@ -97,6 +98,7 @@ export const ENUMS = {
       subject: 'The subject.', location: 'The location.', topic: 'The topic.', source: 'Where it came from.', weight: 'The weight.',
       read_perm_level: 'Who may read it.', write_perm_level: 'Who may write it.', read_whitelist: 'Actors always allowed to read.',
       read_blacklist: 'Actors never allowed to read.', write_whitelist: 'Actors always allowed to write.', write_blacklist: 'Actors never allowed to write.',
+      level: 'The level.', episode_id: "The turn's episode.", utility: 'The learned utility.',
     },
   }),
   read_perm_level: spec({

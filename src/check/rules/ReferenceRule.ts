@@ -2,7 +2,7 @@
  * Invariant: statement references (the `_let` / `{"$ref"}` extension) are well scoped. A name is
  * bound once per script, by a statement whose result is ids (not SUMMARIZE, not a DRY RUN
  * statement); a reference names a binding made by an earlier statement; and a reference stands
- * only where ids go (`target.ids`, a Merge's `args.primary_id`).
+ * only where ids go (`target.ids`, a Merge's `args.primary_id`, a turn's `args.episode_id`).
  * Spec: spec/checks.md#references
  */
 import { closest } from '../../diagnostics/suggest.js';
