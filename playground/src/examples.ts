@@ -14,7 +14,9 @@ export interface Example {
 }
 
 /** Menu groups, by the name's numeric prefix. */
-const GROUPS: Readonly<Record<string, string>> = { '0': 'The paper\'s workflows', '1': 'Upstream real-world scenarios', '2': 'Upstream op workflows' };
+const GROUPS: Readonly<Record<string, string>> = {
+  '0': 'The paper\'s workflows', '1': 'Upstream real-world scenarios', '2': 'Upstream op workflows', '3': 'Experience memory (examples/sql-agent)',
+};
 
 export const EXAMPLES: readonly Example[] = generated.map(({ name, text }) => ({
   name,
