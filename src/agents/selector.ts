@@ -85,15 +85,16 @@ interface Gathered {
 const candidateKey = (input: SelectorInput) => JSON.stringify(input.candidates.map((c) => c.id));
 
 /**
- * Runs a script with an asynchronous selector: dry runs gather one choice per two-stage
- * retrieval, in script order, then the script runs for real with them (one transaction, as
- * `run`). Warnings of the selector (a model's unusable answer: `selector-fallback`) are added
- * to the result's diagnostics.
+ * Gathers an asynchronous selector's choices for a script: dry runs (`explain`) find the first
+ * two-stage retrieval without a choice, the selector is asked, and again, in script order (a
+ * choice may change what later statements see). Returns a synchronous selector that replays the
+ * choices (the default selector where a statement's candidates differ from the gathered ones)
+ * for `run`, and the selector's warnings (`selector-fallback`).
  */
-export async function runWithSelector(store: Store, irs: readonly unknown[], options: Omit<RunOptions, 'selector'> & { readonly selector: AsyncSelector }): Promise<RunResult> {
-  const { selector, ...rest } = options;
-  // One clock for every pass, so that each sees the same records.
-  const base: RunOptions = { ...rest, now: rest.now ?? new Date() };
+export async function gatherSelections(
+  store: Store, irs: readonly unknown[], options: Omit<RunOptions, 'selector' | 'dryRun'> & { readonly selector: AsyncSelector },
+): Promise<{ selector: Selector; warnings: Diagnostic[] }> {
+  const { selector, ...base } = options;
   const gathered: Gathered[] = [];
   const replay = () => {
     let call = 0;
@@ -110,8 +111,7 @@ export async function runWithSelector(store: Store, irs: readonly unknown[], opt
   // At most one model call per two-stage retrieval of the script (and a pass per call).
   for (let pass = 0; pass <= irs.length; pass++) {
     const r = replay();
-    const { dryRun: _dry, ...once } = base;
-    const dry = explain(store, irs, { ...once, selector: r.sync });
+    const dry = explain(store, irs, { ...base, selector: r.sync });
     const pending = r.pending();
     if (!pending || !dry.ok) break;
     const { input, index } = pending;
@@ -120,8 +120,18 @@ export async function runWithSelector(store: Store, irs: readonly unknown[], opt
     const choice = 'fallback' in answer ? utilitySelector(input) : answer;
     gathered[index] = { candidates: candidateKey(input), choice, warnings: 'fallback' in answer ? answer.fallback : [] };
   }
-  const r = replay();
-  const result = (base.dryRun ? explain : run)(store, irs, { ...base, selector: r.sync });
-  const warnings = gathered.flatMap((g) => g.warnings);
+  return { selector: replay().sync, warnings: gathered.flatMap((g) => [...g.warnings]) };
+}
+
+/**
+ * Runs a script with an asynchronous selector (`gatherSelections`, then one `run` with the
+ * choices: one transaction). The selector's warnings are added to the result's diagnostics.
+ */
+export async function runWithSelector(store: Store, irs: readonly unknown[], options: Omit<RunOptions, 'selector'> & { readonly selector: AsyncSelector }): Promise<RunResult> {
+  const { dryRun, ...rest } = options;
+  // One clock for every pass, so that each sees the same records.
+  const base = { ...rest, now: rest.now ?? new Date() };
+  const { selector, warnings } = await gatherSelections(store, irs, base);
+  const result = (dryRun ? explain : run)(store, irs, { ...base, selector });
   return warnings.length ? { ...result, diagnostics: [...result.diagnostics, ...warnings] } : result;
 }
