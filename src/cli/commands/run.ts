@@ -81,7 +81,7 @@ export function runCommand(program: Command): void {
       // A model selector answers asynchronously: its choices are gathered first, on dry runs (spec/semantics.md#experience-memory).
       let gathered: { selector: import('../../engine/index.js').Selector; warnings: Diagnostic[] } | undefined;
       if (flags.selectorUrl) {
-        const [{ gatherSelections, llmSelector }, { openAIProvider }] = await Promise.all([import('../../agents/selector.js'), import('../../agents/openai.js')]);
+        const [{ gatherSelections, llmSelector }, { openAIProvider }] = await loaded(Promise.all([import('../../agents/selector.js'), import('../../agents/openai.js')]));
         const provider = openAIProvider({ baseUrl: flags.selectorUrl, model: flags.selectorModel ?? 'gpt-4o-mini', apiKey: process.env.OPENAI_API_KEY });
         gathered = await gatherSelections(store, input.irs, { ...base, selector: llmSelector(provider) });
       }
