@@ -357,7 +357,8 @@ export type UndoResult =
  * Undoes the soft deletes recorded by audit entry `auditId` (a soft Delete, a Merge's or
  * Split's retired records, a sweep's soft_delete): the records become live again, and a restored
  * record whose expiry has passed has that expiry cleared. Other writes of that entry are not
- * reverted; an entry without soft deletes is refused.
+ * reverted. A feedback entry (`PROMOTE … REWARD`) is undone by taking its reward back out of each
+ * record's utility; any other entry without soft deletes is refused.
  */
 /** `actor` is the caller's (trusted) actor: undo is refused when a lock or the record's write permissions refuse it. */
 export function undo(store: Store, auditId: number, options: { now?: Date | string; actor?: string } = {}): UndoResult {
