@@ -10,7 +10,7 @@ import { spell, valueAt } from '../paths.js';
 import type { Rule, RuleContext } from '../rule.js';
 
 /** A fix putting a number at its nearest bound, when the map holds exactly its span. */
-function clampFix(ctx: RuleContext, path: string, value: number, bound: number): Fix | undefined {
+function clampFix(ctx: RuleContext, path: string, bound: number): Fix | undefined {
   const range = ctx.sourceMap?.get(path);
   if (!range) return undefined;
   return { message: `use ${bound}`, edits: [{ range, newText: String(bound) }] };
@@ -29,7 +29,7 @@ export const ExperienceRule: Rule = {
         code: 'reward-out-of-range',
         message: `a reward is an outcome in [0, 1] (0 failure, 1 success), got ${args.reward}`,
         path: 'args.reward',
-        fix: clampFix(ctx, 'args.reward', args.reward, bound),
+        fix: clampFix(ctx, 'args.reward', bound),
       });
     }
     if (ir.op === 'Encode' && args.episode_id !== undefined && level !== 'turn') {
@@ -63,7 +63,7 @@ export const ExperienceRule: Rule = {
     const k = valueAt(ir, 'target.search.overrides.k') ?? valueAt(ir, 'target.search.limit');
     const pick = args.pick;
     if (typeof pick === 'number' && typeof k === 'number' && pick > k) {
-      ctx.report({ code: 'pick-over-k', message: `PICK ${pick} keeps more than the ${k} candidates the search gives; at most ${k} come back`, path: 'args.pick', fix: clampFix(ctx, 'args.pick', pick, k) });
+      ctx.report({ code: 'pick-over-k', message: `PICK ${pick} keeps more than the ${k} candidates the search gives; at most ${k} come back`, path: 'args.pick', fix: clampFix(ctx, 'args.pick', k) });
     }
   },
 };
