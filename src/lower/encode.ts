@@ -23,7 +23,7 @@ const ENCODE_ARGS = [
   'level', 'episode_id',
 ];
 /** Columns the engine keeps itself; an Encode arg naming one is ignored with a warning. */
-const ENGINE_MANAGED = ['id', 'owner', 'created_at', 'updated_at', 'deleted', 'deleted_at', 'embedding_model', 'lineage_parents', 'lineage_children'];
+const ENGINE_MANAGED = ['id', 'owner', 'created_at', 'updated_at', 'deleted', 'deleted_at', 'embedding_model', 'lineage_parents', 'lineage_children', 'utility', 'utility_n'];
 const LOCK_COLUMN_MODES = ['read_only', 'append_only', 'custom'];
 
 export function lowerEncode(l: Lowerer, ir: IROf<'Encode'>): { values: ColumnValues; skipEmbedding: boolean; embedding?: readonly number[] } {

@@ -158,7 +158,7 @@ function weightChange(l: Lowerer, a: { weight?: number; weight_delta?: number },
 
 /** Columns an Update `set` may not name: the engine's own, and those only LOCK or EXPIRE write (spec/checks.md#governed-column). */
 const GOVERNED_BY_OTHERS = ['id', 'owner', 'created_at', 'updated_at', 'deleted', 'deleted_at', 'embedding', 'embedding_model', 'lineage_parents',
-  'lineage_children', 'lock_mode', 'lock_reason', 'lock_policy', 'lock_expires', 'expire_action', 'on_expire', 'expire_reason'];
+  'lineage_children', 'lock_mode', 'lock_reason', 'lock_policy', 'lock_expires', 'expire_action', 'on_expire', 'expire_reason', 'utility', 'utility_n'];
 
 /** Update's `set`: columns it names, `ttl` as `expire_at`, facets mirrored, any other field a facet. */
 function lowerUpdate(l: Lowerer, s: NonNullable<Args<'Update'>['set']>): { set: Record<string, JsonValue>; facets: Record<string, JsonValue> } {

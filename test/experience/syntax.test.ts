@@ -97,3 +97,11 @@ describe('experience memory: checks', () => {
     expect(expectDiagnostics('ENCODE "x" LEVEL session;').map((d) => d.code)).toEqual(['invalid-enum']);
   });
 });
+
+describe('experience memory: the utility is written by feedback only', () => {
+  it('UPDATE SET utility and ENCODE … SET utility_n are governed-column errors', () => {
+    const upd = 'UPDATE ID 1 SET utility = 1;';
+    expect(expectDiagnostics(upd)).toEqual([{ code: 'governed-column', range: at(upd, '1', 1) }]);
+    expect(expectDiagnostics('ENCODE "x" SET utility_n = 5;').map((d) => d.code)).toEqual(['governed-column']);
+  });
+});
