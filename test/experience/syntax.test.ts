@@ -105,3 +105,15 @@ describe('experience memory: the utility is written by feedback only', () => {
     expect(expectDiagnostics('ENCODE "x" SET utility_n = 5;').map((d) => d.code)).toEqual(['governed-column']);
   });
 });
+
+describe('experience memory: fixes', () => {
+  it('a state-only search at LEVEL episode offers LEVEL turn; SPLIT … LEVEL episode too', () => {
+    const src = 'RETRIEVE WHERE search CONTEXT "error: no such column" LEVEL episode;';
+    const [d] = textToIr(src).diagnostics;
+    expect(d.code).toBe('context-without-turn');
+    const edit = d.fix!.edits[0];
+    expect(src.slice(0, edit.range.start.offset) + edit.newText + src.slice(edit.range.end.offset)).toBe('RETRIEVE WHERE search CONTEXT "error: no such column" LEVEL turn;');
+    const split = 'SPLIT ID 1 LEVEL episode;';
+    expect(textToIr(split).diagnostics[0].fix!.edits[0].newText).toBe('turn');
+  });
+});

@@ -58,6 +58,8 @@ export const ExperienceRule: Rule = {
         code: 'context-without-turn',
         message: `CONTEXT is the state a turn is retrieved by; an episode is found by the task's request (search "…")${search.intent.query === undefined ? ', so this CONTEXT is the query' : ', so this CONTEXT is not used'}; for a turn write LEVEL turn`,
         path: 'target.search.intent.context',
+        // With no query, the CONTEXT is a state: the statement means a turn retrieval.
+        ...(search.intent.query === undefined ? { fix: clampLevel(ctx) } : {}),
       });
     }
     const k = valueAt(ir, 'target.search.overrides.k') ?? valueAt(ir, 'target.search.limit');

@@ -64,8 +64,9 @@ export const RequiredFieldsRule: Rule = {
       );
     }
     const intent = ir.target?.search?.intent;
-    // A turn-level retrieval searches by the current state alone: `search CONTEXT "<state>" … LEVEL turn`.
-    const stateSearch = ir.op === 'Retrieve' && ir.args?.level === 'turn' && typeof intent?.context === 'string';
+    // A retrieval at a level may search by the current state alone: `search CONTEXT "<state>" … LEVEL turn`
+    // (at LEVEL episode the ExperienceRule flags it: context-without-turn).
+    const stateSearch = ir.op === 'Retrieve' && ir.args?.level !== undefined && typeof intent?.context === 'string';
     if (intent && intent.query === undefined && intent.vector === undefined && !stateSearch) {
       missing(ctx, 'target.search.intent', ctx.source === 'dsl' ? 'a search needs a query (search "…") or a VECTOR' : 'a search needs a query or a vector');
     }
