@@ -12,6 +12,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IR } from '../src/ir/schema.js';
 import { irsToText } from '../src/pipeline.js';
+import { seedIrs, trajectories } from '../examples/sql-agent/trajectories.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const UPSTREAM_EXAMPLES = join(ROOT, 'fixtures', 'upstream', 'ir', 'examples');
@@ -83,6 +84,15 @@ export function workflowToDsl(workflow: Workflow): string {
   return parts.join('');
 }
 
+/**
+ * Experience memory (examples/sql-agent): six of its trajectories (two task families) as
+ * episodes with turns, then its play script (two-stage retrievals, feedback) on them.
+ */
+function sqlAgentExample(): string {
+  const play = readFileSync(join(ROOT, 'examples', 'sql-agent', 'play.t2m'), 'utf8').replace(/^(#.*\n)+/, '');
+  return `# Experience memory - a SQL agent reuses past episodes and turns\n\n# Six past trajectories (examples/sql-agent/trajectories.jsonl): episodes with their turns\n${irsToText(seedIrs(trajectories().slice(0, 6)))}\n# A new task: plan from one episode, hints from past turns, then feedback\n${play}`;
+}
+
 /** Example name (ordering prefix + slug) → DSL text, in menu order. */
 export function examples(): Map<string, string> {
   const out = new Map<string, string>();
@@ -90,6 +100,7 @@ export function examples(): Map<string, string> {
   PAPER_WORKFLOWS.forEach((w, i) => add(`0${i + 1}-paper-${w.name.replace(/^.*- /, '').toLowerCase().replace(/\W+/g, '-')}`, w));
   for (const { file, workflow } of readWorkflows('real_world_scenarios')) add(`10-${file.replace(/_/g, '-')}`, workflow);
   for (const { file, workflow } of readWorkflows('op_workflows')) add(`20-${file.replace(/_/g, '-')}`, workflow);
+  out.set('30-sql-agent-experience', sqlAgentExample());
   return out;
 }
 

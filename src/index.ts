@@ -18,7 +18,10 @@ export {
   runAsync, explainAsync, sweepAsync, auditLogAsync, undoAsync, isAsyncDriver,
   type AnySqlDriver, type AsyncSqlDriver, type SqlDriver, type StoreParts,
   type RunOptions, type RunResult, type StatementResult, type Embedder, type Summarizer, type WhyResult, type Provenance,
+  utilitySelector, similaritySelector, utilityScore, feedbackValues,
+  type Selector, type SelectorInput, type SelectorChoice, type Candidate, type ExperienceReport,
 } from './engine/index.js';
+export { llmSelector, runWithSelector, gatherSelections, type AsyncSelector, type AsyncChoice } from './agents/selector.js';
 export type { ChatMessage, ChatProvider, CompleteOptions, Completion, ResponseFormat } from './agents/provider.js';
 export { openAIProvider, type OpenAIOptions } from './agents/openai.js';
 export { plan, planJsonSchema, planResponseFormat, systemPrompt, type PlanOptions, type PlanResult, type PlanMode } from './agents/planner.js';

@@ -16,7 +16,9 @@ export interface Example {
 }
 
 /** Menu groups, by the name's numeric prefix. */
-const GROUPS: Readonly<Record<string, string>> = { '0': 'The paper\'s workflows', '1': 'Upstream real-world scenarios', '2': 'Upstream op workflows', '3': 'Typed state' };
+const GROUPS: Readonly<Record<string, string>> = {
+  '0': 'The paper\'s workflows', '1': 'Upstream real-world scenarios', '2': 'Upstream op workflows', '3': 'Typed state and experience memory',
+};
 
 export const EXAMPLES: readonly Example[] = [...generated, { name: '30-typed-state-mira', text: `# Typed state: Mira's passport deadline, now and as of June 2\n${mira}` }].map(({ name, text }) => ({
   name,

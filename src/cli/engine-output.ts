@@ -40,6 +40,18 @@ function change(c: Change): string {
   return `  #${c.id} ${fields.join('; ')}`;
 }
 
+/** RETRIEVE … LEVEL: the candidate stage, then what the selector kept and why. */
+function experience(e: NonNullable<StatementResult['experience']>): string[] {
+  const out = [`  ${e.level} retrieval by ${JSON.stringify(e.query)}: ${e.candidates.length} candidate${e.candidates.length === 1 ? '' : 's'}, selector ${e.selector}`];
+  const kept = new Set(e.selected);
+  out.push(table(e.candidates.map((c) => ({
+    candidate: `#${c.id}`, similarity: c.similarity, utility: c.utility, n: c.utilityN, ...(c.score !== undefined ? { score: c.score } : {}), kept: kept.has(c.id) ? 'yes' : '',
+  }))));
+  for (const id of e.selected) out.push(`  kept #${id}: ${e.why[id]}${e.expanded?.[id] !== undefined ? ` (episode #${e.expanded[id]})` : ''}`);
+  if (!e.selected.length) out.push('  kept nothing: no candidate');
+  return out;
+}
+
 export function formatStatement(r: StatementResult): string {
   const head = `[${r.index + 1}] ${r.op}${r.dryRun ? ' (dry run: nothing changed)' : ''}`;
   const out = [head];
@@ -51,6 +63,7 @@ export function formatStatement(r: StatementResult): string {
     out.push(`  ${r.ids.length} record${r.ids.length === 1 ? '' : 's'}`);
     const rows = (r.rows ?? []).map((row) => (r.scores ? { ...row, score: r.scores[Number(row.id)] } : row));
     out.push(table(rows));
+    if (r.experience) out.push(...experience(r.experience));
   } else if (r.op === 'Summarize') {
     out.push(`  from ${r.ids.length} record${r.ids.length === 1 ? '' : 's'} [${r.ids.join(', ')}]`, `  ${r.summary || '(nothing to summarise)'}`);
   } else if (r.op === 'Encode') {

@@ -81,6 +81,13 @@ export const MEMORY_COLUMNS: readonly Column[] = [
   col('retention', 'text', { since: 3 }),
   col('trace_id', 'text', { since: 3 }),
   col('statement_index', 'int', { since: 3 }),
+  // Experience memory (store format 3): a record's level ('episode' | 'turn'; NULL for an ordinary
+  // memory), a turn's episode, and the utility learned from feedback (a running mean of rewards
+  // and how many there were; spec/semantics.md#experience-memory).
+  col('level', 'text', { since: 3 }),
+  col('episode_id', 'int', { since: 3 }),
+  col('utility', 'real', { since: 3 }),
+  col('utility_n', 'int', { since: 3, defaultSql: '0' }),
 ];
 
 /** Columns of `audit_log` added after version 1 (the table's first columns are in the dialect's DDL). */

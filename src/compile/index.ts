@@ -124,6 +124,7 @@ export function compileTargetSelect(sel: Selection, d: Dialect, opts: SelectOpti
   const where = [tenantWhere(opts.tenant, d, p), ...timeWhere(sel, d, p, opts.now)];
   if (sel.ids) where.push(sel.ids.length ? `${q('id')} IN (${sel.ids.map((id) => p.bind(id)).join(', ')})` : '1 = 0');
   if (sel.filter) filterWhere(sel.filter, d, p, where);
+  if (sel.level) where.push(`${q('level')} = ${p.bind(sel.level)}`);
   if (opts.applyReadPermissions) where.push(readPermissionWhere(opts.readerActor, d, p));
   let sql = `SELECT * FROM ${q('memory')} WHERE ${where.join(' AND ')}`;
   // Relevance is scored after reading, so a search reads every candidate unordered.

@@ -11,7 +11,7 @@ import type * as A from '../syntax/ast.js';
 import { DURATION_PATTERN, IDENTIFIER_PATTERN, keywordToken } from '../../grammar/tokens.js';
 import { sortConditions } from './clauses.js';
 import {
-  CLAUSES, CONDITION_OPERATORS, LET_KEY, OPS, REF_NAME_PATTERN, isRef, SEARCH_OPTIONS, SEARCH_OPTION_NAMES, SEARCH_QUERY_PATH, VERB_OF_OP, VERB_TEXT, clausePath, clauseSpec,
+  CLAUSES, CONDITION_OPERATORS, LET_KEY, OPS, REF_ARGS, REF_NAME_PATTERN, isRef, SEARCH_OPTIONS, SEARCH_OPTION_NAMES, SEARCH_QUERY_PATH, VERB_OF_OP, VERB_TEXT, clausePath, clauseSpec,
   operatorOfFilterKey, type ClauseName,
 } from '../language/index.js';
 
@@ -268,8 +268,8 @@ function args(b: Builder, op: Op, a: Json): void {
   }
   if (!isObject(a) || Object.keys(a).length === 0) return b.with(['args'], a);
   for (const [k, v] of Object.entries(a)) {
-    // Merge's primary may be a reference: `INTO $n`.
-    if (op === 'Merge' && k === 'primary_id' && isRef(v)) b.clauses.push({ kind: 'ValueClause', keyword: 'INTO', keywordLoc: loc, value: idValue(v), loc });
+    // Merge's primary and a turn's episode may be references: `INTO $n`, `OF $e`.
+    if (REF_ARGS[op] === k && isRef(v)) b.clauses.push({ kind: 'ValueClause', keyword: op === 'Merge' ? 'INTO' : 'OF', keywordLoc: loc, value: idValue(v), loc });
     else if (!fieldClause(b, op, ['args', k], v)) b.set(k, v);
   }
 }

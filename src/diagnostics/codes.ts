@@ -35,6 +35,7 @@ const REFERENCES = 'spec/checks.md#references';
 const ENGINE_REFERENCES = 'spec/semantics.md#statement-references';
 const FACTS = 'spec/checks.md#typed-facts';
 const TYPED_STATE = 'spec/semantics.md#typed-state';
+const EXPERIENCE = 'spec/checks.md#experience-memory';
 
 const error = (stage: CodeStage, spec: string, summary: string): CodeInfo => ({ severity: 'error', stage, summary, spec });
 const warning = (stage: CodeStage, spec: string, summary: string): CodeInfo => ({ severity: 'warning', stage, summary, spec });
@@ -103,7 +104,12 @@ export const CODES = {
   'ref-before-let': error('check', REFERENCES, 'a reference to a name bound only by this statement or a later one'),
   'let-duplicate': error('check', REFERENCES, 'a name bound by two statements of one script'),
   'let-not-ids': error('check', REFERENCES, '`LET` on a statement whose result is not ids (SUMMARIZE, or a DRY RUN statement)'),
-  'ref-misplaced': error('check', REFERENCES, 'a reference where ids do not go (only `target.ids` and MERGE\'s `INTO`)'),
+  'ref-misplaced': error('check', REFERENCES, 'a reference where ids do not go (only `target.ids`, MERGE\'s `INTO` and a turn\'s `OF`)'),
+  'reward-out-of-range': error('check', EXPERIENCE, 'a `REWARD` outside [0, 1]'),
+  'level-needs-search': error('check', EXPERIENCE, 'a `RETRIEVE … LEVEL` whose target is not a search (its candidate stage)'),
+  'level-mismatch': error('check', EXPERIENCE, 'an experience clause without the level it needs (`OF`, `EXPAND` without `LEVEL turn`; `PICK`, a selector without `LEVEL`; `SPLIT … LEVEL episode`)'),
+  'context-without-turn': warning('check', EXPERIENCE, 'a search `CONTEXT` (a turn\'s state) in a `RETRIEVE … LEVEL episode`'),
+  'pick-over-k': warning('check', EXPERIENCE, 'a `PICK` above the number of candidates `K`'),
   // Lowering (the engine's reading of a valid IR).
   'bad-arg': error('lower', ENGINE, 'an Encode governance arg (weight, ttl, expiry, lock) with a wrong value'),
   'bad-id': error('lower', ENGINE, 'an id that is not a positive integer'),
@@ -127,7 +133,10 @@ export const CODES = {
   'lock-hides-record': warning('execute', GOVERNANCE, 'a record left out of a read its lock policy denies'),
   'merge-nothing-to-merge': warning('execute', ENGINE, 'a Merge by filter or search that finds fewer than two records'),
   'ref-empty': error('engine', ENGINE_REFERENCES, 'a reference whose binding holds no ids when the statement runs'),
-  'ref-not-single': error('engine', ENGINE_REFERENCES, "a reference in MERGE's `INTO` whose binding holds more than one id"),
+  'ref-not-single': error('engine', ENGINE_REFERENCES, "a reference in MERGE's `INTO` or a turn's `OF` whose binding holds more than one id"),
+  'episode-not-found': error('execute', 'spec/semantics.md#experience-memory', "a turn's `OF` naming no live episode record"),
+  'selector-fallback': warning('agent', 'spec/semantics.md#experience-memory', "a model's selection that could not be used (no answer, not JSON, no candidate named); the default selector chose"),
+  'selector-invalid': error('execute', 'spec/semantics.md#experience-memory', "a selector's choice that is not among the candidates"),
   // The engine API and stores.
   'limit-exceeded': error('engine', 'spec/semantics.md#limits', 'a script over a resource limit (statements, text length, input size)'),
   'truncated': warning('execute', 'spec/semantics.md#limits', 'a read that matched more rows than it may return; the first ones are returned'),

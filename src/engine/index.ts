@@ -21,7 +21,7 @@ import { type Diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
 import { resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
 import type { IR } from '../ir/schema.js';
 import { validateIr } from '../ir/validate.js';
-import { LET_BINDS, isRef } from '../language/index.js';
+import { LET_BINDS, REF_ARGS, isRef } from '../language/index.js';
 import { refsOf } from '../check/rules/ReferenceRule.js';
 import { ARCHIVE_WEIGHT, formatUtc, lowerIr, parseInstant } from '../lower/index.js';
 import type { AnySqlDriver } from '../execute/driver.js';
@@ -29,6 +29,7 @@ import { auditImages, executeOperationIo, type Change, type StatementResult } fr
 import { all as ioAll, run as ioRun, type Io } from '../execute/io.js';
 import { effectsOf, lockRefusal, writeRefusal } from '../execute/governance.js';
 import { asyncStoreMessage, openStore, Store, type StoreOptions } from '../execute/store.js';
+import { withoutFeedback, type Selector } from '../execute/experience.js';
 import { checkLimits, resolveLimits, type Limits } from './limits.js';
 import { DEFAULT_TENANT } from '../compile/columns.js';
 
@@ -49,6 +50,10 @@ export type { AnySqlDriver, AsyncSqlDriver, SqlDriver } from '../execute/driver.
 export { isAsyncDriver } from '../execute/driver.js';
 export type { Io, Query } from '../execute/io.js';
 export type { StatementResult, Change } from '../execute/execute.js';
+export {
+  utilitySelector, similaritySelector, utilityScore, feedbackValues, confidence, UTILITY_PRIOR, UTILITY_WEIGHT, UTILITY_CONFIDENCE_HALF,
+  type Selector, type SelectorInput, type SelectorChoice, type Candidate, type ExperienceReport, type CandidateReport,
+} from '../execute/experience.js';
 export { DEFAULT_LIMITS, type Limits } from './limits.js';
 export { HashEmbedder, ExtractiveSummarizer, type Embedder, type Summarizer } from '../execute/text.js';
 export type { SqlStatement } from '../compile/index.js';
@@ -95,6 +100,12 @@ export interface RunOptions {
   readonly tenant?: string;
   /** The run's trace id, stored with every record and audit entry it writes (default: a new random id). */
   readonly traceId?: string;
+  /**
+   * The second stage of `RETRIEVE … LEVEL` (experience memory): keeps at most PICK of the
+   * candidates. Replaces the default (similarity plus learned utility); `SELECTOR similarity`
+   * in a statement still means similarity only. See src/execute/experience.ts.
+   */
+  readonly selector?: Selector;
 }
 
 export interface RunResult {
@@ -189,6 +200,7 @@ function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options: RunOpt
   const warnings = [...script.warnings];
   const results: StatementResult[] = [];
   const refuse = (diagnostics: readonly Diagnostic[]) => ({ commit: false, value: { ok: false, results, diagnostics } as RunResult });
+  const hooks = { selector: options.selector };
   const bindings = new Map<string, Binding>();
   for (const [i, written] of script.irs.entries()) {
     // References (`$n`) become the ids their binding holds, now that the statements before ran.
@@ -200,8 +212,8 @@ function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options: RunOpt
     warnings.push(...lowered.warnings.map(at(i)));
     const op = lowered.operation;
     const outcome = op.dryRun
-      ? yield* store.transactionIo(function* () { return { commit: false, value: yield* executeOperationIo(store, op, i, limits) }; })
-      : yield* executeOperationIo(store, op, i, limits);
+      ? yield* store.transactionIo(function* () { return { commit: false, value: yield* executeOperationIo(store, op, i, limits, hooks) }; })
+      : yield* executeOperationIo(store, op, i, limits, hooks);
     if (!outcome.ok && op.dryRun) {
       // A dry run asks what the statement would do; "it would be refused" is that answer, so
       // the refusal is reported in its result (and as a warning) and the script goes on.
@@ -259,17 +271,20 @@ function resolveRefs(ir: IR, bindings: ReadonlyMap<string, Binding>): { ok: true
     }
     return ids;
   };
-  const copy = structuredClone(ir) as IR & { target?: { ids?: unknown }; args?: { primary_id?: unknown } };
+  const copy = structuredClone(ir) as IR & { target?: { ids?: unknown }; args?: Record<string, unknown> };
   const ids: unknown = copy.target?.ids;
   if (isRef(ids)) copy.target!.ids = idsOf(ids.$ref, 'target.ids');
   else if (Array.isArray(ids)) copy.target!.ids = ids.flatMap((id, k) => (isRef(id) ? idsOf(id.$ref, `target.ids.${k}`) : [id]));
-  const primary: unknown = copy.op === 'Merge' ? copy.args?.primary_id : undefined;
-  if (isRef(primary)) {
-    const resolved = idsOf(primary.$ref, 'args.primary_id');
+  // MERGE's primary (`INTO $n`) and a turn's episode (`OF $e`) name one record.
+  const arg = REF_ARGS[copy.op];
+  const single: unknown = arg !== undefined ? copy.args?.[arg] : undefined;
+  if (arg !== undefined && isRef(single)) {
+    const resolved = idsOf(single.$ref, `args.${arg}`);
     if (resolved.length > 1) {
-      diagnostics.push(diagnostic('ref-not-single', `$${primary.$ref} holds ${resolved.length} ids (${resolved.map((id) => `#${id}`).join(', ')}); INTO takes one primary record`, { path: 'args.primary_id' }));
+      const clause = copy.op === 'Merge' ? 'INTO takes one primary record' : 'OF takes one episode';
+      diagnostics.push(diagnostic('ref-not-single', `$${single.$ref} holds ${resolved.length} ids (${resolved.map((id) => `#${id}`).join(', ')}); ${clause}`, { path: `args.${arg}` }));
     }
-    copy.args!.primary_id = resolved[0];
+    copy.args![arg] = resolved[0];
   }
   return diagnostics.length ? { ok: false, diagnostics } : { ok: true, ir: copy };
 }
@@ -469,7 +484,8 @@ export type UndoResult =
  * Undoes the soft deletes recorded by audit entry `auditId` (a soft Delete, a Merge's or
  * Split's retired records, a sweep's soft_delete): the records become live again, and a restored
  * record whose expiry has passed has that expiry cleared. Other writes of that entry are not
- * reverted; an entry without soft deletes is refused.
+ * reverted. A feedback entry (`PROMOTE … REWARD`) is undone by taking its reward back out of each
+ * record's utility; any other entry without soft deletes is refused.
  */
 /** `actor` is the caller's (trusted) actor: undo is refused when a lock or the record's write permissions refuse it. */
 export function undo(store: Store, auditId: number, options: UndoOptions = {}): UndoResult {
@@ -503,7 +519,9 @@ export function* undoIo(store: Store<AnySqlDriver>, auditId: number, options: Un
   const softDeleted = Object.entries(entry.after ?? {})
     .filter(([, after]) => after && after.deleted === 1)
     .map(([id]) => Number(id));
-  if (!softDeleted.length) return fail('undo-unsupported', `audit entry #${auditId} (${entry.op}) soft-deleted nothing; only soft deletes can be undone`);
+  const reward = feedbackReward(entry);
+  if (!softDeleted.length && reward !== undefined) return yield* undoFeedback(store, entry, reward, at, options.actor, tenant);
+  if (!softDeleted.length) return fail('undo-unsupported', `audit entry #${auditId} (${entry.op}) soft-deleted nothing; only soft deletes and feedback (PROMOTE … REWARD) can be undone`);
   const nowText = formatUtc(at);
   const d = store.dialect;
   return yield* store.transactionIo<UndoResult>(function* () {
@@ -618,4 +636,47 @@ export function* whyIo(store: Store<AnySqlDriver>, id: number, options: { tenant
   const ids = new Set(chain.map((p) => p.id));
   const audit = (yield* auditLogIo(store, undefined, tenant)).filter((e) => e.affectedIds.some((a) => ids.has(a)));
   return { ok: true, chain, audit };
+}
+
+/** The reward of a feedback entry (`PROMOTE … REWARD r` that changed utilities), if it is one. */
+function feedbackReward(entry: AuditRecord): number | undefined {
+  const ir = entry.ir as { op?: unknown; args?: { reward?: unknown } } | null;
+  const reward = ir?.op === 'Promote' ? ir.args?.reward : undefined;
+  const changedUtility = Object.values(entry.after ?? {}).some((a) => a && 'utility_n' in a);
+  return typeof reward === 'number' && changedUtility ? reward : undefined;
+}
+
+/**
+ * Undoes a feedback entry: each record it rewarded has that reward taken back out of its running
+ * mean (later feedback stays counted), as one transaction with its own audit entry. Locks and
+ * write permissions apply as to any write.
+ */
+function* undoFeedback(store: Store<AnySqlDriver>, entry: AuditRecord, reward: number, at: Date, actor: string | undefined, tenant: string): Io<UndoResult> {
+  const nowText = formatUtc(at);
+  const d = store.dialect;
+  const ids = Object.entries(entry.after ?? {}).filter(([, a]) => a && 'utility_n' in a).map(([id]) => Number(id));
+  return yield* store.transactionIo<UndoResult>(function* () {
+    const rows = (yield* ioAll(...stmt(compileSelectByIds(ids, d, tenant)))).map(decodeRow);
+    const restored: number[] = [];
+    const changes: Change[] = [];
+    for (const row of rows) {
+      const set = withoutFeedback(row, reward);
+      if (!set) continue;
+      const lock = lockRefusal(row, 'Promote', actor, nowText, false, effectsOf(row, set));
+      if (lock) return { commit: false, value: { ok: false, diagnostics: [diagnostic('record-locked', `undo refused: memory #${String(row.id)} is locked ${String(row.lock_mode)}; ${lock}`)] } };
+      const perm = writeRefusal(row, actor);
+      if (perm) return { commit: false, value: { ok: false, diagnostics: [diagnostic('permission-denied', `undo refused: memory #${String(row.id)}: ${perm}`)] } };
+      yield* ioRun(...stmt(compileUpdateById(Number(row.id), { ...set, updated_at: nowText }, d, tenant)));
+      restored.push(Number(row.id));
+      changes.push({ id: Number(row.id), before: { utility: row.utility ?? null, utility_n: row.utility_n ?? 0 }, after: set });
+    }
+    if (!restored.length) return { commit: false, value: { ok: false, diagnostics: [diagnostic('undo-nothing', `the records of audit entry #${entry.id} are gone or have no feedback to take back`)] } };
+    yield* ioRun(...stmt(compileAuditInsert({
+      tenant, at: nowText, actor: actor ?? null, op: 'Undo', ir: { undo: entry.id }, affectedIds: restored,
+      before: Object.fromEntries(changes.map((c) => [c.id, c.before])), after: Object.fromEntries(changes.map((c) => [c.id, c.after])),
+    }, d)));
+    const [last] = yield* ioAll(...stmt(compileAuditLastId(d, tenant)));
+    yield* ioRun(...stmt(compileAuditMarkUndone(entry.id, Number(last.id), d, tenant)));
+    return { commit: true, value: { ok: true, restored, unexpired: [], auditId: Number(last.id) } };
+  });
 }

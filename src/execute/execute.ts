@@ -23,6 +23,7 @@ import type {
 import { canRead, effectsOf, lockActive, lockDenies, lockRefusal, nonAdditive, writeRefusal } from './governance.js';
 import type { AnySqlDriver } from './driver.js';
 import { all as ioAll, run as ioRun, type Io } from './io.js';
+import { checkEpisode, episodeSource, feedbackValues, selectExperience, turnPiece, type ExperienceReport, type Selector } from './experience.js';
 import type { Store } from './store.js';
 import { cosine, keywordOverlap, splitChunks, splitInto, splitSections, splitSentences, tokens } from './text.js';
 
@@ -65,6 +66,8 @@ export interface StatementResult {
   /** Retrieve/Summarize with a search: relevance score per returned id. */
   readonly scores?: Readonly<Record<number, number>>;
   readonly summary?: string;
+  /** RETRIEVE … LEVEL: the candidates, the selection and why (spec/semantics.md#experience-memory). */
+  readonly experience?: ExperienceReport;
   readonly changes: readonly Change[];
   readonly warnings: readonly Diagnostic[];
   /** Every statement issued, in order (the target select first). */
@@ -86,7 +89,8 @@ export type ExecuteResult =
 const DEFAULT_SEARCH_K = 10;
 const WRITE_OPS = new Set(['Update', 'Label', 'Promote', 'Demote', 'Merge', 'Split', 'Lock', 'Expire', 'Delete']);
 
-class Execution {
+/** One statement's execution: its SQL, warnings, changes and refusal (experience.ts works on it too). */
+export class Execution {
   readonly sql: SqlStatement[] = [];
   readonly warnings: Diagnostic[] = [];
   readonly changes: Change[] = [];
@@ -306,6 +310,7 @@ function newWeight(current: unknown, change: WeightChange): number | undefined {
 
 function* encode(x: Execution, op: EncodeOp): Io<number[]> {
   const text = String(op.values.text ?? '');
+  if (typeof op.values.episode_id === 'number' && !(yield* checkEpisode(x, op.values.episode_id))) return [];
   const values: Record<string, unknown> = {
     ...op.values,
     owner: op.actor ?? null,
@@ -383,6 +388,8 @@ function* promote(x: Execution, op: PromoteOp | DemoteOp, rows: Row[]): Io<void>
       changes.next_auto_update_at = op.remind.next;
     }
     if (op.kind === 'Demote' && op.reason !== undefined) changes.demote_reason = op.reason;
+    // An outcome: the learned utility moves toward the reward (experience.ts).
+    if (op.kind === 'Promote' && op.reward !== undefined) Object.assign(changes, feedbackValues(row, op.reward));
     yield* x.update(row, changes);
   }
 }
@@ -472,6 +479,7 @@ function* split(x: Execution, op: SplitOp, rows: Row[]): Io<number[]> {
         text,
         ...(op.inheritAll ? pick(row, INHERITED) : { type: row.type ?? null, time: row.time ?? null }),
         ...pick(row, SPLIT_KEPT),
+        ...(op.level === 'turn' ? turnPiece(row) : {}),
         lineage_parents: [row.id],
         created_at: op.now,
         updated_at: op.now,
@@ -480,7 +488,7 @@ function* split(x: Execution, op: SplitOp, rows: Row[]): Io<number[]> {
       };
       childIds.push(yield* x.insert(values));
     }
-    const changes: Record<string, unknown> = { lineage_children: [...asIds(row.lineage_children), ...childIds] };
+    const changes: Record<string, unknown> = { lineage_children: [...asIds(row.lineage_children), ...childIds], ...(op.level === 'turn' ? episodeSource(row) : {}) };
     if (!op.keepSource) Object.assign(changes, { deleted: 1, deleted_at: op.now });
     yield* x.update(row, changes);
     ids.push(row.id, ...childIds);
@@ -531,13 +539,15 @@ function project(row: Row, include: readonly string[]): Record<string, unknown> 
  * Executes one operation; the caller owns the transaction (and rolls it back when the statement
  * is refused: a refusal may come after some of its writes).
  */
-export function executeOperation(store: Store, op: Operation, index: number, limits: { readonly maxRows?: number } = {}): ExecuteResult {
-  return store.drive(executeOperationIo(store, op, index, limits));
+export function executeOperation(
+  store: Store, op: Operation, index: number, limits: { readonly maxRows?: number } = {}, hooks: { readonly selector?: Selector } = {},
+): ExecuteResult {
+  return store.drive(executeOperationIo(store, op, index, limits, hooks));
 }
 
 /** `executeOperation` as queries, for either kind of driver (./io.ts). */
 export function* executeOperationIo(
-  store: Store<AnySqlDriver>, op: Operation, index: number, limits: { readonly maxRows?: number } = {},
+  store: Store<AnySqlDriver>, op: Operation, index: number, limits: { readonly maxRows?: number } = {}, hooks: { readonly selector?: Selector } = {},
 ): Io<ExecuteResult> {
   const x = new Execution(store, op, index);
   const maxRows = limits.maxRows ?? Infinity;
@@ -571,6 +581,11 @@ export function* executeOperationIo(
   }
   switch (op.kind) {
     case 'Retrieve':
+      if (op.experience) {
+        const selected = yield* selectExperience(x, op, rows, scores ?? {}, hooks.selector);
+        if (!selected) return { ok: false, diagnostics: [x.refusal!] };
+        return { ok: true, result: x.result(selected.rows.map((r) => r.id), { rows: selected.rows.map((r) => project(r, op.include)), scores, experience: selected.report }) };
+      }
       if (rows.length > maxRows) {
         x.warn('truncated', `Retrieve matched more than ${maxRows} records; the first ${maxRows} are returned (RunOptions.limits.maxRows, t2m run --max-rows; or narrow it with LIMIT)`, 'target');
         rows = rows.slice(0, maxRows);

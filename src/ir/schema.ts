@@ -14,7 +14,7 @@ import { z } from 'zod';
 // The op names, stages and enum values are the language's vocabulary (src/language/).
 import {
   STAGES, OPS, STAGE_OF, READ_PERMS, WRITE_PERMS, TIME_UNITS, RELATIVE_DIRECTIONS, ORDER_BY, LABEL_MODES, LOCK_MODES, ON_EXPIRE,
-  SPLIT_STRATEGIES, SPLIT_LANGS, MERGE_STRATEGIES, INCLUDE_FIELDS, REF_NAME_PATTERN, RETENTION_CLASSES,
+  SPLIT_STRATEGIES, SPLIT_LANGS, MERGE_STRATEGIES, INCLUDE_FIELDS, REF_NAME_PATTERN, RETENTION_CLASSES, LEVELS, EXPAND_LEVELS, SELECTORS,
 } from '../language/index.js';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -164,6 +164,9 @@ export const EncodeArgs = z.looseObject({
   confidence: num.optional(),
   retention: z.enum(RETENTION_CLASSES).optional(),
   ...permissionFields,
+  /** Extension (experience memory): the record's level, and a turn's episode (an id or a reference). */
+  level: z.enum(LEVELS).optional(),
+  episode_id: z.union([z.string(), z.number(), Ref]).optional(),
 });
 
 export const UpdateSet = z.looseObject({
@@ -196,6 +199,8 @@ export const PromoteArgs = z.looseObject({
   weight_delta: num.optional(),
   remind: Remind.optional(),
   reason: str.optional(),
+  /** Extension (experience memory): the outcome of using the memories, in [0, 1]; moves their utility. */
+  reward: num.optional(),
 });
 
 export const DemoteArgs = z.looseObject({
@@ -221,6 +226,8 @@ export const SplitArgs = z.looseObject({
   strategy: z.enum(SPLIT_STRATEGIES).optional(),
   params: SplitParams.optional(),
   inherit_all: bool.optional(),
+  /** Extension (experience memory): `turn` makes the pieces turns of the source episode. */
+  level: z.enum(LEVELS).optional(),
 });
 
 export const LockPolicy = z.looseObject({
@@ -248,7 +255,17 @@ export const DeleteArgs = z.looseObject({
   reason: str.optional(),
 });
 
-export const RetrieveArgs = z.looseObject({ include: z.array(z.enum(INCLUDE_FIELDS)).optional(), as_of: DateTime.optional(), history: bool.optional() });
+export const RetrieveArgs = z.looseObject({
+  include: z.array(z.enum(INCLUDE_FIELDS)).optional(),
+  /** Extension (typed state): a read as of an instant, or every version of a fact. */
+  as_of: DateTime.optional(),
+  history: bool.optional(),
+  /** Extension (experience memory): two-stage retrieval at a level, keeping `pick` candidates. */
+  level: z.enum(LEVELS).optional(),
+  pick: int.optional(),
+  selector: z.enum(SELECTORS).optional(),
+  expand: z.enum(EXPAND_LEVELS).optional(),
+});
 
 export const SummarizeArgs = z.looseObject({ focus: str.optional(), max_tokens: int.optional(), as_of: DateTime.optional() });
 

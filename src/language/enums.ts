@@ -20,10 +20,15 @@ export const SPLIT_LANGS = ['zh', 'en', 'auto'] as const;
 export const MERGE_STRATEGIES = ['merge_into_primary'] as const;
 /** Retention classes (spec/semantics.md "Retention"): how long a record lives and what its deletion erases. */
 export const RETENTION_CLASSES = ['ephemeral', 'session', 'durable', 'legal_hold'] as const;
+/** Experience memory (extension, spec/syntax.md §12): a record's level, what a turn expands to, the built-in selectors. */
+export const LEVELS = ['episode', 'turn'] as const;
+export const EXPAND_LEVELS = ['episode'] as const;
+export const SELECTORS = ['utility', 'similarity'] as const;
 export const INCLUDE_FIELDS = [
   'id', 'text', 'type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source', 'weight',
   'read_perm_level', 'write_perm_level', 'read_whitelist', 'read_blacklist', 'write_whitelist', 'write_blacklist',
   'attribute', 'valid_from', 'valid_to', 'supersedes', 'episode', 'confidence', 'retention',
+  'level', 'episode_id', 'utility',
 ] as const;
 
 export interface EnumSpec<V extends string = string> {
@@ -98,6 +103,7 @@ export const ENUMS = {
       read_blacklist: 'Who may never read.', write_whitelist: 'Who may always write.', write_blacklist: 'Who may never write.',
       attribute: 'The fact attribute.', valid_from: 'When it starts holding.', valid_to: 'When it stopped holding.',
       supersedes: 'The version it replaced.', episode: 'The source episode.', confidence: 'The writer confidence.', retention: 'The retention class.',
+      level: 'The level.', episode_id: "The turn's episode.", utility: 'The learned utility.',
     },
   }),
   retention: spec({

@@ -43,7 +43,14 @@ export function hasRefKey(v: unknown): boolean {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.prototype.hasOwnProperty.call(v, REF_KEY);
 }
 
-/** The IR paths where a reference may stand in an `op` statement: `target.ids`, its items, and Merge's `args.primary_id`. */
+/**
+ * The arg of an op that holds one record id and so may be a reference: a Merge's primary
+ * (`INTO $n`) and a turn's episode (`ENCODE … LEVEL turn OF $e`, spec/syntax.md §12).
+ */
+export const REF_ARGS: Readonly<Partial<Record<Op, string>>> = { Merge: 'primary_id', Encode: 'episode_id' };
+
+/** The IR paths where a reference may stand in an `op` statement: `target.ids`, its items, and the op's `REF_ARGS` arg. */
 export function isRefPath(op: unknown, path: string): boolean {
-  return path === 'target.ids' || /^target\.ids\.\d+$/.test(path) || (op === 'Merge' && path === 'args.primary_id');
+  const arg = REF_ARGS[op as Op];
+  return path === 'target.ids' || /^target\.ids\.\d+$/.test(path) || (arg !== undefined && path === `args.${arg}`);
 }

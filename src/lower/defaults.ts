@@ -10,3 +10,5 @@ export const ARCHIVE_WEIGHT = 0.1;
 export const DEFAULT_WEIGHT_STEP = 0.2;
 export const DEFAULT_MAX_TOKENS = 256;
 export const DEFAULT_INCLUDE = ['id', 'text', 'type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source', 'weight'];
+/** RETRIEVE … LEVEL: how many candidates the selector keeps without PICK (MERIT injects at most one). */
+export const DEFAULT_PICK = 1;

@@ -24,10 +24,12 @@ const ENCODE_ARGS = [
   'lock_mode', 'lock_reason', 'lock_policy', 'lock_expires', ...PERM_LISTS, 'read_perm_level', 'write_perm_level',
   // Typed facts and retention (extensions, spec/syntax.md §12).
   'attribute', 'valid_from', 'episode', 'confidence', 'retention', 'schema_version',
+  // Experience memory: a record's level and a turn's episode.
+  'level', 'episode_id',
 ];
 /** Columns the engine keeps itself; an Encode arg naming one is ignored with a warning. */
 const ENGINE_MANAGED = ['id', 'owner', 'created_at', 'updated_at', 'deleted', 'deleted_at', 'embedding_model', 'lineage_parents', 'lineage_children',
-  'tenant', 'valid_to', 'supersedes', 'trace_id', 'statement_index'];
+  'tenant', 'valid_to', 'supersedes', 'trace_id', 'statement_index', 'utility', 'utility_n'];
 const LOCK_COLUMN_MODES = ['read_only', 'append_only', 'custom'];
 
 export function lowerEncode(l: Lowerer, ir: IROf<'Encode'>): { values: ColumnValues; skipEmbedding: boolean; embedding?: readonly number[]; fact?: FactWrite } {
@@ -87,6 +89,9 @@ export function lowerEncode(l: Lowerer, ir: IROf<'Encode'>): { values: ColumnVal
     if (list !== undefined) values[key] = storedList(l, list, `args.${key}`);
   }
   Object.assign(values, encodeGovernance(l, a));
+  // Experience memory: a record's level and a turn's episode (checked live when it runs).
+  if (a.level !== undefined) values.level = a.level;
+  if (a.episode_id !== undefined) values.episode_id = l.ids(a.episode_id, 'args.episode_id')[0] ?? null;
   const fact = encodeFact(l, a, values);
   return { values, skipEmbedding: a.skip_embedding === true, embedding: a.embedding, ...(fact ? { fact } : {}) };
 }

@@ -14,14 +14,14 @@ import { isPlainObject, type Lowerer } from './lowerer.js';
 const USED_ARGS: Readonly<Record<Exclude<Op, 'Encode'>, readonly string[]>> = {
   Update: ['set'],
   Label: ['tags', 'facets', 'mode'],
-  Promote: ['weight', 'weight_delta', 'remind', 'reason'],
+  Promote: ['weight', 'weight_delta', 'remind', 'reason', 'reward'],
   Demote: ['archive', 'weight', 'weight_delta', 'reason'],
   Merge: ['strategy', 'primary_id', 'soft_delete_children', 'skip_reembedding'],
-  Split: ['strategy', 'params', 'inherit_all', 'keep_source'],
+  Split: ['strategy', 'params', 'inherit_all', 'keep_source', 'level'],
   Lock: ['mode', 'lock_mode', 'reason', 'policy', 'lock_expires'],
   Expire: ['ttl', 'until', 'on_expire', 'reason'],
   Delete: ['older_than', 'time_range', 'soft', 'reason', 'expire_reason'],
-  Retrieve: ['include', 'as_of', 'history'],
+  Retrieve: ['include', 'as_of', 'history', 'level', 'pick', 'selector', 'expand'],
   Summarize: ['focus', 'max_tokens', 'as_of'],
 };
 export const TARGET_KEYS = ['ids', 'filter', 'search', 'all', 'time_from', 'time_to'];

@@ -50,7 +50,12 @@ export interface Selection {
   readonly asOf?: string;
   /** `HISTORY` (Retrieve): every version of the selected facts, superseded ones included. */
   readonly history?: boolean;
+  /** Experience memory: only records of this level (a RETRIEVE … LEVEL candidate stage). */
+  readonly level?: Level;
 }
+
+/** A record's level (experience memory, spec/semantics.md#experience-memory). */
+export type Level = 'episode' | 'turn';
 
 /** Record fields an Encode or Update writes; keys are `memory` column names. */
 export type ColumnValues = Readonly<Record<string, JsonValue>>;
@@ -117,6 +122,8 @@ export type WeightChange =
 
 export interface PromoteOp extends Targeted<'Promote'> {
   readonly change: WeightChange;
+  /** An outcome in [0, 1]: each record's utility moves toward it (a running mean). */
+  readonly reward?: number;
   readonly remind?: { readonly rrule: string; readonly until?: string; readonly next: string | null };
   readonly reason?: string;
 }
@@ -140,6 +147,8 @@ export type SplitRule =
 
 export interface SplitOp extends Targeted<'Split'> {
   readonly rule: SplitRule;
+  /** `turn`: the pieces are turns of the source, which becomes (and stays) their episode. */
+  readonly level?: 'turn';
   readonly inheritAll: boolean;
   readonly keepSource: boolean;
 }
@@ -168,9 +177,21 @@ export interface DeleteOp extends Targeted<'Delete'> {
   readonly reason?: string;
 }
 
+/** A two-stage retrieval: the selection's search gives candidates of `level`, a selector keeps `pick`. */
+export interface ExperienceRetrieval {
+  readonly level: Level;
+  readonly pick: number;
+  /** The built-in selector named by the statement (`args.selector`); a caller's selector replaces `utility`. */
+  readonly selector: 'utility' | 'similarity';
+  readonly expand?: 'episode';
+  /** The text candidates were ranked against: the request (episode) or the state (turn). */
+  readonly query: string;
+}
+
 export interface RetrieveOp extends Targeted<'Retrieve'> {
   /** Columns returned per record; `id` always first. */
   readonly include: readonly string[];
+  readonly experience?: ExperienceRetrieval;
 }
 
 export interface SummarizeOp extends Targeted<'Summarize'> {

@@ -5,7 +5,7 @@
  */
 import type { Filter, IR, Target, TimeRange } from '../ir/schema.js';
 import { dedupe, isPlainObject, isString, type Lowerer } from './lowerer.js';
-import type { LoweredFilter, LoweredSearch, OrderBy, Selection, TimeWindow } from './operation.js';
+import type { Level, LoweredFilter, LoweredSearch, OrderBy, Selection, TimeWindow } from './operation.js';
 import { addDuration, formatUtc, unitDuration } from './time.js';
 
 /** The window a time range selects; relative ranges end (or start) now. */
@@ -63,7 +63,7 @@ function filter(l: Lowerer, f: Filter, path: string, extraTime?: TimeWindow): Lo
 }
 
 /** The selection of a statement's target; `extraTime` (Delete's own bounds) narrows it. */
-export function selection(l: Lowerer, ir: IR, extraTime?: TimeWindow): Selection {
+export function selection(l: Lowerer, ir: IR, extraTime?: TimeWindow, level?: Level): Selection {
   const t: Target = ir.target ?? {};
   const ids = t.ids !== undefined ? l.ids(t.ids, 'target.ids') : undefined;
   // Some IRs carry time bounds beside the filter; they narrow it.
@@ -77,7 +77,9 @@ export function selection(l: Lowerer, ir: IR, extraTime?: TimeWindow): Selection
   const s = t.search;
   let search: LoweredSearch | undefined;
   if (s) {
-    const query = String(s.intent?.query ?? s.intent?.context ?? '').trim();
+    // A turn-level retrieval ranks by the state (CONTEXT) when it has one.
+    const text = level === 'turn' ? s.intent?.context ?? s.intent?.query : s.intent?.query ?? s.intent?.context;
+    const query = String(text ?? '').trim();
     const written = s.intent?.query !== undefined || s.intent?.context !== undefined;
     if (!query) l.error(written ? 'empty-condition' : 'missing-field', written ? 'a blank search query matches nothing as written' : 'a search target needs `intent.query` text', written ? 'target.search.intent.query' : 'target.search.intent');
     search = { query, alpha: Math.min(1, Math.max(0, s.overrides?.alpha ?? 0.5)) };
@@ -90,5 +92,5 @@ export function selection(l: Lowerer, ir: IR, extraTime?: TimeWindow): Selection
   if (ir.op !== 'Encode' && ids === undefined && !lowered && !search && !t.all) {
     l.error('target-required', `${ir.op} needs a target: ids, filter, search or all`, 'target');
   }
-  return { ids, filter: lowered, search, all: t.all === true, limit, orderBy };
+  return { ids, filter: lowered, search, all: t.all === true, limit, orderBy, ...(level ? { level } : {}) };
 }

@@ -3,10 +3,10 @@
  * the Operation it yields. Target lowering is ./target.ts; Encode's is ./encode.ts.
  */
 import type { IR, IROf, JsonValue, Op } from '../ir/schema.js';
-import { DEFAULT_INCLUDE, DEFAULT_MAX_TOKENS, DEFAULT_WEIGHT_STEP } from './defaults.js';
+import { DEFAULT_INCLUDE, DEFAULT_MAX_TOKENS, DEFAULT_PICK, DEFAULT_WEIGHT_STEP } from './defaults.js';
 import { lowerEncode } from './encode.js';
 import { asJson, asJsonObject, assignOwn, clamp01, facetColumns, isStringList, PERM_LISTS, setOwn, storedList, type Lowerer } from './lowerer.js';
-import type { Operation, PromoteOp, Selection, SplitRule, TimeWindow, WeightChange } from './operation.js';
+import type { ExperienceRetrieval, Operation, PromoteOp, Selection, SplitRule, TimeWindow, WeightChange } from './operation.js';
 import { basicUntil, RRule, rrulestr } from './rrule.js';
 import { intersect, selection, timeRange } from './target.js';
 import { formatUtc } from './time.js';
@@ -42,10 +42,13 @@ export const LOWER_OP: { readonly [O in Op]: LowerOp<O> } = {
     const a = ir.args ?? {};
     const change = weightChange(l, a, 1);
     const remind = a.remind ? lowerRemind(l, a.remind) : undefined;
+    const reward = a.reward;
+    if (reward !== undefined && !(reward >= 0 && reward <= 1)) l.error('reward-out-of-range', `a reward is in [0, 1], got ${reward}`, 'args.reward');
     return {
       kind: 'Promote', ...base, selection: selection(l, ir),
-      change: change.kind === 'none' ? { kind: 'shift', delta: DEFAULT_WEIGHT_STEP } : change,
-      remind, reason: a.reason,
+      // A reward alone records an outcome: the utility moves, the weight does not.
+      change: change.kind === 'none' && reward === undefined ? { kind: 'shift', delta: DEFAULT_WEIGHT_STEP } : change,
+      remind, reason: a.reason, ...(reward !== undefined ? { reward } : {}),
     };
   },
   Demote: (l, ir, base) => {
@@ -64,7 +67,13 @@ export const LOWER_OP: { readonly [O in Op]: LowerOp<O> } = {
   },
   Split: (l, ir, base) => {
     const a = ir.args ?? {};
-    return { kind: 'Split', ...base, selection: selection(l, ir), rule: splitRule(l, a), inheritAll: a.inherit_all !== false, keepSource: a.keep_source === true };
+    if (a.level === 'episode') l.error('level-mismatch', 'SPLIT … LEVEL turn makes the pieces turns of the source episode; a piece cannot be an episode', 'args.level');
+    const turns = a.level === 'turn';
+    return {
+      kind: 'Split', ...base, selection: selection(l, ir), rule: splitRule(l, a), inheritAll: a.inherit_all !== false,
+      // The episode a turn points to stays: turns never orphan their episode.
+      keepSource: turns || a.keep_source === true, ...(turns ? { level: 'turn' as const } : {}),
+    };
   },
   Lock: (l, ir, base) => {
     const a = ir.args ?? {};
@@ -105,7 +114,12 @@ export const LOWER_OP: { readonly [O in Op]: LowerOp<O> } = {
   },
   Retrieve: (l, ir, base) => {
     const include = ir.args?.include;
-    return { kind: 'Retrieve', ...base, selection: inTime(l, ir, selection(l, ir)), include: include?.length ? [...new Set(['id', ...include])] : DEFAULT_INCLUDE };
+    const experience = experienceRetrieval(l, ir);
+    const sel = selection(l, ir, undefined, experience?.level);
+    return {
+      kind: 'Retrieve', ...base, selection: inTime(l, ir, sel), include: include?.length ? [...new Set(['id', ...include])] : DEFAULT_INCLUDE,
+      ...(experience ? { experience } : {}),
+    };
   },
   Summarize: (l, ir, base) => {
     const a = ir.args ?? {};
@@ -125,6 +139,18 @@ function inTime(l: Lowerer, ir: IR, sel: Selection): Selection {
   }
   if (a.history === true) out.history = true;
   return { ...sel, ...out };
+}
+
+/** RETRIEVE … LEVEL: the candidate stage's level and query, and how many the selector keeps (spec/semantics.md#experience-memory). */
+function experienceRetrieval(l: Lowerer, ir: IROf<'Retrieve'>): ExperienceRetrieval | undefined {
+  const a = ir.args ?? {};
+  if (a.level === undefined) return undefined;
+  const pick = a.pick ?? DEFAULT_PICK;
+  if (pick < 1) l.error('out-of-range', `PICK keeps at least 1 candidate, got ${pick}`, 'args.pick');
+  const intent = ir.target?.search?.intent;
+  // An episode is found by the task's request, a turn by the current state (CONTEXT).
+  const query = String((a.level === 'turn' ? intent?.context ?? intent?.query : intent?.query ?? intent?.context) ?? '');
+  return { level: a.level, pick, selector: a.selector ?? 'utility', ...(a.expand ? { expand: a.expand } : {}), query };
 }
 
 function weightChange(l: Lowerer, a: { weight?: number; weight_delta?: number }, sign: 1 | -1): WeightChange {
@@ -147,7 +173,7 @@ function weightChange(l: Lowerer, a: { weight?: number; weight_delta?: number },
 
 /** Columns an Update `set` may not name: the engine's own, and those only LOCK or EXPIRE write (spec/checks.md#governed-column). */
 const GOVERNED_BY_OTHERS = ['id', 'owner', 'created_at', 'updated_at', 'deleted', 'deleted_at', 'embedding', 'embedding_model', 'lineage_parents',
-  'lineage_children', 'lock_mode', 'lock_reason', 'lock_policy', 'lock_expires', 'expire_action', 'on_expire', 'expire_reason'];
+  'lineage_children', 'lock_mode', 'lock_reason', 'lock_policy', 'lock_expires', 'expire_action', 'on_expire', 'expire_reason', 'utility', 'utility_n'];
 
 /** Update's `set`: columns it names, `ttl` as `expire_at`, facets mirrored, any other field a facet. */
 function lowerUpdate(l: Lowerer, s: NonNullable<Args<'Update'>['set']>): { set: Record<string, JsonValue>; facets: Record<string, JsonValue> } {

@@ -162,7 +162,7 @@ function whereParts(w: A.WhereClause): string[] {
 }
 
 const VALUE_STYLE: Partial<Record<A.ValueKeyword, Style>> = {
-  TYPE: 'enum', MODE: 'enum', STRATEGY: 'enum', THEN: 'enum', STAGE: 'enum', LANG: 'enum',
+  TYPE: 'enum', MODE: 'enum', STRATEGY: 'enum', THEN: 'enum', STAGE: 'enum', LANG: 'enum', LEVEL: 'enum', EXPAND: 'enum',
   TIME: 'time', UNTIL: 'time', AT: 'time', TTL: 'time', 'VALID FROM': 'time', 'AS OF': 'time',
 };
 

@@ -103,7 +103,7 @@ describe('messages speak the language the person wrote', () => {
     );
     expect(message('RETRIEVE ALL', 'all-requires-confirmation')).toBe('Retrieve over all memories needs confirmation: add CONFIRM (meta.confirmation)');
     expect(message('PROMOTE ID "1"', 'missing-field')).toBe(
-      'Promote needs to know how: give one of SET weight (args.weight), BY (args.weight_delta), REMIND "rule" (args.remind)',
+      'Promote needs to know how: give one of SET weight (args.weight), BY (args.weight_delta), REMIND "rule" (args.remind), REWARD (args.reward)',
     );
     expect(message('PROMOTE ID "1" SET weight 0.9 BY 0.1', 'exclusive-args')).toContain('BY (args.weight_delta) cannot be combined with SET weight (args.weight)');
     expect(message('RETRIEVE WHERE search "x" ORDER BY newest', 'invalid-enum')).toContain("'newest' is not a valid ORDER BY (target.search.overrides.order_by)");
@@ -118,7 +118,7 @@ describe('messages speak the language the person wrote', () => {
       'Delete on all memories changes everything: confirm it (meta.confirmation) or make it a dry run (meta.dry_run)',
     );
     expect(diagnoseJson(JSON.stringify(all))[0].fix).toBeUndefined();
-    expect(jsonMessage({ stage: 'STO', op: 'Promote', target: { ids: ['1'] } }, 'missing-field')).toBe('Promote needs to know how: give one of weight, weight_delta, remind in args');
+    expect(jsonMessage({ stage: 'STO', op: 'Promote', target: { ids: ['1'] } }, 'missing-field')).toBe('Promote needs to know how: give one of weight, weight_delta, remind, reward in args');
     expect(jsonMessage({ stage: 'RET', op: 'Retrieve', target: { search: { intent: { query: 'x' }, overrides: { order_by: 'newest' } } } }, 'invalid-enum')).toContain(
       "is not a valid 'target.search.overrides.order_by'",
     );

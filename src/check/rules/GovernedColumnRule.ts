@@ -4,7 +4,7 @@
  * refused. Lock's `lock_mode` is Lock's mode (same enum), Encode's `lock_mode`,
  * `expire_action`/`on_expire` are those enums, `lock_expires` a date-time; an Update `set` or an
  * Encode arg naming a column the engine keeps itself (owner, deletion, lineage, timestamps) or a
- * column only LOCK or EXPIRE may write is an error.
+ * column only LOCK or EXPIRE may write, or the utility only feedback (PROMOTE … REWARD) writes, is an error.
  * Spec: spec/checks.md#governed-column
  */
 import { ON_EXPIRE } from '../../ir/schema.js';
@@ -15,6 +15,8 @@ const LOCK_MODE_VALUES = ['read_only', 'append_only', 'custom'];
 export const ENGINE_COLUMNS = ['id', 'owner', 'created_at', 'updated_at', 'deleted', 'deleted_at', 'embedding_model', 'lineage_parents', 'lineage_children'];
 /** Columns only LOCK (lock_*) and EXPIRE (expire_action, expire_reason) write; Update may not. */
 const LOCK_OR_EXPIRE_ONLY = ['lock_mode', 'lock_reason', 'lock_policy', 'lock_expires', 'expire_action', 'on_expire', 'expire_reason'];
+/** The learned utility (experience memory): only feedback, `PROMOTE … REWARD r`, writes it (audited, undoable). */
+export const FEEDBACK_ONLY = ['utility', 'utility_n'];
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -41,11 +43,16 @@ export const GovernedColumnRule: Rule = {
       for (const key of ENGINE_COLUMNS) {
         if (args[key] !== undefined) ctx.report({ code: 'governed-column', message: `\`${key}\` is kept by the engine (the owner is the caller's actor); no statement may set it`, path: `args.${key}` });
       }
+      for (const key of FEEDBACK_ONLY) {
+        if (args[key] !== undefined) ctx.report({ code: 'governed-column', message: `\`${key}\` is learned from feedback: only PROMOTE … REWARD writes it`, path: `args.${key}` });
+      }
     }
     if (ir.op === 'Update' && isObject(args.set)) {
       for (const key of Object.keys(args.set)) {
         if (ENGINE_COLUMNS.includes(key) || key === 'embedding') {
           ctx.report({ code: 'governed-column', message: `\`${key}\` is kept by the engine; UPDATE may not set it`, path: `args.set.${key}` });
+        } else if (FEEDBACK_ONLY.includes(key)) {
+          ctx.report({ code: 'governed-column', message: `\`${key}\` is learned from feedback: only PROMOTE … REWARD writes it (UPDATE may not)`, path: `args.set.${key}` });
         } else if (LOCK_OR_EXPIRE_ONLY.includes(key)) {
           const verb = key.startsWith('lock') ? 'LOCK' : 'EXPIRE';
           ctx.report({ code: 'governed-column', message: `\`${key}\` is a governed column only ${verb} writes; use ${verb} instead of UPDATE SET`, path: `args.set.${key}` });

@@ -2,12 +2,12 @@
  * Invariant: statement references (the `_let` / `{"$ref"}` extension) are well scoped. A name is
  * bound once per script, by a statement whose result is ids (not SUMMARIZE, not a DRY RUN
  * statement); a reference names a binding made by an earlier statement; and a reference stands
- * only where ids go (`target.ids`, a Merge's `args.primary_id`).
+ * only where ids go (`target.ids`, a Merge's `args.primary_id`, a turn's `args.episode_id`).
  * Spec: spec/checks.md#references
  */
 import { closest } from '../../diagnostics/suggest.js';
 import type { IR } from '../../ir/schema.js';
-import { LET_BINDS, hasRefKey, isRef, isRefPath } from '../../language/index.js';
+import { LET_BINDS, REF_ARGS, hasRefKey, isRef, isRefPath } from '../../language/index.js';
 import type { Rule } from '../rule.js';
 
 /** The references of a statement where ids go, with their IR paths. */
@@ -16,8 +16,9 @@ export function refsOf(ir: IR): Array<{ readonly path: string; readonly name: st
   const ids: unknown = ir.target?.ids;
   if (isRef(ids)) out.push({ path: 'target.ids', name: ids.$ref });
   else if (Array.isArray(ids)) ids.forEach((id, i) => { if (isRef(id)) out.push({ path: `target.ids.${i}`, name: id.$ref }); });
-  const primary: unknown = ir.op === 'Merge' ? ir.args?.primary_id : undefined;
-  if (isRef(primary)) out.push({ path: 'args.primary_id', name: primary.$ref });
+  const arg = REF_ARGS[ir.op];
+  const single: unknown = arg !== undefined ? (ir.args as Record<string, unknown> | undefined)?.[arg] : undefined;
+  if (isRef(single)) out.push({ path: `args.${arg}`, name: single.$ref });
   return out;
 }
 

@@ -1,8 +1,9 @@
 /**
  * Invariant: each op carries the arguments it cannot run without — Encode a payload with text,
  * url or structured content; Update a non-empty `set`; Label tags or facets; Promote one of
- * weight, weight_delta or remind (and a reminder its rrule); Demote one of archive, weight or
- * weight_delta; Expire ttl or until; a search intent its query or vector.
+ * weight, weight_delta, remind or reward (and a reminder its rrule); Demote one of archive, weight or
+ * weight_delta; Expire ttl or until; a search intent its query or vector (a turn-level RETRIEVE:
+ * or its CONTEXT, the state).
  * Spec: spec/checks.md#missing-field
  */
 import type { IR } from '../../ir/schema.js';
@@ -13,7 +14,7 @@ import type { Rule, RuleContext } from '../rule.js';
 const NEEDS: ReadonlyArray<{ readonly op?: IR['op']; readonly at: string; readonly anyOf: readonly string[]; readonly what: string }> = [
   { op: 'Encode', at: 'args.payload', anyOf: ['text', 'url', 'structured'], what: 'Encode needs content' },
   { op: 'Label', at: 'args', anyOf: ['tags', 'facets'], what: 'Label needs something to attach' },
-  { op: 'Promote', at: 'args', anyOf: ['weight', 'weight_delta', 'remind'], what: 'Promote needs to know how' },
+  { op: 'Promote', at: 'args', anyOf: ['weight', 'weight_delta', 'remind', 'reward'], what: 'Promote needs to know how' },
   { op: 'Demote', at: 'args', anyOf: ['archive', 'weight', 'weight_delta'], what: 'Demote needs to know how' },
   { op: 'Expire', at: 'args', anyOf: ['ttl', 'until'], what: 'Expire needs a horizon' },
 ];
@@ -63,7 +64,10 @@ export const RequiredFieldsRule: Rule = {
       );
     }
     const intent = ir.target?.search?.intent;
-    if (intent && intent.query === undefined && intent.vector === undefined) {
+    // A retrieval at a level may search by the current state alone: `search CONTEXT "<state>" … LEVEL turn`
+    // (at LEVEL episode the ExperienceRule flags it: context-without-turn).
+    const stateSearch = ir.op === 'Retrieve' && ir.args?.level !== undefined && typeof intent?.context === 'string';
+    if (intent && intent.query === undefined && intent.vector === undefined && !stateSearch) {
       missing(ctx, 'target.search.intent', ctx.source === 'dsl' ? 'a search needs a query (search "…") or a VECTOR' : 'a search needs a query or a vector');
     }
   },

@@ -5,6 +5,7 @@ import { DateTimeRule } from './DateTimeRule.js';
 import { DurationRule } from './DurationRule.js';
 import { ExclusiveArgsRule } from './ExclusiveArgsRule.js';
 import { FactRule } from './FactRule.js';
+import { ExperienceRule } from './ExperienceRule.js';
 import { GovernedColumnRule } from './GovernedColumnRule.js';
 import { LockPolicyRule } from './LockPolicyRule.js';
 import { MergeRule } from './MergeRule.js';
@@ -33,6 +34,7 @@ export const RULES: readonly Rule[] = [
   RangeRule,
   MergeRule,
   ReferenceRule,
+  ExperienceRule,
   LockPolicyRule,
   GovernedColumnRule,
   FactRule,
@@ -43,6 +45,6 @@ export const RULES: readonly Rule[] = [
 ];
 
 export {
-  ConfirmationRule, DateTimeRule, DurationRule, ExclusiveArgsRule, GovernedColumnRule, LockPolicyRule, MergeRule, NumberPrecisionRule, RangeRule, ReferenceRule,
+  ConfirmationRule, DateTimeRule, DurationRule, ExclusiveArgsRule, ExperienceRule, GovernedColumnRule, LockPolicyRule, MergeRule, NumberPrecisionRule, RangeRule, ReferenceRule,
   RequiredFieldsRule, RRuleRule, StageOpRule, TargetModeRule, TimeRangeRule, UnknownConditionRule, VacuousConditionRule, WriteLimitRule,
 };

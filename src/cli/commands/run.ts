@@ -21,6 +21,8 @@ interface RunFlags {
   maxText?: number;
   maxRows?: number;
   maxInput?: number;
+  selectorUrl?: string;
+  selectorModel?: string;
 }
 
 function positiveInt(value: string): number {
@@ -47,6 +49,8 @@ export function runCommand(program: Command): void {
     .option('--max-statements <n>', 'refuse a script with more statements (default 100000)', positiveInt)
     .option('--max-text <n>', 'refuse a stored string longer than this many characters (default 16777216)', positiveInt)
     .option('--max-rows <n>', 'rows one RETRIEVE returns at most; the rest are left out with a warning (default 10000)', positiveInt)
+    .option('--selector-url <url>', 'RETRIEVE … LEVEL asks this OpenAI-compatible model which candidates to keep (API base, e.g. http://127.0.0.1:11434/v1; key from OPENAI_API_KEY); default: similarity plus learned utility')
+    .option('--selector-model <name>', 'the model for --selector-url', 'gpt-4o-mini')
     .option('--max-input <bytes>', 'refuse an input file larger than this (default 67108864)', positiveInt)
     .addHelpText('after', '\nExit codes: 0 done, 1 the script failed (nothing changed), 2 the input or store could not be read.')
     .action(async (file: string, flags: RunFlags) => {
@@ -80,7 +84,15 @@ export function runCommand(program: Command): void {
       const store = opened.store;
       if (onFile && creating) process.stderr.write(`t2m run: created a new store ${flags.db}\n`);
       const limits = { maxStatements: flags.maxStatements, maxTextLength: flags.maxText, maxRows: flags.maxRows };
-      const options = { now: flags.now, actor: flags.actor, tenant: flags.tenant, traceId: flags.trace, impersonate: flags.allowImpersonation === true, sourceMaps: input.sourceMaps, limits, policy } as const;
+      const base = { now: flags.now ?? (flags.selectorUrl ? new Date().toISOString() : undefined), actor: flags.actor, tenant: flags.tenant, traceId: flags.trace, impersonate: flags.allowImpersonation === true, sourceMaps: input.sourceMaps, limits, policy } as const;
+      // A model selector answers asynchronously: its choices are gathered first, on dry runs (spec/semantics.md#experience-memory).
+      let gathered: { selector: import('../../engine/index.js').Selector; warnings: Diagnostic[] } | undefined;
+      if (flags.selectorUrl) {
+        const [{ gatherSelections, llmSelector }, { openAIProvider }] = await loaded(Promise.all([import('../../agents/selector.js'), import('../../agents/openai.js')]));
+        const provider = openAIProvider({ baseUrl: flags.selectorUrl, model: flags.selectorModel ?? 'gpt-4o-mini', apiKey: process.env.OPENAI_API_KEY });
+        gathered = await gatherSelections(store, input.irs, { ...base, selector: llmSelector(provider) });
+      }
+      const options = { ...base, ...(gathered ? { selector: gathered.selector } : {}) };
       // The sweep and the script are one transaction (one BEGIN IMMEDIATE on a store file): both
       // commit, or neither does. Nothing is printed until the commit has succeeded.
       type Outcome = { swept?: Exclude<ReturnType<typeof sweep>, { diagnostics: unknown }>; sweepProblem?: readonly Diagnostic[]; result?: RunResult };
@@ -110,7 +122,7 @@ export function runCommand(program: Command): void {
       // The engine checks again (same checker, same policy): its checker warnings repeat the front
       // end's, which speak the input's language, so each is shown once.
       const seen = new Set(input.diagnostics.map(key));
-      const diagnostics = [...input.diagnostics, ...result.diagnostics.filter((d) => !seen.has(key(d)))];
+      const diagnostics = [...input.diagnostics, ...result.diagnostics.filter((d) => !seen.has(key(d))), ...(gathered?.warnings ?? [])];
       if (flags.json) {
         process.stdout.write(`${JSON.stringify({ ...result, diagnostics, swept: swept?.applied }, null, 2)}\n`);
       } else {

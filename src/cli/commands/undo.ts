@@ -1,4 +1,4 @@
-/** `t2m audit --db <store>` lists the audit log; `t2m undo <entry> --db <store>` undoes a soft delete. */
+/** `t2m audit --db <store>` lists the audit log; `t2m undo <entry> --db <store>` undoes a soft delete (or takes back a feedback entry's reward). */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
@@ -48,7 +48,7 @@ export function auditCommand(program: Command): void {
 export function undoCommand(program: Command): void {
   program
     .command('undo')
-    .description('undo the soft deletes recorded by an audit entry (see t2m audit)')
+    .description('undo the soft deletes recorded by an audit entry, or take back its feedback (PROMOTE … REWARD) (see t2m audit)')
     .argument('<entry>', 'audit entry number')
     .requiredOption('--db <store>', 'store file')
     .option('--actor <name>', 'the acting actor (locks and write permissions of the restored records apply)')
