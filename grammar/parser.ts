@@ -331,7 +331,7 @@ export class T2mParser extends CstParser {
     this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => this.SUBRULE(this.value) });
   });
 
-  /** value := StringLiteral | NumberLiteral | DateTimeLiteral | DurationLiteral | TRUE | FALSE | NULL | Identifier | Reference | list | object */
+  /** value := StringLiteral | NumberLiteral | DateTimeLiteral | DurationLiteral | TRUE | FALSE | NULL | Identifier | SoftKeyword | Reference | list | object */
   value = this.RULE('value', () => {
     this.OR(this.alts.value ??= [
       { ALT: () => this.CONSUME(T.StringLiteral) },
@@ -342,6 +342,7 @@ export class T2mParser extends CstParser {
       { ALT: () => this.CONSUME(T.False) },
       { ALT: () => this.CONSUME(T.Null) },
       { ALT: () => this.CONSUME(T.Identifier) },
+      { ALT: () => this.CONSUME(T.SoftKeyword) },
       { ALT: () => this.CONSUME(T.Reference) },
       { ALT: () => this.SUBRULE(this.list) },
       { ALT: () => this.SUBRULE(this.object) },

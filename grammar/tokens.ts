@@ -8,7 +8,7 @@
  * printer can keep them.
  */
 import { createToken, Lexer, type TokenType } from 'chevrotain';
-import { isKeyword, KEYWORDS as KEYWORD_LIST, VERB_NAMES, type Keyword as KeywordName } from '../src/language/index.js';
+import { isKeyword, SOFT_KEYWORDS, KEYWORDS as KEYWORD_LIST, VERB_NAMES, type Keyword as KeywordName } from '../src/language/index.js';
 
 export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n\uFEFF\u00A0]+/, group: Lexer.SKIPPED });
 export const Comment = createToken({ name: 'Comment', pattern: /#[^\r\n]*/, group: 'comments' });
@@ -16,6 +16,8 @@ export const Comment = createToken({ name: 'Comment', pattern: /#[^\r\n]*/, grou
 export const Identifier = createToken({ name: 'Identifier', pattern: /[A-Za-z_][A-Za-z0-9_]*/, label: 'a name' });
 /** The category of all keywords (not `true`/`false`/`null`, which are literals). */
 export const Keyword = createToken({ name: 'Keyword', pattern: Lexer.NA });
+/** Keywords that are also a value word (SOFT_KEYWORDS in src/language/enums.ts): read as a bare word where a value is expected. */
+export const SoftKeyword = createToken({ name: 'SoftKeyword', pattern: Lexer.NA, label: 'a name' });
 
 /** ISO-8601 date or datetime with optional fractional seconds and offset, kept verbatim. */
 export const DATETIME_PATTERN = /\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![A-Za-z0-9_])/;
@@ -121,7 +123,7 @@ export const KW = Object.fromEntries(KEYWORD_LIST.map((word) => [word, createTok
   name: word,
   pattern: new RegExp(word, 'i'),
   longer_alt: Identifier,
-  categories: [Keyword],
+  categories: SOFT_KEYWORDS.includes(word) ? [Keyword, SoftKeyword] : [Keyword],
   label: word,
 })])) as { readonly [W in KeywordName]: TokenType };
 const keywordTokens: TokenType[] = KEYWORD_LIST.map((word) => KW[word]);

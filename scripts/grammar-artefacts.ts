@@ -14,7 +14,7 @@ import {
 } from 'chevrotain';
 import { parser } from '../grammar/parser.js';
 import * as T from '../grammar/tokens.js';
-import type { VerbName } from '../src/language/index.js';
+import { SOFT_KEYWORDS, type VerbName } from '../src/language/index.js';
 import { verbTakesClause, verbTakesClauseNamed, verbTakesText } from '../src/syntax/verbClauses.js';
 
 /** chevrotain's package folder (its `exports` hide package.json, so walk up from the entry). */
@@ -41,6 +41,7 @@ export function renderDiagrams(): string {
 
 function terminalName(t: TokenType): string {
   if (t === T.Keyword) return 'Keyword';
+  if (t === T.SoftKeyword) return `( ${SOFT_KEYWORDS.map((k) => `'${k}'`).join(' | ')} )`;
   if (T.KEYWORDS.includes(t.name)) return `'${t.name}'`;
   if (t === T.True || t === T.False || t === T.Null) return `'${t.name.toLowerCase()}'`;
   if (typeof t.LABEL === 'string' && t.LABEL.startsWith("'")) return t.LABEL;
@@ -150,6 +151,7 @@ function anyCase(word: string): string {
 
 function gbnfTerminal(t: TokenType): string {
   if (t === T.Keyword) return 'keyword';
+  if (t === T.SoftKeyword) return `( ${SOFT_KEYWORDS.map(anyCase).join(' | ')} )`;
   if (T.KEYWORDS.includes(t.name)) return anyCase(t.name);
   if (t === T.True || t === T.False || t === T.Null) return anyCase(t.name.toLowerCase());
   if (typeof t.LABEL === 'string' && t.LABEL.startsWith("'")) return JSON.stringify(t.LABEL.slice(1, -1));

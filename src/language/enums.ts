@@ -5,6 +5,7 @@
  */
 import type { Op } from './ops.js';
 import { STAGES } from './ops.js';
+import { KEYWORDS, type Keyword } from './keywords.js';
 
 export { STAGES };
 export const READ_PERMS = ['public', 'team', 'private', 'custom'] as const;
@@ -53,19 +54,19 @@ function spec<const V extends string>(s: EnumSpec<V>): EnumSpec<V> {
 export const ENUMS = {
   stage: spec({
     values: STAGES, paths: ['stage'], clause: 'STAGE', default: "the verb's stage",
-    docs: { ENC: 'Encoding: store new memories.', STO: 'Storage: change stored memories.', RET: 'Retrieval: read memories.' },
+    docs: { ENC: 'Store new memories.', STO: 'Change stored memories.', RET: 'Read memories.' },
   }),
   order_by: spec({
     values: ORDER_BY, paths: ['target.search.overrides.order_by'], clause: 'ORDER BY', default: 'relevance with a search, else time_desc',
-    docs: { relevance: 'Best match first.', time_desc: 'Newest first.', time_asc: 'Oldest first.', weight_desc: 'Highest weight first.' },
+    docs: { relevance: 'Best match first.', time_desc: 'Newest first.', time_asc: 'Oldest first.', weight_desc: 'Heaviest first.' },
   }),
   label_mode: spec({
     values: LABEL_MODES, paths: ['args.mode'], ops: ['Label'], clause: 'MODE', default: 'add',
-    docs: { add: 'Add the tags and merge the facets.', replace: 'Replace the tags and facets.', remove: 'Remove the tags and facet keys.' },
+    docs: { add: 'Add tags, merge facets.', replace: 'Replace tags and facets.', remove: 'Remove tags and facet keys.' },
   }),
   lock_mode: spec({
     values: LOCK_MODES, paths: ['args.mode'], ops: ['Lock'], clause: 'MODE', default: 'read_only (custom with an allow/deny policy)',
-    docs: { read_only: 'No change at all.', append_only: 'Additions only: no edit or removal.' },
+    docs: { read_only: 'No change at all.', append_only: 'Additions only.' },
   }),
   on_expire: spec({
     values: ON_EXPIRE, paths: ['args.on_expire'], ops: ['Expire'], clause: 'THEN', default: 'soft_delete',
@@ -76,23 +77,23 @@ export const ENUMS = {
   }),
   split_strategy: spec({
     values: SPLIT_STRATEGIES, paths: ['args.strategy'], ops: ['Split'], clause: 'STRATEGY', default: 'by_sentences',
-    docs: { by_sentences: 'A child per run of sentences.', by_chunks: 'A child per chunk of characters.', custom: 'Split by an instruction.' },
+    docs: { by_sentences: 'By sentences.', by_chunks: 'By character chunks.', custom: 'By an instruction.' },
   }),
   merge_strategy: spec({
     values: MERGE_STRATEGIES, paths: ['args.strategy'], ops: ['Merge'], clause: 'STRATEGY', default: 'merge_into_primary',
-    docs: { merge_into_primary: 'Fold the others into the primary memory.' },
+    docs: { merge_into_primary: 'Fold into the primary.' },
   }),
   split_lang: spec({
     values: SPLIT_LANGS, paths: ['args.params.by_sentences.lang'], ops: ['Split'], default: 'auto',
-    docs: { zh: 'Chinese sentence rules.', en: 'English sentence rules.', auto: 'Detect the language.' },
+    docs: { zh: 'Chinese.', en: 'English.', auto: 'Detect.' },
   }),
   time_unit: spec({
     values: TIME_UNITS, paths: ['time_range.unit'], clause: 'LAST / NEXT',
-    docs: { minutes: 'Minutes.', hours: 'Hours.', days: 'Days.', weeks: 'Weeks.', months: 'Calendar months.', years: 'Calendar years.' },
+    docs: { minutes: 'Minutes.', hours: 'Hours.', days: 'Days.', weeks: 'Weeks.', months: 'Months.', years: 'Years.' },
   }),
   relative: spec({
     values: RELATIVE_DIRECTIONS, paths: ['time_range.relative'],
-    docs: { last: 'A range ending now.', next: 'A range starting now.' },
+    docs: { last: 'Ending now.', next: 'Starting now.' },
   }),
   include: spec({
     values: INCLUDE_FIELDS, paths: ['args.include'], ops: ['Retrieve'], clause: 'INCLUDE', default: 'every field',
@@ -123,3 +124,15 @@ export const ENUMS = {
 } as const;
 
 export type EnumName = keyof typeof ENUMS;
+
+/**
+ * Keywords that are also a value some clause takes — `THEN demote` (the verb DEMOTE), `LEVEL
+ * episode` and `EXPAND episode` (the clause EPISODE): soft keywords. Where a value is expected
+ * the parser reads them as that bare word (spec/syntax.md §2); elsewhere they are keywords.
+ */
+export const SOFT_KEYWORDS: readonly Keyword[] = (() => {
+  // INCLUDE's field names and LAST/NEXT have rules of their own; every other enum is a clause's value.
+  const valueEnums = Object.entries(ENUMS).filter(([name]) => name !== 'include' && name !== 'relative').map(([, e]) => e);
+  const words = new Set<string>([...valueEnums.flatMap((e) => [...e.values] as string[]), ...LEVELS, ...EXPAND_LEVELS, ...SELECTORS]);
+  return KEYWORDS.filter((k) => words.has(k.toLowerCase()));
+})();

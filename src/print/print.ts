@@ -9,7 +9,7 @@
 import type * as A from '../syntax/ast.js';
 import { astToIr, irToAst, sortConditions } from '../convert/index.js';
 import type { IR } from '../ir/schema.js';
-import { CLAUSE_ORDER, type ClauseName } from '../language/index.js';
+import { CLAUSE_ORDER, SOFT_KEYWORDS, type ClauseName, type Keyword } from '../language/index.js';
 import { DATETIME_PATTERN, DURATION_PATTERN, IDENTIFIER_PATTERN, keywordToken } from '../../grammar/tokens.js';
 
 export interface PrintOptions {
@@ -27,9 +27,13 @@ const DATETIME_FULL = new RegExp(`^(?:${DATETIME_PATTERN.source})$`);
 const DURATION_FULL = new RegExp(`^(?:${DURATION_PATTERN.source})$`);
 const LITERAL_WORDS = new Set(['true', 'false', 'null']);
 
-/** A string that reads back as the same string when written bare (not a keyword or literal). */
-function isBareWord(s: string): boolean {
-  return IDENTIFIER_PATTERN.test(s) && !keywordToken(s) && !LITERAL_WORDS.has(s.toLowerCase()) && !DURATION_FULL.test(s);
+/**
+ * A string that reads back as the same string when written bare in a value position: not a
+ * literal, and not a keyword unless a soft one (`THEN demote`, `LEVEL episode`).
+ */
+function isBareWord(s: string, value = true): boolean {
+  const kw = keywordToken(s);
+  return IDENTIFIER_PATTERN.test(s) && (!kw || (value && SOFT_KEYWORDS.includes(kw.name as Keyword))) && !LITERAL_WORDS.has(s.toLowerCase()) && !DURATION_FULL.test(s);
 }
 
 /** How a clause shows a string: `enum` bare words (`note`, `read_only`), `time` bare datetimes/durations. */
@@ -119,7 +123,7 @@ function printValueList(l: A.ValueList, style: Style = 'plain'): string {
 function printFieldName(name: string): string {
   // A keyword field name is read lower-cased, so only a lower-case one may stay bare.
   // `search` always starts a search condition, so a field of that name is quoted.
-  return isBareWord(name) || (!!keywordToken(name) && name === name.toLowerCase() && name !== 'search') ? name : JSON.stringify(name);
+  return isBareWord(name, false) || (!!keywordToken(name) && name === name.toLowerCase() && name !== 'search') ? name : JSON.stringify(name);
 }
 
 function printRange(r: A.TimeRange): string {

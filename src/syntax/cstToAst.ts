@@ -69,6 +69,8 @@ function buildValue(n: CstNode | undefined): A.Value | undefined {
     case 'False': return { kind: 'Boolean', value: false, loc: tokenRange(t) };
     case 'Null': return { kind: 'Null', loc: tokenRange(t) };
     case 'Identifier': return { kind: 'Identifier', value: t.image, loc: tokenRange(t) };
+    // A soft keyword where a value is expected is that bare word (`THEN demote`, `LEVEL episode`).
+    case 'SoftKeyword': return { kind: 'Identifier', value: t.image, loc: tokenRange(t) };
     case 'Reference': return { kind: 'Ref', name: t.image.slice(1), loc: tokenRange(t) };
   }
   return undefined;

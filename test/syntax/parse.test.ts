@@ -298,7 +298,7 @@ describe('parse: errors', () => {
     ]);
     // The clauses named are the verb's own, not a fixed list.
     expect(message('RETRIEVE WHERE tags HAS "x" 5;')).toEqual([
-      "Unexpected '5': RETRIEVE takes INCLUDE, AS OF, HISTORY, ID, IDS, ALL, WHERE, SET, WITH, STAGE, CONFIRM, DRY RUN, AS, LANG, TRACE, AT, COMMENT; or end the statement with ';'.",
+      "Unexpected '5': RETRIEVE takes INCLUDE, AS OF, LEVEL, PICK, EXPAND, HISTORY, ID, IDS, ALL, WHERE, SET, WITH, STAGE, CONFIRM, DRY RUN, AS, LANG, TRACE, AT, COMMENT; or end the statement with ';'.",
     ]);
     expect(message('DELETE ALL 5;')[0]).toMatch(/^Unexpected '5': DELETE takes REASON, OLDER THAN, WITHIN, SOFT, HARD, ID, /);
     // A typo is matched against the verb's own clauses first.
