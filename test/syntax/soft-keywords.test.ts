@@ -1,12 +1,13 @@
 /** Soft keywords: a keyword that is also a value word reads as that word where a value is expected. */
 import { describe, expect, it } from 'vitest';
 import { SOFT_KEYWORDS } from '../../src/language/index.js';
+import type { IR } from '../../src/ir/schema.js';
 import { irsToText, textToIr } from '../../src/pipeline.js';
 
 const irOf = (text: string) => {
   const r = textToIr(text);
   expect(r.diagnostics.filter((d) => d.severity === 'error'), text).toEqual([]);
-  return r.irs[0] as { args?: Record<string, unknown> };
+  return r.irs[0] as IR & { args?: Record<string, unknown> };
 };
 
 describe('soft keywords', () => {
