@@ -7,7 +7,7 @@
  */
 import {
   compile, compileAuditInsert, compileDeleteById, compileInsert, compileTargetSelect, compileUpdateById, decodeRow,
-  type SqlStatement,
+  unpackVector, type SqlStatement,
 } from '../compile/index.js';
 import { diagnostic, type Code } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -19,7 +19,10 @@ import type {
 } from '../lower/operation.js';
 import { canRead, effectsOf, lockActive, lockDenies, lockRefusal, nonAdditive, writeRefusal } from './governance.js';
 import type { Store } from './store.js';
-import { cosine, keywordOverlap, splitChunks, splitInto, splitSections, splitSentences, tokens } from './text.js';
+import { DERIVED_COLUMNS } from '../compile/columns.js';
+import { searchTarget, type ScoreExplanation } from './search.js';
+import { SEARCHED_FIELDS, searchTextOf, splitChunks, splitInto, splitSections, splitSentences } from './text.js';
+import { noteVectorWrite } from './vectors.js';
 
 export type Row = Record<string, unknown> & { id: number };
 
@@ -39,6 +42,8 @@ export interface StatementResult {
   readonly rows?: readonly Record<string, unknown>[];
   /** Retrieve/Summarize with a search: relevance score per returned id. */
   readonly scores?: Readonly<Record<number, number>>;
+  /** Retrieve/Summarize with a search: what each returned id's score is made of (spec/retrieval.md). */
+  readonly explain?: Readonly<Record<number, ScoreExplanation>>;
   readonly summary?: string;
   readonly changes: readonly Change[];
   readonly warnings: readonly Diagnostic[];
@@ -58,7 +63,6 @@ export type ExecuteResult =
   | { readonly ok: true; readonly result: StatementResult }
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
-const DEFAULT_SEARCH_K = 10;
 const WRITE_OPS = new Set(['Update', 'Label', 'Promote', 'Demote', 'Merge', 'Split', 'Lock', 'Expire', 'Delete']);
 
 class Execution {
@@ -88,12 +92,16 @@ class Execution {
     return false;
   }
 
-  /** Target rows: the compiled select, then relevance scoring and the limit for searches. */
-  target(op: TargetedOperation): { rows: Row[]; scores?: Record<number, number> } {
+  /** Target rows: the compiled select, or for a search the ranked candidates (./search.ts). */
+  target(op: TargetedOperation): { rows: Row[]; scores?: Record<number, number>; explain?: Record<number, ScoreExplanation> } {
     const sel = op.selection;
     if (sel.all && WRITE_OPS.has(op.kind) && !op.confirmation && !op.dryRun) {
       this.refuse('all-requires-confirmation', `${op.kind} on all records needs meta.confirmation = true`, 'target.all');
       return { rows: [] };
+    }
+    if (sel.search) {
+      const read = op.kind === 'Retrieve' || op.kind === 'Summarize';
+      return searchTarget(this, sel, { now: op.now, readerActor: op.actor, applyReadPermissions: read });
     }
     const plan = compile(op, this.store.dialect);
     let rows = this.query(plan.target!);
@@ -112,20 +120,7 @@ class Execution {
       }
       if (missing.length) this.warn('ids-not-found', `no live record with id ${missing.join(', ')}`, 'target.ids');
     }
-    if (!sel.search) return { rows };
-    const q = tokens(sel.search.query);
-    const qv = this.store.embedder.embed(sel.search.query);
-    const scored = rows
-      .map((row) => {
-        const text = [row.text, ...(Array.isArray(row.tags) ? row.tags : []), row.subject, row.topic].filter(Boolean).join(' ');
-        const emb = Array.isArray(row.embedding) && row.embedding.length ? (row.embedding as number[]) : this.store.embedder.embed(text);
-        const score = (1 - sel.search!.alpha) * keywordOverlap(q, tokens(text)) + sel.search!.alpha * Math.max(0, cosine(qv, emb));
-        return { row, score };
-      })
-      .filter((x) => x.score > 0);
-    if (sel.orderBy === 'relevance') scored.sort((a, b) => b.score - a.score || a.row.id - b.row.id);
-    const kept = scored.slice(0, sel.limit ?? DEFAULT_SEARCH_K);
-    return { rows: kept.map((x) => x.row), scores: Object.fromEntries(kept.map((x) => [x.row.id, round(x.score)])) };
+    return { rows };
   }
 
   /**
@@ -186,16 +181,25 @@ class Execution {
     for (const k of changed) set[k] = changes[k];
     if (!this.effectGuard(row, set)) return;
     set.updated_at = this.op.now;
+    if (changed.some((k) => (SEARCHED_FIELDS as readonly string[]).includes(k))) {
+      const searchText = searchTextOf({ ...row, ...set });
+      if (searchText !== (row.search_text ?? null)) set.search_text = searchText;
+    }
     this.write(compileUpdateById(row.id, set, this.store.dialect));
+    if ('embedding_f32' in set || 'embedding_model' in set || 'deleted' in set) {
+      const after = { ...row, ...set };
+      noteVectorWrite(this.store, row.id, after.embedding_model, after.deleted ? null : asVector(after.embedding_f32));
+    }
     this.changes.push({ id: row.id, before: withoutVector(pick(row, changed)), after: withoutVector(pick(set, changed)) });
     Object.assign(row, set);
   }
 
   insert(values: Record<string, unknown>): number {
-    const stmt = compileInsert(values, this.store.dialect);
+    const stmt = compileInsert({ ...values, search_text: searchTextOf(values) }, this.store.dialect);
     this.sql.push(stmt);
     const rows = this.store.all(stmt);
     const id = Number(rows[0]?.id ?? this.store.all({ sql: this.store.dialect.lastInsertId(), params: [] })[0].id);
+    noteVectorWrite(this.store, id, values.embedding_model, values.deleted ? null : asVector(values.embedding_f32));
     this.changes.push({ id, before: null, after: withoutVector({ id, ...values }) });
     return id;
   }
@@ -203,11 +207,13 @@ class Execution {
   remove(row: Row): void {
     if (this.refusal || !this.effectGuard(row, null)) return;
     this.write(compileDeleteById(row.id, this.store.dialect));
+    noteVectorWrite(this.store, row.id, null, null);
     this.changes.push({ id: row.id, before: withoutVector(row), after: null });
   }
 
-  embedding(text: string): { embedding: number[]; embedding_model: string } {
-    return { embedding: this.store.embedder.embed(text), embedding_model: this.store.embedder.model };
+  /** The engine's embedding of `text`: packed in `embedding_f32`; the JSON column holds only callers' vectors. */
+  embedding(text: string): { embedding: null; embedding_f32: Float32Array; embedding_model: string } {
+    return { embedding: null, embedding_f32: asVector(this.store.embedder.embed(text))!, embedding_model: this.store.embedder.model };
   }
 
   /** The changes as the actor may see them: images of records it may not read are redacted. */
@@ -234,13 +240,20 @@ const round = (x: number) => Math.round(x * 1e4) / 1e4;
 const clamp01 = (x: number) => Math.round(Math.min(1, Math.max(0, x)) * 1e6) / 1e6;
 
 /**
- * Before/after images leave out the embedding vector: it is derived from the text (and
- * embedding_model says how), and it would be most of every audit entry's size.
+ * Before/after images leave out the embedding vectors and the search tokens: they are derived
+ * from the text (embedding_model says how), and the vectors would be most of every audit entry.
  */
 function withoutVector(image: Record<string, unknown>): Record<string, unknown> {
-  if (!('embedding' in image)) return image;
-  const { embedding: _vector, ...rest } = image;
-  return rest;
+  if (!('embedding' in image) && !Object.keys(image).some((k) => DERIVED_COLUMNS.has(k))) return image;
+  return Object.fromEntries(Object.entries(image).filter(([k]) => k !== 'embedding' && !DERIVED_COLUMNS.has(k)));
+}
+
+/** A vector as Float32 (an embedder's output or a packed BLOB read back); null for anything else. */
+function asVector(v: unknown): Float32Array | null {
+  if (v instanceof Float32Array) return v;
+  if (v instanceof Uint8Array) return unpackVector(v);
+  if (Array.isArray(v) || (v && typeof v === 'object' && 'length' in v)) return Float32Array.from(v as ArrayLike<number>);
+  return null;
 }
 
 function pick(row: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
@@ -472,7 +485,7 @@ export function executeOperation(store: Store, op: Operation, index: number, lim
   const capped = op.kind === 'Retrieve' && !op.selection.search && Number.isFinite(maxRows) && !(op.selection.limit !== undefined && op.selection.limit <= maxRows)
     ? { ...op, selection: { ...op.selection, limit: maxRows + 1 } }
     : op;
-  let { rows, scores } = x.target(capped);
+  let { rows, scores, explain } = x.target(capped);
   if (x.refusal) return { ok: false, diagnostics: [x.refusal] };
   if (rows.length === 0 && op.kind !== 'Retrieve' && op.kind !== 'Summarize') {
     x.warn('no-match', `${op.kind}: the target matches no live record`, 'target');
@@ -492,11 +505,11 @@ export function executeOperation(store: Store, op: Operation, index: number, lim
         x.warn('truncated', `Retrieve matched more than ${maxRows} records; the first ${maxRows} are returned (RunOptions.limits.maxRows, t2m run --max-rows; or narrow it with LIMIT)`, 'target');
         rows = rows.slice(0, maxRows);
       }
-      return { ok: true, result: x.result(all(), { rows: rows.map((r) => project(r, op.include)), scores }) };
+      return { ok: true, result: x.result(all(), { rows: rows.map((r) => project(r, op.include)), scores, explain }) };
     case 'Summarize': {
       const texts = rows.filter((r) => typeof r.text === 'string').map((r) => ({ id: r.id, text: r.text as string }));
       const summary = store.summarizer.summarize(texts, { focus: op.focus, maxTokens: op.maxTokens });
-      return { ok: true, result: x.result(all(), { summary, scores }) };
+      return { ok: true, result: x.result(all(), { summary, scores, explain }) };
     }
     case 'Update': return done(() => (update(x, op, rows), all()));
     case 'Label': return done(() => (label(x, op, rows), all()));

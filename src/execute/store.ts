@@ -12,7 +12,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { SqlJsDriver } from '../sqlite/sqljs-driver.js';
 import { prepareStore, STORE_FORMAT, STORE_VERSION } from '../sqlite/open.js';
 import type { SqlDriver, SqlParams, SqlRow } from './driver.js';
-import { ExtractiveSummarizer, HashEmbedder, type Embedder, type Summarizer } from './text.js';
+import { ExtractiveSummarizer, NgramEmbedder, type Embedder, type Summarizer } from './text.js';
 
 /** Marks a database as a Text2Mem store, with its version (checked when a store is opened). */
 export { STORE_FORMAT, STORE_VERSION };
@@ -53,7 +53,7 @@ export class Store {
   private depth = 0;
 
   constructor(readonly driver: SqlDriver, options: Pick<StoreOptions, 'embedder' | 'summarizer'> = {}) {
-    this.embedder = options.embedder ?? new HashEmbedder();
+    this.embedder = options.embedder ?? new NgramEmbedder();
     this.summarizer = options.summarizer ?? new ExtractiveSummarizer();
   }
 
