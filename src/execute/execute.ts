@@ -185,7 +185,13 @@ class Execution {
       const searchText = searchTextOf({ ...row, ...set });
       if (searchText !== (row.search_text ?? null)) set.search_text = searchText;
     }
-    this.write(compileUpdateById(row.id, set, this.store.dialect));
+    const stmt = compileUpdateById(row.id, set, this.store.dialect);
+    if (this.unreadable.has(row.id) && 'search_text' in set) {
+      // The search tokens are the record's content: the statement log shows them redacted.
+      const at = Object.keys(set).indexOf('search_text');
+      this.sql.push({ sql: stmt.sql, params: stmt.params.map((v, i) => (i === at ? REDACTED : v)) });
+      this.store.run(stmt);
+    } else this.write(stmt);
     if ('embedding_f32' in set || 'embedding_model' in set || 'deleted' in set) {
       const after = { ...row, ...set };
       noteVectorWrite(this.store, row.id, after.embedding_model, after.deleted ? null : asVector(after.embedding_f32));

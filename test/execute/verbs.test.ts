@@ -13,8 +13,11 @@ describe('Encode', () => {
     const m = row(store, 1);
     expect(m).toMatchObject({ text: 'Hello world', type: 'note', tags: ['a', 'b'], time: T, subject: 'greeting', location: 'Paris', source: 'chat', owner: 'ann', deleted: 0, weight: null, created_at: NOW });
     expect(m.facets).toEqual({ subject: 'greeting', location: 'Paris', priority: 'high' });
-    expect(JSON.parse(m.embedding)).toHaveLength(64);
-    expect(m.embedding_model).toBe('t2m-hash-64');
+    expect(m.embedding).toBeNull();
+    expect(m.embedding_f32).toBeInstanceOf(Uint8Array);
+    expect(m.embedding_f32.byteLength).toBe(256 * 4);
+    expect(m.embedding_model).toBe('t2m-ngram-256');
+    expect(m.search_text).toBe('hello world b greet');
   });
 
   it('skips the embedding when asked and numbers records 1, 2, 3', async () => {
