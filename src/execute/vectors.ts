@@ -85,11 +85,11 @@ export class VectorIndex {
     this.sketch = sketch;
   }
 
-  /** The `n` nearest vectors to the unit vector `q`, best first (cosine > 0 only). */
-  nearest(q: Float32Array, n: number): Scored[] {
+  /** The `n` nearest vectors to the unit vector `q`, best first (cosine > 0 only); `exact` never uses the sketch. */
+  nearest(q: Float32Array, n: number, exact = false): Scored[] {
     const count = this.ids.length;
     if (!count || q.length !== this.dimensions) return [];
-    const slots = count <= EXACT_SCAN_MAX ? null : this.sketchCandidates(q, Math.max(RERANK, 8 * n));
+    const slots = exact || count <= EXACT_SCAN_MAX ? null : this.sketchCandidates(q, Math.max(RERANK, 8 * n));
     const d = this.dimensions;
     const top = new TopN(n);
     const data = this.data;
