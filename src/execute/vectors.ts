@@ -208,3 +208,8 @@ export function noteVectorWrite(store: Store, id: number, model: unknown, vector
   index.pending++;
   index.set(id, model === index.model ? vector : null);
 }
+
+/** Drops the store's vector index (it is reloaded by the next search). */
+export function forgetVectorIndex(store: Store): void {
+  indexes.delete(store);
+}

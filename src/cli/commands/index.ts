@@ -6,12 +6,13 @@ import { fmtCommand } from './fmt.js';
 import { mcpCommand } from './mcp.js';
 import { planCommand } from './plan.js';
 import { promptCommand } from './prompt.js';
+import { reindexCommand } from './reindex.js';
 import { runCommand } from './run.js';
 import { sweepCommand } from './sweep.js';
 import { auditCommand, undoCommand } from './undo.js';
 
 /** The one list of subcommands. Each entry adds itself to the program. */
-const COMMANDS: Array<(program: Command) => void> = [benchCommand, planCommand, runCommand, sweepCommand, auditCommand, undoCommand, convertCommand, checkCommand, fmtCommand, promptCommand, mcpCommand];
+const COMMANDS: Array<(program: Command) => void> = [benchCommand, planCommand, runCommand, sweepCommand, reindexCommand, auditCommand, undoCommand, convertCommand, checkCommand, fmtCommand, promptCommand, mcpCommand];
 
 export function registerCommands(program: Command): void {
   for (const add of COMMANDS) add(program);
