@@ -126,8 +126,8 @@ export function compileTargetSelect(sel: Selection, d: Dialect, opts: SelectOpti
   return { sql, params: p.values };
 }
 
-/** BM25's parameters (spec/retrieval.md): term-frequency saturation and length normalisation. */
-export const BM25 = { k1: 1.2, b: 0.75 } as const;
+import { BM25, POSTINGS_PER_TERM } from './bm25.js';
+export { BM25, POSTINGS_PER_TERM } from './bm25.js';
 
 /** Per query term: its document frequency in the keyword index; and the index's live documents and tokens. */
 export function compileKeywordStats(terms: readonly string[], d: Dialect): SqlStatement {
@@ -144,16 +144,22 @@ export function compileKeywordStats(terms: readonly string[], d: Dialect): SqlSt
  * filters are joined in, so they apply before scoring. `idf` maps each query term to its weight;
  * `avgLength` is the index's mean record length (both from compileKeywordStats).
  */
-export function compileKeywordSearch(sel: Selection, idf: Readonly<Record<string, number>>, avgLength: number, limit: number, d: Dialect, opts: SelectOptions): SqlStatement {
+export function compileKeywordSearch(sel: Selection, idf: Readonly<Record<string, number>>, avgLength: number, limit: number, d: Dialect, opts: SelectOptions, pruned = false): SqlStatement {
   const q = d.quoteIdent;
   const p = new ParamList(d);
   // Bound in the order the placeholders appear.
   const avg = p.bind(avgLength);
   const entries = d.jsonEntries(p.bind(JSON.stringify(idf)));
+  // Pruned: each term contributes only its POSTINGS_PER_TERM highest-impact postings (the
+  // threshold is read from the (term, impact) index), so the work is bounded by the query, not the store.
+  const prune = pruned
+    ? ` AND t.impact >= COALESCE((SELECT u.impact FROM memory_term AS u WHERE u.term = w.key ORDER BY u.impact DESC LIMIT 1 OFFSET ${p.bind(POSTINGS_PER_TERM - 1)}), 0)`
+    : '';
   const score = `SUM(w.value * t.tf * ${BM25.k1 + 1} / (t.tf + ${BM25.k1} * (${1 - BM25.b} + ${BM25.b} * t.len / ${avg})))`;
   const where = targetWhere(sel, d, p, opts);
+  // Scored per record first, then joined to the record once for the filters.
   return {
-    sql: `SELECT t.memory_id AS id, ${score} AS bm25 FROM ${entries} AS w JOIN memory_term AS t ON t.term = w.key JOIN ${q('memory')} ON ${q('memory')}.${q('id')} = t.memory_id WHERE ${where.join(' AND ')} GROUP BY t.memory_id ORDER BY bm25 DESC, t.memory_id ASC LIMIT ${p.bind(limit)}`,
+    sql: `SELECT s.id AS id, s.bm25 AS bm25 FROM (SELECT t.memory_id AS id, ${score} AS bm25 FROM ${entries} AS w JOIN memory_term AS t ON t.term = w.key${prune} GROUP BY t.memory_id) AS s JOIN ${q('memory')} ON ${q('memory')}.${q('id')} = s.id WHERE ${where.join(' AND ')} ORDER BY s.bm25 DESC, s.id ASC LIMIT ${p.bind(limit)}`,
     params: p.values,
   };
 }
@@ -214,6 +220,14 @@ export function compileUpdateById(id: number, changes: Readonly<Record<string, u
 export function compileDeleteById(id: number, d: Dialect): SqlStatement {
   const p = new ParamList(d);
   return { sql: `DELETE FROM ${d.quoteIdent('memory')} WHERE ${d.quoteIdent('id')} = ${p.bind(id)}`, params: p.values };
+}
+
+/** Reads records by id without their packed vectors (search results: the rows a statement acts on). */
+export function compileRowsByIds(ids: readonly number[], d: Dialect): SqlStatement {
+  const p = new ParamList(d);
+  const list = ids.length ? ids.map((id) => p.bind(id)).join(', ') : 'NULL';
+  const cols = ['id', ...MEMORY_COLUMNS.filter((c) => c.name !== 'id' && c.kind !== 'blob').map((c) => c.name)].map(d.quoteIdent).join(', ');
+  return { sql: `SELECT ${cols} FROM ${d.quoteIdent('memory')} WHERE ${d.quoteIdent('id')} IN (${list}) ORDER BY ${d.quoteIdent('id')}`, params: p.values };
 }
 
 /** Reads records by id, whatever their state (used for before/after images, lineage and undo). */

@@ -7,7 +7,7 @@
  * Their candidate lists are fused by weighted reciprocal rank (ALPHA weighs vectors against
  * keywords), the record's weight is applied as a prior, and every result keeps its scores.
  */
-import { compileAdmitted, compileKeywordSearch, compileKeywordStats, compileSelectByIds, type SelectOptions, type SqlStatement } from '../compile/index.js';
+import { compileAdmitted, compileKeywordSearch, compileKeywordStats, compileRowsByIds, POSTINGS_PER_TERM, type SelectOptions, type SqlStatement } from '../compile/index.js';
 import type { Selection } from '../lower/operation.js';
 import type { Store } from './store.js';
 import { tokens } from './text.js';
@@ -64,7 +64,15 @@ function keywordRanking(x: SearchContext, sel: Selection, query: string, n: numb
     if (df > 0) idf[String(s.term)] = Math.log(1 + (docs - df + 0.5) / (df + 0.5));
   }
   if (!Object.keys(idf).length || docs === 0) return [];
-  return x.query(compileKeywordSearch(sel, idf, total / docs, n, d, opts)).map((r) => ({ id: Number(r.id), score: Number(r.bm25) }));
+  // A term with more postings than POSTINGS_PER_TERM is read from its highest-impact end; when the
+  // filters leave fewer than n records of those, the exact statement runs.
+  const long = stats.some((s) => Number(s.df) > POSTINGS_PER_TERM);
+  const ranked = (pruned: boolean) => x.query(compileKeywordSearch(sel, idf, total / docs, n, d, opts, pruned)).map((r) => ({ id: Number(r.id), score: Number(r.bm25) }));
+  if (long) {
+    const top = ranked(true);
+    if (top.length >= n) return top;
+  }
+  return ranked(false);
 }
 
 /** Vector candidates: (id, cosine) best first, among the records the selection admits. */
@@ -132,7 +140,7 @@ export function searchTarget(x: SearchContext, sel: Selection, opts: SelectOptio
     e.fused += alpha * (RRF_K + 1) / (RRF_K + i + 1);
   });
   if (!parts.size) return { rows: [], scores: {}, explain: {} };
-  const rows = x.query(compileSelectByIds([...parts.keys()], x.store.dialect));
+  const rows = x.query(compileRowsByIds([...parts.keys()], x.store.dialect));
   const explain: Record<number, ScoreExplanation> = {};
   const ranked = rows.map((row) => {
     const e = parts.get(row.id)!;
