@@ -159,7 +159,7 @@ export function compileKeywordSearch(sel: Selection, idf: Readonly<Record<string
   const where = targetWhere(sel, d, p, opts);
   // Scored per record first, then joined to the record once for the filters.
   return {
-    sql: `SELECT s.id AS id, s.bm25 AS bm25 FROM (SELECT t.memory_id AS id, ${score} AS bm25 FROM ${entries} AS w JOIN memory_term AS t ON t.term = w.key${prune} GROUP BY t.memory_id) AS s JOIN ${q('memory')} ON ${q('memory')}.${q('id')} = s.id WHERE ${where.join(' AND ')} ORDER BY s.bm25 DESC, s.id ASC LIMIT ${p.bind(limit)}`,
+    sql: `SELECT s.doc AS id, s.bm25 AS bm25 FROM (SELECT t.memory_id AS doc, ${score} AS bm25 FROM ${entries} AS w JOIN memory_term AS t ON t.term = w.key${prune} GROUP BY t.memory_id) AS s JOIN ${q('memory')} ON ${q('memory')}.${q('id')} = s.doc WHERE ${where.join(' AND ')} ORDER BY s.bm25 DESC, s.doc ASC LIMIT ${p.bind(limit)}`,
     params: p.values,
   };
 }

@@ -89,6 +89,17 @@ describe('search', () => {
     expect(filtered.explain![2].bm25).toBeGreaterThan(0);
   });
 
+  it('reads a long posting list from its best end, and falls back to the exact statement when the filters leave too few', async () => {
+    const store = await freshStore();
+    const long = `budget ${Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ')}`;
+    runOk(store, [...Array.from({ length: 1100 }, (_, i) => encode(`budget note ${i}`)), encode(long, { tags: ['rare'] })]);
+    const pruned = runOk(store, [search('budget', { limit: 5, overrides: { alpha: 0 } }, { include: ['id'] })]).results[0];
+    expect(pruned.ids).toHaveLength(5);
+    expect(pruned.sql.filter((s) => s.sql.includes('OFFSET'))).toHaveLength(1);
+    const filtered = runOk(store, [op('Retrieve', { filter: { has_tags: ['rare'] }, search: { intent: { query: 'budget' }, overrides: { alpha: 0 } } }, { include: ['id'] })]).results[0];
+    expect(filtered.ids).toEqual([1101]);
+  });
+
   it('finds the nearest records by vector when no word overlaps, and explains every score', async () => {
     const store = await freshStore();
     runOk(store, [encode('Payments to the vendor were delayed'), encode('Dentist appointment on Friday')]);
