@@ -23,18 +23,20 @@ ${MEMORY_COLUMNS.filter((c) => c.name !== 'id')
 const terms = (r: string) => `json_each('["' || replace(${r}.search_text, ' ', '","') || '"]')`;
 const length = (r: string) => `(length(${r}.search_text) - length(replace(${r}.search_text, ' ', '')) + 1)`;
 const indexed = (r: string) => `(${r}.deleted = 0 AND ${r}.search_text IS NOT NULL AND ${r}.search_text <> '')`;
-/** A posting's BM25 term weight with a fixed mean length (IMPACT_LENGTH): orders a term's postings for pruning. */
-const impact = (tf: string, len: string) => `(${tf} * ${BM25.k1 + 1} / (${tf} + ${BM25.k1} * (${1 - BM25.b} + ${BM25.b} * ${len} / ${IMPACT_LENGTH}.0)))`;
+/**
+ * A posting's BM25 term weight at a fixed mean length (IMPACT_LENGTH), as an integer (×10⁶): the
+ * index is ordered by it within a term, so a long posting list can be read from its best end.
+ * Deterministic from the record's tokens, so a delete finds its postings by primary key.
+ */
+const impact = (tf: string, len: string) => `CAST(1000000.0 * ${tf} * ${BM25.k1 + 1} / (${tf} + ${BM25.k1} * (${1 - BM25.b} + ${BM25.b} * ${len} / ${IMPACT_LENGTH}.0)) AS INTEGER)`;
 const addPostings = (r: string) =>
-  `INSERT INTO memory_term (term, memory_id, tf, len, impact) SELECT value, ${r}.id, COUNT(*), ${length(r)}, ${impact('COUNT(*)', length(r))} FROM ${terms(r)} WHERE ${indexed(r)} GROUP BY value;
+  `INSERT INTO memory_term (term, impact, memory_id, tf, len) SELECT value, ${impact('COUNT(*)', length(r))}, ${r}.id, COUNT(*), ${length(r)} FROM ${terms(r)} WHERE ${indexed(r)} GROUP BY value;
   UPDATE memory_search_stats SET docs = docs + (CASE WHEN ${indexed(r)} THEN 1 ELSE 0 END), tokens = tokens + (CASE WHEN ${indexed(r)} THEN ${length(r)} ELSE 0 END) WHERE id = 1;`;
 const dropPostings = (r: string) =>
-  `DELETE FROM memory_term WHERE memory_id = ${r}.id;
+  `DELETE FROM memory_term WHERE (term, impact, memory_id) IN (SELECT value, ${impact('COUNT(*)', length(r))}, ${r}.id FROM ${terms(r)} WHERE ${indexed(r)} GROUP BY value);
   UPDATE memory_search_stats SET docs = docs - (CASE WHEN ${indexed(r)} THEN 1 ELSE 0 END), tokens = tokens - (CASE WHEN ${indexed(r)} THEN ${length(r)} ELSE 0 END) WHERE id = 1;`;
 const SEARCH_DDL = [
-  `CREATE TABLE IF NOT EXISTS memory_term (term TEXT NOT NULL, memory_id INTEGER NOT NULL, tf INTEGER NOT NULL, len INTEGER NOT NULL, impact REAL NOT NULL, PRIMARY KEY (term, memory_id)) WITHOUT ROWID`,
-  'CREATE INDEX IF NOT EXISTS memory_term_doc ON memory_term(memory_id)',
-  'CREATE INDEX IF NOT EXISTS memory_term_impact ON memory_term(term, impact, memory_id, tf, len)',
+  `CREATE TABLE IF NOT EXISTS memory_term (term TEXT NOT NULL, impact INTEGER NOT NULL, memory_id INTEGER NOT NULL, tf INTEGER NOT NULL, len INTEGER NOT NULL, PRIMARY KEY (term, impact, memory_id)) WITHOUT ROWID`,
   `CREATE TABLE IF NOT EXISTS memory_search_stats (id INTEGER PRIMARY KEY CHECK (id = 1), docs INTEGER NOT NULL, tokens INTEGER NOT NULL, vectors INTEGER NOT NULL)`,
   'INSERT OR IGNORE INTO memory_search_stats (id, docs, tokens, vectors) VALUES (1, 0, 0, 0)',
   `CREATE TRIGGER IF NOT EXISTS memory_search_insert AFTER INSERT ON memory BEGIN
@@ -111,7 +113,7 @@ END`,
     'DELETE FROM memory_tag',
     `INSERT INTO memory_tag (memory_id, tag) SELECT memory.id, j.value FROM memory, json_each(COALESCE(memory.tags, '[]')) AS j`,
     'DELETE FROM memory_term',
-    `INSERT INTO memory_term (term, memory_id, tf, len, impact) SELECT j.value, m.id, COUNT(*), ${length('m')}, ${impact('COUNT(*)', length('m'))} FROM memory AS m, ${terms('m')} AS j WHERE ${indexed('m')} GROUP BY m.id, j.value`,
+    `INSERT INTO memory_term (term, impact, memory_id, tf, len) SELECT j.value, ${impact('COUNT(*)', length('m'))}, m.id, COUNT(*), ${length('m')} FROM memory AS m, ${terms('m')} AS j WHERE ${indexed('m')} GROUP BY m.id, j.value`,
     `UPDATE memory_search_stats SET docs = (SELECT COUNT(*) FROM memory AS m WHERE ${indexed('m')}), tokens = (SELECT COALESCE(SUM(${length('m')}), 0) FROM memory AS m WHERE ${indexed('m')}), vectors = vectors + 1 WHERE id = 1`,
   ],
 };
