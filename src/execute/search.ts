@@ -4,8 +4,9 @@
  *   - keywords: BM25 over the keyword index (compileKeywordSearch), the filters joined in;
  *   - vectors: cosine to the query's embedding over the store's vector index (./vectors.ts), the
  *     nearest checked against the filters in SQL (compileAdmitted), widened until enough pass.
- * Their candidate lists are fused by weighted reciprocal rank (ALPHA weighs vectors against
- * keywords), the record's weight is applied as a prior, and every result keeps its scores.
+ * Their scores are fused linearly, BM25 normalised by the search's best (ALPHA weighs vectors
+ * against keywords; on eval/retrieval.ts this beat reciprocal-rank fusion, which fell below BM25
+ * alone), the record's weight is applied as a prior, and every result keeps its scores.
  */
 import { compileAdmitted, compileKeywordSearch, compileKeywordStats, compileRowsByIds, POSTINGS_PER_TERM, type SelectOptions, type SqlStatement } from '../compile/index.js';
 import type { Selection } from '../lower/operation.js';
@@ -23,15 +24,13 @@ export interface ScoreExplanation {
   /** Cosine similarity of the record's vector to the query's, and its rank by it. */
   readonly vector: number | null;
   readonly vectorRank: number | null;
-  /** Weighted reciprocal-rank fusion, scaled to (0, 1]: 1 is first for both rankers. */
+  /** (1 − α) · bm25 / (the search's best bm25) + α · vector, in [0, 1]. */
   readonly fused: number;
   /** The record's weight (0.5 when it has none) and the final score: fused × (0.5 + weight). */
   readonly weight: number;
   readonly score: number;
 }
 
-/** Reciprocal-rank fusion's constant (Cormack et al. 2009). */
-export const RRF_K = 60;
 /** Results of a search without LIMIT. */
 export const DEFAULT_SEARCH_K = 10;
 /** Each ranker's candidates: at least this many, or 4× the limit. */
@@ -127,17 +126,19 @@ export function searchTarget(x: SearchContext, sel: Selection, opts: SelectOptio
     if (!e) parts.set(id, (e = { bm25: null, bm25Rank: null, vector: null, vectorRank: null, fused: 0 }));
     return e;
   };
+  // Normalised linear fusion: BM25 scaled by the best BM25 of this search, cosine as it is (both in [0, 1]).
+  const top = keyword[0]?.score || 1;
   keyword.forEach((s, i) => {
     const e = entry(s.id);
     e.bm25 = s.score;
     e.bm25Rank = i + 1;
-    e.fused += (1 - alpha) * (RRF_K + 1) / (RRF_K + i + 1);
+    e.fused += (1 - alpha) * (s.score / top);
   });
   vector.forEach((s, i) => {
     const e = entry(s.id);
     e.vector = s.score;
     e.vectorRank = i + 1;
-    e.fused += alpha * (RRF_K + 1) / (RRF_K + i + 1);
+    e.fused += alpha * s.score;
   });
   if (!parts.size) return { rows: [], scores: {}, explain: {} };
   const rows = x.query(compileRowsByIds([...parts.keys()], x.store.dialect));
