@@ -5,7 +5,7 @@
 import wasmUrl from 'sql.js/dist/sql-wasm.wasm?url';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import type { SourceMap } from '../../src/diagnostics/sourceMap.js';
-import { explain, openStore as openEngineStore, run, type Store } from '../../src/engine/index.js';
+import { explain, openStore as openEngineStore, run, type StatementResult, type Store } from '../../src/engine/index.js';
 import type { IR } from '../../src/ir/schema.js';
 import { irsToText, readInput, textToIr } from '../../src/pipeline.js';
 import type { StoreVocabulary } from '../../src/services/completion.js';
@@ -71,6 +71,12 @@ export interface PlaygroundStore {
 
 const MEMORY_SELECT = { sql: 'SELECT * FROM memory ORDER BY id', params: [] };
 
+/** A search result's score and what it is made of (spec/retrieval.md), as columns of its row. */
+function withScore(r: StatementResult, row: Record<string, unknown>): Row {
+  const e = r.explain?.[Number(row.id)];
+  return e ? { ...row, score: e.score, bm25: e.bm25, vector: e.vector, fused: e.fused, weight: e.weight } : { ...row };
+}
+
 /**
  * The playground's store lives in the user's own browser and the person at the keyboard is the
  * caller, so a statement's `AS "<actor>"` acts as that actor: impersonation is granted, as
@@ -88,7 +94,7 @@ function statementRun(store: Store, ir: IR, sourceMap: SourceMap, index: number,
   if (!result.ok || !r) return { affectedIds: [], rows: [], warnings, errors, sql: [] };
   return {
     affectedIds: r.ids.map(String),
-    rows: (r.rows ?? []).map((row) => ({ ...row })),
+    rows: (r.rows ?? []).map((row) => withScore(r, row)),
     warnings: [...warnings, ...r.warnings.map((w) => w.message)].filter((w, i, all) => all.indexOf(w) === i),
     errors,
     sql: r.sql.map((s) => ({ sql: s.sql, params: s.params })),
@@ -125,7 +131,8 @@ class BrowserStore implements PlaygroundStore {
   }
 
   memoryRows(): Row[] {
-    return this.store.all(MEMORY_SELECT);
+    // The derived columns (search tokens, packed vectors) are not shown.
+    return this.store.all(MEMORY_SELECT).map(({ search_text: _t, embedding_f32: _v, ...row }) => row);
   }
 
   vocabulary(): StoreVocabulary {

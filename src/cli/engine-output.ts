@@ -52,7 +52,28 @@ function experience(e: NonNullable<StatementResult['experience']>): string[] {
   return out;
 }
 
-export function formatStatement(r: StatementResult): string {
+
+/** JSON.stringify's replacer for engine output: a BLOB (a packed vector) is shown by its size, not byte by byte. */
+export function jsonReplacer(_key: string, value: unknown): unknown {
+  return value instanceof Uint8Array ? `[blob ${value.byteLength} bytes]` : value;
+}
+
+export interface FormatOptions {
+  /** Show what each search result's score is made of (bm25, vector, fused, weight). */
+  readonly explain?: boolean;
+}
+
+/** A result row with its score, and with `explain` its parts (ranks in parentheses). */
+function scored(r: StatementResult, row: Record<string, unknown>, options: FormatOptions): Record<string, unknown> {
+  const id = Number(row.id);
+  if (!r.scores) return row;
+  const e = r.explain?.[id];
+  if (!options.explain || !e) return { ...row, score: r.scores[id] };
+  const ranked = (v: number | null, rank: number | null) => (v === null ? '-' : `${v} (#${rank})`);
+  return { ...row, score: e.score, bm25: ranked(e.bm25, e.bm25Rank), vector: ranked(e.vector, e.vectorRank), fused: e.fused, weight: e.weight };
+}
+
+export function formatStatement(r: StatementResult, options: FormatOptions = {}): string {
   const head = `[${r.index + 1}] ${r.op}${r.dryRun ? ' (dry run: nothing changed)' : ''}`;
   const out = [head];
   if (r.refused) {
@@ -61,17 +82,17 @@ export function formatStatement(r: StatementResult): string {
   }
   if (r.op === 'Retrieve') {
     out.push(`  ${r.ids.length} record${r.ids.length === 1 ? '' : 's'}`);
-    const rows = (r.rows ?? []).map((row) => (r.scores ? { ...row, score: r.scores[Number(row.id)] } : row));
-    out.push(table(rows));
+    out.push(table((r.rows ?? []).map((row) => scored(r, row, options))));
     if (r.experience) out.push(...experience(r.experience));
   } else if (r.op === 'Summarize') {
     out.push(`  from ${r.ids.length} record${r.ids.length === 1 ? '' : 's'} [${r.ids.join(', ')}]`, `  ${r.summary || '(nothing to summarise)'}`);
+    if (options.explain && r.explain) out.push(table(r.ids.map((id) => scored(r, { id }, options))));
   } else if (r.op === 'Encode') {
     out.push(`  ${r.dryRun ? 'would create' : 'created'} #${r.ids[0]}`);
   } else {
     out.push(`  ${r.dryRun ? 'would affect' : 'affected'}: ${r.ids.length ? r.ids.map((id) => `#${id}`).join(', ') : 'none'}`);
     out.push(...r.changes.map(change));
   }
-  if (r.dryRun) for (const s of r.sql) out.push(`  sql: ${s.sql}  -- params ${JSON.stringify(s.params)}`);
+  if (r.dryRun) for (const s of r.sql) out.push(`  sql: ${s.sql}  -- params ${JSON.stringify(s.params, jsonReplacer)}`);
   return out.join('\n');
 }

@@ -2,12 +2,12 @@
  * The columns of the `memory` table. The first block is the shape the Text2Mem benchmark queries
  * directly (its assertions are SQL over these names); the rest are this engine's own additions.
  */
-export type ColumnKind = 'int' | 'real' | 'text' | 'json-array' | 'json-object';
+export type ColumnKind = 'int' | 'real' | 'text' | 'json-array' | 'json-object' | 'blob';
 
 export interface Column {
   readonly name: string;
   readonly kind: ColumnKind;
-  readonly sqlType: 'INTEGER' | 'REAL' | 'TEXT';
+  readonly sqlType: 'INTEGER' | 'REAL' | 'TEXT' | 'BLOB';
   /**
    * The store version that added the column (1: there from the start). Opening an older store
    * adds it (`ALTER TABLE memory ADD COLUMN`, with `defaultSql`) inside the migration transaction.
@@ -25,7 +25,7 @@ export interface ColumnOptions {
 const col = (name: string, kind: ColumnKind, options: ColumnOptions = {}): Column => ({
   name,
   kind,
-  sqlType: kind === 'int' ? 'INTEGER' : kind === 'real' ? 'REAL' : 'TEXT',
+  sqlType: kind === 'int' ? 'INTEGER' : kind === 'real' ? 'REAL' : kind === 'blob' ? 'BLOB' : 'TEXT',
   since: options.since ?? 1,
   ...(options.defaultSql !== undefined ? { defaultSql: options.defaultSql } : {}),
 });
@@ -88,7 +88,16 @@ export const MEMORY_COLUMNS: readonly Column[] = [
   col('episode_id', 'int', { since: 3 }),
   col('utility', 'real', { since: 3 }),
   col('utility_n', 'int', { since: 3, defaultSql: '0' }),
+  // Retrieval (store version 3, spec/retrieval.md). Both are derived and written by the engine:
+  // the search tokens of text + tags + subject + topic, space-separated (the keyword index is
+  // built from them by triggers), and the engine's own embedding as packed little-endian
+  // Float32 (the JSON `embedding` column keeps only a caller-supplied vector).
+  col('search_text', 'text', { since: 3 }),
+  col('embedding_f32', 'blob', { since: 3 }),
 ];
+
+/** Columns the engine derives from others: never shown in results, before/after images or the audit log. */
+export const DERIVED_COLUMNS: ReadonlySet<string> = new Set(['search_text', 'embedding_f32']);
 
 /** Columns of `audit_log` added after version 1 (the table's first columns are in the dialect's DDL). */
 export const AUDIT_COLUMNS: readonly Column[] = [

@@ -13,7 +13,8 @@ export interface SqlStatement {
   readonly params: readonly SqlValue[];
 }
 
-export type SqlValue = string | number | null;
+/** A bound value; a Uint8Array is a BLOB (packed vectors). */
+export type SqlValue = string | number | null | Uint8Array;
 
 export interface Dialect {
   readonly name: string;
@@ -46,6 +47,16 @@ export interface Dialect {
   listTables(): string;
   /** A query listing the columns of `table` as rows with one column `name`. */
   listColumns(table: string): SqlStatement;
+  /** A subquery with columns `key` (text) and `value` (a number): the entries of the JSON object bound at `param`. */
+  jsonEntries(param: string): string;
+  /** A subquery with one column `value` (text): the elements of the JSON array bound at `param`. */
+  jsonElements(param: string): string;
+  /**
+   * Vector search inside the database (e.g. pgvector): an ORDER BY expression, ascending = nearest,
+   * for the query vector bound at `param`. Absent on SQLite, where the engine scans packed vectors
+   * in memory (src/execute/vectors.ts). See spec/retrieval.md.
+   */
+  vectorDistance?(param: string): string;
   /** Records the store format under key `format` in t2m_meta unless a value is there. */
   markFormat(format: string): SqlStatement;
 }

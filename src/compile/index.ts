@@ -37,9 +37,24 @@ export function encodeValue(column: string, value: unknown): SqlValue {
   const c = COLUMN_BY_NAME.get(column);
   if (!c) throw new Error(`internal: unknown memory column ${column}`);
   if (c.kind === 'json-array' || c.kind === 'json-object') return JSON.stringify(value);
+  if (c.kind === 'blob') return packVector(value as ArrayLike<number>);
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value === 'number' || typeof value === 'string') return value;
   return JSON.stringify(value);
+}
+
+/** A vector as a BLOB: little-endian Float32 (every platform JavaScript runs on is little-endian). */
+export function packVector(v: ArrayLike<number> | Uint8Array): Uint8Array {
+  if (v instanceof Uint8Array) return v;
+  const f = v instanceof Float32Array ? v : Float32Array.from(v);
+  return new Uint8Array(f.buffer, f.byteOffset, f.byteLength);
+}
+
+/** A packed vector read back (a copy, so it is aligned and owned). */
+export function unpackVector(b: Uint8Array): Float32Array {
+  const out = new Float32Array(b.byteLength >> 2);
+  new Uint8Array(out.buffer).set(b.subarray(0, out.length * 4));
+  return out;
 }
 
 /** Decodes a row read from the driver: JSON columns parsed (bad JSON kept as text). */
@@ -118,16 +133,23 @@ function timeWhere(sel: Selection, d: Dialect, p: ParamList, now: string): strin
 }
 
 /** WHERE conditions shared by every target: the tenant, live (not deleted, not expired, current) and matching the selection. */
-export function compileTargetSelect(sel: Selection, d: Dialect, opts: SelectOptions): SqlStatement {
+function targetWhere(sel: Selection, d: Dialect, p: ParamList, opts: SelectOptions): string[] {
   const q = d.quoteIdent;
-  const p = new ParamList(d);
   const where = [tenantWhere(opts.tenant, d, p), ...timeWhere(sel, d, p, opts.now)];
   if (sel.ids) where.push(sel.ids.length ? `${q('id')} IN (${sel.ids.map((id) => p.bind(id)).join(', ')})` : '1 = 0');
   if (sel.filter) filterWhere(sel.filter, d, p, where);
   if (sel.level) where.push(`${q('level')} = ${p.bind(sel.level)}`);
   if (opts.applyReadPermissions) where.push(readPermissionWhere(opts.readerActor, d, p));
+  return where;
+}
+
+export function compileTargetSelect(sel: Selection, d: Dialect, opts: SelectOptions): SqlStatement {
+  const q = d.quoteIdent;
+  const p = new ParamList(d);
+  const where = targetWhere(sel, d, p, opts);
   let sql = `SELECT * FROM ${q('memory')} WHERE ${where.join(' AND ')}`;
-  // Relevance is scored after reading, so a search reads every candidate unordered.
+  // A search ranks its candidates with the statements below (src/execute/search.ts); this
+  // select is its plan's filter, shown by --dry-run and explain.
   if (sel.history) {
     sql += ` ORDER BY ${q('subject')}, ${q('attribute')}, ${q('valid_from')} IS NULL, ${q('valid_from')} ASC, ${q('id')} ASC`;
     if (sel.limit !== undefined && !sel.search) sql += ` LIMIT ${p.bind(sel.limit)}`;
@@ -136,6 +158,68 @@ export function compileTargetSelect(sel: Selection, d: Dialect, opts: SelectOpti
     if (sel.limit !== undefined && !sel.search) sql += ` LIMIT ${p.bind(sel.limit)}`;
   }
   return { sql, params: p.values };
+}
+
+import { BM25, POSTINGS_PER_TERM } from './bm25.js';
+export { BM25, POSTINGS_PER_TERM } from './bm25.js';
+
+/** Per query term: its document frequency in the keyword index; and the index's live documents and tokens. */
+export function compileKeywordStats(terms: readonly string[], d: Dialect): SqlStatement {
+  const p = new ParamList(d);
+  const list = d.jsonElements(p.bind(JSON.stringify(terms)));
+  return {
+    sql: `SELECT e.value AS term, (SELECT COUNT(*) FROM memory_term AS t WHERE t.term = e.value) AS df, s.docs AS docs, s.tokens AS tokens FROM ${list} AS e, memory_search_stats AS s WHERE s.id = 1`,
+    params: p.values,
+  };
+}
+
+/**
+ * The `limit` best records of the selection by BM25 over the keyword index: the selection's
+ * filters are joined in, so they apply before scoring. `idf` maps each query term to its weight;
+ * `avgLength` is the index's mean record length (both from compileKeywordStats).
+ */
+export function compileKeywordSearch(sel: Selection, idf: Readonly<Record<string, number>>, avgLength: number, limit: number, d: Dialect, opts: SelectOptions, pruned = false): SqlStatement {
+  const q = d.quoteIdent;
+  const p = new ParamList(d);
+  // Bound in the order the placeholders appear.
+  const avg = p.bind(avgLength);
+  const entries = d.jsonEntries(p.bind(JSON.stringify(idf)));
+  // Pruned: each term contributes only its POSTINGS_PER_TERM highest-impact postings (the
+  // threshold is read from the (term, impact) index), so the work is bounded by the query, not the store.
+  const prune = pruned
+    ? ` AND t.impact >= COALESCE((SELECT u.impact FROM memory_term AS u WHERE u.term = w.key ORDER BY u.impact DESC LIMIT 1 OFFSET ${p.bind(POSTINGS_PER_TERM - 1)}), 0)`
+    : '';
+  const score = `SUM(w.value * t.tf * ${BM25.k1 + 1} / (t.tf + ${BM25.k1} * (${1 - BM25.b} + ${BM25.b} * t.len / ${avg})))`;
+  const where = targetWhere(sel, d, p, opts);
+  // Scored per record first, then joined to the record once for the filters.
+  return {
+    sql: `SELECT s.doc AS id, s.bm25 AS bm25 FROM (SELECT t.memory_id AS doc, ${score} AS bm25 FROM ${entries} AS w JOIN memory_term AS t ON t.term = w.key${prune} GROUP BY t.memory_id) AS s JOIN ${q('memory')} ON ${q('memory')}.${q('id')} = s.doc WHERE ${where.join(' AND ')} ORDER BY s.bm25 DESC, s.doc ASC LIMIT ${p.bind(limit)}`,
+    params: p.values,
+  };
+}
+
+/** Which of `ids` the selection admits (live, filtered, readable): the vector side's filter. */
+export function compileAdmitted(sel: Selection, ids: readonly number[], d: Dialect, opts: SelectOptions): SqlStatement {
+  const q = d.quoteIdent;
+  const p = new ParamList(d);
+  const list = d.jsonElements(p.bind(JSON.stringify(ids)));
+  const where = targetWhere(sel, d, p, opts);
+  return { sql: `SELECT ${q('id')} FROM ${q('memory')} WHERE ${q('id')} IN (SELECT CAST(value AS INTEGER) FROM ${list} AS e) AND ${where.join(' AND ')}`, params: p.values };
+}
+
+/** The packed vectors of live records embedded by `model` (loaded once into the in-memory vector index). */
+export function compileVectorLoad(model: string, d: Dialect): SqlStatement {
+  const q = d.quoteIdent;
+  const p = new ParamList(d);
+  return {
+    sql: `SELECT ${q('id')}, ${q('embedding_f32')} AS v FROM ${q('memory')} WHERE ${q('deleted')} = ${p.bind(0)} AND ${q('embedding_model')} = ${p.bind(model)} AND ${q('embedding_f32')} IS NOT NULL ORDER BY ${q('id')}`,
+    params: p.values,
+  };
+}
+
+/** The keyword index's change counter for vectors: moves whenever a record's vector or liveness changes. */
+export function compileVectorVersion(): SqlStatement {
+  return { sql: 'SELECT vectors FROM memory_search_stats WHERE id = 1', params: [] };
 }
 
 function orderBy(order: Selection['orderBy'], byIds: boolean, d: Dialect): string {
@@ -175,6 +259,15 @@ export function compileUpdateById(id: number, changes: Readonly<Record<string, u
 export function compileDeleteById(id: number, d: Dialect, tenant: string): SqlStatement {
   const p = new ParamList(d);
   return { sql: `DELETE FROM ${d.quoteIdent('memory')} WHERE ${tenantWhere(tenant, d, p)} AND ${d.quoteIdent('id')} = ${p.bind(id)}`, params: p.values };
+}
+
+/** Reads records of the tenant by id without their packed vectors (search results: the rows a statement acts on). */
+export function compileRowsByIds(ids: readonly number[], d: Dialect, tenant: string): SqlStatement {
+  const p = new ParamList(d);
+  const inTenant = tenantWhere(tenant, d, p);
+  const list = ids.length ? ids.map((id) => p.bind(id)).join(', ') : 'NULL';
+  const cols = ['id', ...MEMORY_COLUMNS.filter((c) => c.name !== 'id' && c.kind !== 'blob').map((c) => c.name)].map(d.quoteIdent).join(', ');
+  return { sql: `SELECT ${cols} FROM ${d.quoteIdent('memory')} WHERE ${inTenant} AND ${d.quoteIdent('id')} IN (${list}) ORDER BY ${d.quoteIdent('id')}`, params: p.values };
 }
 
 /** Reads records of the tenant by id, whatever their state (used for before/after images, lineage, undo and `why`). */

@@ -30,6 +30,7 @@ const ENGINE = 'spec/semantics.md#engine-diagnostics';
 const GOVERNANCE = 'spec/semantics.md#governance';
 const STORAGE = 'spec/semantics.md#storage';
 const PROVIDER = 'spec/planning.md#provider-diagnostics';
+const RETRIEVAL = 'spec/retrieval.md#embedding-models';
 const REPAIR = 'spec/planning.md#the-repair-loop';
 const REFERENCES = 'spec/checks.md#references';
 const ENGINE_REFERENCES = 'spec/semantics.md#statement-references';
@@ -161,6 +162,11 @@ export const CODES = {
   'retention-held': error('execute', TYPED_STATE, 'a Delete or Expire of a record under legal_hold retention'),
   'why-not-found': error('engine', TYPED_STATE, '`t2m why` of an id the tenant has no record with'),
   'bad-tenant': error('engine', TYPED_STATE, 'a caller-given tenant that is blank'),
+  // Embedding models (t2m reindex) reached over the OpenAI-compatible /v1/embeddings protocol.
+  'embeddings-http-error': error('engine', RETRIEVAL, 'the embeddings server answered with an HTTP error status'),
+  'embeddings-unreachable': error('engine', RETRIEVAL, 'the embeddings server could not be reached'),
+  'embeddings-timeout': error('engine', RETRIEVAL, 'the embeddings server did not answer in time'),
+  'embeddings-bad-response': error('engine', RETRIEVAL, 'a reply that is not an embeddings list (not JSON, wrong count, vectors of different lengths)'),
   // The planner (t2m plan) and its chat provider.
   'llm-http-error': error('agent', PROVIDER, 'the model server answered with an HTTP error status (or an error event)'),
   'llm-unreachable': error('agent', PROVIDER, 'the model server could not be reached'),

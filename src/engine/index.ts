@@ -21,6 +21,11 @@ import { type Diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
 import { resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
 import type { IR } from '../ir/schema.js';
 import { validateIr } from '../ir/validate.js';
+import { DERIVED_COLUMNS } from '../compile/columns.js';
+import { searchTextOf } from '../execute/text.js';
+
+/** An image without the columns the engine derives (search tokens, packed vectors): the audit log keeps what was written. */
+const withoutDerived = (image: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(image).filter(([k]) => !DERIVED_COLUMNS.has(k) && k !== 'embedding'));
 import { LET_BINDS, REF_ARGS, isRef } from '../language/index.js';
 import { refsOf } from '../check/rules/ReferenceRule.js';
 import { ARCHIVE_WEIGHT, formatUtc, lowerIr, parseInstant } from '../lower/index.js';
@@ -55,7 +60,8 @@ export {
   type Selector, type SelectorInput, type SelectorChoice, type Candidate, type ExperienceReport, type CandidateReport,
 } from '../execute/experience.js';
 export { DEFAULT_LIMITS, type Limits } from './limits.js';
-export { HashEmbedder, ExtractiveSummarizer, type Embedder, type Summarizer } from '../execute/text.js';
+export { HashEmbedder, NgramEmbedder, ExtractiveSummarizer, type Embedder, type Summarizer } from '../execute/text.js';
+export type { ScoreExplanation } from '../execute/search.js';
 export type { SqlStatement } from '../compile/index.js';
 
 /** A fresh empty store (or one over trusted bytes; use `openStore` for bytes that may be foreign or corrupt). */
@@ -386,7 +392,7 @@ export function* sweepIo(store: Store<AnySqlDriver>, now: Date | string = new Da
           set = { weight: Math.min(typeof row.weight === 'number' ? row.weight : 1, ARCHIVE_WEIGHT), expire_at: null, expire_action: null };
           break;
         case 'anonymize':
-          set = { text: ANONYMIZED_TEXT, subject: null, location: null, source: null, facets: {}, embedding: null, embedding_model: null, expire_at: null, expire_action: null };
+          set = { text: ANONYMIZED_TEXT, subject: null, location: null, source: null, facets: {}, embedding: null, embedding_model: null, embedding_f32: null, search_text: searchTextOf({ ...row, text: ANONYMIZED_TEXT, subject: null, topic: row.topic }), expire_at: null, expire_action: null };
           break;
         default:
           set = { deleted: 1, deleted_at: nowText };
@@ -400,7 +406,7 @@ export function* sweepIo(store: Store<AnySqlDriver>, now: Date | string = new Da
       }
       if (action === 'hard_delete') {
         yield* exec(compileDeleteById(id, d, tenant));
-        changes.push({ id, before: row, after: null });
+        changes.push({ id, before: withoutDerived(row), after: null });
         // An ephemeral record's deletion erases its history (spec/semantics.md "Retention").
         if (row.retention === 'ephemeral') {
           erased.add(id);
@@ -414,7 +420,7 @@ export function* sweepIo(store: Store<AnySqlDriver>, now: Date | string = new Da
       }
       if (set) {
         yield* exec(compileUpdateById(id, { ...set, updated_at: nowText }, d, tenant));
-        changes.push({ id, before: Object.fromEntries(Object.keys(set).map((k) => [k, row[k] ?? null])), after: set });
+        changes.push({ id, before: withoutDerived(Object.fromEntries(Object.keys(set).map((k) => [k, row[k] ?? null]))), after: withoutDerived(set) });
       }
       applied.push({ id, action });
     }

@@ -10,7 +10,7 @@
  */
 import {
   compile, compileAuditInsert, compileAuditScrub, compileDeleteById, compileFactVersions, compileInsert, compileTargetSelect, compileUpdateById, decodeRow,
-  type SqlStatement,
+  unpackVector, type SqlStatement,
 } from '../compile/index.js';
 import { diagnostic, type Code } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -25,7 +25,10 @@ import type { AnySqlDriver } from './driver.js';
 import { all as ioAll, run as ioRun, type Io } from './io.js';
 import { checkEpisode, episodeSource, feedbackValues, selectExperience, turnPiece, type ExperienceReport, type Selector } from './experience.js';
 import type { Store } from './store.js';
-import { cosine, keywordOverlap, splitChunks, splitInto, splitSections, splitSentences, tokens } from './text.js';
+import { DERIVED_COLUMNS } from '../compile/columns.js';
+import { searchTarget, type ScoreExplanation } from './search.js';
+import { SEARCHED_FIELDS, searchTextOf, splitChunks, splitInto, splitSections, splitSentences } from './text.js';
+import { noteVectorWrite } from './vectors.js';
 
 export type Row = Record<string, unknown> & { id: number };
 
@@ -65,6 +68,8 @@ export interface StatementResult {
   readonly provenance?: Readonly<Record<number, RecordProvenance>>;
   /** Retrieve/Summarize with a search: relevance score per returned id. */
   readonly scores?: Readonly<Record<number, number>>;
+  /** Retrieve/Summarize with a search: what each returned id's score is made of (spec/retrieval.md). */
+  readonly explain?: Readonly<Record<number, ScoreExplanation>>;
   readonly summary?: string;
   /** RETRIEVE … LEVEL: the candidates, the selection and why (spec/semantics.md#experience-memory). */
   readonly experience?: ExperienceReport;
@@ -86,7 +91,6 @@ export type ExecuteResult =
   | { readonly ok: true; readonly result: StatementResult }
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
-const DEFAULT_SEARCH_K = 10;
 const WRITE_OPS = new Set(['Update', 'Label', 'Promote', 'Demote', 'Merge', 'Split', 'Lock', 'Expire', 'Delete']);
 
 /** One statement's execution: its SQL, warnings, changes and refusal (experience.ts works on it too). */
@@ -117,12 +121,16 @@ export class Execution {
     return false;
   }
 
-  /** Target rows: the compiled select, then relevance scoring and the limit for searches. */
-  *target(op: TargetedOperation): Io<{ rows: Row[]; scores?: Record<number, number> }> {
+  /** Target rows: the compiled select, or for a search the ranked candidates (./search.ts). */
+  *target(op: TargetedOperation): Io<{ rows: Row[]; scores?: Record<number, number>; explain?: Record<number, ScoreExplanation> }> {
     const sel = op.selection;
     if (sel.all && WRITE_OPS.has(op.kind) && !op.confirmation && !op.dryRun) {
       this.refuse('all-requires-confirmation', `${op.kind} on all records needs meta.confirmation = true`, 'target.all');
       return { rows: [] };
+    }
+    if (sel.search) {
+      const read = op.kind === 'Retrieve' || op.kind === 'Summarize';
+      return yield* searchTarget(this, sel, { tenant: op.tenant, now: op.now, readerActor: op.actor, applyReadPermissions: read });
     }
     const plan = compile(op, this.store.dialect);
     let rows = yield* this.query(plan.target!);
@@ -141,20 +149,7 @@ export class Execution {
       }
       if (missing.length) this.warn('ids-not-found', `no live record with id ${missing.join(', ')}`, 'target.ids');
     }
-    if (!sel.search) return { rows };
-    const q = tokens(sel.search.query);
-    const qv = this.store.embedder.embed(sel.search.query);
-    const scored = rows
-      .map((row) => {
-        const text = [row.text, ...(Array.isArray(row.tags) ? row.tags : []), row.subject, row.topic].filter(Boolean).join(' ');
-        const emb = Array.isArray(row.embedding) && row.embedding.length ? (row.embedding as number[]) : this.store.embedder.embed(text);
-        const score = (1 - sel.search!.alpha) * keywordOverlap(q, tokens(text)) + sel.search!.alpha * Math.max(0, cosine(qv, emb));
-        return { row, score };
-      })
-      .filter((x) => x.score > 0);
-    if (sel.orderBy === 'relevance') scored.sort((a, b) => b.score - a.score || a.row.id - b.row.id);
-    const kept = scored.slice(0, sel.limit ?? DEFAULT_SEARCH_K);
-    return { rows: kept.map((x) => x.row), scores: Object.fromEntries(kept.map((x) => [x.row.id, round(x.score)])) };
+    return { rows };
   }
 
   /**
@@ -215,18 +210,33 @@ export class Execution {
     for (const k of changed) set[k] = changes[k];
     if (!this.effectGuard(row, set)) return;
     set.updated_at = this.op.now;
-    yield* this.write(compileUpdateById(row.id, set, this.store.dialect, this.op.tenant));
+    if (changed.some((k) => (SEARCHED_FIELDS as readonly string[]).includes(k))) {
+      const searchText = searchTextOf({ ...row, ...set });
+      if (searchText !== (row.search_text ?? null)) set.search_text = searchText;
+    }
+    const stmt = compileUpdateById(row.id, set, this.store.dialect, this.op.tenant);
+    if (this.unreadable.has(row.id) && 'search_text' in set) {
+      // The search tokens are the record's content: the statement log shows them redacted.
+      const at = Object.keys(set).indexOf('search_text');
+      this.sql.push({ sql: stmt.sql, params: stmt.params.map((v, i) => (i === at ? REDACTED : v)) });
+      yield* ioRun(stmt.sql, stmt.params);
+    } else yield* this.write(stmt);
+    if ('embedding_f32' in set || 'embedding_model' in set || 'deleted' in set) {
+      const after = { ...row, ...set };
+      noteVectorWrite(this.store, row.id, after.embedding_model, after.deleted ? null : asVector(after.embedding_f32));
+    }
     this.changes.push({ id: row.id, before: withoutVector(pick(row, changed)), after: withoutVector(pick(set, changed)) });
     Object.assign(row, set);
   }
 
   /** Inserts a record into the run's tenant, with the run's provenance (trace id, statement). */
   *insert(fields: Record<string, unknown>): Io<number> {
-    const values = { ...fields, tenant: this.op.tenant, trace_id: this.op.traceId || null, statement_index: this.index };
-    const stmt = compileInsert(values, this.store.dialect);
+    const values: Record<string, unknown> = { ...fields, tenant: this.op.tenant, trace_id: this.op.traceId || null, statement_index: this.index };
+    const stmt = compileInsert({ ...values, search_text: searchTextOf(values) }, this.store.dialect);
     this.sql.push(stmt);
     const rows = yield* ioAll(stmt.sql, stmt.params);
     const id = Number(rows[0]?.id ?? (yield* ioAll(this.store.dialect.lastInsertId(), []))[0].id);
+    noteVectorWrite(this.store, id, values.embedding_model, values.deleted ? null : asVector(values.embedding_f32));
     this.changes.push({ id, before: null, after: withoutVector({ id, ...values }) });
     return id;
   }
@@ -235,6 +245,7 @@ export class Execution {
   *remove(row: Row): Io<void> {
     if (this.refusal || !this.effectGuard(row, null)) return;
     yield* this.write(compileDeleteById(row.id, this.store.dialect, this.op.tenant));
+    noteVectorWrite(this.store, row.id, null, null);
     this.changes.push({ id: row.id, before: withoutVector(row), after: null });
   }
 
@@ -253,8 +264,9 @@ export class Execution {
   /** Ids whose audit images are blanked once the statement's own entry is written. */
   readonly erased: number[] = [];
 
-  embedding(text: string): { embedding: number[]; embedding_model: string } {
-    return { embedding: this.store.embedder.embed(text), embedding_model: this.store.embedder.model };
+  /** The engine's embedding of `text`: packed in `embedding_f32`; the JSON column holds only callers' vectors. */
+  embedding(text: string): { embedding: null; embedding_f32: Float32Array; embedding_model: string } {
+    return { embedding: null, embedding_f32: asVector(this.store.embedder.embed(text))!, embedding_model: this.store.embedder.model };
   }
 
   /** The changes as the actor may see them: images of records it may not read are redacted. */
@@ -281,13 +293,20 @@ const round = (x: number) => Math.round(x * 1e4) / 1e4;
 const clamp01 = (x: number) => Math.round(Math.min(1, Math.max(0, x)) * 1e6) / 1e6;
 
 /**
- * Before/after images leave out the embedding vector: it is derived from the text (and
- * embedding_model says how), and it would be most of every audit entry's size.
+ * Before/after images leave out the embedding vectors and the search tokens: they are derived
+ * from the text (embedding_model says how), and the vectors would be most of every audit entry.
  */
 function withoutVector(image: Record<string, unknown>): Record<string, unknown> {
-  if (!('embedding' in image)) return image;
-  const { embedding: _vector, ...rest } = image;
-  return rest;
+  if (!('embedding' in image) && !Object.keys(image).some((k) => DERIVED_COLUMNS.has(k))) return image;
+  return Object.fromEntries(Object.entries(image).filter(([k]) => k !== 'embedding' && !DERIVED_COLUMNS.has(k)));
+}
+
+/** A vector as Float32 (an embedder's output or a packed BLOB read back); null for anything else. */
+function asVector(v: unknown): Float32Array | null {
+  if (v instanceof Float32Array) return v;
+  if (v instanceof Uint8Array) return unpackVector(v);
+  if (Array.isArray(v) || (v && typeof v === 'object' && 'length' in v)) return Float32Array.from(v as ArrayLike<number>);
+  return null;
 }
 
 function pick(row: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
@@ -561,7 +580,7 @@ export function* executeOperationIo(
   const capped = op.kind === 'Retrieve' && !op.selection.search && Number.isFinite(maxRows) && !(op.selection.limit !== undefined && op.selection.limit <= maxRows)
     ? { ...op, selection: { ...op.selection, limit: maxRows + 1 } }
     : op;
-  let { rows, scores } = yield* x.target(capped);
+  let { rows, scores, explain } = yield* x.target(capped);
   if (x.refusal) return { ok: false, diagnostics: [x.refusal] };
   if (rows.length === 0 && op.kind !== 'Retrieve' && op.kind !== 'Summarize') {
     x.warn('no-match', `${op.kind}: the target matches no live record`, 'target');
@@ -590,11 +609,11 @@ export function* executeOperationIo(
         x.warn('truncated', `Retrieve matched more than ${maxRows} records; the first ${maxRows} are returned (RunOptions.limits.maxRows, t2m run --max-rows; or narrow it with LIMIT)`, 'target');
         rows = rows.slice(0, maxRows);
       }
-      return { ok: true, result: x.result(all(), { rows: rows.map((r) => project(r, op.include)), scores, provenance: provenanceOf(rows) }) };
+      return { ok: true, result: x.result(all(), { rows: rows.map((r) => project(r, op.include)), scores, explain, provenance: provenanceOf(rows) }) };
     case 'Summarize': {
       const texts = rows.filter((r) => typeof r.text === 'string').map((r) => ({ id: r.id, text: r.text as string }));
       const summary = store.summarizer.summarize(texts, { focus: op.focus, maxTokens: op.maxTokens });
-      return { ok: true, result: x.result(all(), { summary, scores, provenance: provenanceOf(rows) }) };
+      return { ok: true, result: x.result(all(), { summary, scores, explain, provenance: provenanceOf(rows) }) };
     }
     case 'Update': return yield* done(thenAll(update(x, op, rows)));
     case 'Label': return yield* done(thenAll(label(x, op, rows)));

@@ -3,6 +3,7 @@
  * what it would do to the record, its effects), write permissions and read permissions.
  * The model is documented in spec/semantics.md ("Locks", "Permissions") and spec/security.md.
  */
+import { DERIVED_COLUMNS } from '../compile/columns.js';
 import type { Op } from '../ir/schema.js';
 
 /** A record as read from the store (lock_mode, lock_policy, lock_expires... columns). */
@@ -65,7 +66,7 @@ export function nonAdditive(row: LockView, changes: Readonly<Record<string, unkn
   const out: string[] = [];
   for (const [k, v] of Object.entries(changes)) {
     const old = row[k];
-    if (same(old, v) || k === 'updated_at' || k === 'embedding' || k === 'embedding_model') continue;
+    if (same(old, v) || k === 'updated_at' || k === 'embedding' || k === 'embedding_model' || DERIVED_COLUMNS.has(k)) continue;
     if (k === 'tags' || k === 'lineage_children' || k === 'lineage_parents') {
       if (Array.isArray(v) && (!Array.isArray(old) || old.every((x) => v.some((y) => same(x, y))))) continue;
     } else if (k === 'facets') {

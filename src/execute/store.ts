@@ -16,7 +16,7 @@ import { prepareStore, STORE_FORMAT, STORE_VERSION } from '../sqlite/open.js';
 import { isAsyncDriver, type AnySqlDriver, type AsyncSqlDriver, type SqlDriver, type SqlParams, type SqlRow } from './driver.js';
 import * as io from './io.js';
 import { driveAsync, driveSync, type Io } from './io.js';
-import { ExtractiveSummarizer, HashEmbedder, type Embedder, type Summarizer } from './text.js';
+import { ExtractiveSummarizer, NgramEmbedder, type Embedder, type Summarizer } from './text.js';
 
 /** Marks a database as a Text2Mem store, with its version (checked when a store is opened). */
 export { STORE_FORMAT, STORE_VERSION };
@@ -74,7 +74,7 @@ export class Store<D extends AnySqlDriver = SqlDriver> {
 
   constructor(readonly driver: D, options: StoreParts = {}) {
     this.dialect = options.dialect ?? sqlite;
-    this.embedder = options.embedder ?? new HashEmbedder();
+    this.embedder = options.embedder ?? new NgramEmbedder();
     this.summarizer = options.summarizer ?? new ExtractiveSummarizer();
   }
 

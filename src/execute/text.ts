@@ -1,48 +1,77 @@
 /**
- * Local, deterministic text processing: tokens, a hashed embedding, relevance scoring, sentence /
- * chunk / section splitting and an extractive summariser. No model, no network; `Embedder` and
- * `Summarizer` are the interfaces a real model can implement later.
+ * Local, deterministic text processing: search tokens, the offline embedders, sentence / chunk /
+ * section splitting and an extractive summariser. No model, no network; `Embedder` and
+ * `Summarizer` are the interfaces a real model implements (src/execute/embeddings.ts).
  */
 
+import { stemmer } from 'stemmer';
+
+/**
+ * Turns text into a vector. `embed` is synchronous (the engine runs a script in one synchronous
+ * transaction); a remote model is reached through `RemoteEmbedder` (src/execute/embeddings.ts),
+ * which `t2m reindex` drives. Vectors of different `model`s are never compared.
+ */
 export interface Embedder {
   readonly model: string;
-  embed(text: string): number[];
+  embed(text: string): ArrayLike<number>;
 }
 
 export interface Summarizer {
   summarize(texts: readonly { id: number; text: string }[], options: { focus?: string; maxTokens: number }): string;
 }
 
-const STOPWORDS = new Set(
-  'a an and are as at be by for from has have in is it its of on or that the this to was were will with we our you your i me my all any about after before into than then there these those their them they what which who whom how when where why not no do does did can could should would may might must'.split(' '),
+/** English stop words: function words that carry no topic (kept out of the index and the query). */
+export const STOPWORDS: ReadonlySet<string> = new Set(
+  ('a about above after again against all also am an and any are as at be because been before being below between both but by can ' +
+    'could did do does doing down during each either else ever few for from further get got had has have having he her here hers ' +
+    'herself him himself his how i if in into is it its itself just let me might more most must my myself no nor not now of off ' +
+    'on once only or other ought our ours ourselves out over own per same shall she should so some such than that the their theirs ' +
+    'them themselves then there these they this those through to too under until up upon us very was we were what when where ' +
+    'which while who whom whose why will with within without would yet you your yours yourself yourselves').split(' '),
 );
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/;
+const CJK_ALL = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+/g;
 
-/** Crude English stemming: enough for "meetings" to meet "meeting". */
+/** Porter stemming (the `stemmer` package) of a lower-cased word; numbers and very short words stay as they are. */
 function stem(word: string): string {
-  if (word.length > 4 && word.endsWith('ies')) return word.slice(0, -3) + 'y';
-  if (word.length > 4 && word.endsWith('es') && /(sh|ch|x|s)es$/.test(word)) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
-  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
-  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
-  return word;
+  return word.length > 2 && !/\d/.test(word) ? stemmer(word) : word;
 }
 
-/** Lower-cased, stemmed word tokens without stopwords, plus overlapping bigrams of CJK runs. */
+/**
+ * The search tokens of a text, the same for the index and the query: lower-cased words without
+ * stop words, Porter-stemmed; runs of Chinese / Japanese / Korean characters as overlapping
+ * character bigrams (a lone character as itself). Every token matches `[\p{L}\p{N}]+`.
+ */
 export function tokens(text: string): string[] {
   const out: string[] = [];
   for (const m of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
     const w = m[0];
     if (CJK.test(w)) {
-      const chars = [...w].filter((c) => CJK.test(c));
-      if (chars.length === 1) out.push(chars[0]);
-      for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
-      const rest = w.replace(new RegExp(CJK.source, 'g'), ' ').trim();
-      if (rest) out.push(...rest.split(/\s+/).map(stem));
+      for (const run of w.match(CJK_ALL) ?? []) {
+        const chars = [...run];
+        if (chars.length === 1) out.push(chars[0]);
+        for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
+      }
+      for (const rest of w.split(CJK_ALL)) if (rest && !STOPWORDS.has(rest)) out.push(stem(rest));
     } else if (!STOPWORDS.has(w)) out.push(stem(w));
   }
   return out;
+}
+
+/** The fields of a record the keyword index and the embedding cover. */
+export const SEARCHED_FIELDS = ['text', 'tags', 'subject', 'topic'] as const;
+
+/** The text a record is searched by: its text, tags, subject and topic. */
+export function searchedText(row: Readonly<Record<string, unknown>>): string {
+  const tags = Array.isArray(row.tags) ? row.tags.map(String) : [];
+  return [row.text, ...tags, row.subject, row.topic].filter((v) => typeof v === 'string' && v).join(' ');
+}
+
+/** What the engine stores in `search_text`: the record's search tokens, space-separated (null when it has none). */
+export function searchTextOf(row: Readonly<Record<string, unknown>>): string | null {
+  const t = tokens(searchedText(row));
+  return t.length ? t.join(' ') : null;
 }
 
 function fnv1a(s: string): number {
@@ -54,7 +83,7 @@ function fnv1a(s: string): number {
   return h >>> 0;
 }
 
-/** Feature hashing of tokens into a small dense unit vector (signed, so collisions cancel out on average). */
+/** The first embedder (store versions 1–2): feature hashing of tokens into a small dense unit vector. Kept for comparison. */
 export class HashEmbedder implements Embedder {
   readonly model: string;
   constructor(readonly dimensions = 64) {
@@ -71,7 +100,55 @@ export class HashEmbedder implements Embedder {
   }
 }
 
-export function cosine(a: readonly number[], b: readonly number[]): number {
+/**
+ * The offline default embedder: signed feature hashing of word unigrams (weight 1), word bigrams
+ * (0.5) and character trigrams of each word, with boundary marks (0.35 each, so "payment" and
+ * "payments" or "repaid" share most of their mass), into `dimensions` floats, L2-normalised. CJK
+ * text contributes its character unigrams and bigrams. Deterministic, no model, no network.
+ */
+export class NgramEmbedder implements Embedder {
+  readonly model: string;
+  constructor(readonly dimensions = 256) {
+    this.model = `t2m-ngram-${dimensions}`;
+  }
+  embed(text: string): Float32Array {
+    const v = new Float32Array(this.dimensions);
+    const add = (feature: string, w: number) => {
+      const h = fnv1a(feature);
+      v[h % this.dimensions] += h & 0x80000000 ? -w : w;
+    };
+    const words: string[] = [];
+    for (const m of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
+      const w = m[0];
+      if (CJK.test(w)) {
+        for (const run of w.match(CJK_ALL) ?? []) {
+          const chars = [...run];
+          for (let i = 0; i < chars.length; i++) {
+            add(chars[i], 0.5);
+            if (i + 1 < chars.length) add(chars[i] + chars[i + 1], 1);
+          }
+        }
+        for (const rest of w.split(CJK_ALL)) if (rest && !STOPWORDS.has(rest)) words.push(rest);
+      } else if (!STOPWORDS.has(w)) words.push(w);
+    }
+    let prev = '';
+    for (const w of words) {
+      const s = stem(w);
+      add(s, 1);
+      if (prev) add(prev + ' ' + s, 0.5);
+      prev = s;
+      const marked = `<${w}>`;
+      for (let i = 0; i + 3 <= marked.length; i++) add(marked.slice(i, i + 3), 0.35);
+    }
+    let norm = 0;
+    for (let i = 0; i < v.length; i++) norm += v[i] * v[i];
+    norm = Math.sqrt(norm);
+    if (norm > 0) for (let i = 0; i < v.length; i++) v[i] /= norm;
+    return v;
+  }
+}
+
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let dot = 0, na = 0, nb = 0;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {

@@ -145,7 +145,7 @@ function result(value: Record<string, unknown>, isError = false): CallToolResult
 }
 
 /** Vectors are noise to an agent: a statement's rows and images lose them; `sql` only for explain. */
-const NOISE = new Set(['embedding']);
+const NOISE = new Set(['embedding', 'embedding_f32', 'search_text']);
 function quiet(row: Readonly<Record<string, unknown>> | null | undefined): Record<string, unknown> | null {
   if (!row) return null;
   return Object.fromEntries(Object.entries(row).filter(([k]) => !NOISE.has(k)));

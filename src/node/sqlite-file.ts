@@ -17,7 +17,8 @@ type Db = Database.Database;
 type Stmt = Database.Statement<unknown[], unknown>;
 
 /** better-sqlite3 binds every JS number as REAL; sql.js binds whole numbers as INTEGER. Match sql.js. */
-function value(v: SqlValue): SqlValue | bigint {
+function value(v: SqlValue): SqlValue | bigint | Buffer {
+  if (v instanceof Uint8Array && !Buffer.isBuffer(v)) return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
   return typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : v;
 }
 

@@ -8,13 +8,16 @@ import type { Dialect } from '../compile/dialect.js';
 import { AUDIT_COLUMNS, MEMORY_COLUMNS } from '../compile/columns.js';
 import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
 import type { SqlDriver } from '../execute/driver.js';
+import { searchTextOf } from '../execute/text.js';
 
 /**
  * The store version. 1: the first stores (`text2mem-store/1`), some without the tag index and
  * with an index on `deleted`; 2: the tag index and its triggers are guaranteed, and a store
  * file may be in WAL mode (written in place by the native driver); 3: tenants, typed facts
- * and provenance (memory and audit_log gain a `tenant` column; see src/compile/columns.ts) and
- * `memory.demote_reason`.
+ * and provenance (memory and audit_log gain a `tenant` column; see src/compile/columns.ts),
+ * `memory.demote_reason`, experience memory (level, episode_id, utility), and retrieval — the
+ * `search_text` and `embedding_f32` columns, the keyword index (memory_term,
+ * memory_search_stats) and its triggers (spec/retrieval.md).
  */
 export const STORE_VERSION = 3;
 export const STORE_FORMAT = `text2mem-store/${STORE_VERSION}`;
@@ -173,8 +176,18 @@ function inspect(driver: SqlDriver, dialect: Dialect, mode: 'quick' | 'full' | '
     const auditList = dialect.listColumns('audit_log');
     const auditCols = new Set(driver.all(auditList.sql, auditList.params).map((r) => String(r.name)));
     for (const c of AUDIT_COLUMNS) if (auditCols.size && !auditCols.has(c.name)) driver.exec(dialect.addColumn(c, 'audit_log'));
-    // The tag index is derived from memory.tags: rebuilt whenever it or a trigger feeding it was missing.
-    const stale = [...ref.values()].some((o) => (o.name === 'memory_tag' || o.type === 'trigger') && !present.has(o.name));
+    // Records written before version 3 have no search tokens: derive them (the keyword index is
+    // rebuilt from them below). Their vectors are refreshed by `t2m reindex`.
+    if (absent.some((c) => c.name === 'search_text')) {
+      const rows = driver.all('SELECT id, text, tags, subject, topic FROM memory WHERE search_text IS NULL');
+      for (const r of rows) {
+        let tags: unknown = [];
+        try { tags = JSON.parse(String(r.tags ?? '[]')); } catch { /* bad JSON: no tags */ }
+        driver.run('UPDATE memory SET search_text = ? WHERE id = ?', [searchTextOf({ ...r, tags }), r.id]);
+      }
+    }
+    // The tag and keyword indexes are derived from memory: rebuilt whenever it or a trigger feeding it was missing.
+    const stale = [...ref.values()].some((o) => (o.name === 'memory_tag' || o.name === 'memory_term' || o.type === 'trigger') && !present.has(o.name));
     for (const ddl of dialect.schema()) driver.exec(ddl);
     if (stale) for (const sql of dialect.backfill()) driver.exec(sql);
     const mark = dialect.markFormat(STORE_FORMAT);

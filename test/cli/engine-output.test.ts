@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/diagnostics/codeFrame.js';
-import { table } from '../../src/cli/engine-output.js';
+import { formatStatement, jsonReplacer, table } from '../../src/cli/engine-output.js';
+import { createStore, run } from '../../src/engine/index.js';
 
 describe('CLI result tables', () => {
   it('align columns by terminal width, so Chinese text lines up with ASCII', () => {
@@ -18,5 +19,20 @@ describe('CLI result tables', () => {
     const [, , row] = table([{ text: '长'.repeat(100) }]).split('\n');
     expect(displayWidth(row.trim())).toBeLessThanOrEqual(60);
     expect(row.trim().endsWith('…')).toBe(true);
+  });
+
+  it('--explain shows what each search score is made of; JSON shows a packed vector by its size', async () => {
+    const store = await createStore();
+    const r = run(store, [
+      { stage: 'ENC', op: 'Encode', args: { payload: { text: 'Quarterly budget review' } } },
+      { stage: 'RET', op: 'Retrieve', target: { search: { intent: { query: 'budget' }, limit: 3 } }, args: { include: ['id', 'text'] } },
+    ], { now: '2025-05-01T00:00:00Z' });
+    if (!r.ok) throw new Error('run');
+    const [head, rule, row] = formatStatement(r.results[1], { explain: true }).split('\n').slice(2);
+    expect(head).toMatch(/id\s+text\s+score\s+bm25\s+vector\s+fused\s+weight/);
+    expect(rule).toMatch(/^\s+-+/);
+    expect(row).toMatch(/^\s+1\s+Quarterly budget review\s+[\d.]+\s+[\d.]+ \(#1\)\s+[\d.]+ \(#1\)/);
+    expect(formatStatement(r.results[1]).split('\n')[2]).not.toContain('bm25');
+    expect(JSON.stringify({ v: new Uint8Array(1024) }, jsonReplacer)).toBe('{"v":"[blob 1024 bytes]"}');
   });
 });

@@ -112,6 +112,7 @@ function diagnosticLine(d: Diagnostic, first: number): string {
 
 /** An embedding vector bound as JSON text: its size and a digest instead of 64 floats. */
 function param(v: unknown): unknown {
+  if (v instanceof Uint8Array) return `<vector of ${v.byteLength / 4} floats, sha256 ${createHash('sha256').update(v).digest('hex').slice(0, 12)}>`;
   if (typeof v !== 'string' || !v.startsWith('[')) return v;
   try {
     const parsed: unknown = JSON.parse(v);
@@ -126,7 +127,7 @@ function param(v: unknown): unknown {
 
 /** Embedding vectors are long and say nothing a reader can check; their model column stays. */
 function withoutVectors(o: Readonly<Record<string, unknown>> | null): Record<string, unknown> | null {
-  return o && Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'embedding'));
+  return o && Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'embedding' && k !== 'embedding_f32'));
 }
 
 function resultLines(result: RunResult, first: number): string[] {
@@ -165,7 +166,7 @@ function memoryRows(store: Store): string[] {
   const q = store.dialect.quoteIdent;
   return store.all({ sql: `SELECT * FROM ${q('memory')} ORDER BY ${q('id')}`, params: [] })
     .map(decodeRow)
-    .map((row) => JSON.stringify(Object.fromEntries(Object.entries(row).filter(([k, v]) => k !== 'embedding' && v !== null))));
+    .map((row) => JSON.stringify(Object.fromEntries(Object.entries(row).filter(([k, v]) => k !== 'embedding' && k !== 'embedding_f32' && v !== null))));
 }
 
 interface EngineSnapshots {

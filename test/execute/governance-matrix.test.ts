@@ -139,7 +139,7 @@ function nonAdditive(before: Row, after: Row | undefined): string[] {
   if (!after) return ['<removed>'];
   const out: string[] = [];
   for (const [k, v] of Object.entries(before)) {
-    if (k === 'updated_at' || k === 'embedding' || k === 'embedding_model' || k === 'lineage_children') continue;
+    if (k === 'updated_at' || k === 'embedding' || k === 'embedding_model' || k === 'embedding_f32' || k === 'search_text' || k === 'lineage_children') continue;
     const w = after[k];
     if (JSON.stringify(v) === JSON.stringify(w)) continue;
     if (additiveColumns.includes(k) && typeof v === 'string' && typeof w === 'string') {

@@ -1,12 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import {
-  cosine, countTokens, ExtractiveSummarizer, HashEmbedder, keywordOverlap, splitChunks, splitSections, splitSentences, tokens, truncateTokens,
+  cosine, countTokens, ExtractiveSummarizer, HashEmbedder, keywordOverlap, NgramEmbedder, splitChunks, splitSections, splitSentences, tokens, truncateTokens,
 } from '../../src/execute/text.js';
 
 describe('text processing', () => {
   it('tokenises words (stemmed, no stopwords) and CJK bigrams', () => {
-    expect(tokens('The meetings were planned')).toEqual(['meeting', 'plann']);
+    expect(tokens('The meetings were planned')).toEqual(['meet', 'plan']);
+    expect(tokens('Payments were postponed; paying later')).toEqual(['payment', 'postpon', 'pai', 'later']);
     expect(tokens('预算会议')).toEqual(['预算', '算会', '会议']);
+    expect(tokens('Q2预算review')).toEqual(['预算', 'q2', 'review']);
+  });
+
+  it('gives the n-gram embedder unit Float32 vectors where shared words and word pieces bring texts closer', () => {
+    const e = new NgramEmbedder();
+    const a = e.embed('quarterly budget review');
+    expect(a).toBeInstanceOf(Float32Array);
+    expect(a).toHaveLength(256);
+    expect(e.embed('quarterly budget review')).toEqual(a);
+    expect(Math.hypot(...a)).toBeCloseTo(1, 5);
+    expect(cosine(a, e.embed('budgeting for the quarter'))).toBeGreaterThan(cosine(a, e.embed('dentist appointment friday')));
+    expect(cosine(e.embed('预算会议'), e.embed('预算审查'))).toBeGreaterThan(cosine(e.embed('预算会议'), e.embed('牙医预约')));
   });
 
   it('embeds deterministically into unit vectors; similar texts are closer', () => {

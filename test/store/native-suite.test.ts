@@ -9,3 +9,4 @@ useDriver('native');
 await import('../execute/verbs.test.js');
 await import('../execute/refusals.test.js');
 await import('../engine/engine.test.js');
+await import('../execute/search.test.js');

@@ -10,6 +10,7 @@ interface RunFlags {
   db?: string;
   now?: string;
   json?: boolean;
+  explain?: boolean;
   actor?: string;
   tenant?: string;
   trace?: string;
@@ -46,6 +47,7 @@ export function runCommand(program: Command): void {
     .option('--dry-run', 'plan only: print the SQL and the would-be affected ids, change nothing')
     .option('--strict', 'strict policy: warnings refuse the script, the slips read as meant (no stage, filter.tags, …) included')
     .option('--json', 'print the result as JSON')
+    .option('--explain', 'show what each search result\'s score is made of: BM25 and vector scores with their ranks, the fused score and the weight prior (spec/retrieval.md)')
     .option('--max-statements <n>', 'refuse a script with more statements (default 100000)', positiveInt)
     .option('--max-text <n>', 'refuse a stored string longer than this many characters (default 16777216)', positiveInt)
     .option('--max-rows <n>', 'rows one RETRIEVE returns at most; the rest are left out with a warning (default 10000)', positiveInt)
@@ -57,7 +59,7 @@ export function runCommand(program: Command): void {
       const text = readSource('run', file, flags.maxInput);
       if (text === undefined) return;
       // Loaded on use so the other commands do not pay for the front end or the engine.
-      const [{ readInput }, { explain, openStore, run, sweep }, { classify, isSqliteError, openStoreFile }, { formatStatement }] = await loaded(Promise.all([
+      const [{ readInput }, { explain, openStore, run, sweep }, { classify, isSqliteError, openStoreFile }, { formatStatement, jsonReplacer }] = await loaded(Promise.all([
         import('../../pipeline.js'), import('../../engine/index.js'), import('../../node/sqlite-file.js'), import('../engine-output.js'),
       ]));
       // Only what the run needs is kept: the syntax tree (a few kilobytes a statement) is let go
@@ -124,10 +126,10 @@ export function runCommand(program: Command): void {
       const seen = new Set(input.diagnostics.map(key));
       const diagnostics = [...input.diagnostics, ...result.diagnostics.filter((d) => !seen.has(key(d))), ...(gathered?.warnings ?? [])];
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify({ ...result, diagnostics, swept: swept?.applied }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ ...result, diagnostics, swept: swept?.applied }, jsonReplacer, 2)}\n`);
       } else {
         if (swept?.applied.length) process.stdout.write(`sweep: ${swept.applied.map((a) => `#${a.id} ${a.action}`).join(', ')}\n`);
-        if (result.ok) for (const r of result.results) process.stdout.write(`${formatStatement(r)}\n`);
+        if (result.ok) for (const r of result.results) process.stdout.write(`${formatStatement(r, { explain: flags.explain })}\n`);
         await printDiagnostics(result.ok ? process.stdout : process.stderr, diagnostics, file, text);
         if (!result.ok) process.stderr.write(`${displayName(file)}: the script was rolled back; nothing changed\n`);
       }

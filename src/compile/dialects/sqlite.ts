@@ -1,6 +1,7 @@
 /** The SQLite dialect (sql.js in Node and the browser). The only file that knows SQLite's SQL. */
 import type { Dialect } from '../dialect.js';
 import { AUDIT_COLUMNS, MEMORY_COLUMNS, type Column } from '../columns.js';
+import { BM25, IMPACT_LENGTH } from '../bm25.js';
 
 const columnDdl = (c: Column) => `${c.name} ${c.sqlType}${c.defaultSql !== undefined ? ` DEFAULT ${c.defaultSql}` : ''}`;
 
@@ -10,6 +11,51 @@ ${MEMORY_COLUMNS.filter((c) => c.name !== 'id')
   .map((c) => `  ${columnDdl(c)}`)
   .join(',\n')}
 )`;
+
+/**
+ * The keyword index (spec/retrieval.md): one posting per (term, live record) with the term's count
+ * and the record's length, plus corpus totals, kept exact by triggers from `search_text` (the
+ * engine's own space-separated tokens, so index and query tokenize alike on every driver; sql.js
+ * has no FTS5). Soft-deleted records leave the index; hard-deleted ones leave every table. The
+ * `vectors` counter moves on every change to a record's vector, so an in-memory vector index
+ * knows when it is stale.
+ */
+const terms = (r: string) => `json_each('["' || replace(${r}.search_text, ' ', '","') || '"]')`;
+const length = (r: string) => `(length(${r}.search_text) - length(replace(${r}.search_text, ' ', '')) + 1)`;
+const indexed = (r: string) => `(${r}.deleted = 0 AND ${r}.search_text IS NOT NULL AND ${r}.search_text <> '')`;
+/**
+ * A posting's BM25 term weight at a fixed mean length (IMPACT_LENGTH), as an integer (×10⁶): the
+ * index is ordered by it within a term, so a long posting list can be read from its best end.
+ * Deterministic from the record's tokens, so a delete finds its postings by primary key.
+ */
+const impact = (tf: string, len: string) => `CAST(1000000.0 * ${tf} * ${BM25.k1 + 1} / (${tf} + ${BM25.k1} * (${1 - BM25.b} + ${BM25.b} * ${len} / ${IMPACT_LENGTH}.0)) AS INTEGER)`;
+const addPostings = (r: string) =>
+  `INSERT INTO memory_term (term, impact, memory_id, tf, len) SELECT value, ${impact('COUNT(*)', length(r))}, ${r}.id, COUNT(*), ${length(r)} FROM ${terms(r)} WHERE ${indexed(r)} GROUP BY value;
+  UPDATE memory_search_stats SET docs = docs + (CASE WHEN ${indexed(r)} THEN 1 ELSE 0 END), tokens = tokens + (CASE WHEN ${indexed(r)} THEN ${length(r)} ELSE 0 END) WHERE id = 1;`;
+const dropPostings = (r: string) =>
+  `DELETE FROM memory_term WHERE (term, impact, memory_id) IN (SELECT value, ${impact('COUNT(*)', length(r))}, ${r}.id FROM ${terms(r)} WHERE ${indexed(r)} GROUP BY value);
+  UPDATE memory_search_stats SET docs = docs - (CASE WHEN ${indexed(r)} THEN 1 ELSE 0 END), tokens = tokens - (CASE WHEN ${indexed(r)} THEN ${length(r)} ELSE 0 END) WHERE id = 1;`;
+const SEARCH_DDL = [
+  `CREATE TABLE IF NOT EXISTS memory_term (term TEXT NOT NULL, impact INTEGER NOT NULL, memory_id INTEGER NOT NULL, tf INTEGER NOT NULL, len INTEGER NOT NULL, PRIMARY KEY (term, impact, memory_id)) WITHOUT ROWID`,
+  `CREATE TABLE IF NOT EXISTS memory_search_stats (id INTEGER PRIMARY KEY CHECK (id = 1), docs INTEGER NOT NULL, tokens INTEGER NOT NULL, vectors INTEGER NOT NULL)`,
+  'INSERT OR IGNORE INTO memory_search_stats (id, docs, tokens, vectors) VALUES (1, 0, 0, 0)',
+  `CREATE TRIGGER IF NOT EXISTS memory_search_insert AFTER INSERT ON memory BEGIN
+  ${addPostings('NEW')}
+  UPDATE memory_search_stats SET vectors = vectors + 1 WHERE id = 1;
+END`,
+  `CREATE TRIGGER IF NOT EXISTS memory_search_update AFTER UPDATE OF search_text, deleted ON memory
+WHEN OLD.search_text IS NOT NEW.search_text OR OLD.deleted IS NOT NEW.deleted BEGIN
+  ${dropPostings('OLD')}
+  ${addPostings('NEW')}
+END`,
+  `CREATE TRIGGER IF NOT EXISTS memory_vector_update AFTER UPDATE OF embedding_f32, embedding_model, deleted ON memory BEGIN
+  UPDATE memory_search_stats SET vectors = vectors + 1 WHERE id = 1;
+END`,
+  `CREATE TRIGGER IF NOT EXISTS memory_search_delete AFTER DELETE ON memory BEGIN
+  ${dropPostings('OLD')}
+  UPDATE memory_search_stats SET vectors = vectors + 1 WHERE id = 1;
+END`,
+];
 
 export const sqlite: Dialect = {
   name: 'sqlite',
@@ -61,7 +107,10 @@ END`,
     `CREATE TRIGGER IF NOT EXISTS memory_tag_delete AFTER DELETE ON memory BEGIN
   DELETE FROM memory_tag WHERE memory_id = OLD.id;
 END`,
+    ...SEARCH_DDL,
   ],
+  jsonEntries: (param) => `(SELECT key, value FROM json_each(${param}))`,
+  jsonElements: (param) => `(SELECT value FROM json_each(${param}))`,
   addColumn: (c, table = 'memory') => `ALTER TABLE ${table} ADD COLUMN ${columnDdl(c)}`,
   listTables: () => `SELECT name FROM sqlite_master WHERE type = 'table'`,
   listColumns: (table) => ({ sql: 'SELECT name FROM pragma_table_info(?)', params: [table] }),
@@ -69,5 +118,8 @@ END`,
   backfill: () => [
     'DELETE FROM memory_tag',
     `INSERT INTO memory_tag (memory_id, tag) SELECT memory.id, j.value FROM memory, json_each(COALESCE(memory.tags, '[]')) AS j`,
+    'DELETE FROM memory_term',
+    `INSERT INTO memory_term (term, impact, memory_id, tf, len) SELECT j.value, ${impact('COUNT(*)', length('m'))}, m.id, COUNT(*), ${length('m')} FROM memory AS m, ${terms('m')} AS j WHERE ${indexed('m')} GROUP BY m.id, j.value`,
+    `UPDATE memory_search_stats SET docs = (SELECT COUNT(*) FROM memory AS m WHERE ${indexed('m')}), tokens = (SELECT COALESCE(SUM(${length('m')}), 0) FROM memory AS m WHERE ${indexed('m')}), vectors = vectors + 1 WHERE id = 1`,
   ],
 };

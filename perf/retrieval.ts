@@ -1,0 +1,123 @@
+/**
+ * Retrieval speed (figures, not asserts): at 1k, 10k and 100k memories of a synthetic corpus with
+ * a Zipf-distributed vocabulary of 5,000 words, built through the engine (`run`, scripts of 1,000
+ * Encodes, so encode throughput is measured on the way), it times `RETRIEVE WHERE search "…"
+ * LIMIT 10` through the whole pipeline (parse-free: IRs → validate → lower → search → rows):
+ * p50/p95 over 200 queries of 2–4 words taken from stored texts, after 20 warm-ups, plus the
+ * first search (it loads the vector index). At 100k it also reports the sign-sketch prefilter's
+ * recall@10 against an exact scan. Targets (issue 10): p95(100k) ≤ 3 × p95(1k) and ≤ 30 ms;
+ * encode throughput ≥ 0.7 × the engine before retrieval (`T2M_ENGINE=/path/to/src/engine/index.ts`
+ * runs this script against another checkout's engine; it has no vector index to inspect).
+ *
+ * Run: npm run perf:retrieval [-- --sizes 1000,10000]
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const argIndex = process.argv.indexOf('--sizes');
+const SIZES = argIndex > 0 ? process.argv[argIndex + 1].split(',').map(Number) : [1_000, 10_000, 100_000];
+const NOW = '2026-01-01T00:00:00Z';
+const QUERIES = 200;
+const WARMUP = 20;
+
+type Engine = typeof import('../src/engine/index.js');
+const enginePath = process.env.T2M_ENGINE;
+const engine: Engine = await import(enginePath ? pathToFileURL(resolve(enginePath)).href : '../src/engine/index.js');
+const vectors = enginePath ? undefined : await import('../src/execute/vectors.js');
+
+/** Deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SYLLABLES = 'ka lo mi ne ru sa ti vo be da fe gu hi jo ku la me no pi re so tu va wi xe yo za'.split(' ');
+const rand = rng(42);
+const VOCAB = Array.from({ length: 5000 }, (_, i) => {
+  let w = '';
+  for (let n = 2 + (i % 3); n > 0; n--) w += SYLLABLES[Math.floor(rand() * SYLLABLES.length)];
+  return w + (i % 7 === 0 ? 'ing' : i % 5 === 0 ? 's' : '');
+});
+// Zipf (s = 1): cumulative weights for sampling by binary search.
+const CUM: number[] = [];
+VOCAB.reduce((a, _, i) => (CUM.push(a + 1 / (i + 1)), a + 1 / (i + 1)), 0);
+function word(r: () => number): string {
+  const x = r() * CUM[CUM.length - 1];
+  let lo = 0, hi = CUM.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (CUM[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return VOCAB[lo];
+}
+
+const texts: string[] = [];
+function encodeIr(i: number, r: () => number) {
+  const text = Array.from({ length: 8 + Math.floor(r() * 18) }, () => word(r)).join(' ');
+  texts[i] = text;
+  const day = Math.floor(r() * 365);
+  return {
+    stage: 'ENC', op: 'Encode',
+    args: { payload: { text }, type: 'note', tags: [`tag${Math.floor(r() * 100)}`], time: new Date(Date.UTC(2025, 0, 1) + day * 86_400_000).toISOString().slice(0, 19) + 'Z' },
+  };
+}
+
+function queryOf(r: () => number): string {
+  const words = texts[Math.floor(r() * texts.length)].split(' ');
+  const n = 2 + Math.floor(r() * 3);
+  const start = Math.floor(r() * Math.max(1, words.length - n));
+  return words.slice(start, start + n).join(' ');
+}
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+const ms = (x: number) => x.toFixed(1).padStart(8);
+
+console.log(`retrieval perf: ${enginePath ? `engine ${enginePath}` : 'this engine'}; RETRIEVE search LIMIT 10, ${QUERIES} queries after ${WARMUP} warm-ups`);
+console.log(`${'memories'.padStart(9)} ${'encode/s'.padStart(9)} ${'first ms'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'sketch R@10'.padStart(11)}`);
+const p95s: number[] = [];
+const store = await engine.createStore();
+let have = 0;
+let encodeSeconds = 0;
+const r = rng(7);
+for (const size of SIZES) {
+  const t0 = performance.now();
+  while (have < size) {
+    const batch = Array.from({ length: Math.min(1000, size - have) }, (_, k) => encodeIr(have + k, r));
+    const res = engine.run(store, batch, { now: NOW });
+    if (!res.ok) throw new Error(JSON.stringify(res.diagnostics[0]));
+    have += batch.length;
+  }
+  encodeSeconds = (performance.now() - t0) / 1000;
+  const encodeRate = SIZES.indexOf(size) === 0 ? size / encodeSeconds : (size - SIZES[SIZES.indexOf(size) - 1]) / encodeSeconds;
+  const qr = rng(size);
+  const search = (q: string) => {
+    const t = performance.now();
+    const res = engine.run(store, [{ stage: 'RET', op: 'Retrieve', target: { search: { intent: { query: q }, limit: 10 } }, args: {} }], { now: NOW });
+    if (!res.ok) throw new Error(JSON.stringify(res.diagnostics[0]));
+    return performance.now() - t;
+  };
+  const first = search(queryOf(qr));
+  for (let i = 0; i < WARMUP; i++) search(queryOf(qr));
+  const times: number[] = [];
+  for (let i = 0; i < QUERIES; i++) times.push(search(queryOf(qr)));
+  let sketch = '-';
+  if (vectors && size > vectors.EXACT_SCAN_MAX) {
+    const index = store.drive(vectors.vectorIndex(store, store.embedder.model, 256));
+    let hit = 0, total = 0;
+    for (let i = 0; i < 50; i++) {
+      const q = Float32Array.from(store.embedder.embed(queryOf(qr)));
+      const exact = new Set(index.nearest(q, 10, true).map((s) => s.id));
+      for (const s of index.nearest(q, 10)) if (exact.has(s.id)) hit++;
+      total += exact.size;
+    }
+    sketch = `${((100 * hit) / Math.max(1, total)).toFixed(1)}%`;
+  }
+  p95s.push(pct(times, 0.95));
+  console.log(`${String(size).padStart(9)} ${encodeRate.toFixed(0).padStart(9)} ${ms(first)} ${ms(pct(times, 0.5))} ${ms(pct(times, 0.95))} ${sketch.padStart(11)}`);
+}
+if (p95s.length > 1) console.log(`p95 ratio ${SIZES.at(-1)} / ${SIZES[0]}: ×${(p95s.at(-1)! / p95s[0]).toFixed(2)} (target ≤ ×3; p95 at ${SIZES.at(-1)} target ≤ 30 ms)`);

@@ -1,0 +1,63 @@
+/** `t2m reindex --db <store>`: re-derive the search tokens and re-embed every record (spec/retrieval.md). */
+import type { Command } from 'commander';
+import { loaded } from '../startup.js';
+
+interface ReindexFlags {
+  db: string;
+  baseUrl?: string;
+  model?: string;
+  apiKey?: string;
+  batch: string;
+  timeout: string;
+  json?: boolean;
+}
+
+export function reindexCommand(program: Command): void {
+  program
+    .command('reindex')
+    .description('re-embed every record of a store file and rebuild its search tokens (offline embedder, or an OpenAI-compatible /v1/embeddings model); progress on stderr')
+    .requiredOption('--db <store>', 'store file')
+    .option('--base-url <url>', 'OpenAI-compatible API base for a remote embedding model, e.g. http://127.0.0.1:11434/v1 (Ollama), https://api.openai.com/v1')
+    .option('--model <name>', 'with --base-url: the embedding model name the server knows')
+    .option('--api-key <key>', 'with --base-url: bearer token (default: $OPENAI_API_KEY)')
+    .option('--batch <n>', 'texts per request', '64')
+    .option('--timeout <seconds>', 'per request', '60')
+    .option('--json', 'print the result as JSON')
+    .action(async (flags: ReindexFlags) => {
+      if (flags.baseUrl && !flags.model) {
+        process.stderr.write('t2m reindex: --base-url needs --model\n');
+        process.exitCode = 2;
+        return;
+      }
+      const [{ openAIEmbedder, reindexStore }, { classify, isSqliteError, openStoreFile }] = await loaded(Promise.all([import('../../execute/embeddings.js'), import('../../node/sqlite-file.js')]));
+      const opened = openStoreFile(flags.db);
+      if (!opened.ok) {
+        for (const d of opened.diagnostics) process.stderr.write(`t2m reindex: ${d.code}: ${d.message}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      const embedder = flags.baseUrl
+        ? openAIEmbedder({ baseUrl: flags.baseUrl, model: flags.model!, apiKey: flags.apiKey ?? process.env.OPENAI_API_KEY, batchSize: Number(flags.batch) || 64, timeoutMs: (Number(flags.timeout) || 60) * 1000 })
+        : undefined;
+      try {
+        const result = await reindexStore(opened.store, {
+          embedder,
+          batchSize: Number(flags.batch) || 64,
+          onProgress: (done, total) => process.stderr.write(`\rt2m reindex: ${done}/${total} records${done === total ? '\n' : ''}`),
+        });
+        if (!result.ok) {
+          for (const d of result.diagnostics) process.stderr.write(`\nt2m reindex: ${d.code}: ${d.message}; nothing was changed\n`);
+          process.exitCode = 2;
+          return;
+        }
+        if (flags.json) process.stdout.write(`${JSON.stringify({ records: result.records, model: result.model })}\n`);
+        else process.stdout.write(`reindexed ${result.records} record${result.records === 1 ? '' : 's'} with ${result.model}\n`);
+      } catch (e) {
+        if (!isSqliteError(e)) throw e;
+        process.stderr.write(`t2m reindex: ${flags.db} is ${classify(e as Error).message}\n`);
+        process.exitCode = 2;
+      } finally {
+        opened.store.close();
+      }
+    });
+}
