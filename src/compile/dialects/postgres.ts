@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL dialect (PGlite in-process, or a PostgreSQL server through node-postgres). The
  * only file that knows PostgreSQL's SQL. Rows must come back in the shape the SQLite dialect gives
- * (JSON as text, times as the ISO text that was written), so the drivers read `jsonb` as text and
+ * (JSON as text, times as the ISO text that was written), so the drivers read JSON as text and
  * times stay `text COLLATE "C"`: the IR's times keep the writer's UTC offset, which `timestamptz`
  * would discard, and SQLite (and the benchmark's assertions) compare them as text — byte order,
  * which is what the "C" collation gives on any server whatever its locale. See spec/storage.md.
@@ -14,8 +14,10 @@ const sqlType = (c: Column): string => {
     case 'int': return 'integer';
     case 'real': return 'double precision';
     case 'text': return 'text COLLATE "C"';
-    case 'json-array':
-    case 'json-object': return 'jsonb';
+    // Lists are jsonb (containment, GIN); objects are json, which keeps their keys in the order
+    // they were written (jsonb sorts them), so rows read back exactly as on SQLite.
+    case 'json-array': return 'jsonb';
+    case 'json-object': return 'json';
   }
 };
 
@@ -51,6 +53,9 @@ $fn$`,
 LANGUAGE sql IMMUTABLE AS $fn$
   SELECT j #>> string_to_array(regexp_replace(path, '^\\$\\.?', ''), '.')
 $fn$`,
+  // The same on `json` columns (facets, lock_policy).
+  `CREATE OR REPLACE FUNCTION t2m_json_each(j json) RETURNS TABLE (key text, value text) LANGUAGE sql IMMUTABLE AS $fn$ SELECT * FROM t2m_json_each(j::jsonb) $fn$`,
+  `CREATE OR REPLACE FUNCTION t2m_json_extract(j json, path text) RETURNS text LANGUAGE sql IMMUTABLE AS $fn$ SELECT t2m_json_extract(j::jsonb, path) $fn$`,
 ];
 
 export const postgres: Dialect = {
