@@ -69,10 +69,10 @@ async function inspect(driver: AsyncSqlDriver, write: boolean): Promise<Diagnost
   if (absent.length && !write) return [fail('store-needs-migration', `a store of format ${v}; this version writes format ${STORE_VERSION} and must add the columns ${absent.map((c) => c.name).join(', ')}: open it once writable to migrate it`)];
   const foreign = await driver.all(
     `SELECT 'trigger ' || t.tgname || ' on ' || c.relname AS what FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
-       WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace AND c.relname IN ('memory', 'audit_log', 't2m_meta')
+       WHERE NOT t.tgisinternal AND c.relnamespace = current_schema()::regnamespace AND c.relname IN ('memory', 'audit_log', 't2m_meta', 't2m_seq')
      UNION ALL
      SELECT 'rule ' || r.rulename || ' on ' || c.relname FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class
-       WHERE r.rulename <> '_RETURN' AND c.relnamespace = current_schema()::regnamespace AND c.relname IN ('memory', 'audit_log', 't2m_meta')`,
+       WHERE r.rulename <> '_RETURN' AND c.relnamespace = current_schema()::regnamespace AND c.relname IN ('memory', 'audit_log', 't2m_meta', 't2m_seq')`,
   );
   if (foreign.length) {
     return [fail('store-schema', `not opened: it has ${foreign.map((r) => `a ${String(r.what)}`).join('; ')} that text2mem did not create. Such objects can change what the engine writes (e.g. suppress audit entries); drop them if they are not wanted, or use another schema`)];
