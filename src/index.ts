@@ -15,6 +15,8 @@ export { check, type Policy } from './check/index.js';
 export { textToIr, irsToText, formatText, readInput, detectInput, type FrontEndResult, type InputKind } from './pipeline.js';
 export {
   createStore, openStore, run, explain, sweep, auditLog, undo, Store,
+  runAsync, explainAsync, sweepAsync, auditLogAsync, undoAsync, isAsyncDriver,
+  type AnySqlDriver, type AsyncSqlDriver, type SqlDriver, type StoreParts,
   type RunOptions, type RunResult, type StatementResult, type Embedder, type Summarizer,
 } from './engine/index.js';
 export type { ChatMessage, ChatProvider, CompleteOptions, Completion, ResponseFormat } from './agents/provider.js';

@@ -144,6 +144,7 @@ export const CODES = {
   'undo-already-done': error('engine', ENGINE, 'undo of an audit entry already undone'),
   'undo-unsupported': error('engine', ENGINE, 'undo of an audit entry without soft deletes'),
   'undo-nothing': error('engine', ENGINE, 'undo whose records are gone or already live'),
+  'store-is-async': error('engine', 'spec/storage.md#the-async-seam', 'a synchronous engine entry point (run, sweep, undo…) called on a store whose driver is asynchronous (use runAsync, sweepAsync…)'),
   // The planner (t2m plan) and its chat provider.
   'llm-http-error': error('agent', PROVIDER, 'the model server answered with an HTTP error status (or an error event)'),
   'llm-unreachable': error('agent', PROVIDER, 'the model server could not be reached'),

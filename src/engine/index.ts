@@ -3,6 +3,13 @@
  * `createStore`, `run` (a script as one transaction), `explain` (the plan, nothing changed),
  * `sweep` (apply due expiry actions) and `undo` (revert a soft delete from the audit log).
  * No Node APIs here; file I/O is in ./file-store.ts.
+ *
+ * Each entry point comes twice over one code path (the async seam, src/execute/io.ts): `run`,
+ * `explain`, `sweep`, `undo`, `auditLog` are synchronous, for stores over a synchronous driver
+ * (SQLite: sql.js, better-sqlite3); `runAsync`, `explainAsync`, `sweepAsync`, `undoAsync`,
+ * `auditLogAsync` return promises and take a store over either kind of driver (PostgreSQL's are
+ * asynchronous). The work itself is a generator of queries (`runIo`, `sweepIo`…) that the store
+ * answers. A synchronous entry point given an asynchronous store refuses with `store-is-async`.
  */
 import {
   compileAuditInsert, compileAuditLastId, compileAuditMarkUndone, compileAuditSelect, compileDeleteById, compileDueExpiries, compileSelectByIds,
@@ -17,12 +24,17 @@ import { validateIr } from '../ir/validate.js';
 import { LET_BINDS, isRef } from '../language/index.js';
 import { refsOf } from '../check/rules/ReferenceRule.js';
 import { ARCHIVE_WEIGHT, formatUtc, lowerIr, parseInstant } from '../lower/index.js';
-import { auditImages, executeOperation, type Change, type StatementResult } from '../execute/execute.js';
+import type { AnySqlDriver } from '../execute/driver.js';
+import { auditImages, executeOperationIo, type Change, type StatementResult } from '../execute/execute.js';
+import { all as ioAll, run as ioRun, type Io } from '../execute/io.js';
 import { effectsOf, lockRefusal, writeRefusal } from '../execute/governance.js';
-import { openStore, Store, type StoreOptions } from '../execute/store.js';
+import { asyncStoreMessage, openStore, Store, type StoreOptions } from '../execute/store.js';
 import { checkLimits, resolveLimits, type Limits } from './limits.js';
 
-export { Store, openStore, loadSqlJs, type StoreOptions, type OpenResult } from '../execute/store.js';
+export { Store, openStore, loadSqlJs, type StoreOptions, type StoreParts, type OpenResult } from '../execute/store.js';
+export type { AnySqlDriver, AsyncSqlDriver, SqlDriver } from '../execute/driver.js';
+export { isAsyncDriver } from '../execute/driver.js';
+export type { Io, Query } from '../execute/io.js';
 export type { StatementResult, Change } from '../execute/execute.js';
 export { DEFAULT_LIMITS, type Limits } from './limits.js';
 export { HashEmbedder, ExtractiveSummarizer, type Embedder, type Summarizer } from '../execute/text.js';
@@ -96,47 +108,86 @@ function locate(d: Diagnostic, index: number, maps: RunOptions['sourceMaps']): D
  * plan and would-be ids, and its effects are undone.
  */
 export function run(store: Store, irs: readonly unknown[], options: RunOptions = {}): RunResult {
+  if (store.async) return { ok: false, results: [], diagnostics: [asyncStore(store)] };
+  const script = prepareScript(irs, options);
+  if (!script.ok) return script.refused;
+  return store.transaction(() => store.drive(scriptIo(store, script, options)));
+}
+
+/** `run` on a store over either kind of driver (scripts on one store run one after another). */
+export function runAsync(store: Store<AnySqlDriver>, irs: readonly unknown[], options: RunOptions = {}): Promise<RunResult> {
+  return store.driveAsync(runIo(store, irs, options));
+}
+
+function asyncStore(store: Store<AnySqlDriver>): Diagnostic {
+  return diagnostic('store-is-async', asyncStoreMessage(store.location));
+}
+
+/** `run` as queries (src/execute/io.ts). */
+export function* runIo(store: Store<AnySqlDriver>, irs: readonly unknown[], options: RunOptions = {}): Io<RunResult> {
+  const script = prepareScript(irs, options);
+  if (!script.ok) return script.refused;
+  return yield* store.transactionIo(() => scriptIo(store, script, options));
+}
+
+/** A script that passed the checks made before anything runs, with the clock and limits it runs under. */
+interface Prepared {
+  readonly ok: true;
+  readonly now: Date;
+  readonly limits: ReturnType<typeof resolveLimits>;
+  readonly irs: readonly IR[];
+  readonly warnings: readonly Diagnostic[];
+}
+
+/** The clock, the resource limits, validation and the checker: a refusal here runs nothing. */
+function prepareScript(irs: readonly unknown[], options: RunOptions): Prepared | { ok: false; refused: RunResult } {
+  const refused = (diagnostics: readonly Diagnostic[]) => ({ ok: false as const, refused: { ok: false, results: [], diagnostics } });
   const now = clock(options.now);
-  if (!(now instanceof Date)) return { ok: false, results: [], diagnostics: [now] };
+  if (!(now instanceof Date)) return refused([now]);
   const at = (i: number) => (d: Diagnostic) => locate(d, i, options.sourceMaps);
   const limits = resolveLimits(options.limits);
   const over = checkLimits(irs, limits);
-  if (over.length) return { ok: false, results: [], diagnostics: over.map((d) => (d.statement === undefined ? d : at(d.statement)(d))) };
+  if (over.length) return refused(over.map((d) => (d.statement === undefined ? d : at(d.statement)(d))));
   const checked = validateAndCheck(irs, options);
-  if (!checked.ok) return { ok: false, results: [], diagnostics: checked.diagnostics };
-  const warnings = [...checked.diagnostics];
-  return store.transaction<RunResult>(() => {
-    const results: StatementResult[] = [];
-    const refuse = (diagnostics: readonly Diagnostic[]) => ({ commit: false, value: { ok: false, results, diagnostics } });
-    const bindings = new Map<string, Binding>();
-    for (const [i, written] of checked.irs.entries()) {
-      // References (`$n`) become the ids their binding holds, now that the statements before ran.
-      const resolved = resolveRefs(written, bindings);
-      if (!resolved.ok) return refuse(resolved.diagnostics.map(at(i)));
-      const ir = resolved.ir;
-      const lowered = lowerIr(ir, { now, actor: options.actor });
-      if (!lowered.ok) return refuse(lowered.diagnostics.map(at(i)));
-      warnings.push(...lowered.warnings.map(at(i)));
-      const op = lowered.operation;
-      const outcome = op.dryRun
-        ? store.transaction(() => ({ commit: false, value: executeOperation(store, op, i, limits) }))
-        : executeOperation(store, op, i, limits);
-      if (!outcome.ok && op.dryRun) {
-        // A dry run asks what the statement would do; "it would be refused" is that answer, so
-        // the refusal is reported in its result (and as a warning) and the script goes on.
-        const refused = at(i)(outcome.diagnostics[0]);
-        const warning: Diagnostic = { ...refused, severity: 'warning', message: `dry run: this statement would be refused: ${refused.message}` };
-        warnings.push(warning);
-        results.push({ index: i, op: op.kind, ids: [], changes: [], warnings: [warning], sql: [], dryRun: true, refused });
-        continue;
-      }
-      if (!outcome.ok) return refuse(outcome.diagnostics.map(at(i)));
-      if (ir._let !== undefined) bindings.set(ir._let, { ids: boundIds(ir.op, outcome.result), statement: i, op: ir.op });
-      warnings.push(...outcome.result.warnings.map(at(i)));
-      results.push(options.dryRun && !outcome.result.dryRun ? { ...outcome.result, dryRun: true } : outcome.result);
+  if (!checked.ok) return refused(checked.diagnostics);
+  return { ok: true, now, limits, irs: checked.irs, warnings: checked.diagnostics };
+}
+
+/** The script's statements, in the transaction the caller opened: commit, or roll back at the first refusal. */
+function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options: RunOptions): Io<{ commit: boolean; value: RunResult }> {
+  const { now, limits } = script;
+  const at = (i: number) => (d: Diagnostic) => locate(d, i, options.sourceMaps);
+  const warnings = [...script.warnings];
+  const results: StatementResult[] = [];
+  const refuse = (diagnostics: readonly Diagnostic[]) => ({ commit: false, value: { ok: false, results, diagnostics } as RunResult });
+  const bindings = new Map<string, Binding>();
+  for (const [i, written] of script.irs.entries()) {
+    // References (`$n`) become the ids their binding holds, now that the statements before ran.
+    const resolved = resolveRefs(written, bindings);
+    if (!resolved.ok) return refuse(resolved.diagnostics.map(at(i)));
+    const ir = resolved.ir;
+    const lowered = lowerIr(ir, { now, actor: options.actor });
+    if (!lowered.ok) return refuse(lowered.diagnostics.map(at(i)));
+    warnings.push(...lowered.warnings.map(at(i)));
+    const op = lowered.operation;
+    const outcome = op.dryRun
+      ? yield* store.transactionIo(function* () { return { commit: false, value: yield* executeOperationIo(store, op, i, limits) }; })
+      : yield* executeOperationIo(store, op, i, limits);
+    if (!outcome.ok && op.dryRun) {
+      // A dry run asks what the statement would do; "it would be refused" is that answer, so
+      // the refusal is reported in its result (and as a warning) and the script goes on.
+      const refused = at(i)(outcome.diagnostics[0]);
+      const warning: Diagnostic = { ...refused, severity: 'warning', message: `dry run: this statement would be refused: ${refused.message}` };
+      warnings.push(warning);
+      results.push({ index: i, op: op.kind, ids: [], changes: [], warnings: [warning], sql: [], dryRun: true, refused });
+      continue;
     }
-    return { commit: !options.dryRun, value: { ok: true, results, diagnostics: warnings } };
-  });
+    if (!outcome.ok) return refuse(outcome.diagnostics.map(at(i)));
+    if (ir._let !== undefined) bindings.set(ir._let, { ids: boundIds(ir.op, outcome.result), statement: i, op: ir.op });
+    warnings.push(...outcome.result.warnings.map(at(i)));
+    results.push(options.dryRun && !outcome.result.dryRun ? { ...outcome.result, dryRun: true } : outcome.result);
+  }
+  return { commit: !options.dryRun, value: { ok: true, results, diagnostics: warnings } as RunResult };
 }
 
 /** The ids a `LET` bound, by the statement that bound them. */
@@ -230,6 +281,11 @@ export function explain(store: Store, irs: readonly unknown[], options: Omit<Run
   return run(store, irs, { ...options, dryRun: true });
 }
 
+/** `explain` on a store over either kind of driver. */
+export function explainAsync(store: Store<AnySqlDriver>, irs: readonly unknown[], options: Omit<RunOptions, 'dryRun'> = {}): Promise<RunResult> {
+  return runAsync(store, irs, { ...options, dryRun: true });
+}
+
 export interface SweepResult {
   readonly applied: readonly { readonly id: number; readonly action: string }[];
   /** Due records left alone because a lock in force protects them (they stay hidden). */
@@ -247,14 +303,25 @@ export const ANONYMIZED_TEXT = '[anonymized]';
  * Records under a lock that refuses Expire are skipped until the lock lapses.
  */
 export function sweep(store: Store, now: Date | string = new Date(), actor = 'system:sweep'): SweepResult | { diagnostics: Diagnostic[] } {
+  if (store.async) return { diagnostics: [asyncStore(store)] };
+  return store.drive(sweepIo(store, now, actor));
+}
+
+/** `sweep` on a store over either kind of driver. */
+export function sweepAsync(store: Store<AnySqlDriver>, now: Date | string = new Date(), actor = 'system:sweep'): Promise<SweepResult | { diagnostics: Diagnostic[] }> {
+  return store.driveAsync(sweepIo(store, now, actor));
+}
+
+/** `sweep` as queries (src/execute/io.ts). */
+export function* sweepIo(store: Store<AnySqlDriver>, now: Date | string = new Date(), actor = 'system:sweep'): Io<SweepResult | { diagnostics: Diagnostic[] }> {
   const at = clock(now);
   if (!(at instanceof Date)) return { diagnostics: [at] };
   const nowText = formatUtc(at);
   const d = store.dialect;
-  return store.transaction(() => {
+  return yield* store.transactionIo(function* () {
     const sql: SqlStatement[] = [];
-    const exec = (s: SqlStatement) => (sql.push(s), store.run(s));
-    const due = store.all(compileDueExpiries(nowText, d)).map(decodeRow);
+    const exec = (s: SqlStatement) => (sql.push(s), ioRun(s.sql, s.params));
+    const due = (yield* ioAll(...stmt(compileDueExpiries(nowText, d)))).map(decodeRow);
     const applied: { id: number; action: string }[] = [];
     const changes: Change[] = [];
     const skipped: { id: number; reason: string }[] = [];
@@ -282,17 +349,17 @@ export function sweep(store: Store, now: Date | string = new Date(), actor = 'sy
         continue;
       }
       if (action === 'hard_delete') {
-        exec(compileDeleteById(id, d));
+        yield* exec(compileDeleteById(id, d));
         changes.push({ id, before: row, after: null });
       }
       if (set) {
-        exec(compileUpdateById(id, { ...set, updated_at: nowText }, d));
+        yield* exec(compileUpdateById(id, { ...set, updated_at: nowText }, d));
         changes.push({ id, before: Object.fromEntries(Object.keys(set).map((k) => [k, row[k] ?? null])), after: set });
       }
       applied.push({ id, action });
     }
     if (changes.length) {
-      exec(compileAuditInsert({
+      yield* exec(compileAuditInsert({
         at: nowText, actor, op: 'Sweep', ir: null, affectedIds: changes.map((c) => c.id),
         before: Object.fromEntries(changes.map((c) => [c.id, c.before])), after: Object.fromEntries(changes.map((c) => [c.id, c.after])),
       }, d));
@@ -315,7 +382,18 @@ export interface AuditRecord {
 
 /** The audit log, oldest first (or one entry). */
 export function auditLog(store: Store, id?: number): AuditRecord[] {
-  return store.all(compileAuditSelect(store.dialect, id)).map((r) => auditImages(r)).map(({ r, ir, before, after }) => ({
+  if (store.async) throw new Error(asyncStoreMessage(store.location));
+  return store.drive(auditLogIo(store, id));
+}
+
+/** `auditLog` on a store over either kind of driver. */
+export function auditLogAsync(store: Store<AnySqlDriver>, id?: number): Promise<AuditRecord[]> {
+  return store.driveAsync(auditLogIo(store, id));
+}
+
+/** `auditLog` as queries (src/execute/io.ts). */
+export function* auditLogIo(store: Store<AnySqlDriver>, id?: number): Io<AuditRecord[]> {
+  return (yield* ioAll(...stmt(compileAuditSelect(store.dialect, id)))).map((r) => auditImages(r)).map(({ r, ir, before, after }) => ({
     id: Number(r.id),
     at: String(r.at),
     actor: r.actor === null ? null : String(r.actor),
@@ -345,11 +423,27 @@ export type UndoResult =
  * reverted; an entry without soft deletes is refused.
  */
 /** `actor` is the caller's (trusted) actor: undo is refused when a lock or the record's write permissions refuse it. */
-export function undo(store: Store, auditId: number, options: { now?: Date | string; actor?: string } = {}): UndoResult {
+export function undo(store: Store, auditId: number, options: UndoOptions = {}): UndoResult {
+  if (store.async) return { ok: false, diagnostics: [asyncStore(store)] };
+  return store.drive(undoIo(store, auditId, options));
+}
+
+export interface UndoOptions {
+  readonly now?: Date | string;
+  readonly actor?: string;
+}
+
+/** `undo` on a store over either kind of driver. */
+export function undoAsync(store: Store<AnySqlDriver>, auditId: number, options: UndoOptions = {}): Promise<UndoResult> {
+  return store.driveAsync(undoIo(store, auditId, options));
+}
+
+/** `undo` as queries (src/execute/io.ts). */
+export function* undoIo(store: Store<AnySqlDriver>, auditId: number, options: UndoOptions = {}): Io<UndoResult> {
   const fail = (code: Code, message: string): UndoResult => ({ ok: false, diagnostics: [diagnostic(code, message)] });
   const at = clock(options.now);
   if (!(at instanceof Date)) return { ok: false, diagnostics: [at] };
-  const [entry] = auditLog(store, auditId);
+  const [entry] = yield* auditLogIo(store, auditId);
   if (!entry) return fail('undo-not-found', `no audit entry #${auditId}`);
   if (entry.undoneBy !== null) return fail('undo-already-done', `audit entry #${auditId} was already undone by entry #${entry.undoneBy}`);
   const softDeleted = Object.entries(entry.after ?? {})
@@ -358,8 +452,8 @@ export function undo(store: Store, auditId: number, options: { now?: Date | stri
   if (!softDeleted.length) return fail('undo-unsupported', `audit entry #${auditId} (${entry.op}) soft-deleted nothing; only soft deletes can be undone`);
   const nowText = formatUtc(at);
   const d = store.dialect;
-  return store.transaction<UndoResult>(() => {
-    const rows = store.all(compileSelectByIds(softDeleted, d)).map(decodeRow);
+  return yield* store.transactionIo<UndoResult>(function* () {
+    const rows = (yield* ioAll(...stmt(compileSelectByIds(softDeleted, d)))).map(decodeRow);
     const restored: number[] = [];
     const unexpired: number[] = [];
     const changes: Change[] = [];
@@ -378,17 +472,20 @@ export function undo(store: Store, auditId: number, options: { now?: Date | stri
       if (lock) return { commit: false, value: fail('record-locked', `undo refused: memory #${String(row.id)} is locked ${String(row.lock_mode)}; ${lock}`) };
       const perm = writeRefusal(row, options.actor);
       if (perm) return { commit: false, value: fail('permission-denied', `undo refused: memory #${String(row.id)}: ${perm}`) };
-      store.run(compileUpdateById(Number(row.id), { ...set, updated_at: nowText }, d));
+      yield* ioRun(...stmt(compileUpdateById(Number(row.id), { ...set, updated_at: nowText }, d)));
       restored.push(Number(row.id));
       changes.push({ id: Number(row.id), before: Object.fromEntries(Object.keys(set).map((k) => [k, row[k] ?? null])), after: set });
     }
     if (!restored.length) return { commit: false, value: fail('undo-nothing', `the records of audit entry #${auditId} are gone or already live`) };
-    store.run(compileAuditInsert({
+    yield* ioRun(...stmt(compileAuditInsert({
       at: nowText, actor: options.actor ?? null, op: 'Undo', ir: { undo: auditId }, affectedIds: restored,
       before: Object.fromEntries(changes.map((c) => [c.id, c.before])), after: Object.fromEntries(changes.map((c) => [c.id, c.after])),
-    }, d));
-    const [last] = store.all(compileAuditLastId(d));
-    store.run(compileAuditMarkUndone(auditId, Number(last.id), d));
+    }, d)));
+    const [last] = yield* ioAll(...stmt(compileAuditLastId(d)));
+    yield* ioRun(...stmt(compileAuditMarkUndone(auditId, Number(last.id), d)));
     return { commit: true, value: { ok: true, restored, unexpired, auditId: Number(last.id) } };
   });
 }
+
+/** A compiled statement as the arguments of a query. */
+const stmt = (s: SqlStatement): [string, SqlStatement['params']] => [s.sql, s.params];

@@ -4,6 +4,9 @@
  * writes them with compiled per-row statements, then records the write in the audit log.
  * Refusals (locks, permissions, missing confirmation, bad references) are returned as diagnostics,
  * never thrown; an exception here is a broken internal invariant.
+ *
+ * Everything that reads or writes is a generator yielding its queries (./io.ts, the async seam):
+ * `executeOperationIo` runs on a synchronous or an asynchronous driver alike.
  */
 import {
   compile, compileAuditInsert, compileDeleteById, compileInsert, compileTargetSelect, compileUpdateById, decodeRow,
@@ -18,6 +21,8 @@ import type {
   UpdateOp, WeightChange,
 } from '../lower/operation.js';
 import { canRead, effectsOf, lockActive, lockDenies, lockRefusal, nonAdditive, writeRefusal } from './governance.js';
+import type { AnySqlDriver } from './driver.js';
+import { all as ioAll, run as ioRun, type Io } from './io.js';
 import type { Store } from './store.js';
 import { cosine, keywordOverlap, splitChunks, splitInto, splitSections, splitSentences, tokens } from './text.js';
 
@@ -69,15 +74,15 @@ class Execution {
   refusal?: Diagnostic;
   /** Records written that the actor may not read: their images are redacted in the result. */
   readonly unreadable = new Set<number>();
-  constructor(readonly store: Store, readonly op: Operation, readonly index: number) {}
+  constructor(readonly store: Store<AnySqlDriver>, readonly op: Operation, readonly index: number) {}
 
-  query(stmt: SqlStatement): Row[] {
+  *query(stmt: SqlStatement): Io<Row[]> {
     this.sql.push(stmt);
-    return this.store.all(stmt).map((r) => decodeRow(r) as Row);
+    return (yield* ioAll(stmt.sql, stmt.params)).map((r) => decodeRow(r) as Row);
   }
-  write(stmt: SqlStatement): number {
+  *write(stmt: SqlStatement): Io<number> {
     this.sql.push(stmt);
-    return this.store.run(stmt);
+    return yield* ioRun(stmt.sql, stmt.params);
   }
   warn(code: Code, message: string, path?: string): void {
     this.warnings.push(diagnostic(code, message, { severity: 'warning', path, statement: this.index }));
@@ -89,20 +94,20 @@ class Execution {
   }
 
   /** Target rows: the compiled select, then relevance scoring and the limit for searches. */
-  target(op: TargetedOperation): { rows: Row[]; scores?: Record<number, number> } {
+  *target(op: TargetedOperation): Io<{ rows: Row[]; scores?: Record<number, number> }> {
     const sel = op.selection;
     if (sel.all && WRITE_OPS.has(op.kind) && !op.confirmation && !op.dryRun) {
       this.refuse('all-requires-confirmation', `${op.kind} on all records needs meta.confirmation = true`, 'target.all');
       return { rows: [] };
     }
     const plan = compile(op, this.store.dialect);
-    let rows = this.query(plan.target!);
+    let rows = yield* this.query(plan.target!);
     if (sel.ids) {
       const found = new Set(rows.map((r) => r.id));
       let missing = sel.ids.filter((id) => !found.has(id));
       if (missing.length && (op.kind === 'Retrieve' || op.kind === 'Summarize')) {
         // Tell "hidden from this reader" apart from "not there"; only the ids are reported.
-        const live = this.query(compileTargetSelect({ ids: missing, all: false, orderBy: 'time_desc' }, this.store.dialect, { now: op.now, applyReadPermissions: false }));
+        const live = yield* this.query(compileTargetSelect({ ids: missing, all: false, orderBy: 'time_desc' }, this.store.dialect, { now: op.now, applyReadPermissions: false }));
         const unreadable = new Set(live.map((r) => r.id));
         if (unreadable.size) {
           const who = op.actor ? `actor '${op.actor}'` : 'an anonymous reader';
@@ -178,7 +183,7 @@ class Execution {
   }
 
   /** Writes `changes` to `row` and records before/after images of the changed fields. */
-  update(row: Row, changes: Record<string, unknown>): void {
+  *update(row: Row, changes: Record<string, unknown>): Io<void> {
     if (this.refusal) return;
     const changed = Object.keys(changes).filter((k) => JSON.stringify(row[k] ?? null) !== JSON.stringify(changes[k] ?? null));
     if (!changed.length) return;
@@ -186,23 +191,23 @@ class Execution {
     for (const k of changed) set[k] = changes[k];
     if (!this.effectGuard(row, set)) return;
     set.updated_at = this.op.now;
-    this.write(compileUpdateById(row.id, set, this.store.dialect));
+    yield* this.write(compileUpdateById(row.id, set, this.store.dialect));
     this.changes.push({ id: row.id, before: withoutVector(pick(row, changed)), after: withoutVector(pick(set, changed)) });
     Object.assign(row, set);
   }
 
-  insert(values: Record<string, unknown>): number {
+  *insert(values: Record<string, unknown>): Io<number> {
     const stmt = compileInsert(values, this.store.dialect);
     this.sql.push(stmt);
-    const rows = this.store.all(stmt);
-    const id = Number(rows[0]?.id ?? this.store.all({ sql: this.store.dialect.lastInsertId(), params: [] })[0].id);
+    const rows = yield* ioAll(stmt.sql, stmt.params);
+    const id = Number(rows[0]?.id ?? (yield* ioAll(this.store.dialect.lastInsertId(), []))[0].id);
     this.changes.push({ id, before: null, after: withoutVector({ id, ...values }) });
     return id;
   }
 
-  remove(row: Row): void {
+  *remove(row: Row): Io<void> {
     if (this.refusal || !this.effectGuard(row, null)) return;
-    this.write(compileDeleteById(row.id, this.store.dialect));
+    yield* this.write(compileDeleteById(row.id, this.store.dialect));
     this.changes.push({ id: row.id, before: withoutVector(row), after: null });
   }
 
@@ -261,7 +266,7 @@ function newWeight(current: unknown, change: WeightChange): number | undefined {
   }
 }
 
-function encode(x: Execution, op: EncodeOp): number[] {
+function* encode(x: Execution, op: EncodeOp): Io<number[]> {
   const text = String(op.values.text ?? '');
   const values: Record<string, unknown> = {
     ...op.values,
@@ -272,10 +277,10 @@ function encode(x: Execution, op: EncodeOp): number[] {
   };
   if (op.embedding) Object.assign(values, { embedding: op.embedding, embedding_model: 'caller' });
   else if (!op.skipEmbedding) Object.assign(values, x.embedding(text));
-  return [x.insert(values)];
+  return [yield* x.insert(values)];
 }
 
-function update(x: Execution, op: UpdateOp, rows: Row[]): void {
+function* update(x: Execution, op: UpdateOp, rows: Row[]): Io<void> {
   if (!x.guard(op, rows)) return;
   for (const row of rows) {
     const changes: Record<string, unknown> = { ...op.set };
@@ -286,11 +291,11 @@ function update(x: Execution, op: UpdateOp, rows: Row[]): void {
     // New text gets a new embedding, unless the record has none or carries the caller's own.
     const textChanged = typeof op.set.text === 'string' && op.set.text !== row.text;
     if (textChanged && row.embedding_model && row.embedding_model !== 'caller') Object.assign(changes, x.embedding(op.set.text as string));
-    x.update(row, changes);
+    yield* x.update(row, changes);
   }
 }
 
-function label(x: Execution, op: LabelOp, rows: Row[]): void {
+function* label(x: Execution, op: LabelOp, rows: Row[]): Io<void> {
   if (!x.guard(op, rows, op.mode === 'add')) return;
   for (const row of rows) {
     const old = asTags(row.tags);
@@ -307,11 +312,11 @@ function label(x: Execution, op: LabelOp, rows: Row[]): void {
       changes.facets = { ...asObject(row.facets), ...op.facets };
       Object.assign(changes, op.facetColumns);
     }
-    x.update(row, changes);
+    yield* x.update(row, changes);
   }
 }
 
-function promote(x: Execution, op: PromoteOp | DemoteOp, rows: Row[]): void {
+function* promote(x: Execution, op: PromoteOp | DemoteOp, rows: Row[]): Io<void> {
   if (!x.guard(op, rows)) return;
   for (const row of rows) {
     const changes: Record<string, unknown> = {};
@@ -321,17 +326,17 @@ function promote(x: Execution, op: PromoteOp | DemoteOp, rows: Row[]): void {
       changes.auto_frequency = op.remind.rrule;
       changes.next_auto_update_at = op.remind.next;
     }
-    x.update(row, changes);
+    yield* x.update(row, changes);
   }
 }
 
-function merge(x: Execution, op: MergeOp, rows: Row[]): number[] {
+function* merge(x: Execution, op: MergeOp, rows: Row[]): Io<number[]> {
   let primary: Row | undefined;
   if (op.primary === 'auto') primary = rows[0];
   else {
     primary = rows.find((r) => r.id === op.primary);
     if (!primary) {
-      const [extra] = x.query(compileTargetSelect({ ids: [op.primary], all: false, orderBy: 'time_desc' }, x.store.dialect, { now: op.now, applyReadPermissions: false }));
+      const [extra] = yield* x.query(compileTargetSelect({ ids: [op.primary], all: false, orderBy: 'time_desc' }, x.store.dialect, { now: op.now, applyReadPermissions: false }));
       if (!extra) return (x.refuse('merge-primary-missing', `Merge: primary record #${op.primary} does not exist (or is deleted or expired)`, 'args.primary_id'), []);
       primary = extra;
     }
@@ -357,11 +362,11 @@ function merge(x: Execution, op: MergeOp, rows: Row[]): number[] {
   const weights = [primary, ...children].map((r) => r.weight).filter((w): w is number => typeof w === 'number');
   if (weights.length) primaryChanges.weight = Math.max(...weights);
   if (op.reembed && primary.embedding_model && primary.embedding_model !== 'caller') Object.assign(primaryChanges, x.embedding(text));
-  x.update(primary, primaryChanges);
+  yield* x.update(primary, primaryChanges);
   for (const child of children) {
     if (op.softDeleteChildren) {
-      x.update(child, { lineage_parents: [...new Set([...asIds(child.lineage_parents), primary.id])], deleted: 1, deleted_at: op.now });
-    } else x.remove(child);
+      yield* x.update(child, { lineage_parents: [...new Set([...asIds(child.lineage_parents), primary.id])], deleted: 1, deleted_at: op.now });
+    } else yield* x.remove(child);
   }
   return [primary.id, ...children.map((c) => c.id)];
 }
@@ -394,7 +399,7 @@ const INHERITED = ['type', 'tags', 'facets', 'time', 'subject', 'location', 'top
 /** Split pieces always keep their source's owner and permissions: a piece is the source's content. */
 const SPLIT_KEPT = ['owner', 'read_perm_level', 'write_perm_level', 'read_whitelist', 'read_blacklist', 'write_whitelist', 'write_blacklist'];
 
-function split(x: Execution, op: SplitOp, rows: Row[]): number[] {
+function* split(x: Execution, op: SplitOp, rows: Row[]): Io<number[]> {
   if (!x.guard(op, rows)) return [];
   if (!x.readGuard(rows, 'a Split copies its text into new records')) return [];
   const ids: number[] = [];
@@ -404,7 +409,8 @@ function split(x: Execution, op: SplitOp, rows: Row[]): number[] {
       x.warn('split-single-piece', `memory #${row.id} yields one piece under ${op.rule.kind}; it is left as is`);
       continue;
     }
-    const childIds = parts.map((text) => {
+    const childIds: number[] = [];
+    for (const text of parts) {
       const values: Record<string, unknown> = {
         text,
         ...(op.inheritAll ? pick(row, INHERITED) : { type: row.type ?? null, time: row.time ?? null }),
@@ -415,20 +421,20 @@ function split(x: Execution, op: SplitOp, rows: Row[]): number[] {
         deleted: 0,
         ...x.embedding(text),
       };
-      return x.insert(values);
-    });
+      childIds.push(yield* x.insert(values));
+    }
     const changes: Record<string, unknown> = { lineage_children: [...asIds(row.lineage_children), ...childIds] };
     if (!op.keepSource) Object.assign(changes, { deleted: 1, deleted_at: op.now });
-    x.update(row, changes);
+    yield* x.update(row, changes);
     ids.push(row.id, ...childIds);
   }
   return ids;
 }
 
-function lock(x: Execution, op: LockOp, rows: Row[]): void {
+function* lock(x: Execution, op: LockOp, rows: Row[]): Io<void> {
   if (!x.guard(op, rows)) return;
   for (const row of rows) {
-    x.update(row, {
+    yield* x.update(row, {
       lock_mode: op.mode,
       lock_reason: op.reason ?? null,
       lock_policy: op.policy ?? null,
@@ -437,17 +443,17 @@ function lock(x: Execution, op: LockOp, rows: Row[]): void {
   }
 }
 
-function expire(x: Execution, op: ExpireOp, rows: Row[]): void {
+function* expire(x: Execution, op: ExpireOp, rows: Row[]): Io<void> {
   if (!x.guard(op, rows)) return;
   if (op.expireAt <= op.now) x.warn('expires-immediately', `the expiry time ${op.expireAt} is not after now (${op.now}); the records are hidden at once`);
-  for (const row of rows) x.update(row, { expire_at: op.expireAt, expire_action: op.action, expire_reason: op.reason ?? null });
+  for (const row of rows) yield* x.update(row, { expire_at: op.expireAt, expire_action: op.action, expire_reason: op.reason ?? null });
 }
 
-function remove(x: Execution, op: DeleteOp, rows: Row[]): void {
+function* remove(x: Execution, op: DeleteOp, rows: Row[]): Io<void> {
   if (!x.guard(op, rows)) return;
   for (const row of rows) {
-    if (op.soft) x.update(row, { deleted: 1, deleted_at: op.now });
-    else x.remove(row);
+    if (op.soft) yield* x.update(row, { deleted: 1, deleted_at: op.now });
+    else yield* x.remove(row);
   }
 }
 
@@ -460,19 +466,26 @@ function project(row: Row, include: readonly string[]): Record<string, unknown> 
  * is refused: a refusal may come after some of its writes).
  */
 export function executeOperation(store: Store, op: Operation, index: number, limits: { readonly maxRows?: number } = {}): ExecuteResult {
+  return store.drive(executeOperationIo(store, op, index, limits));
+}
+
+/** `executeOperation` as queries, for either kind of driver (./io.ts). */
+export function* executeOperationIo(
+  store: Store<AnySqlDriver>, op: Operation, index: number, limits: { readonly maxRows?: number } = {},
+): Io<ExecuteResult> {
   const x = new Execution(store, op, index);
   const maxRows = limits.maxRows ?? Infinity;
-  const done = (ids: () => number[]): ExecuteResult => {
-    const written = ids();
-    return x.refusal ? { ok: false, diagnostics: [x.refusal] } : { ok: true, result: withAudit(x, written) };
-  };
-  if (op.kind === 'Encode') return done(() => encode(x, op));
+  function* done(writes: Io<number[]>): Io<ExecuteResult> {
+    const written = yield* writes;
+    return x.refusal ? { ok: false, diagnostics: [x.refusal] } : { ok: true, result: yield* withAudit(x, written) };
+  }
+  if (op.kind === 'Encode') return yield* done(encode(x, op));
   // A read returns at most maxRows rows: a filter read asks the store for one more (to know
   // whether it was cut), a search scores its candidates and is cut after ranking.
   const capped = op.kind === 'Retrieve' && !op.selection.search && Number.isFinite(maxRows) && !(op.selection.limit !== undefined && op.selection.limit <= maxRows)
     ? { ...op, selection: { ...op.selection, limit: maxRows + 1 } }
     : op;
-  let { rows, scores } = x.target(capped);
+  let { rows, scores } = yield* x.target(capped);
   if (x.refusal) return { ok: false, diagnostics: [x.refusal] };
   if (rows.length === 0 && op.kind !== 'Retrieve' && op.kind !== 'Summarize') {
     x.warn('no-match', `${op.kind}: the target matches no live record`, 'target');
@@ -486,6 +499,10 @@ export function executeOperation(store: Store, op: Operation, index: number, lim
     }
   }
   const all = () => rows.map((r) => r.id);
+  function* thenAll(writes: Io<void>): Io<number[]> {
+    yield* writes;
+    return all();
+  }
   switch (op.kind) {
     case 'Retrieve':
       if (rows.length > maxRows) {
@@ -498,19 +515,19 @@ export function executeOperation(store: Store, op: Operation, index: number, lim
       const summary = store.summarizer.summarize(texts, { focus: op.focus, maxTokens: op.maxTokens });
       return { ok: true, result: x.result(all(), { summary, scores }) };
     }
-    case 'Update': return done(() => (update(x, op, rows), all()));
-    case 'Label': return done(() => (label(x, op, rows), all()));
-    case 'Promote': case 'Demote': return done(() => (promote(x, op, rows), all()));
-    case 'Merge': return done(() => merge(x, op, rows));
-    case 'Split': return done(() => split(x, op, rows));
-    case 'Lock': return done(() => (lock(x, op, rows), all()));
-    case 'Expire': return done(() => (expire(x, op, rows), all()));
-    case 'Delete': return done(() => (remove(x, op, rows), all()));
+    case 'Update': return yield* done(thenAll(update(x, op, rows)));
+    case 'Label': return yield* done(thenAll(label(x, op, rows)));
+    case 'Promote': case 'Demote': return yield* done(thenAll(promote(x, op, rows)));
+    case 'Merge': return yield* done(merge(x, op, rows));
+    case 'Split': return yield* done(split(x, op, rows));
+    case 'Lock': return yield* done(thenAll(lock(x, op, rows)));
+    case 'Expire': return yield* done(thenAll(expire(x, op, rows)));
+    case 'Delete': return yield* done(thenAll(remove(x, op, rows)));
   }
 }
 
 /** Appends the statement's audit entry (writes only) and builds its result. */
-function withAudit(x: Execution, ids: number[]): StatementResult {
+function* withAudit(x: Execution, ids: number[]): Io<StatementResult> {
   const op = x.op;
   if (x.changes.length) {
     const entry = (changes: readonly Change[]) => compileAuditInsert({
@@ -525,7 +542,7 @@ function withAudit(x: Execution, ids: number[]): StatementResult {
     // The audit log keeps the full images; the result lists the statement with the images the
     // actor may see (records it may not read are redacted, as in `changes`).
     const full = entry(x.changes);
-    x.store.run(full);
+    yield* ioRun(full.sql, full.params);
     x.sql.push(x.unreadable.size ? entry(x.visibleChanges()) : full);
   }
   return x.result(ids);

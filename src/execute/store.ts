@@ -1,8 +1,10 @@
 /**
- * A Store: one SQLite database holding the `memory` table, the audit log and the engine's meta
- * table, reached through a small synchronous driver (./driver.ts). Runs compiled statements and
- * brackets scripts in transactions. `openStore` gives an in-memory store on sql.js (Node and the
- * browser alike, exportable as bytes); store files use the native driver in src/node/sqlite-file.ts.
+ * A Store: one database holding the `memory` table, the audit log and the engine's meta table,
+ * reached through a driver (./driver.ts), synchronous (SQLite) or asynchronous (PostgreSQL), in
+ * the dialect the driver speaks. Brackets scripts in transactions and answers the queries the
+ * engine yields (./io.ts, the async seam). `openStore` gives an in-memory store on sql.js (Node
+ * and the browser alike, exportable as bytes); store files use the native driver in
+ * src/node/sqlite-file.ts; an asynchronous driver comes prepared: `new Store(driver, { dialect })`.
  */
 import initSqlJs from 'sql.js';
 import type { SqlJsStatic } from 'sql.js';
@@ -11,12 +13,14 @@ import { sqlite } from '../compile/dialects/sqlite.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { SqlJsDriver } from '../sqlite/sqljs-driver.js';
 import { prepareStore, STORE_FORMAT, STORE_VERSION } from '../sqlite/open.js';
-import type { SqlDriver, SqlParams, SqlRow } from './driver.js';
+import { isAsyncDriver, type AnySqlDriver, type AsyncSqlDriver, type SqlDriver, type SqlParams, type SqlRow } from './driver.js';
+import * as io from './io.js';
+import { driveAsync, driveSync, type Io } from './io.js';
 import { ExtractiveSummarizer, HashEmbedder, type Embedder, type Summarizer } from './text.js';
 
 /** Marks a database as a Text2Mem store, with its version (checked when a store is opened). */
 export { STORE_FORMAT, STORE_VERSION };
-export type { SqlDriver, SqlParams, SqlRow };
+export type { AnySqlDriver, AsyncSqlDriver, SqlDriver, SqlParams, SqlRow };
 
 export interface StoreOptions {
   /** An initialised sql.js module; when absent it is loaded with `locateFile` / `wasmBinary`. */
@@ -46,89 +50,140 @@ export function loadSqlJs(options: Pick<StoreOptions, 'sqlJs' | 'locateFile' | '
   return defaultModule;
 }
 
-export class Store {
-  readonly dialect: Dialect = sqlite;
+/** What a Store is built with: text processing, and the SQL dialect of its driver (default SQLite). */
+export interface StoreParts {
+  readonly embedder?: Embedder;
+  readonly summarizer?: Summarizer;
+  /** The dialect the driver speaks; an asynchronous (PostgreSQL) driver comes with its own. */
+  readonly dialect?: Dialect;
+}
+
+/**
+ * A store over a synchronous driver (`Store`, the default) or an asynchronous one
+ * (`Store<AsyncSqlDriver>`). The engine reaches the database only through `drive` /
+ * `driveAsync` (./io.ts); the synchronous conveniences (`all`, `run`, `query`, `exec`,
+ * `transaction`) need a synchronous driver and say so otherwise.
+ */
+export class Store<D extends AnySqlDriver = SqlDriver> {
+  readonly dialect: Dialect;
   readonly embedder: Embedder;
   readonly summarizer: Summarizer;
   private depth = 0;
+  /** Scripts on an asynchronous store run one after another (one connection, one transaction). */
+  private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly driver: SqlDriver, options: Pick<StoreOptions, 'embedder' | 'summarizer'> = {}) {
+  constructor(readonly driver: D, options: StoreParts = {}) {
+    this.dialect = options.dialect ?? sqlite;
     this.embedder = options.embedder ?? new HashEmbedder();
     this.summarizer = options.summarizer ?? new ExtractiveSummarizer();
   }
 
+  /** Whether the driver is asynchronous (then only the engine's `…Async` entry points work). */
+  get async(): boolean {
+    return isAsyncDriver(this.driver);
+  }
+
+  private get sync(): SqlDriver {
+    if (isAsyncDriver(this.driver)) throw new Error(asyncStoreMessage(this.driver.location));
+    return this.driver as SqlDriver;
+  }
+
   /** Runs a query and returns its rows as objects. */
   all(stmt: SqlStatement): Record<string, SqlValue>[] {
-    return this.driver.all(stmt.sql, stmt.params);
+    return this.sync.all(stmt.sql, stmt.params);
   }
 
   /** Runs a write and returns the number of rows it changed. */
   run(stmt: SqlStatement): number {
-    return this.driver.run(stmt.sql, stmt.params);
+    return this.sync.run(stmt.sql, stmt.params);
   }
 
   /** Runs SQL given as text (tests, benchmark assertions) with positional or named (`:name`) parameters. */
   query(sql: string, params?: SqlParams): SqlRow[] {
-    return this.driver.all(sql, params);
+    return this.sync.all(sql, params);
   }
 
   /** Runs SQL text without parameters (may hold several statements). */
   exec(sql: string): void {
-    this.driver.exec(sql);
+    this.sync.exec(sql);
+  }
+
+  /** Runs an engine computation on a synchronous store (throws on an asynchronous one: use `driveAsync`). */
+  drive<T>(io: Io<T>): T {
+    return driveSync(this.sync, io);
+  }
+
+  /** Runs an engine computation on either kind of store; computations on one store run in turn. */
+  driveAsync<T>(io: Io<T>): Promise<T> {
+    const next = this.queue.then(() => driveAsync(this.driver, io));
+    this.queue = next.catch(() => undefined);
+    return next;
   }
 
   /**
-   * Runs `fn` in a transaction (nested calls become savepoints); `fn` returning false or throwing
-   * rolls back. The outermost level takes the write lock at once (BEGIN IMMEDIATE) and its
-   * commit is the save: when this returns, a store file holds the changes durably.
+   * Runs `body` in a transaction (nested calls become savepoints); `body` returning commit: false
+   * or throwing rolls back. The outermost level takes the write lock at once (BEGIN IMMEDIATE on
+   * SQLite) and its commit is the save: when this returns, a store file holds the changes durably.
    */
-  transaction<T>(fn: () => { commit: boolean; value: T }): T {
+  *transactionIo<T>(body: () => Io<{ commit: boolean; value: T }>): Io<T> {
     const name = `t2m_${this.depth}`;
-    if (this.depth === 0) this.driver.begin();
-    else this.driver.exec(`SAVEPOINT ${name}`);
+    if (this.depth === 0) yield* io.begin();
+    else yield* io.exec(`SAVEPOINT ${name}`);
     this.depth++;
     let committed = false;
     try {
-      const { commit, value } = fn();
+      const { commit, value } = yield* body();
       if (commit) {
         this.depth--;
         committed = true;
-        if (this.depth === 0) this.driver.commit();
-        else this.driver.exec(`RELEASE ${name}`);
+        if (this.depth === 0) yield* io.commit();
+        else yield* io.exec(`RELEASE ${name}`);
       }
       return value;
     } catch (e) {
       // A failed COMMIT leaves the transaction open: roll it back.
-      if (committed && this.depth === 0) this.driver.rollback();
+      if (committed && this.depth === 0) yield* io.rollback();
       throw e;
     } finally {
       if (!committed) {
         this.depth--;
-        if (this.depth === 0) this.driver.rollback();
-        else this.driver.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+        if (this.depth === 0) yield* io.rollback();
+        else yield* io.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
       }
     }
   }
 
-  /** Whether `export()` works: an in-memory store can be exported; a store file is written in place. */
-  get exportable(): boolean {
-    return this.driver.export !== undefined;
+  /** `transactionIo` for synchronous callers: `fn` runs inside the transaction (synchronous stores only). */
+  transaction<T>(fn: () => { commit: boolean; value: T }): T {
+    return this.drive(this.transactionIo(() => io.pure(fn())));
   }
 
-  /** Where the store lives: `:memory:` or its file. */
+  /** Whether `export()` works: an in-memory store can be exported; a store file is written in place. */
+  get exportable(): boolean {
+    return !isAsyncDriver(this.driver) && this.driver.export !== undefined;
+  }
+
+  /** Where the store lives: `:memory:` or its file (or an asynchronous driver's location). */
   get location(): string {
     return this.driver.location;
   }
 
   /** The database as SQLite file bytes (in-memory stores only; see `exportable`). */
   export(): Uint8Array {
-    if (!this.driver.export) throw new Error(`the store ${this.driver.location} is a file written in place; it has no export (copy the file instead)`);
-    return this.driver.export();
+    const driver = this.sync;
+    if (!driver.export) throw new Error(`the store ${driver.location} is a file written in place; it has no export (copy the file instead)`);
+    return driver.export();
   }
 
-  close(): void {
-    this.driver.close();
+  /** Closes the driver (an asynchronous driver's close is awaited by the returned promise). */
+  close(): D extends AsyncSqlDriver ? Promise<void> : void {
+    return this.driver.close() as D extends AsyncSqlDriver ? Promise<void> : void;
   }
+}
+
+/** The message for a synchronous entry point called on a store whose driver is asynchronous. */
+export function asyncStoreMessage(location: string): string {
+  return `the store ${location} has an asynchronous driver: use the engine's async entry points (runAsync, explainAsync, sweepAsync, undoAsync, auditLogAsync)`;
 }
 
 /** A file that was in WAL mode says so in bytes 18-19 (2, 2); as bytes in memory it is an ordinary rollback-journal database. */
