@@ -54,9 +54,7 @@ const DIALECTS: Readonly<Record<string, () => Promise<Store>>> = {
     const schema = `corpus_${++schemas}`;
     const problems = pglite.prepare(schema);
     if (problems.length) throw new Error(problems.map((d) => d.message).join('; '));
-    const store = new Store(new SchemaDriver(pglite, schema), { dialect: postgres } as never);
-    // TEMP until the async seam (Store's dialect option) is merged.
-    Object.defineProperty(store, 'dialect', { value: postgres });
+    const store = new Store(new SchemaDriver(pglite, schema), { dialect: postgres });
     return store;
   },
 };

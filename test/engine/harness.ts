@@ -44,9 +44,7 @@ export function usePostgres(b: SyncBridgeDriver): void {
 function schemaStore(schema: string): Store {
   const problems = bridge!.prepare(schema);
   if (problems.length) throw new Error(problems.map((d) => d.message).join('; '));
-  const store = new StoreClass(new SchemaDriver(bridge!, schema), { dialect: postgres } as never);
-  // TEMP until the async seam (Store's dialect option) is merged.
-  Object.defineProperty(store, 'dialect', { value: postgres });
+  const store = new StoreClass(new SchemaDriver(bridge!, schema), { dialect: postgres });
   return store;
 }
 
