@@ -1,7 +1,7 @@
 /**
  * The conformance benchmark on PostgreSQL (`t2m bench --db pglite:` / `--db postgres://…`): a
  * fresh schema per sample, the assertions through the compatibility layer
- * (src/conformance/postgres.ts). CI runs every 4th sample on PGlite and on the run's server
+ * (src/conformance/postgres.ts). CI runs every 16th sample on PGlite and on the run's server
  * (T2M_PG_BENCH_STEP=1 for all); the full runs are recorded in spec/storage.md. Every failure
  * must be one of SQLite's known ones (test/conformance/conformance.test.ts).
  */
@@ -14,7 +14,7 @@ import { PgliteDriver } from '../../src/postgres/pglite-driver.js';
 import { benchmarkSamples } from '../ir-corpus.js';
 import { freshDatabase, postgresBinaries, SKIP_REASON } from '../support/postgres.js';
 
-const STEP = Number(process.env.T2M_PG_BENCH_STEP ?? 4);
+const STEP = Number(process.env.T2M_PG_BENCH_STEP ?? 16);
 const KNOWN = new Set([
   't2m-en-direct-single-update-004 assertion field_updated_text',
   't2m-en-direct-single-update-004 assertion tags_updated_json',

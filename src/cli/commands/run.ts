@@ -1,9 +1,8 @@
 /** `t2m run <file> [--db store.sqlite] [--now <iso>] [--json]`: execute a DSL script or IR file. */
-import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
 import { loaded } from '../startup.js';
 import { type Diagnostic, hasErrors } from '../../diagnostics/diagnostic.js';
-import type { RunResult, sweep } from '../../engine/index.js';
+import type { RunResult } from '../../engine/index.js';
 import { displayName, printDiagnostics, readSource } from '../input.js';
 
 interface RunFlags {
@@ -31,7 +30,7 @@ export function runCommand(program: Command): void {
     .command('run')
     .description('run a DSL script or IR JSON/JSONL as one transaction and print what each statement did')
     .argument('<file>', 'input file, or - for stdin')
-    .option('--db <store>', 'store file (created when missing; each run is one transaction, written in place); default: a temporary in-memory store')
+    .option('--db <store>', "the store: a file (created when missing; each run is one transaction, written in place), ':memory:', 'pglite:', 'pglite:./dir' or 'postgres://user@host/db'; default: a temporary in-memory store")
     .option('--now <iso>', 'privileged: the clock, e.g. 2025-10-21T00:00:00Z (default: the current time); it decides which locks and expiries are in force and stamps the audit log')
     .option('--actor <name>', 'the acting actor (for locks, permissions, private reads and the audit log); a statement\'s AS must match it')
     .option('--allow-impersonation', 'privileged: let each statement\'s AS "<actor>" act as that actor (for replaying trusted scripts only)')
@@ -47,8 +46,8 @@ export function runCommand(program: Command): void {
       const text = readSource('run', file, flags.maxInput);
       if (text === undefined) return;
       // Loaded on use so the other commands do not pay for the front end or the engine.
-      const [{ readInput }, { explain, openStore, run, sweep }, { classify, isSqliteError, openStoreFile }, { formatStatement }] = await loaded(Promise.all([
-        import('../../pipeline.js'), import('../../engine/index.js'), import('../../node/sqlite-file.js'), import('../engine-output.js'),
+      const [{ readInput }, { runIo, sweepIo }, { openStoreUrl, storeError }, { withSerializableRetry }, { formatStatement }] = await loaded(Promise.all([
+        import('../../pipeline.js'), import('../../engine/index.js'), import('../../node/open-store.js'), import('../../postgres/store.js'), import('../engine-output.js'),
       ]));
       // Only what the run needs is kept: the syntax tree (a few kilobytes a statement) is let go
       // before the engine runs.
@@ -60,40 +59,40 @@ export function runCommand(program: Command): void {
         process.exitCode = 1;
         return;
       }
-      // A mistyped --db path would otherwise look like an empty store: say a new one is made.
-      // A dry run on a missing file runs on an empty in-memory store and creates nothing.
-      const creating = flags.db !== undefined && !existsSync(flags.db);
-      const onFile = flags.db !== undefined && !(creating && flags.dryRun);
-      const opened = onFile ? openStoreFile(flags.db!) : await openStore();
+      // Any store name (spec/storage.md "Naming a store"). A mistyped --db path would otherwise
+      // look like an empty store: say a new one is made. A dry run on a missing file runs on an
+      // empty in-memory store and creates nothing.
+      const opened = await openStoreUrl(flags.db ?? ':memory:', { noCreate: flags.dryRun === true });
       if (!opened.ok) {
         for (const d of opened.diagnostics) process.stderr.write(`t2m run: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
         return;
       }
       const store = opened.store;
-      if (onFile && creating) process.stderr.write(`t2m run: created a new store ${flags.db}\n`);
+      if (opened.created) process.stderr.write(`t2m run: created a new store ${flags.db}\n`);
       const limits = { maxStatements: flags.maxStatements, maxTextLength: flags.maxText, maxRows: flags.maxRows };
       const options = { now: flags.now, actor: flags.actor, impersonate: flags.allowImpersonation === true, sourceMaps: input.sourceMaps, limits };
-      // The sweep and the script are one transaction (one BEGIN IMMEDIATE on a store file): both
-      // commit, or neither does. Nothing is printed until the commit has succeeded.
-      type Outcome = { swept?: Exclude<ReturnType<typeof sweep>, { diagnostics: unknown }>; sweepProblem?: readonly Diagnostic[]; result?: RunResult };
+      // The sweep and the script are one transaction (one BEGIN IMMEDIATE on a store file, one
+      // SERIALIZABLE transaction on PostgreSQL, rerun whole if it loses a conflict): both commit,
+      // or neither does. Nothing is printed until the commit has succeeded.
+      type Outcome = { swept?: Exclude<Awaited<ReturnType<typeof import('../../engine/index.js').sweepAsync>>, { diagnostics: unknown }>; sweepProblem?: readonly Diagnostic[]; result?: RunResult };
       let outcome: Outcome;
       try {
-        outcome = store.transaction<Outcome>(() => {
-          const swept = flags.sweep ? sweep(store, flags.now ?? new Date(), flags.actor ?? 'system:sweep') : undefined;
+        outcome = await withSerializableRetry(() => store.driveAsync(store.transactionIo<Outcome>(function* () {
+          const swept = flags.sweep ? yield* sweepIo(store, flags.now ?? new Date(), flags.actor ?? 'system:sweep') : undefined;
           if (swept && 'diagnostics' in swept) return { commit: false, value: { sweepProblem: swept.diagnostics } };
-          const result = flags.dryRun ? explain(store, input.irs, options) : run(store, input.irs, options);
+          const result = yield* runIo(store, input.irs, flags.dryRun ? { ...options, dryRun: true } : options);
           return { commit: result.ok && !flags.dryRun, value: { swept, result } };
-        });
+        })));
       } catch (e) {
-        if (!isSqliteError(e)) throw e;
-        const d = classify(e as Error);
-        process.stderr.write(`t2m run: ${d.code}: ${flags.db ?? 'the store'} is ${d.message}\n`);
+        const d = storeError(flags.db ?? 'the store', e);
+        if (!d) throw e;
+        process.stderr.write(`t2m run: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
-        store.close();
+        await store.close();
         return;
       }
-      store.close();
+      await store.close();
       if (outcome.sweepProblem) {
         for (const d of outcome.sweepProblem) process.stderr.write(`t2m run: ${d.message}\n`);
         process.exitCode = 2;
