@@ -4,6 +4,8 @@
  * Each round runs, on each side, 2,000 Encodes (scripts of 500), 200 filtered Retrieves and
  * 200 filtered Updates, alternating A and B (ABBA); prints the median time per side and B/A.
  */
+export {};
+
 const [dirA, dirB] = [process.argv[2], process.argv[3]];
 const ROUNDS = Number(process.argv[4] ?? 5);
 const NOW = '2026-01-01T00:00:00Z';

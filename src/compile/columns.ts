@@ -67,6 +67,8 @@ export const MEMORY_COLUMNS: readonly Column[] = [
   col('created_at', 'text'),
   col('updated_at', 'text'),
   col('deleted_at', 'text'),
+  /** The reason of the Demote that last gave one (issue 14: the reason is on the record, not only in the audit). */
+  col('demote_reason', 'text', { since: 3 }),
 ];
 
 export const COLUMN_BY_NAME: ReadonlyMap<string, Column> = new Map(MEMORY_COLUMNS.map((c) => [c.name, c]));

@@ -326,6 +326,7 @@ function* promote(x: Execution, op: PromoteOp | DemoteOp, rows: Row[]): Io<void>
       changes.auto_frequency = op.remind.rrule;
       changes.next_auto_update_at = op.remind.next;
     }
+    if (op.kind === 'Demote' && op.reason !== undefined) changes.demote_reason = op.reason;
     yield* x.update(row, changes);
   }
 }

@@ -12,9 +12,9 @@ import type { SqlDriver } from '../execute/driver.js';
 /**
  * The store version. 1: the first stores (`text2mem-store/1`), some without the tag index and
  * with an index on `deleted`; 2: the tag index and its triggers are guaranteed, and a store
- * file may be in WAL mode (written in place by the native driver).
+ * file may be in WAL mode (written in place by the native driver); 3: `memory.demote_reason`.
  */
-export const STORE_VERSION = 2;
+export const STORE_VERSION = 3;
 export const STORE_FORMAT = `text2mem-store/${STORE_VERSION}`;
 const FORMAT = /^text2mem-store\/(\d+)$/;
 

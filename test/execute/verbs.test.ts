@@ -177,6 +177,17 @@ describe('Promote / Demote', () => {
     expect(r.results[2].ids).toEqual([1]);
   });
 
+  it('writes a Demote\'s reason to the record (demote_reason); a later Demote without one keeps it, Promote never writes it', async () => {
+    const store = await freshStore();
+    const r = runOk(store, [encode('a'), encode('b'), op('Demote', { ids: ['1'] }, { archive: true, reason: 'stale' }), op('Promote', { ids: ['2'] }, { weight_delta: 0.1, reason: 'useful' })]);
+    expect(r.results[2].changes).toEqual([{ id: 1, before: { weight: null, demote_reason: null }, after: { weight: 0.1, demote_reason: 'stale' } }]);
+    runOk(store, [op('Demote', { ids: ['1'] }, { weight_delta: -0.05 })]);
+    expect(rows(store).map((x) => [x.id, x.demote_reason])).toEqual([[1, 'stale'], [2, null]]);
+    runOk(store, [op('Demote', { ids: ['1'] }, { weight: 0, reason: 'superseded' })]);
+    expect(row(store, 1).demote_reason).toBe('superseded');
+    expect(auditLog(store).at(-1)!.after).toEqual({ 1: { weight: 0, demote_reason: 'superseded' } });
+  });
+
   it('stores a reminder rule and its next occurrence; a reminder alone also raises the weight by the default step', async () => {
     const store = await freshStore();
     runOk(store, [encode('standup'), op('Promote', { ids: ['1'] }, { remind: { rrule: 'FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0' } })]);

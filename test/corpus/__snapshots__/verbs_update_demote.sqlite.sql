@@ -31,12 +31,12 @@ INSERT INTO "audit_log" (at, actor, op, ir, affected_ids, before, after) VALUES 
 -- [5] Demote: ids 3, 2
 SELECT * FROM "memory" WHERE "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND "id" IN (SELECT memory_id FROM memory_tag WHERE tag = ?) ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT ?;
 --   params [0,"2025-10-21T00:00:00Z","offsite",10]
-UPDATE "memory" SET "weight" = ?, "updated_at" = ? WHERE "id" = ?;
---   params [0.1,"2025-10-21T00:00:00Z",3]
-UPDATE "memory" SET "weight" = ?, "updated_at" = ? WHERE "id" = ?;
---   params [0.1,"2025-10-21T00:00:00Z",2]
+UPDATE "memory" SET "weight" = ?, "demote_reason" = ?, "updated_at" = ? WHERE "id" = ?;
+--   params [0.1,"the offsite is over","2025-10-21T00:00:00Z",3]
+UPDATE "memory" SET "weight" = ?, "demote_reason" = ?, "updated_at" = ? WHERE "id" = ?;
+--   params [0.1,"the offsite is over","2025-10-21T00:00:00Z",2]
 INSERT INTO "audit_log" (at, actor, op, ir, affected_ids, before, after) VALUES (?, ?, ?, ?, ?, ?, ?);
---   params ["2025-10-21T00:00:00Z",null,"Demote","{\"stage\":\"STO\",\"op\":\"Demote\",\"target\":{\"filter\":{\"has_tags\":[\"offsite\"],\"limit\":10}},\"args\":{\"archive\":true,\"reason\":\"the offsite is over\"}}","[3,2]","{\"2\":{\"weight\":null},\"3\":{\"weight\":null}}","{\"2\":{\"weight\":0.1},\"3\":{\"weight\":0.1}}"]
+--   params ["2025-10-21T00:00:00Z",null,"Demote","{\"stage\":\"STO\",\"op\":\"Demote\",\"target\":{\"filter\":{\"has_tags\":[\"offsite\"],\"limit\":10}},\"args\":{\"archive\":true,\"reason\":\"the offsite is over\"}}","[3,2]","{\"2\":{\"weight\":null,\"demote_reason\":null},\"3\":{\"weight\":null,\"demote_reason\":null}}","{\"2\":{\"weight\":0.1,\"demote_reason\":\"the offsite is over\"},\"3\":{\"weight\":0.1,\"demote_reason\":\"the offsite is over\"}}"]
 
 -- [6] Retrieve: ids 1, 3, 2
 SELECT * FROM "memory" WHERE "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND "type" = ? AND ("read_perm_level" IS NULL OR "read_perm_level" = ?) ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT ?;
