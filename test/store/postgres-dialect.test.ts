@@ -13,6 +13,7 @@ import { preparePostgresStore } from '../../src/postgres/open.js';
 import { PgDriver } from '../../src/postgres/pg-driver.js';
 import { PgliteDriver } from '../../src/postgres/pglite-driver.js';
 import { toPositional } from '../../src/postgres/params.js';
+import { STORE_FORMAT } from '../../src/sqlite/open.js';
 import { freshDatabase, postgresBinaries, SKIP_REASON } from '../support/postgres.js';
 
 const NOW = '2025-05-01T00:00:00Z';
@@ -56,7 +57,7 @@ for (const [name, available, open] of BACKENDS) {
 
     it('opens again as the same store (idempotent) and marks its format', async () => {
       expect(await preparePostgresStore(d)).toEqual([]);
-      expect(await d.all(`SELECT value FROM t2m_meta WHERE key = 'format'`)).toEqual([{ value: 'text2mem-store/2' }]);
+      expect(await d.all(`SELECT value FROM t2m_meta WHERE key = 'format'`)).toEqual([{ value: STORE_FORMAT }]);
     });
 
     it('runs the compiled statements; rows come back in the SQLite shape', async () => {
@@ -103,7 +104,7 @@ for (const [name, available, open] of BACKENDS) {
     it('refuses a store from a newer version', async () => {
       await d.run(`UPDATE t2m_meta SET value = 'text2mem-store/99' WHERE key = 'format'`);
       expect((await preparePostgresStore(d)).map((p) => p.code)).toEqual(['store-too-new']);
-      await d.run(`UPDATE t2m_meta SET value = 'text2mem-store/2' WHERE key = 'format'`);
+      await d.run(`UPDATE t2m_meta SET value = $1 WHERE key = 'format'`, [STORE_FORMAT]);
     });
 
     it('loads pgvector where it can (PGlite always)', async () => {

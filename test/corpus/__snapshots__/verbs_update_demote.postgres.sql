@@ -31,12 +31,12 @@ INSERT INTO "audit_log" (at, actor, op, ir, affected_ids, before, after) VALUES 
 -- [5] Demote: ids 3, 2
 SELECT * FROM "memory" WHERE "deleted" = $1 AND ("expire_at" IS NULL OR "expire_at" > $2) AND "tags" @> jsonb_build_array($3::text) ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT $4;
 --   params [0,"2025-10-21T00:00:00Z","offsite",10]
-UPDATE "memory" SET "weight" = $1, "updated_at" = $2 WHERE "id" = $3;
---   params [0.1,"2025-10-21T00:00:00Z",3]
-UPDATE "memory" SET "weight" = $1, "updated_at" = $2 WHERE "id" = $3;
---   params [0.1,"2025-10-21T00:00:00Z",2]
+UPDATE "memory" SET "weight" = $1, "demote_reason" = $2, "updated_at" = $3 WHERE "id" = $4;
+--   params [0.1,"the offsite is over","2025-10-21T00:00:00Z",3]
+UPDATE "memory" SET "weight" = $1, "demote_reason" = $2, "updated_at" = $3 WHERE "id" = $4;
+--   params [0.1,"the offsite is over","2025-10-21T00:00:00Z",2]
 INSERT INTO "audit_log" (at, actor, op, ir, affected_ids, before, after) VALUES ($1, $2, $3, $4, $5, $6, $7);
---   params ["2025-10-21T00:00:00Z",null,"Demote","{\"stage\":\"STO\",\"op\":\"Demote\",\"target\":{\"filter\":{\"has_tags\":[\"offsite\"],\"limit\":10}},\"args\":{\"archive\":true,\"reason\":\"the offsite is over\"}}","[3,2]","{\"2\":{\"weight\":null},\"3\":{\"weight\":null}}","{\"2\":{\"weight\":0.1},\"3\":{\"weight\":0.1}}"]
+--   params ["2025-10-21T00:00:00Z",null,"Demote","{\"stage\":\"STO\",\"op\":\"Demote\",\"target\":{\"filter\":{\"has_tags\":[\"offsite\"],\"limit\":10}},\"args\":{\"archive\":true,\"reason\":\"the offsite is over\"}}","[3,2]","{\"2\":{\"weight\":null,\"demote_reason\":null},\"3\":{\"weight\":null,\"demote_reason\":null}}","{\"2\":{\"weight\":0.1,\"demote_reason\":\"the offsite is over\"},\"3\":{\"weight\":0.1,\"demote_reason\":\"the offsite is over\"}}"]
 
 -- [6] Retrieve: ids 1, 3, 2
 SELECT * FROM "memory" WHERE "deleted" = $1 AND ("expire_at" IS NULL OR "expire_at" > $2) AND "type" = $3 AND ("read_perm_level" IS NULL OR "read_perm_level" = $4) ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT $5;
