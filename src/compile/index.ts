@@ -12,6 +12,7 @@ import { ParamList, type Dialect, type SqlStatement, type SqlValue } from './dia
 export type { Dialect, SqlStatement, SqlValue } from './dialect.js';
 export { MEMORY_COLUMNS, COLUMN_BY_NAME, type Column } from './columns.js';
 export { sqlite } from './dialects/sqlite.js';
+export { postgres } from './dialects/postgres.js';
 
 export interface SqlPlan {
   readonly op: Op;
