@@ -168,6 +168,7 @@ const table: string[][] = [];
 for (const size of SIZES) {
   process.stderr.write(`measuring ${fmt(size)} memories…\n`);
   const r = await measure(size);
+  process.stderr.write(`  ${fmt(size)}: encode ${fmt(r.encodePerSec)} rec/s (x${fmt(r.encodeRatio, 2)}), retrieve p50 ${fmt(r.retrieveP50, 2)} ms p95 ${fmt(r.retrieveP95, 2)} ms (x${fmt(r.retrieveRatio, 2)}), update ${fmt(r.updatePerSec, 1)}/s (x${fmt(r.updateRatio, 2)})\n`);
   table.push([fmt(r.size), fmt(r.encodePerSec), fmt(r.encodeRatio, 2), fmt(r.retrieveP50, 2), fmt(r.retrieveP95, 2), fmt(r.retrieveRows, 1), fmt(r.retrieveRatio, 2), fmt(r.updatePerSec, 1), fmt(r.updateRows, 1), fmt(r.updateRatio, 2)]);
 }
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].length)));
