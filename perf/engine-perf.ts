@@ -5,16 +5,24 @@
  *   - filtered retrieve: Retrieve statements/s with a tag + time-range filter and a limit;
  *   - filtered update: Update statements/s with a tag + one-month filter (about N/600 records each);
  * and, for each, the ratio of the pipeline's time to executing the very SQL it issued (taken from
- * the statement results) directly on sql.js with prepared statements, on an identical database.
+ * the statement results) directly on the same kind of driver (its prepared-statement cache, the
+ * same transactions), on an identical store, in the same run.
  *
- * Run: npm run perf:engine [-- --sizes 1000,10000]
+ * Run: npm run perf:engine [-- --sizes 1000,10000] [--db :memory:|<path>]
+ *   --db :memory: (default) measures sql.js in memory; --db <path> measures store files on the
+ *   native driver (better-sqlite3, WAL): <path>.<size> and <path>.<size>.direct are created (they
+ *   must not exist) and removed afterwards.
  */
-import type { Database, SqlValue } from 'sql.js';
-import type { SqlJsDriver } from '../src/sqlite/sqljs-driver.js';
-import { createStore, loadSqlJs, run, type SqlStatement, type Store } from '../src/engine/index.js';
+import { existsSync, rmSync } from 'node:fs';
+import { createStore, loadSqlJs, run, type SqlDriver, type SqlStatement, type Store } from '../src/engine/index.js';
+import { openStoreFile } from '../src/node/sqlite-file.js';
 
-const argIndex = process.argv.indexOf('--sizes');
-const SIZES = argIndex > 0 ? process.argv[argIndex + 1].split(',').map(Number) : [1_000, 10_000, 100_000];
+const arg = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const SIZES = arg('--sizes')?.split(',').map(Number) ?? [1_000, 10_000, 100_000];
+const DB = arg('--db') ?? ':memory:';
 const NOW = '2026-01-01T00:00:00Z';
 const TAGS = Array.from({ length: 100 }, (_, i) => `tag${i}`);
 const WORDS = 'budget meeting launch review payment vendor hiring roadmap incident report customer design api security deadline quarter team plan risk metric'.split(' ');
@@ -54,23 +62,25 @@ function seconds(f: () => void): number {
   return (performance.now() - t) / 1000;
 }
 
-type Prepared = Map<string, ReturnType<Database['prepare']>>;
-
-/** Runs statements directly on a database with prepared statements (cached like the engine's), reading every row. */
-function direct(db: Database, statements: readonly SqlStatement[], cache: Prepared = new Map()): number {
+/** Runs statements directly on a driver (its prepared statements, cached by SQL text like the engine's), reading every row. */
+function direct(driver: SqlDriver, statements: readonly SqlStatement[]): number {
   return seconds(() => {
-    for (const s of statements) {
-      let st = cache.get(s.sql);
-      if (!st) cache.set(s.sql, (st = db.prepare(s.sql)));
-      st.bind(s.params as SqlValue[]);
-      while (st.step()) st.get();
-      st.reset();
-    }
+    for (const s of statements) driver.all(s.sql, s.params);
   });
 }
 
-function free(cache: Prepared): void {
-  for (const st of cache.values()) st.free();
+/** A fresh store of the kind `--db` asks for; `name` tells the two stores of one size apart. */
+async function freshStore(size: number, name: string): Promise<{ store: Store; remove: () => void }> {
+  if (DB === ':memory:') {
+    const store = await createStore({ sqlJs: await loadSqlJs() });
+    return { store, remove: () => store.close() };
+  }
+  const path = `${DB}.${size}${name}`;
+  if (existsSync(path)) throw new Error(`${path} exists; give --db a path whose files may be created`);
+  const opened = openStoreFile(path);
+  if (!opened.ok) throw new Error(opened.diagnostics.map((d) => d.message).join('; '));
+  const store = opened.store;
+  return { store, remove: () => { store.close(); for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true }); } };
 }
 
 function runOrDie(store: Store, irs: unknown[]) {
@@ -96,13 +106,14 @@ interface Row {
  * after the pipeline ran it), so load from other processes hits both sides alike.
  */
 async function measure(size: number): Promise<Row> {
-  const SQL = await loadSqlJs();
-  const store = await createStore({ sqlJs: SQL });
+  const pipeline = await freshStore(size, '');
+  const replay = await freshStore(size, '.direct');
+  const store = pipeline.store;
+  const driver = replay.store.driver;
   const rand = rng(size);
-  const replay = new SQL.Database(store.export());
-  const cache: Prepared = new Map();
+  // The pipeline runs each script in one transaction (BEGIN IMMEDIATE … COMMIT): so does the replay.
   const transaction = (statements: readonly SqlStatement[]) =>
-    seconds(() => replay.run('BEGIN')) + direct(replay, statements, cache) + seconds(() => replay.run('COMMIT'));
+    seconds(() => driver.begin()) + direct(driver, statements) + seconds(() => driver.commit());
 
   // Encode: the pipeline in scripts of 1,000 statements; the replay in one transaction per script.
   let encodeTime = 0;
@@ -116,7 +127,7 @@ async function measure(size: number): Promise<Row> {
     encodeDirect += transaction(sql);
   }
 
-  // Filtered retrieve (read-only: replayed on the same database).
+  // Filtered retrieve (read-only: the replay store holds the same records).
   const QUERIES = size >= 100_000 ? 100 : 300;
   let retrieveTime = 0;
   let retrieveDirect = 0;
@@ -128,7 +139,7 @@ async function measure(size: number): Promise<Row> {
       retrieveRows += r.results[0].ids.length;
       sql = r.results[0].sql;
     });
-    retrieveDirect += direct((store.driver as SqlJsDriver).db, sql, cache);
+    retrieveDirect += transaction(sql);
   }
 
   // Filtered update: one statement per script; the replay database is in the same state.
@@ -145,9 +156,8 @@ async function measure(size: number): Promise<Row> {
     });
     updateDirect += transaction(sql);
   }
-  free(cache);
-  replay.close();
-  store.close();
+  pipeline.remove();
+  replay.remove();
   return {
     size,
     encodePerSec: size / encodeTime,
@@ -179,4 +189,4 @@ const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).joi
 console.log(line(header));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const r of table) console.log(line(r));
-console.log('\n"x SQL" = pipeline time / time to run the same compiled SQL directly on sql.js (prepared statements, same data).');
+console.log(`\n"x SQL" = pipeline time / time to run the same compiled SQL directly on the driver (${DB === ':memory:' ? 'sql.js in memory' : 'better-sqlite3 store files'}; prepared statements, same transactions, same data).`);

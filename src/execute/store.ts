@@ -195,9 +195,29 @@ function withoutWal(data: Uint8Array): Uint8Array {
   return copy;
 }
 
+/** The bytes of a freshly prepared empty store, per sql.js module: a new store is a copy (no DDL to parse and run). */
+const emptyStores = new WeakMap<SqlJsStatic, Uint8Array>();
+
+function emptyStore(SQL: SqlJsStatic): Uint8Array {
+  let bytes = emptyStores.get(SQL);
+  if (!bytes) {
+    const driver = new SqlJsDriver(new SQL.Database(), () => new SQL.Database());
+    const problems = prepareStore(driver, sqlite, { integrity: 'none' });
+    if (problems.length) throw new Error(`internal: cannot prepare an empty store: ${problems[0].message}`);
+    bytes = driver.export();
+    driver.close();
+    emptyStores.set(SQL, bytes);
+  }
+  return bytes;
+}
+
 /** Opens an in-memory store on sql.js: empty, or from the bytes of a store file (checked, and migrated when older). */
 export async function openStore(options: StoreOptions = {}): Promise<OpenResult> {
   const SQL = await loadSqlJs(options);
+  if (!options.data || options.data.length === 0) {
+    // A fresh store: a copy of the empty store this process prepared once (trusted bytes).
+    return { ok: true, store: new Store(new SqlJsDriver(new SQL.Database(emptyStore(SQL)), () => new SQL.Database()), options) };
+  }
   let driver: SqlJsDriver;
   try {
     driver = new SqlJsDriver(new SQL.Database(options.data ? withoutWal(options.data) : undefined), () => new SQL.Database());

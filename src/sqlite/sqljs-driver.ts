@@ -62,16 +62,17 @@ export class SqlJsDriver implements SqlDriver {
     this.db.run(sql);
   }
 
+  // Transaction control goes through the statement cache too (Database.run would compile it each time).
   begin(): void {
-    this.db.run('BEGIN IMMEDIATE');
+    this.run('BEGIN IMMEDIATE');
   }
 
   commit(): void {
-    this.db.run('COMMIT');
+    this.run('COMMIT');
   }
 
   rollback(): void {
-    this.db.run('ROLLBACK');
+    this.run('ROLLBACK');
   }
 
   readonly export = (): Uint8Array => {
