@@ -8,7 +8,7 @@
  * the statement results) directly on the same kind of driver (its prepared-statement cache, the
  * same transactions), on an identical store, in the same run.
  *
- * Run: npm run perf:engine [-- --sizes 1000,10000] [--db :memory:|<path>]
+ * Run: npm run perf:engine [-- --sizes 1000,10000] [--db :memory:|<path>|pglite:|postgres://…]
  *   --db :memory: (default) measures sql.js in memory; --db <path> measures store files on the
  *   native driver (better-sqlite3, WAL): <path>.<size> and <path>.<size>.direct are created (they
  *   must not exist) and removed afterwards.
@@ -23,6 +23,12 @@ const arg = (name: string): string | undefined => {
 };
 const SIZES = arg('--sizes')?.split(',').map(Number) ?? [1_000, 10_000, 100_000];
 const DB = arg('--db') ?? ':memory:';
+// PostgreSQL (`--db pglite:`, `--db postgres://…`): the same workload through the engine's async
+// entry points, in perf/engine-perf-pg.ts (it reads the same flags).
+if (/^(pglite:|postgres(ql)?:\/\/)/i.test(DB)) {
+  await import('./engine-perf-pg.js');
+  process.exit(0);
+}
 const NOW = '2026-01-01T00:00:00Z';
 const TAGS = Array.from({ length: 100 }, (_, i) => `tag${i}`);
 const WORDS = 'budget meeting launch review payment vendor hiring roadmap incident report customer design api security deadline quarter team plan risk metric'.split(' ');

@@ -1,7 +1,7 @@
 // Bundles the `t2m` CLI (src/cli/main.ts) with esbuild into dist/cli/: one ESM entry, t2m.js,
 // plus chunks that each command loads on use (`check` never loads the engine or sql.js). The
 // dependencies are bundled too: node would otherwise open some 500 small module files at every
-// start (chevrotain's lodash-es, zod). sql.js (it finds its .wasm next to itself) and better-sqlite3 (a native addon) stay external.
+// start (chevrotain's lodash-es, zod). sql.js and PGlite (they find their .wasm next to themselves), pg and better-sqlite3 (a native addon) stay external.
 // Chevrotain's grammar and lexer validations (ambiguity, left recursion, token patterns) take
 // about a third of the CLI's start; the sources build the grammar with them on, so every test
 // (and the library in dist/src) validates it, and the bundle turns them off by flipping Chevrotain's
@@ -59,7 +59,8 @@ await build({
   target: 'node20.19',
   // ESM builds first: jsonc-parser's "main" is a UMD file whose dynamic require()s a bundle cannot follow.
   mainFields: ['module', 'main'],
-  external: ['sql.js', 'better-sqlite3'],
+  // PGlite finds its .wasm and data files next to itself, like sql.js; pg has an optional native binding it probes with require.
+  external: ['sql.js', 'better-sqlite3', '@electric-sql/pglite', '@electric-sql/pglite-pgvector', 'pg'],
   chunkNames: 'chunks/[name]-[hash]',
   minifySyntax: true,
   minifyWhitespace: true,

@@ -2,7 +2,7 @@
  * The one SQL dialect interface. Everything that differs between SQL engines (identifier quoting,
  * placeholders, JSON functions, insert-returning) is a hook here; the compiler in
  * this folder only concatenates fragments the dialect returns. SQLite is `dialects/sqlite.ts`;
- * PostgreSQL will be a sibling implementing the same hooks.
+ * PostgreSQL is `dialects/postgres.ts`, implementing the same hooks.
  */
 
 /** A statement ready for the driver: SQL text with placeholders, and the values bound to them. */

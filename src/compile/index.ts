@@ -12,6 +12,7 @@ import { ParamList, type Dialect, type SqlStatement, type SqlValue } from './dia
 export type { Dialect, SqlStatement, SqlValue } from './dialect.js';
 export { MEMORY_COLUMNS, COLUMN_BY_NAME, type Column } from './columns.js';
 export { sqlite } from './dialects/sqlite.js';
+export { postgres } from './dialects/postgres.js';
 
 export interface SqlPlan {
   readonly op: Op;
@@ -189,7 +190,7 @@ export function compileKeywordSearch(sel: Selection, idf: Readonly<Record<string
   const prune = pruned
     ? ` AND t.impact >= COALESCE((SELECT u.impact FROM memory_term AS u WHERE u.term = w.key ORDER BY u.impact DESC LIMIT 1 OFFSET ${p.bind(POSTINGS_PER_TERM - 1)}), 0)`
     : '';
-  const score = `SUM(w.value * t.tf * ${BM25.k1 + 1} / (t.tf + ${BM25.k1} * (${1 - BM25.b} + ${BM25.b} * t.len / ${avg})))`;
+  const score = `SUM(w.value * t.tf * ${BM25.k1 + 1} / (t.tf + ${BM25.k1} * (${1 - BM25.b} + ${BM25.b} * t.len / CAST(${avg} AS REAL))))`;
   const where = targetWhere(sel, d, p, opts);
   // Scored per record first, then joined to the record once for the filters.
   return {

@@ -5,9 +5,12 @@
  */
 import type { SqlJsStatic } from 'sql.js';
 import { OPS } from '../ir/schema.js';
+import type { AnySqlDriver, SqlRow } from '../execute/driver.js';
+import { isAsyncDriver } from '../execute/driver.js';
 import { loadSqlJs, openStore, type Store } from '../execute/store.js';
 import type { Policy } from '../check/index.js';
-import { run, type RunOptions, type StatementResult } from '../engine/index.js';
+import { run, runAsync, type RunOptions, type StatementResult } from '../engine/index.js';
+import { sqliteAssertionToPostgres } from './postgres.js';
 
 export interface Assertion {
   readonly name: string;
@@ -118,8 +121,27 @@ export function evaluateAssertion(store: Store, a: Assertion): { passed: boolean
   const { sql, bind } = assertionSql(a);
   try {
     // Benchmark assertions are the benchmark's own SQL, run as given against the store's database.
-    const n = Number(Object.values(store.query(sql, bind)[0] ?? {})[0]);
-    return { passed: compare(String(a.expect.op), n, Number(a.expect.value)), actual: n };
+    return counted(a, store.query(sql, bind));
+  } catch (e) {
+    return { passed: false, actual: `SQL error: ${(e as Error).message}` };
+  }
+}
+
+function counted(a: Assertion, rows: readonly SqlRow[]): { passed: boolean; actual: number } {
+  const n = Number(Object.values(rows[0] ?? {})[0]);
+  return { passed: compare(String(a.expect.op), n, Number(a.expect.value)), actual: n };
+}
+
+/**
+ * `evaluateAssertion` on a store of either kind; on PostgreSQL the SQLite SQL goes through the
+ * compatibility layer (./postgres.ts, spec/storage.md "Benchmark assertions on PostgreSQL").
+ */
+export async function evaluateAssertionAsync(store: Store<AnySqlDriver>, a: Assertion): Promise<{ passed: boolean; actual: number | string }> {
+  const { sql, bind } = assertionSql(a);
+  const text = store.dialect.name === 'postgres' ? sqliteAssertionToPostgres(sql) : sql;
+  try {
+    const driver = store.driver;
+    return counted(a, isAsyncDriver(driver) ? await driver.all(text, bind) : driver.all(text, bind));
   } catch (e) {
     return { passed: false, actual: `SQL error: ${(e as Error).message}` };
   }
@@ -156,6 +178,29 @@ export function runEach(store: Store, irs: readonly unknown[], options: RunOptio
   return { results, errors };
 }
 
+/** `runEach` on a store of either kind (the engine's async entry point). */
+export async function runEachAsync(store: Store<AnySqlDriver>, irs: readonly unknown[], options: RunOptions): Promise<{ results: StatementResult[]; errors: string[] }> {
+  if (!store.async) return runEach(store as Store, irs, options);
+  const results: StatementResult[] = [];
+  const errors: string[] = [];
+  for (const [i, ir] of irs.entries()) {
+    const r = await runAsync(store, [ir], options);
+    results.push(...r.results.map((s) => ({ ...s, index: i })));
+    if (!r.ok) errors.push(...r.diagnostics.filter((d) => d.severity === 'error').map((d) => `[${i}] ${d.code}: ${d.message}`));
+  }
+  return { results, errors };
+}
+
+/**
+ * Where each sample runs: a fresh store from `open`, given back to `release` after the sample
+ * (e.g. a schema per sample on PostgreSQL, dropped afterwards). Default: a fresh in-memory sql.js
+ * store per sample.
+ */
+export interface BenchBackend {
+  open(sample: number): Promise<Store<AnySqlDriver>>;
+  release(store: Store<AnySqlDriver>, sample: number): Promise<void>;
+}
+
 export interface BenchOptions {
   /** Only samples of this op. */
   readonly only?: string;
@@ -163,10 +208,12 @@ export interface BenchOptions {
   readonly policy?: Policy;
   readonly sqlJs?: SqlJsStatic;
   readonly onProgress?: (done: number, total: number) => void;
+  /** Run the samples on another backend (`t2m bench --db`; see src/node/bench-backend.ts). */
+  readonly backend?: BenchBackend;
 }
 
 export async function runBenchmark(samples: readonly Sample[], options: BenchOptions = {}): Promise<BenchReport> {
-  const sqlJs = options.sqlJs ?? (await loadSqlJs());
+  const sqlJs = options.backend ? undefined : (options.sqlJs ?? (await loadSqlJs()));
   const chosen = options.only ? samples.filter((s) => sampleOp(s).toLowerCase() === options.only!.toLowerCase()) : samples;
   const report: BenchReport = { samples: tally(), assertions: tally(), ranking: tally(), by_op: {}, failures: [] };
   const policy = options.policy ?? 'default';
@@ -175,9 +222,13 @@ export async function runBenchmark(samples: readonly Sample[], options: BenchOpt
     const byOp = (report.by_op[op] ??= { samples: tally(), assertions: tally(), ranking: tally() });
     const fail = (kind: Failure['kind'], name: string, why: string) => report.failures.push({ sample: sample.id, op, kind, name, why });
     let ok = true;
-    const opened = await openStore({ sqlJs });
-    if (!opened.ok) throw new Error('internal: cannot open an empty store');
-    const store = opened.store;
+    let store: Store<AnySqlDriver>;
+    if (options.backend) store = await options.backend.open(i);
+    else {
+      const opened = await openStore({ sqlJs: sqlJs! });
+      if (!opened.ok) throw new Error('internal: cannot open an empty store');
+      store = opened.store as Store<AnySqlDriver>;
+    }
     try {
       // The engine checks every script like `t2m check`; the gold IRs pass the default policy
       // (test/check/corpus.test.ts), so the runner names it rather than relaxing it (`--strict`
@@ -187,18 +238,18 @@ export async function runBenchmark(samples: readonly Sample[], options: BenchOpt
       const options = { now: sample.expected.meta.eval_time_utc, policy, impersonate: true } as const;
       // One statement at a time, as the reference runner executes them: a refused statement is
       // reported and undoes nothing before it (`t2m run` keeps its one-transaction scripts).
-      const pre = runEach(store, sample.prerequisites, options);
+      const pre = await runEachAsync(store, sample.prerequisites, options);
       if (pre.errors.length) {
         ok = false;
         fail('error', 'prerequisites', pre.errors.join('; '));
       }
-      const gold = runEach(store, sample.schema_list, options);
+      const gold = await runEachAsync(store, sample.schema_list, options);
       if (gold.errors.length) {
         ok = false;
         fail('error', 'schema_list', gold.errors.join('; '));
       }
       for (const a of sample.expected.assertions) {
-        const r = evaluateAssertion(store, a);
+        const r = await evaluateAssertionAsync(store, a);
         report.assertions.total++;
         byOp.assertions.total++;
         if (r.passed) {
@@ -222,7 +273,8 @@ export async function runBenchmark(samples: readonly Sample[], options: BenchOpt
         }
       }
     } finally {
-      store.close();
+      if (options.backend) await options.backend.release(store, i);
+      else await store.close();
     }
     report.samples.total++;
     byOp.samples.total++;

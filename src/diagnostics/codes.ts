@@ -150,6 +150,8 @@ export const CODES = {
   'store-needs-migration': error('engine', 'spec/storage.md#opening', 'an older store opened read-only that needs columns a newer format adds (open it writable once)'),
   'store-read-only': error('engine', 'spec/storage.md#writing', 'a store file this process may not write'),
   'store-busy': error('engine', 'spec/storage.md#writing', 'a store file another process kept locked past the busy timeout'),
+  'bad-store-url': error('engine', 'spec/storage.md#naming-a-store', 'a --db store name that is no file path, :memory:, pglite: or postgres:// URL'),
+  'store-unreachable': error('engine', 'spec/storage.md#naming-a-store', 'a PostgreSQL server that cannot be reached or refuses the connection'),
   'undo-not-found': error('engine', ENGINE, 'undo of an audit entry that does not exist'),
   'undo-already-done': error('engine', ENGINE, 'undo of an audit entry already undone'),
   'undo-unsupported': error('engine', ENGINE, 'undo of an audit entry without soft deletes'),

@@ -20,12 +20,14 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse, tokenize } from '../../src/syntax/index.js';
 import type { Script } from '../../src/syntax/index.js';
 import { astToIr } from '../../src/convert/index.js';
 import { print } from '../../src/print/index.js';
-import { auditLog, createStore, explain, run, type RunResult, type Store } from '../../src/engine/index.js';
+import { auditLog, createStore, explain, run, Store, type RunResult } from '../../src/engine/index.js';
+import { postgres } from '../../src/compile/dialects/postgres.js';
+import { SchemaDriver, SyncBridgeDriver } from '../support/sync-bridge.js';
 import { decodeRow } from '../../src/compile/index.js';
 import type { Diagnostic, Range } from '../../src/diagnostics/diagnostic.js';
 import type { SourceMap } from '../../src/diagnostics/sourceMap.js';
@@ -38,10 +40,25 @@ const SNAPSHOTS = join(DIR, '__snapshots__');
 /** The fixed clock every script runs against (relative times, expiries, created_at…). */
 const NOW = '2025-10-21T00:00:00Z';
 
-/** A fresh store per SQL dialect, keyed by the dialect's name (PostgreSQL joins here when it exists). */
+/**
+ * A fresh store per SQL dialect, keyed by the dialect's name. PostgreSQL runs in PGlite (one
+ * instance for the file, a fresh schema per store) behind the synchronous test bridge
+ * (test/support/sync-bridge.ts), so this file's synchronous runs work on it unchanged.
+ */
+let pglite: SyncBridgeDriver | undefined;
+let schemas = 0;
 const DIALECTS: Readonly<Record<string, () => Promise<Store>>> = {
   sqlite: () => createStore(),
+  postgres: async () => {
+    pglite ??= new SyncBridgeDriver({ kind: 'pglite' });
+    const schema = `corpus_${++schemas}`;
+    const problems = pglite.prepare(schema);
+    if (problems.length) throw new Error(problems.map((d) => d.message).join('; '));
+    const store = new Store(new SchemaDriver(pglite, schema), { dialect: postgres });
+    return store;
+  },
 };
+afterAll(() => pglite?.close());
 
 const STAGE_FILES = ['tokens.txt', 'ast.json', 'ir.json', 'fmt.t2m', ...Object.keys(DIALECTS).map((d) => `${d}.sql`), 'run.txt'];
 

@@ -9,10 +9,13 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { createStore, openStore, run, type RunOptions, type RunResult, type Store } from '../../src/engine/index.js';
 import { openStoreFile } from '../../src/node/sqlite-file.js';
+import { postgres } from '../../src/compile/dialects/postgres.js';
+import { Store as StoreClass } from '../../src/execute/store.js';
+import { SchemaDriver, type SyncBridgeDriver } from '../support/sync-bridge.js';
 
 export const NOW = '2025-10-21T00:00:00Z';
 
-export type DriverName = 'sql.js' | 'native';
+export type DriverName = 'sql.js' | 'native' | 'pglite' | 'postgres';
 let driver: DriverName = 'sql.js';
 
 /** Which driver `freshStore` and `reopen` use from now on in this test file. */
@@ -31,7 +34,24 @@ function fileStore(path: string): Store {
   return opened.store;
 }
 
-export const freshStore = (): Promise<Store> => (driver === 'native' ? Promise.resolve(fileStore(join(tempDir(), 'store.sqlite'))) : createStore());
+/** PostgreSQL (test/store/pglite-suite.test.ts, postgres-suite.test.ts): one connection per file, a fresh schema per store. */
+let bridge: SyncBridgeDriver | undefined;
+let schemas = 0;
+export function usePostgres(b: SyncBridgeDriver): void {
+  bridge = b;
+}
+
+function schemaStore(schema: string): Store {
+  const problems = bridge!.prepare(schema);
+  if (problems.length) throw new Error(problems.map((d) => d.message).join('; '));
+  const store = new StoreClass(new SchemaDriver(bridge!, schema), { dialect: postgres });
+  return store;
+}
+
+export const freshStore = (): Promise<Store> =>
+  driver === 'native' ? Promise.resolve(fileStore(join(tempDir(), 'store.sqlite')))
+    : driver === 'pglite' || driver === 'postgres' ? Promise.resolve(schemaStore(`t2m_suite_${process.pid}_${++schemas}`))
+    : createStore();
 
 /** The same store opened again (sql.js: from its exported bytes; native: its file), through the checks and migrations of opening. */
 export async function reopen(store: Store): Promise<Store> {
@@ -41,6 +61,7 @@ export async function reopen(store: Store): Promise<Store> {
     return opened.store;
   }
   store.close();
+  if (store.driver instanceof SchemaDriver) return schemaStore(store.driver.schema);
   return fileStore(store.location);
 }
 

@@ -15,9 +15,10 @@ export function benchCommand(program: Command): void {
     .option('--json', 'print the report as one JSON object')
     .option('--only <op>', 'only samples of this operation (e.g. Label)')
     .option('--strict', 'strict policy: warnings refuse a statement, the slips read as meant (no stage, filter.tags, …) included')
+    .option('--db <store>', "the backend each sample runs on, in a fresh store: ':memory:' (default; SQLite), 'pglite:' or 'postgres://…' (a fresh schema per sample)")
     .option('--plan', 'planning evaluation: NL request → plan (the model flags below) → run → assertions')
     .option('--limit <n>', 'with --plan: at most n samples'))
-    .action(async (file: string, opts: { json?: boolean; only?: string; strict?: boolean; plan?: boolean; limit?: string } & ModelFlags) => {
+    .action(async (file: string, opts: { json?: boolean; only?: string; strict?: boolean; plan?: boolean; limit?: string; db?: string } & ModelFlags) => {
       let text: string;
       try {
         text = readFileSync(file, 'utf8');
@@ -62,7 +63,24 @@ export function benchCommand(program: Command): void {
         process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatPlanReport(report)}\n`);
         return;
       }
-      const report = await runBenchmark(samples, { only: opts.only, policy: opts.strict ? 'strict' : 'default', onProgress: onProgress(25) });
+      let backend: import('../../node/bench-backend.js').OpenBackend | undefined;
+      if (opts.db !== undefined) {
+        const [{ parseStoreUrl, isDiagnostic }, { benchBackend }] = await loaded(Promise.all([import('../../node/store-url.js'), import('../../node/bench-backend.js')]));
+        const url = parseStoreUrl(opts.db);
+        const opened = isDiagnostic(url) ? url : await benchBackend(url);
+        if ('code' in opened) {
+          process.stderr.write(`t2m bench: ${opened.code}: ${opened.message}\n`);
+          process.exitCode = 2;
+          return;
+        }
+        backend = opened;
+      }
+      let report: Awaited<ReturnType<typeof runBenchmark>>;
+      try {
+        report = await runBenchmark(samples, { only: opts.only, policy: opts.strict ? 'strict' : 'default', onProgress: onProgress(25), backend: backend?.backend });
+      } finally {
+        await backend?.close();
+      }
       if (opts.json) {
         const { failures, ...summary } = report;
         process.stdout.write(JSON.stringify({ ...summary, failures }, null, 2) + '\n');

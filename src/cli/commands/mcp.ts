@@ -27,7 +27,7 @@ export function mcpCommand(program: Command): void {
     .command('mcp')
     .description('serve a store to an MCP-capable agent over stdio: tools run, check, explain, retrieve (and plan, given a model); resources for the language card and the vocabulary')
     .requiredOption('--actor <name>', 'the identity of every call of the session (locks, permissions, private reads, the audit log); a script\'s AS must match it')
-    .option('--db <store>', 'store file (created when missing; each tool call is one transaction on it); default: an in-memory store that lasts as long as the session')
+    .option('--db <store>', "store file (created when missing; each tool call is one transaction on it) or ':memory:'; default: an in-memory store that lasts as long as the session (PostgreSQL stores: not yet)")
     .option('--tenant <name>', 'the tenant of every call of the session (default: default); no tool argument or script can name another')
     .option('--allow-impersonation', 'privileged: let a script\'s AS "<actor>" act as that actor (trusted agents only)')
     .option('--now <iso>', 'privileged: a fixed clock for every call (default: the current time at each call)')
@@ -45,9 +45,9 @@ export function mcpCommand(program: Command): void {
     ].join('\n'))
     .action(async (flags: McpFlags) => {
       // Loaded on use so the other commands do not pay for the SDK or the engine.
-      const [{ createMcpServer }, { StdioServerTransport }, { openStore }, { classify, isSqliteError, openStoreFile }, { openAIProvider }, { parseInstant }] = await loaded(Promise.all([
+      const [{ createMcpServer }, { StdioServerTransport }, { openStore }, { classify, isSqliteError, openStoreFile }, { openAIProvider }, { parseInstant }, { parseStoreUrl }] = await loaded(Promise.all([
         import('../../mcp/server.js'), import('@modelcontextprotocol/sdk/server/stdio.js'), import('../../engine/index.js'), import('../../node/sqlite-file.js'),
-        import('../../agents/openai.js'), import('../../lower/index.js'),
+        import('../../agents/openai.js'), import('../../lower/index.js'), import('../../node/store-url.js'),
       ]));
       if ((flags.baseUrl === undefined) !== (flags.model === undefined)) {
         process.stderr.write('t2m mcp: --base-url and --model go together (the plan tool needs both)\n');
@@ -59,8 +59,13 @@ export function mcpCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const creating = flags.db !== undefined && !existsSync(flags.db);
-      const opened = flags.db !== undefined ? openStoreFile(flags.db) : await openStore();
+      // One syntax for store names; the MCP server drives the engine synchronously, so it serves
+      // SQLite stores (a file or :memory:) for now.
+      const url = flags.db !== undefined ? sqliteOnly('t2m mcp', flags.db, parseStoreUrl) : { kind: 'memory' as const };
+      if (!url) return;
+      const path = url.kind === 'file' ? url.path : undefined;
+      const creating = path !== undefined && !existsSync(path);
+      const opened = path !== undefined ? openStoreFile(path) : await openStore();
       if (!opened.ok) {
         for (const d of opened.diagnostics) process.stderr.write(`t2m mcp: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
@@ -102,4 +107,23 @@ export function mcpCommand(program: Command): void {
       const planning = flags.model !== undefined ? `, planning with ${flags.model}` : '';
       process.stderr.write(`t2m mcp: serving ${flags.db ?? 'an in-memory store'} as '${flags.actor}' on stdio${planning}\n`);
     });
+}
+
+/**
+ * The store name for a command that runs the engine synchronously (mcp, plan): a file or
+ * `:memory:`; any other name is refused with a clear message (exit 2). Null when refused.
+ */
+export function sqliteOnly(
+  command: string, name: string, parse: typeof import('../../node/store-url.js').parseStoreUrl,
+): { kind: 'memory' } | { kind: 'file'; path: string } | null {
+  const url = parse(name);
+  if ('code' in url) {
+    process.stderr.write(`${command}: ${url.code}: ${url.message}\n`);
+    process.exitCode = 2;
+    return null;
+  }
+  if (url.kind === 'memory' || url.kind === 'file') return url;
+  process.stderr.write(`${command}: bad-store-url: '${name.replace(/(:\/\/[^:@/]*):[^@/]*@/, '$1:***@')}' is a PostgreSQL store; ${command} serves SQLite stores (a file or :memory:) for now (t2m run, sweep, audit, undo and bench take PostgreSQL stores)\n`);
+  process.exitCode = 2;
+  return null;
 }

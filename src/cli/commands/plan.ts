@@ -97,15 +97,18 @@ export function planCommand(program: Command): void {
         process.stderr.write(`t2m plan: ${message}\n`);
         process.exitCode = code;
       };
-      const [{ GBNF }, { openAIProvider }, { plan }, { openStore }, { classify, isSqliteError, openStoreFile }, { formatStatement }, { formatDiagnostics }] = await loaded(Promise.all([
+      const [{ GBNF }, { openAIProvider }, { plan }, { openStore }, { classify, isSqliteError, openStoreFile }, { formatStatement }, { formatDiagnostics }, { parseStoreUrl }, { sqliteOnly }] = await loaded(Promise.all([
         import('../../agents/gbnf.js'), import('../../agents/openai.js'), import('../../agents/planner.js'), import('../../engine/index.js'), import('../../node/sqlite-file.js'),
-        import('../engine-output.js'), import('../../diagnostics/codeFrame.js'),
+        import('../engine-output.js'), import('../../diagnostics/codeFrame.js'), import('../../node/store-url.js'), import('./mcp.js'),
       ]));
       const resolved = modelOptions(flags, { GBNF, openAIProvider });
       if (!resolved.ok) return fail(resolved.message);
-      const creating = flags.db !== undefined && !existsSync(flags.db);
-      const onFile = flags.db !== undefined && !(creating && !flags.run);
-      const opened = onFile ? openStoreFile(flags.db!) : await openStore();
+      const url = flags.db !== undefined ? sqliteOnly('t2m plan', flags.db, parseStoreUrl) : { kind: 'memory' as const };
+      if (!url) return;
+      const path = url.kind === 'file' ? url.path : undefined;
+      const creating = path !== undefined && !existsSync(path);
+      const onFile = path !== undefined && !(creating && !flags.run);
+      const opened = onFile ? openStoreFile(path) : await openStore();
       if (!opened.ok) return fail(opened.diagnostics.map((d) => `${d.code}: ${d.message}`).join('; '));
       const store = opened.store;
       if (onFile && creating) process.stderr.write(`t2m plan: created a new store ${flags.db}\n`);

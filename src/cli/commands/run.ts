@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
 import { loaded } from '../startup.js';
 import { type Diagnostic, hasErrors } from '../../diagnostics/diagnostic.js';
-import type { RunResult, sweep } from '../../engine/index.js';
+import type { RunResult } from '../../engine/index.js';
 import { displayName, printDiagnostics, readSource } from '../input.js';
 
 interface RunFlags {
@@ -37,7 +37,7 @@ export function runCommand(program: Command): void {
     .command('run')
     .description('run a DSL script or IR JSON/JSONL as one transaction and print what each statement did')
     .argument('<file>', 'input file, or - for stdin')
-    .option('--db <store>', 'store file (created when missing; each run is one transaction, written in place); default: a temporary in-memory store')
+    .option('--db <store>', "the store: a file (created when missing; each run is one transaction, written in place), ':memory:', 'pglite:', 'pglite:./dir' or 'postgres://user@host/db'; default: a temporary in-memory store")
     .option('--now <iso>', 'privileged: the clock, e.g. 2025-10-21T00:00:00Z (default: the current time); it decides which locks and expiries are in force and stamps the audit log')
     .option('--actor <name>', 'the acting actor (for locks, permissions, private reads and the audit log); a statement\'s AS must match it')
     .option('--tenant <name>', 'the tenant the command acts in (default: default); a script cannot name another')
@@ -59,8 +59,8 @@ export function runCommand(program: Command): void {
       const text = readSource('run', file, flags.maxInput);
       if (text === undefined) return;
       // Loaded on use so the other commands do not pay for the front end or the engine.
-      const [{ readInput }, { explain, openStore, run, sweep }, { classify, isSqliteError, openStoreFile }, { formatStatement, jsonReplacer }] = await loaded(Promise.all([
-        import('../../pipeline.js'), import('../../engine/index.js'), import('../../node/sqlite-file.js'), import('../engine-output.js'),
+      const [{ readInput }, { runIo, sweepIo }, { openStoreUrl, storeError }, { withSerializableRetry }, { formatStatement, jsonReplacer }] = await loaded(Promise.all([
+        import('../../pipeline.js'), import('../../engine/index.js'), import('../../node/open-store.js'), import('../../postgres/store.js'), import('../engine-output.js'),
       ]));
       // Only what the run needs is kept: the syntax tree (a few kilobytes a statement) is let go
       // before the engine runs.
@@ -73,48 +73,54 @@ export function runCommand(program: Command): void {
         process.exitCode = 1;
         return;
       }
-      // A mistyped --db path would otherwise look like an empty store: say a new one is made.
-      // A dry run on a missing file runs on an empty in-memory store and creates nothing.
-      const creating = flags.db !== undefined && !existsSync(flags.db);
-      const onFile = flags.db !== undefined && !(creating && flags.dryRun);
-      const opened = onFile ? openStoreFile(flags.db!) : await openStore();
+      // Any store name (spec/storage.md "Naming a store"). A mistyped --db path would otherwise
+      // look like an empty store: say a new one is made. A dry run on a missing file runs on an
+      // empty in-memory store and creates nothing.
+      const opened = await openStoreUrl(flags.db ?? ':memory:', { noCreate: flags.dryRun === true });
       if (!opened.ok) {
         for (const d of opened.diagnostics) process.stderr.write(`t2m run: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
         return;
       }
       const store = opened.store;
-      if (onFile && creating) process.stderr.write(`t2m run: created a new store ${flags.db}\n`);
+      if (opened.created) process.stderr.write(`t2m run: created a new store ${flags.db}\n`);
       const limits = { maxStatements: flags.maxStatements, maxTextLength: flags.maxText, maxRows: flags.maxRows };
       const base = { now: flags.now ?? (flags.selectorUrl ? new Date().toISOString() : undefined), actor: flags.actor, tenant: flags.tenant, traceId: flags.trace, impersonate: flags.allowImpersonation === true, sourceMaps: input.sourceMaps, limits, policy } as const;
       // A model selector answers asynchronously: its choices are gathered first, on dry runs (spec/semantics.md#experience-memory).
       let gathered: { selector: import('../../engine/index.js').Selector; warnings: Diagnostic[] } | undefined;
       if (flags.selectorUrl) {
+        if (store.async) {
+          process.stderr.write('t2m run: --selector-url needs an SQLite store (a file or :memory:); a PostgreSQL store cannot gather the model\'s choices yet\n');
+          process.exitCode = 2;
+          await store.close();
+          return;
+        }
         const [{ gatherSelections, llmSelector }, { openAIProvider }] = await loaded(Promise.all([import('../../agents/selector.js'), import('../../agents/openai.js')]));
         const provider = openAIProvider({ baseUrl: flags.selectorUrl, model: flags.selectorModel ?? 'gpt-4o-mini', apiKey: process.env.OPENAI_API_KEY });
-        gathered = await gatherSelections(store, input.irs, { ...base, selector: llmSelector(provider) });
+        gathered = await gatherSelections(store as import('../../engine/index.js').Store, input.irs, { ...base, selector: llmSelector(provider) });
       }
       const options = { ...base, ...(gathered ? { selector: gathered.selector } : {}) };
-      // The sweep and the script are one transaction (one BEGIN IMMEDIATE on a store file): both
-      // commit, or neither does. Nothing is printed until the commit has succeeded.
-      type Outcome = { swept?: Exclude<ReturnType<typeof sweep>, { diagnostics: unknown }>; sweepProblem?: readonly Diagnostic[]; result?: RunResult };
+      // The sweep and the script are one transaction (one BEGIN IMMEDIATE on a store file, one
+      // SERIALIZABLE transaction on PostgreSQL, rerun whole if it loses a conflict): both commit,
+      // or neither does. Nothing is printed until the commit has succeeded.
+      type Outcome = { swept?: Exclude<Awaited<ReturnType<typeof import('../../engine/index.js').sweepAsync>>, { diagnostics: unknown }>; sweepProblem?: readonly Diagnostic[]; result?: RunResult };
       let outcome: Outcome;
       try {
-        outcome = store.transaction<Outcome>(() => {
-          const swept = flags.sweep ? sweep(store, flags.now ?? new Date(), flags.actor ?? 'system:sweep', flags.tenant) : undefined;
+        outcome = await withSerializableRetry(() => store.driveAsync(store.transactionIo<Outcome>(function* () {
+          const swept = flags.sweep ? yield* sweepIo(store, flags.now ?? new Date(), flags.actor ?? 'system:sweep', flags.tenant) : undefined;
           if (swept && 'diagnostics' in swept) return { commit: false, value: { sweepProblem: swept.diagnostics } };
-          const result = flags.dryRun ? explain(store, input.irs, options) : run(store, input.irs, options);
+          const result = yield* runIo(store, input.irs, flags.dryRun ? { ...options, dryRun: true } : options);
           return { commit: result.ok && !flags.dryRun, value: { swept, result } };
-        });
+        })));
       } catch (e) {
-        if (!isSqliteError(e)) throw e;
-        const d = classify(e as Error);
-        process.stderr.write(`t2m run: ${d.code}: ${flags.db ?? 'the store'} is ${d.message}\n`);
+        const d = storeError(flags.db ?? 'the store', e);
+        if (!d) throw e;
+        process.stderr.write(`t2m run: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
-        store.close();
+        await store.close();
         return;
       }
-      store.close();
+      await store.close();
       if (outcome.sweepProblem) {
         for (const d of outcome.sweepProblem) process.stderr.write(`t2m run: ${d.message}\n`);
         process.exitCode = 2;

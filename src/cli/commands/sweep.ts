@@ -1,36 +1,39 @@
 /** `t2m sweep --db <store> [--now <iso>]`: apply the expiry actions that are due. */
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
-import type { sweep } from '../../engine/index.js';
+import type { sweepAsync } from '../../engine/index.js';
 
 export function sweepCommand(program: Command): void {
   program
     .command('sweep')
-    .description('apply due expiry actions (soft_delete, hard_delete, demote, anonymize) to a store file')
-    .requiredOption('--db <store>', 'store file')
+    .description('apply due expiry actions (soft_delete, hard_delete, demote, anonymize) to a store')
+    .requiredOption('--db <store>', "the store: a file, 'pglite:./dir' or 'postgres://user@host/db' (spec/storage.md)")
     .option('--now <iso>', 'privileged: the clock (default: the current time); a later clock applies expiries early and lets locks lapse')
     .option('--tenant <name>', 'the tenant the command acts in (default: default); a script cannot name another')
     .option('--json', 'print the result as JSON')
     .action(async (flags: { db: string; now?: string; json?: boolean; tenant?: string }) => {
       // Loaded on use so the other commands do not pay for the engine.
-      const [{ sweep }, { classify, isSqliteError, openStoreFile }] = await loaded(Promise.all([import('../../engine/index.js'), import('../../node/sqlite-file.js')]));
-      const opened = openStoreFile(flags.db);
+      const [{ sweepAsync: sweep }, { openStoreUrl, storeError }, { withSerializableRetry }] = await loaded(Promise.all([
+        import('../../engine/index.js'), import('../../node/open-store.js'), import('../../postgres/store.js'),
+      ]));
+      const opened = await openStoreUrl(flags.db);
       if (!opened.ok) {
         for (const d of opened.diagnostics) process.stderr.write(`t2m sweep: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
         return;
       }
       // One transaction: when sweep returns, the changes are committed (and only then printed).
-      let result: ReturnType<typeof sweep>;
+      let result: Awaited<ReturnType<typeof sweepAsync>>;
       try {
-        result = sweep(opened.store, flags.now ?? new Date(), 'system:sweep', flags.tenant);
+        result = await withSerializableRetry(() => sweep(opened.store, flags.now ?? new Date(), 'system:sweep', flags.tenant));
       } catch (e) {
-        if (!isSqliteError(e)) throw e;
-        process.stderr.write(`t2m sweep: ${flags.db} is ${classify(e as Error).message}\n`);
+        const d = storeError(flags.db, e);
+        if (!d) throw e;
+        process.stderr.write(`t2m sweep: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
         return;
       } finally {
-        opened.store.close();
+        await opened.store.close();
       }
       if ('diagnostics' in result) {
         for (const d of result.diagnostics) process.stderr.write(`t2m sweep: ${d.message}\n`);

@@ -3,40 +3,47 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
 
-/** The engine and store files, loaded on use so the other commands do not pay for them. */
+/** The engine and the stores, loaded on use so the other commands do not pay for them. */
 async function engine() {
-  const [{ auditLog, undo }, files, { table }] = await loaded(Promise.all([
-    import('../../engine/index.js'), import('../../node/sqlite-file.js'), import('../engine-output.js'),
+  const [{ auditLogAsync, undoAsync }, { openStoreUrl, storeError }, { parseStoreUrl }, { isReadOnlyFile }, { withSerializableRetry }, { table }] = await loaded(Promise.all([
+    import('../../engine/index.js'), import('../../node/open-store.js'), import('../../node/store-url.js'), import('../../node/sqlite-file.js'),
+    import('../../postgres/store.js'), import('../engine-output.js'),
   ]));
-  return { auditLog, undo, table, ...files };
+  return { auditLogAsync, undoAsync, openStoreUrl, storeError, parseStoreUrl, isReadOnlyFile, withSerializableRetry, table };
 }
+
+const STORE_HELP = "the store: a file, 'pglite:./dir' or 'postgres://user@host/db' (spec/storage.md)";
 
 export function auditCommand(program: Command): void {
   program
     .command('audit')
-    .description('list the audit log of a store file')
-    .requiredOption('--db <store>', 'store file')
+    .description('list the audit log of a store')
+    .requiredOption('--db <store>', STORE_HELP)
     .option('--json', 'print the entries as JSON')
     .option('--tenant <name>', 'the tenant the command acts in (default: default); a script cannot name another')
     .action(async (flags: { db: string; json?: boolean; tenant?: string }) => {
-      const { auditLog, table, classify, isSqliteError, isReadOnlyFile, openStoreFile } = await engine();
-      // Only reads: a read-only file is opened read-only (and an older store is read as it is).
-      const opened = openStoreFile(flags.db, { readOnly: !existsSync(flags.db) || isReadOnlyFile(flags.db) });
+      const { auditLogAsync, openStoreUrl, storeError, parseStoreUrl, isReadOnlyFile, table } = await engine();
+      // Only reads: a missing or read-only file is opened read-only (and an older store is read as it is).
+      const url = parseStoreUrl(flags.db);
+      const file = 'kind' in url && url.kind === 'file' ? url.path : undefined;
+      const readOnly = file === undefined ? !('kind' in url && url.kind === 'memory') : !existsSync(file) || isReadOnlyFile(file);
+      const opened = await openStoreUrl(flags.db, { readOnly });
       if (!opened.ok) {
         for (const d of opened.diagnostics) process.stderr.write(`t2m audit: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
         return;
       }
-      let entries: ReturnType<typeof auditLog>;
+      let entries: Awaited<ReturnType<typeof auditLogAsync>>;
       try {
-        entries = auditLog(opened.store, undefined, flags.tenant);
+        entries = await auditLogAsync(opened.store, undefined, flags.tenant);
       } catch (e) {
-        if (!isSqliteError(e)) throw e;
-        process.stderr.write(`t2m audit: ${flags.db} is ${classify(e as Error).message}\n`);
+        const d = storeError(flags.db, e);
+        if (!d) throw e;
+        process.stderr.write(`t2m audit: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
         return;
       } finally {
-        opened.store.close();
+        await opened.store.close();
       }
       if (flags.json) process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
       else {
@@ -50,7 +57,7 @@ export function undoCommand(program: Command): void {
     .command('undo')
     .description('undo the soft deletes recorded by an audit entry, or take back its feedback (PROMOTE … REWARD) (see t2m audit)')
     .argument('<entry>', 'audit entry number')
-    .requiredOption('--db <store>', 'store file')
+    .requiredOption('--db <store>', STORE_HELP)
     .option('--actor <name>', 'the acting actor (locks and write permissions of the restored records apply)')
     .option('--now <iso>', 'privileged: the clock (default: the current time); it decides which locks are in force and stamps the audit log')
     .option('--tenant <name>', 'the tenant the command acts in (default: default); a script cannot name another')
@@ -60,24 +67,25 @@ export function undoCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const { undo, classify, isSqliteError, openStoreFile } = await engine();
-      const opened = openStoreFile(flags.db);
+      const { undoAsync, openStoreUrl, storeError, withSerializableRetry } = await engine();
+      const opened = await openStoreUrl(flags.db);
       if (!opened.ok) {
         for (const d of opened.diagnostics) process.stderr.write(`t2m undo: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
         return;
       }
       // One transaction: when undo returns, the change is committed (and only then printed).
-      let result: ReturnType<typeof undo>;
+      let result: Awaited<ReturnType<typeof undoAsync>>;
       try {
-        result = undo(opened.store, Number(entry), { actor: flags.actor, now: flags.now, tenant: flags.tenant });
+        result = await withSerializableRetry(() => undoAsync(opened.store, Number(entry), { actor: flags.actor, now: flags.now, tenant: flags.tenant }));
       } catch (e) {
-        if (!isSqliteError(e)) throw e;
-        process.stderr.write(`t2m undo: ${flags.db} is ${classify(e as Error).message}\n`);
+        const d = storeError(flags.db, e);
+        if (!d) throw e;
+        process.stderr.write(`t2m undo: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
         return;
       } finally {
-        opened.store.close();
+        await opened.store.close();
       }
       if (!result.ok) {
         for (const d of result.diagnostics) process.stderr.write(`t2m undo: ${d.code}: ${d.message}\n`);

@@ -1,0 +1,167 @@
+/**
+ * The PostgreSQL dialect (PGlite in-process, or a PostgreSQL server through node-postgres). The
+ * only file that knows PostgreSQL's SQL. Rows must come back in the shape the SQLite dialect gives
+ * (JSON as text, times as the ISO text that was written), so the drivers read JSON as text and
+ * times stay `text COLLATE "C"`: the IR's times keep the writer's UTC offset, which `timestamptz`
+ * would discard, and SQLite (and the benchmark's assertions) compare them as text — byte order,
+ * which is what the "C" collation gives on any server whatever its locale. See spec/storage.md.
+ */
+import type { Dialect } from '../dialect.js';
+import { AUDIT_COLUMNS, MEMORY_COLUMNS, type Column } from '../columns.js';
+import { BM25, IMPACT_LENGTH } from '../bm25.js';
+
+const sqlType = (c: Column): string => {
+  switch (c.kind) {
+    case 'int': return 'integer';
+    case 'real': return 'double precision';
+    case 'text': return 'text COLLATE "C"';
+    // Lists are jsonb (containment, GIN); objects are json, which keeps their keys in the order
+    // they were written (jsonb sorts them), so rows read back exactly as on SQLite.
+    case 'json-array': return 'jsonb';
+    case 'json-object': return 'json';
+    // Packed Float32 vectors (spec/retrieval.md).
+    case 'blob': return 'bytea';
+  }
+};
+
+const columnDdl = (c: Column) => `${c.name} ${sqlType(c)}${c.defaultSql !== undefined ? ` DEFAULT ${c.defaultSql}` : ''}`;
+
+const MEMORY_DDL = `CREATE TABLE IF NOT EXISTS memory (
+  id integer PRIMARY KEY DEFAULT t2m_next_id('memory'),
+${MEMORY_COLUMNS.filter((c) => c.name !== 'id')
+  .map((c) => `  ${columnDdl(c)}`)
+  .join(',\n')}
+)`;
+
+/** The text-search configuration: `simple` (no stemming, no stop words), so every language's words are kept as written. */
+export const TEXT_SEARCH_CONFIG = 'simple';
+
+/** The document a record is searched by; the GIN index `memory_text_search` is built on exactly this expression. */
+export const searchDocument = (q: (n: string) => string) => `to_tsvector('${TEXT_SEARCH_CONFIG}', COALESCE(${q('text')}, ''))`;
+
+/**
+ * `t2m_json_each(j)`: SQLite's json_each(j) as (key, value text) rows, for arrays and objects
+ * alike; the compatibility layer for benchmark assertions written in SQLite SQL
+ * (src/conformance/postgres.ts). `t2m_json_extract(j, '$.a.b')`: SQLite's json_extract on a
+ * simple `$.key` path, as text.
+ */
+const COMPAT_FUNCTIONS = [
+  `CREATE OR REPLACE FUNCTION t2m_json_each(j jsonb) RETURNS TABLE (key text, value text)
+LANGUAGE sql IMMUTABLE AS $fn$
+  SELECT (e.i - 1)::text, e.v #>> '{}' FROM jsonb_array_elements(CASE jsonb_typeof(j) WHEN 'array' THEN j ELSE '[]'::jsonb END) WITH ORDINALITY AS e(v, i)
+  UNION ALL
+  SELECT o.k, o.v #>> '{}' FROM jsonb_each(CASE jsonb_typeof(j) WHEN 'object' THEN j ELSE '{}'::jsonb END) AS o(k, v)
+$fn$`,
+  `CREATE OR REPLACE FUNCTION t2m_json_extract(j jsonb, path text) RETURNS text
+LANGUAGE sql IMMUTABLE AS $fn$
+  SELECT j #>> string_to_array(regexp_replace(path, '^\\$\\.?', ''), '.')
+$fn$`,
+  // The same on `json` columns (facets, lock_policy).
+  `CREATE OR REPLACE FUNCTION t2m_json_each(j json) RETURNS TABLE (key text, value text) LANGUAGE sql IMMUTABLE AS $fn$ SELECT * FROM t2m_json_each(j::jsonb) $fn$`,
+  `CREATE OR REPLACE FUNCTION t2m_json_extract(j json, path text) RETURNS text LANGUAGE sql IMMUTABLE AS $fn$ SELECT t2m_json_extract(j::jsonb, path) $fn$`,
+];
+
+/**
+ * Ids come from a counter row updated in the inserting transaction, not from a sequence: a
+ * sequence is not rolled back, so a refused or dry-run script would consume ids, while on SQLite
+ * (AUTOINCREMENT, and the benchmark's expected ids) a rolled-back insert leaves no gap. Ids are
+ * never reused (the counter only grows). The price: concurrent inserting scripts take turns on the
+ * counter row (spec/storage.md, spec/scaling.md).
+ */
+const ID_COUNTER = [
+  'CREATE TABLE IF NOT EXISTS t2m_seq (name text PRIMARY KEY, value integer NOT NULL)',
+  `CREATE OR REPLACE FUNCTION t2m_next_id(t text) RETURNS integer LANGUAGE sql VOLATILE AS $fn$
+  INSERT INTO t2m_seq AS s (name, value) VALUES (t, 1) ON CONFLICT (name) DO UPDATE SET value = s.value + 1 RETURNING value
+$fn$`,
+];
+
+/**
+ * The keyword index (spec/retrieval.md), kept as on SQLite: `memory_term` postings from each live
+ * record's `search_text` (the engine's tokens, space-separated) and the totals in
+ * `memory_search_stats`, maintained by one PL/pgSQL trigger in the writing transaction. Its
+ * `vectors` counter moves on every change to a record, so an in-memory vector index knows when
+ * it is stale. A record's postings are dropped by memory id (the `memory_term_id` index).
+ */
+const tokensOf = (r: string) => `string_to_array(${r}.search_text, ' ')`;
+const indexedRow = (r: string) => `(${r}.deleted = 0 AND ${r}.search_text IS NOT NULL AND ${r}.search_text <> '')`;
+const SEARCH_DDL = [
+  'CREATE TABLE IF NOT EXISTS memory_term (term text COLLATE "C" NOT NULL, impact integer NOT NULL, memory_id integer NOT NULL, tf integer NOT NULL, len integer NOT NULL, PRIMARY KEY (term, impact, memory_id))',
+  'CREATE INDEX IF NOT EXISTS memory_term_id ON memory_term (memory_id)',
+  'CREATE TABLE IF NOT EXISTS memory_search_stats (id integer PRIMARY KEY CHECK (id = 1), docs integer NOT NULL, tokens integer NOT NULL, vectors integer NOT NULL)',
+  'INSERT INTO memory_search_stats (id, docs, tokens, vectors) VALUES (1, 0, 0, 0) ON CONFLICT (id) DO NOTHING',
+  `CREATE OR REPLACE FUNCTION t2m_memory_search() RETURNS trigger LANGUAGE plpgsql AS $fn$
+DECLARE
+  searched boolean := TG_OP <> 'UPDATE' OR OLD.search_text IS DISTINCT FROM NEW.search_text OR OLD.deleted IS DISTINCT FROM NEW.deleted;
+BEGIN
+  IF searched AND TG_OP IN ('UPDATE', 'DELETE') AND ${indexedRow('OLD')} THEN
+    DELETE FROM memory_term WHERE memory_id = OLD.id;
+    UPDATE memory_search_stats SET docs = docs - 1, tokens = tokens - cardinality(${tokensOf('OLD')}) WHERE id = 1;
+  END IF;
+  IF searched AND TG_OP IN ('INSERT', 'UPDATE') AND ${indexedRow('NEW')} THEN
+    INSERT INTO memory_term (term, impact, memory_id, tf, len)
+      SELECT w.term, CAST(1000000.0 * COUNT(*) * ${BM25.k1 + 1} / (COUNT(*) + ${BM25.k1} * (${1 - BM25.b} + ${BM25.b} * cardinality(${tokensOf('NEW')}) / ${IMPACT_LENGTH}.0)) AS integer), NEW.id, COUNT(*), cardinality(${tokensOf('NEW')})
+      FROM unnest(${tokensOf('NEW')}) AS w(term) GROUP BY w.term;
+    UPDATE memory_search_stats SET docs = docs + 1, tokens = tokens + cardinality(${tokensOf('NEW')}) WHERE id = 1;
+  END IF;
+  UPDATE memory_search_stats SET vectors = vectors + 1 WHERE id = 1;
+  RETURN NULL;
+END
+$fn$`,
+  `DO $do$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'memory_search' AND tgrelid = 'memory'::regclass) THEN
+    CREATE TRIGGER memory_search AFTER INSERT OR DELETE OR UPDATE OF search_text, deleted, embedding_f32, embedding_model ON memory FOR EACH ROW EXECUTE FUNCTION t2m_memory_search();
+  END IF;
+END $do$`,
+];
+
+export const postgres: Dialect = {
+  name: 'postgres',
+  quoteIdent: (name) => `"${name.replace(/"/g, '""')}"`,
+  placeholder: (index) => `$${index + 1}`,
+  jsonArrayContains: (column, param) => `COALESCE(${column}, '[]'::jsonb) @> jsonb_build_array(${param}::text)`,
+  // jsonb containment: answered by the GIN index memory_tags (jsonb_path_ops).
+  hasTag: (param) => `"tags" @> jsonb_build_array(${param}::text)`,
+  jsonArrayOverlaps: (column, param) => `COALESCE(${column}, '[]'::jsonb) ?| ARRAY(SELECT jsonb_array_elements_text(${param}::jsonb))`,
+  jsonObjectField: (column, keyParam) => `(${column} ->> ${keyParam}::text)`,
+  insertReturningId: () => ' RETURNING id',
+  lastInsertId: () => `SELECT value AS id FROM t2m_seq WHERE name = 'memory'`,
+  schema: () => [
+    ...ID_COUNTER,
+    MEMORY_DDL,
+    'CREATE INDEX IF NOT EXISTS memory_time ON memory (time)',
+    'CREATE INDEX IF NOT EXISTS memory_tags ON memory USING GIN (tags jsonb_path_ops)',
+    // Full-text search over the text (RETRIEVE's search can rank with ts_rank on it).
+    `CREATE INDEX IF NOT EXISTS memory_text_search ON memory USING GIN (${searchDocument((n) => n)})`,
+    `CREATE TABLE IF NOT EXISTS audit_log (
+  id integer PRIMARY KEY DEFAULT t2m_next_id('audit_log'),
+  at text COLLATE "C" NOT NULL,
+  actor text,
+  op text NOT NULL,
+  ir text,
+  affected_ids text NOT NULL,
+  before text,
+  after text,
+  undone_by integer,
+${AUDIT_COLUMNS.map((c) => `  ${columnDdl(c)}`).join(',\n')}
+)`,
+    ...SEARCH_DDL,
+    'CREATE TABLE IF NOT EXISTS t2m_meta (key text PRIMARY KEY, value text)',
+    ...COMPAT_FUNCTIONS,
+  ],
+  // The tag and text indexes are PostgreSQL indexes: nothing derived to rebuild.
+  // The keyword index from the records (a store that predates it).
+  backfill: () => [
+    'DELETE FROM memory_term',
+    `INSERT INTO memory_term (term, impact, memory_id, tf, len) SELECT w.term, CAST(1000000.0 * COUNT(*) * ${BM25.k1 + 1} / (COUNT(*) + ${BM25.k1} * (${1 - BM25.b} + ${BM25.b} * cardinality(${tokensOf('m')}) / ${IMPACT_LENGTH}.0)) AS integer), m.id, COUNT(*), cardinality(${tokensOf('m')}) FROM memory AS m, unnest(${tokensOf('m')}) AS w(term) WHERE ${indexedRow('m')} GROUP BY m.id, w.term`,
+    `UPDATE memory_search_stats SET docs = (SELECT COUNT(*) FROM memory AS m WHERE ${indexedRow('m')}), tokens = (SELECT COALESCE(SUM(cardinality(${tokensOf('m')})), 0) FROM memory AS m WHERE ${indexedRow('m')}), vectors = vectors + 1 WHERE id = 1`,
+  ],
+  jsonEntries: (param) => `(SELECT key, value::double precision AS value FROM json_each_text(${param}::json))`,
+  jsonElements: (param) => `(SELECT value FROM json_array_elements_text(${param}::json))`,
+  addColumn: (c, table = 'memory') => `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${columnDdl(c)}`,
+  listTables: () => `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()`,
+  listColumns: (table) => ({
+    sql: 'SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1',
+    params: [table],
+  }),
+  markFormat: (format) => ({ sql: `INSERT INTO t2m_meta (key, value) VALUES ('format', $1) ON CONFLICT (key) DO NOTHING`, params: [format] }),
+};

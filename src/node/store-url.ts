@@ -1,0 +1,77 @@
+/**
+ * One way to name a store, everywhere one is named (`--db`, `openStoreUrl`):
+ *
+ * | written | the store |
+ * | --- | --- |
+ * | `:memory:` | an in-memory SQLite store (sql.js), gone at exit |
+ * | `path/to/store.sqlite`, `file:path` | an SQLite store file (better-sqlite3), created when missing |
+ * | `pglite:` (or `pglite:memory`) | PGlite (PostgreSQL in this process), in memory |
+ * | `pglite:./dir`, `pglite:/abs/dir` | PGlite with its data in that directory, created when missing |
+ * | `postgres://user:pass@host:port/db?schema=name`, `postgresql://…` | a PostgreSQL server; `schema` (default `public`) holds the store's tables |
+ *
+ * Any other `scheme://` is refused with `bad-store-url` rather than taken for a file name.
+ */
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+
+export type StoreUrl =
+  | { readonly kind: 'memory' }
+  | { readonly kind: 'file'; readonly path: string }
+  | { readonly kind: 'pglite'; readonly dataDir?: string }
+  | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string };
+
+const bad = (message: string): Diagnostic => ({ code: 'bad-store-url', severity: 'error', message });
+
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_$]{0,62}$/;
+
+export const STORE_URL_FORMS = "a file path, ':memory:', 'pglite:' (in memory), 'pglite:./dir' or 'postgres://user@host:port/db'";
+
+/** Reads a store name; a diagnostic when it names no store this version can open. */
+export function parseStoreUrl(text: string): StoreUrl | Diagnostic {
+  const s = text.trim();
+  if (!s) return bad(`an empty store name; give ${STORE_URL_FORMS}`);
+  if (s === ':memory:') return { kind: 'memory' };
+  if (/^pglite:/i.test(s)) {
+    let rest = s.slice('pglite:'.length);
+    if (rest.startsWith('//')) rest = rest.slice(2);
+    if (rest === '' || rest === 'memory' || rest === ':memory:') return { kind: 'pglite' };
+    return { kind: 'pglite', dataDir: rest };
+  }
+  if (/^postgres(ql)?:\/\//i.test(s)) {
+    let u: URL;
+    try {
+      u = new URL(s);
+    } catch {
+      return bad(`'${redact(s)}' is not a well-formed PostgreSQL URL (postgres://user:password@host:port/database)`);
+    }
+    if (!u.hostname && !u.searchParams.get('host')) return bad(`'${redact(s)}' names no host (postgres://user@host:port/database)`);
+    if (u.port && !(Number(u.port) > 0 && Number(u.port) < 65536)) return bad(`'${redact(s)}' has a bad port '${u.port}'`);
+    const schema = u.searchParams.get('schema') ?? undefined;
+    if (schema !== undefined && !SCHEMA_NAME.test(schema)) return bad(`schema '${schema}' is not a plain identifier (letters, digits, _ and $, at most 63)`);
+    u.searchParams.delete('schema');
+    return { kind: 'postgres', url: u.toString(), ...(schema !== undefined ? { schema } : {}) };
+  }
+  if (/^file:/i.test(s)) {
+    const path = s.slice('file:'.length).replace(/^\/\/(?=\/)/, '');
+    return path ? { kind: 'file', path } : bad(`'${s}' names no file`);
+  }
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]+):\/\//.exec(s);
+  if (scheme) return bad(`'${redact(s)}': unknown kind of store '${scheme[1]}:'; give ${STORE_URL_FORMS}`);
+  return { kind: 'file', path: s };
+}
+
+/** The URL with any password hidden. */
+export function redact(url: string): string {
+  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^:@/]*):[^@/]*@/, '$1:***@');
+}
+
+/** How a store is named in messages (never with its password). */
+export function describeStoreUrl(u: StoreUrl): string {
+  switch (u.kind) {
+    case 'memory': return ':memory:';
+    case 'file': return u.path;
+    case 'pglite': return u.dataDir !== undefined ? `pglite:${u.dataDir}` : 'pglite:';
+    case 'postgres': return redact(u.url) + (u.schema ? ` (schema ${u.schema})` : '');
+  }
+}
+
+export const isDiagnostic = (x: StoreUrl | Diagnostic): x is Diagnostic => 'code' in x;

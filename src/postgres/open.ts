@@ -1,0 +1,90 @@
+/**
+ * Getting a PostgreSQL schema ready to be a store (PGlite or a server): the same rules as an
+ * SQLite store file (src/sqlite/open.ts). In one transaction: an empty schema gets the tables;
+ * a store is checked (a `memory` table with every column of its version, no trigger or rule
+ * text2mem did not create: one could suppress audit entries), a newer store is refused, an older
+ * one is migrated forward (missing columns added, engine objects re-created).
+ */
+import { MEMORY_COLUMNS } from '../compile/columns.js';
+import { postgres } from '../compile/dialects/postgres.js';
+import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
+import type { AsyncSqlDriver } from '../execute/driver.js';
+import { STORE_FORMAT, STORE_VERSION } from '../sqlite/open.js';
+
+const FORMAT = /^text2mem-store\/(\d+)$/;
+const fail = (code: Code, message: string): Diagnostic => ({ code, severity: 'error', message });
+
+export interface PreparePostgresOptions {
+  /** Only read: no migration, no new tables. */
+  readonly readOnly?: boolean;
+}
+
+/** Prepares the driver's current schema as a store; returns the diagnostics that refuse it. */
+export async function preparePostgresStore(driver: AsyncSqlDriver, options: PreparePostgresOptions = {}): Promise<Diagnostic[]> {
+  const write = !options.readOnly;
+  if (!write) return inspect(driver, false);
+  // Two first openers of one database take turns: the advisory lock is held to the end of the transaction.
+  await driver.exec('BEGIN');
+  let done = false;
+  try {
+    await driver.all(`SELECT pg_advisory_xact_lock(hashtext(current_schema() || '/text2mem-store'))`);
+    const problems = await inspect(driver, true);
+    if (problems.length) return problems;
+    await driver.commit();
+    done = true;
+    return [];
+  } finally {
+    if (!done) await driver.rollback();
+  }
+}
+
+async function inspect(driver: AsyncSqlDriver, write: boolean): Promise<Diagnostic[]> {
+  const tables = new Set((await driver.all(postgres.listTables())).map((r) => String(r.name)));
+  if (!tables.has('memory')) {
+    const names = [...tables];
+    if (names.length) return [fail('bad-store-file', `a PostgreSQL schema that is not a Text2Mem store: it has no 'memory' table (tables: ${names.join(', ')})`)];
+    if (!write) return [fail('bad-store-file', 'an empty PostgreSQL schema, not yet a Text2Mem store')];
+    for (const ddl of postgres.schema()) await driver.exec(ddl);
+    const mark = postgres.markFormat(STORE_FORMAT);
+    await driver.run(mark.sql, mark.params);
+    return [];
+  }
+  const list = postgres.listColumns('memory');
+  const cols = new Set((await driver.all(list.sql, list.params)).map((r) => String(r.name)));
+  let v = 1;
+  if (tables.has('t2m_meta')) {
+    const [row] = await driver.all(`SELECT value FROM t2m_meta WHERE key = 'format'`);
+    if (row) {
+      const m = FORMAT.exec(String(row.value));
+      if (!m) return [fail('bad-store-file', `marked '${String(row.value)}', which is not a Text2Mem store format`)];
+      v = Number(m[1]);
+    }
+  }
+  if (v > STORE_VERSION) {
+    return [fail('store-too-new', `a store of format ${v}, written by a newer text2mem; this version reads formats up to ${STORE_VERSION}: upgrade text2mem to open it`)];
+  }
+  const absent = MEMORY_COLUMNS.filter((c) => !cols.has(c.name));
+  const missing = absent.filter((c) => c.since <= v).map((c) => c.name);
+  if (missing.length) return [fail('bad-store-file', `a schema whose 'memory' table lacks the columns ${missing.join(', ')}`)];
+  if (absent.length && !write) return [fail('store-needs-migration', `a store of format ${v}; this version writes format ${STORE_VERSION} and must add the columns ${absent.map((c) => c.name).join(', ')}: open it once writable to migrate it`)];
+  const foreign = await driver.all(
+    `SELECT 'trigger ' || t.tgname || ' on ' || c.relname AS what FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+       WHERE NOT t.tgisinternal AND NOT (t.tgname = 'memory_search' AND c.relname = 'memory') AND c.relnamespace = current_schema()::regnamespace AND c.relname IN ('memory', 'audit_log', 't2m_meta', 't2m_seq')
+     UNION ALL
+     SELECT 'rule ' || r.rulename || ' on ' || c.relname FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class
+       WHERE r.rulename <> '_RETURN' AND c.relnamespace = current_schema()::regnamespace AND c.relname IN ('memory', 'audit_log', 't2m_meta', 't2m_seq')`,
+  );
+  if (foreign.length) {
+    return [fail('store-schema', `not opened: it has ${foreign.map((r) => `a ${String(r.what)}`).join('; ')} that text2mem did not create. Such objects can change what the engine writes (e.g. suppress audit entries); drop them if they are not wanted, or use another schema`)];
+  }
+  if (!write) return [];
+  if (v < STORE_VERSION || absent.length) {
+    for (const c of absent) await driver.exec(postgres.addColumn(c));
+  }
+  // Idempotent: re-creates any engine object that is missing (an index, a compatibility function).
+  for (const ddl of postgres.schema()) await driver.exec(ddl);
+  const mark = postgres.markFormat(STORE_FORMAT);
+  await driver.run(mark.sql, mark.params);
+  await driver.run(`UPDATE t2m_meta SET value = $1 WHERE key = 'format'`, [STORE_FORMAT]);
+  return [];
+}

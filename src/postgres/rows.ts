@@ -1,0 +1,32 @@
+/**
+ * Rows in the SQLite shape (see AsyncSqlDriver): `jsonb`/`json` as JSON text, 64-bit integers and
+ * numerics as numbers, booleans as 1/0, dates and times as ISO-8601 text. Both PostgreSQL drivers
+ * install these parsers, keyed by type OID, so the engine reads their rows as it reads SQLite's.
+ */
+export const OID = {
+  BOOL: 16,
+  INT8: 20,
+  JSON: 114,
+  NUMERIC: 1700,
+  DATE: 1082,
+  TIMESTAMP: 1114,
+  TIMESTAMPTZ: 1184,
+  JSONB: 3802,
+} as const;
+
+const iso = (text: string) => {
+  const d = new Date(text.includes('T') || !/ /.test(text) ? text : text.replace(' ', 'T'));
+  return Number.isNaN(d.getTime()) ? text : d.toISOString();
+};
+
+/** Text → value, per type OID; types not listed keep the driver's own parsing (int4, float8, text…). */
+export const PARSERS: Readonly<Record<number, (text: string) => unknown>> = {
+  [OID.BOOL]: (t) => (t === 't' || t === 'true' ? 1 : 0),
+  [OID.INT8]: (t) => Number(t),
+  [OID.NUMERIC]: (t) => Number(t),
+  [OID.JSON]: (t) => t,
+  [OID.JSONB]: (t) => t,
+  [OID.DATE]: (t) => t,
+  [OID.TIMESTAMP]: (t) => iso(`${t}Z`),
+  [OID.TIMESTAMPTZ]: (t) => iso(t),
+};

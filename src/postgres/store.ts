@@ -1,0 +1,126 @@
+/**
+ * PostgreSQL stores (Node only): opening one on PGlite or a server, and running scripts on it
+ * with the serialization retry spec/storage.md ("Concurrency on PostgreSQL") describes. The engine
+ * is the same as on SQLite, driven through its asynchronous entry points (runAsync …).
+ */
+import { postgres } from '../compile/dialects/postgres.js';
+import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
+import type { AsyncSqlDriver } from '../execute/driver.js';
+import { Store, type StoreParts } from '../execute/store.js';
+import { preparePostgresStore } from './open.js';
+import { PgDriver, redactUrl } from './pg-driver.js';
+import { PgliteDriver } from './pglite-driver.js';
+
+export type PostgresStore = Store<AsyncSqlDriver>;
+
+export type PostgresOpenResult =
+  | { readonly ok: true; readonly store: PostgresStore }
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+
+export type PostgresTarget =
+  | { readonly kind: 'pglite'; readonly dataDir?: string; readonly schema?: string }
+  | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string; readonly connectTimeoutMs?: number };
+
+export interface PostgresStoreOptions extends Omit<StoreParts, 'dialect'> {
+  /** Only read (no tables created, no migration): `t2m audit`. */
+  readonly readOnly?: boolean;
+}
+
+const fail = (code: Code, message: string): Diagnostic => ({ code, severity: 'error', message });
+
+/** SQLSTATEs after which a script is rolled back and run again: serialization failure, deadlock. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
+export const isRetryable = (e: unknown): boolean => RETRYABLE.has(String((e as { code?: unknown })?.code ?? ''));
+
+/** True for an error PostgreSQL (either driver) reported: it carries a five-character SQLSTATE. */
+export function isPostgresError(e: unknown): e is Error & { code: string } {
+  return e instanceof Error && typeof (e as { code?: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test((e as unknown as { code: string }).code);
+}
+
+/** A diagnostic for a connection error: the driver's one-line reason, never a stack or a password. */
+export function unreachable(location: string, e: unknown): Diagnostic {
+  const err = e as { code?: string; message?: string; errors?: { message?: string }[] };
+  const reason = err.message || err.errors?.map((x) => x.message).filter(Boolean).join('; ') || err.code || String(e);
+  const auth = err.code === '28P01' || err.code === '28000';
+  const nodb = err.code === '3D000';
+  const hint = auth ? ' (the server refused the login: check the user and password)'
+    : nodb ? ' (create the database first, e.g. createdb)'
+    : /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|timeout|ETIMEDOUT|EHOSTUNREACH/i.test(`${err.code} ${reason}`) ? ' (is the server running, and is the host and port right?)'
+    : '';
+  return fail('store-unreachable', `cannot reach the PostgreSQL store ${location}: ${reason.split('\n')[0]}${hint}`);
+}
+
+/** A diagnostic for a PostgreSQL error while a script ran (not a bug of ours: the server said no). */
+export function classifyPostgresError(location: string, e: Error & { code?: string }): Diagnostic {
+  if (isRetryable(e)) return fail('store-busy', `${location} is busy: the script kept conflicting with concurrent ones (${e.message}); nothing was changed`);
+  if (e.code?.startsWith('08') || e.code === '57P01' || /Connection terminated|ECONNRESET/i.test(e.message)) return unreachable(location, e);
+  if (e.code === '25006' || e.code === '42501') return fail('store-read-only', `${location} may not be written by this login (${e.message}); nothing was changed`);
+  return fail('store-unwritable', `${location}: PostgreSQL refused a statement (${e.code ?? 'error'}: ${e.message}); nothing was changed`);
+}
+
+/** Connects the driver for `target`; a diagnostic when it cannot. */
+export async function connectPostgres(target: PostgresTarget): Promise<AsyncSqlDriver | Diagnostic> {
+  if (target.kind === 'pglite') {
+    try {
+      return await PgliteDriver.open({ dataDir: target.dataDir, schema: target.schema });
+    } catch (e) {
+      return fail('store-unreadable', `cannot open PGlite${target.dataDir !== undefined ? ` in ${target.dataDir}` : ''}: ${(e as Error).message}`);
+    }
+  }
+  try {
+    return await PgDriver.connect(target.url, { schema: target.schema, connectTimeoutMs: target.connectTimeoutMs });
+  } catch (e) {
+    return unreachable(redactUrl(target.url), e);
+  }
+}
+
+/** Opens (or creates, in an empty schema) a store on PostgreSQL: PGlite or a server. */
+export async function openPostgresStore(target: PostgresTarget, options: PostgresStoreOptions = {}): Promise<PostgresOpenResult> {
+  const driver = await connectPostgres(target);
+  if ('code' in driver) return { ok: false, diagnostics: [driver] };
+  return openOnDriver(driver, options);
+}
+
+/** Prepares `driver`'s current schema as a store (closing the driver when it is refused). */
+export async function openOnDriver(driver: AsyncSqlDriver, options: PostgresStoreOptions = {}): Promise<PostgresOpenResult> {
+  let problems: Diagnostic[];
+  try {
+    problems = await preparePostgresStore(driver, { readOnly: options.readOnly });
+  } catch (e) {
+    await driver.close();
+    if (!isPostgresError(e) && !/terminated|ECONN/i.test((e as Error).message)) throw e;
+    return { ok: false, diagnostics: [classifyPostgresError(driver.location, e as Error)] };
+  }
+  if (problems.length) {
+    await driver.close();
+    return { ok: false, diagnostics: problems.map((d) => ({ ...d, message: `${driver.location} is ${d.message}` })) };
+  }
+  return { ok: true, store: new Store(driver, { ...options, dialect: postgres }) };
+}
+
+export interface RetryOptions {
+  /** Attempts in all (default 10). */
+  readonly attempts?: number;
+  /** Called before each rerun (tests count them). */
+  readonly onRetry?: (attempt: number, e: Error) => void;
+}
+
+/**
+ * Runs `script` (one transaction: a runAsync, or a transactionIo driven to the end) and, when
+ * PostgreSQL aborted it for a serialization failure or a deadlock, runs it again after a short
+ * random back-off. Safe because the transaction was rolled back and a script is replayable (the
+ * clock and the actor come from the caller). The last failure is rethrown.
+ */
+export async function withSerializableRetry<T>(script: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
+  const attempts = options.attempts ?? 10;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await script();
+    } catch (e) {
+      if (!isRetryable(e) || attempt >= attempts) throw e;
+      options.onRetry?.(attempt, e as Error);
+      await new Promise((r) => setTimeout(r, Math.random() * 5 * 2 ** Math.min(attempt, 6)));
+    }
+  }
+}

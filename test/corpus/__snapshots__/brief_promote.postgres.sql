@@ -1,0 +1,9 @@
+-- brief_promote.t2m explained on a fresh postgres store, clock 2025-10-21T00:00:00Z
+
+-- transaction 1: statement [1], would commit
+
+-- [1] Promote: ids -
+SELECT * FROM "memory" WHERE "deleted" = $1 AND ("expire_at" IS NULL OR "expire_at" > $2);
+--   params [0,"2025-10-21T00:00:00Z"]
+
+-- warning no-match at 2:9-2:44 [1] (target): Promote: the target matches no live record

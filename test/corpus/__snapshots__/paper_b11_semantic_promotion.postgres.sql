@@ -1,0 +1,25 @@
+-- paper_b11_semantic_promotion.t2m explained on a fresh postgres store, clock 2025-10-21T00:00:00Z
+
+-- transaction 1: statements [1]-[3], would commit
+
+-- [1] Encode: ids 1
+INSERT INTO "memory" ("text", "type", "tags", "facets", "subject", "topic", "source", "auto_frequency", "expire_at", "next_auto_update_at", "read_perm_level", "write_perm_level", "time", "owner", "created_at", "updated_at", "deleted", "embedding", "embedding_model") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING id;
+--   params ["Q2 OKR review meeting notes: marketing reach increased by 25%, sales pipeline ahead of target, and product adoption remains steady.","note","[\"OKR\",\"review\",\"meeting\"]","{\"subject\":\"Q2 performance\",\"topic\":\"OKR progress\"}","Q2 performance","OKR progress","meeting_minutes",null,null,null,null,null,"2025-04-10T07:30:00Z",null,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z",0,"<vector of 64 numbers, sha256 ee1934ecd46a>","t2m-hash-64"]
+INSERT INTO "audit_log" (at, actor, op, ir, affected_ids, before, after) VALUES ($1, $2, $3, $4, $5, $6, $7);
+--   params ["2025-10-21T00:00:00Z",null,"Encode","{\"stage\":\"ENC\",\"op\":\"Encode\",\"args\":{\"payload\":{\"text\":\"Q2 OKR review meeting notes: marketing reach increased by 25%, sales pipeline ahead of target, and product adoption remains steady.\"},\"type\":\"note\",\"tags\":[\"OKR\",\"review\",\"meeting\"],\"time\":\"2025-04-10T15:30:00+08:00\",\"source\":\"meeting_minutes\",\"facets\":{\"subject\":\"Q2 performance\",\"topic\":\"OKR progress\"}}}","[1]","{\"1\":null}","{\"1\":{\"id\":1,\"text\":\"Q2 OKR review meeting notes: marketing reach increased by 25%, sales pipeline ahead of target, and product adoption remains steady.\",\"type\":\"note\",\"tags\":[\"OKR\",\"review\",\"meeting\"],\"facets\":{\"subject\":\"Q2 performance\",\"topic\":\"OKR progress\"},\"subject\":\"Q2 performance\",\"topic\":\"OKR progress\",\"source\":\"meeting_minutes\",\"auto_frequency\":null,\"expire_at\":null,\"next_auto_update_at\":null,\"read_perm_level\":null,\"write_perm_level\":null,\"time\":\"2025-04-10T07:30:00Z\",\"owner\":null,\"created_at\":\"2025-10-21T00:00:00Z\",\"updated_at\":\"2025-10-21T00:00:00Z\",\"deleted\":0,\"embedding_model\":\"t2m-hash-64\"}}"]
+
+-- [2] Encode: ids 2
+INSERT INTO "memory" ("text", "type", "tags", "facets", "subject", "topic", "source", "auto_frequency", "expire_at", "next_auto_update_at", "read_perm_level", "write_perm_level", "time", "owner", "created_at", "updated_at", "deleted", "embedding", "embedding_model") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING id;
+--   params ["Action item: follow up with design team on the new dashboard for OKR tracking by next Monday.","task","[\"OKR\",\"task\",\"dashboard\"]","{\"subject\":\"dashboard design\",\"topic\":\"task follow-up\"}","dashboard design","task follow-up","project_tracker",null,null,null,null,null,"2025-04-11T02:00:00Z",null,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z",0,"<vector of 64 numbers, sha256 5d7ecd921c4d>","t2m-hash-64"]
+INSERT INTO "audit_log" (at, actor, op, ir, affected_ids, before, after) VALUES ($1, $2, $3, $4, $5, $6, $7);
+--   params ["2025-10-21T00:00:00Z",null,"Encode","{\"stage\":\"ENC\",\"op\":\"Encode\",\"args\":{\"payload\":{\"text\":\"Action item: follow up with design team on the new dashboard for OKR tracking by next Monday.\"},\"type\":\"task\",\"tags\":[\"OKR\",\"task\",\"dashboard\"],\"time\":\"2025-04-11T10:00:00+08:00\",\"source\":\"project_tracker\",\"facets\":{\"subject\":\"dashboard design\",\"topic\":\"task follow-up\"}}}","[2]","{\"2\":null}","{\"2\":{\"id\":2,\"text\":\"Action item: follow up with design team on the new dashboard for OKR tracking by next Monday.\",\"type\":\"task\",\"tags\":[\"OKR\",\"task\",\"dashboard\"],\"facets\":{\"subject\":\"dashboard design\",\"topic\":\"task follow-up\"},\"subject\":\"dashboard design\",\"topic\":\"task follow-up\",\"source\":\"project_tracker\",\"auto_frequency\":null,\"expire_at\":null,\"next_auto_update_at\":null,\"read_perm_level\":null,\"write_perm_level\":null,\"time\":\"2025-04-11T02:00:00Z\",\"owner\":null,\"created_at\":\"2025-10-21T00:00:00Z\",\"updated_at\":\"2025-10-21T00:00:00Z\",\"deleted\":0,\"embedding_model\":\"t2m-hash-64\"}}"]
+
+-- [3] Promote: ids 1, 2
+SELECT * FROM "memory" WHERE "deleted" = $1 AND ("expire_at" IS NULL OR "expire_at" > $2);
+--   params [0,"2025-10-21T00:00:00Z"]
+UPDATE "memory" SET "weight" = $1, "updated_at" = $2 WHERE "id" = $3;
+--   params [0.9,"2025-10-21T00:00:00Z",1]
+UPDATE "memory" SET "weight" = $1, "updated_at" = $2 WHERE "id" = $3;
+--   params [0.9,"2025-10-21T00:00:00Z",2]
+INSERT INTO "audit_log" (at, actor, op, ir, affected_ids, before, after) VALUES ($1, $2, $3, $4, $5, $6, $7);
+--   params ["2025-10-21T00:00:00Z",null,"Promote","{\"stage\":\"STO\",\"op\":\"Promote\",\"target\":{\"search\":{\"intent\":{\"query\":\"OKR progress\"},\"limit\":5}},\"args\":{\"weight\":0.9}}","[1,2]","{\"1\":{\"weight\":null},\"2\":{\"weight\":null}}","{\"1\":{\"weight\":0.9},\"2\":{\"weight\":0.9}}"]

@@ -1,0 +1,28 @@
+-- refused_update_locked.t2m explained on a fresh postgres store, clock 2025-10-21T00:00:00Z
+
+-- transaction 1: statements [1]-[2], would commit
+
+-- [1] Encode: ids 1
+INSERT INTO "memory" ("text", "type", "tags", "facets", "source", "auto_frequency", "expire_at", "next_auto_update_at", "read_perm_level", "write_perm_level", "time", "owner", "created_at", "updated_at", "deleted", "embedding", "embedding_model") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id;
+--   params ["Incident 812 timeline: 03:10 alert, 03:42 restored","incident","[\"incident:812\"]","{}",null,null,null,null,null,null,"2025-10-20T03:42:00Z",null,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z",0,"<vector of 64 numbers, sha256 41d0eea510ed>","t2m-hash-64"]
+INSERT INTO "audit_log" (at, actor, op, ir, affected_ids, before, after) VALUES ($1, $2, $3, $4, $5, $6, $7);
+--   params ["2025-10-21T00:00:00Z",null,"Encode","{\"stage\":\"ENC\",\"op\":\"Encode\",\"args\":{\"payload\":{\"text\":\"Incident 812 timeline: 03:10 alert, 03:42 restored\"},\"type\":\"incident\",\"tags\":[\"incident:812\"],\"time\":\"2025-10-20T03:42:00Z\"}}","[1]","{\"1\":null}","{\"1\":{\"id\":1,\"text\":\"Incident 812 timeline: 03:10 alert, 03:42 restored\",\"type\":\"incident\",\"tags\":[\"incident:812\"],\"facets\":{},\"source\":null,\"auto_frequency\":null,\"expire_at\":null,\"next_auto_update_at\":null,\"read_perm_level\":null,\"write_perm_level\":null,\"time\":\"2025-10-20T03:42:00Z\",\"owner\":null,\"created_at\":\"2025-10-21T00:00:00Z\",\"updated_at\":\"2025-10-21T00:00:00Z\",\"deleted\":0,\"embedding_model\":\"t2m-hash-64\"}}"]
+
+-- [2] Lock: ids 1
+SELECT * FROM "memory" WHERE "deleted" = $1 AND ("expire_at" IS NULL OR "expire_at" > $2) AND "tags" @> jsonb_build_array($3::text) ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT $4;
+--   params [0,"2025-10-21T00:00:00Z","incident:812",10]
+UPDATE "memory" SET "lock_mode" = $1, "lock_reason" = $2, "updated_at" = $3 WHERE "id" = $4;
+--   params ["read_only","postmortem audit","2025-10-21T00:00:00Z",1]
+INSERT INTO "audit_log" (at, actor, op, ir, affected_ids, before, after) VALUES ($1, $2, $3, $4, $5, $6, $7);
+--   params ["2025-10-21T00:00:00Z","sre-ling","Lock","{\"stage\":\"STO\",\"op\":\"Lock\",\"target\":{\"filter\":{\"has_tags\":[\"incident:812\"],\"limit\":10}},\"args\":{\"mode\":\"read_only\",\"reason\":\"postmortem audit\"},\"meta\":{\"actor\":\"sre-ling\"}}","[1]","{\"1\":{\"lock_mode\":null,\"lock_reason\":null}}","{\"1\":{\"lock_mode\":\"read_only\",\"lock_reason\":\"postmortem audit\"}}"]
+
+
+-- transaction 2: statements [3]-[4], would be refused
+
+-- [3] Encode: ids 2
+INSERT INTO "memory" ("text", "type", "tags", "facets", "source", "auto_frequency", "expire_at", "next_auto_update_at", "read_perm_level", "write_perm_level", "time", "owner", "created_at", "updated_at", "deleted", "embedding", "embedding_model") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id;
+--   params ["Postmortem draft for incident 812","note","[\"postmortem\"]","{}",null,null,null,null,null,null,"2025-10-20T09:00:00Z",null,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z",0,"<vector of 64 numbers, sha256 47e57a6a583d>","t2m-hash-64"]
+INSERT INTO "audit_log" (at, actor, op, ir, affected_ids, before, after) VALUES ($1, $2, $3, $4, $5, $6, $7);
+--   params ["2025-10-21T00:00:00Z",null,"Encode","{\"stage\":\"ENC\",\"op\":\"Encode\",\"args\":{\"payload\":{\"text\":\"Postmortem draft for incident 812\"},\"type\":\"note\",\"tags\":[\"postmortem\"],\"time\":\"2025-10-20T09:00:00Z\"}}","[2]","{\"2\":null}","{\"2\":{\"id\":2,\"text\":\"Postmortem draft for incident 812\",\"type\":\"note\",\"tags\":[\"postmortem\"],\"facets\":{},\"source\":null,\"auto_frequency\":null,\"expire_at\":null,\"next_auto_update_at\":null,\"read_perm_level\":null,\"write_perm_level\":null,\"time\":\"2025-10-20T09:00:00Z\",\"owner\":null,\"created_at\":\"2025-10-21T00:00:00Z\",\"updated_at\":\"2025-10-21T00:00:00Z\",\"deleted\":0,\"embedding_model\":\"t2m-hash-64\"}}"]
+
+-- error record-locked at 13:1-13:71 [4]: Update refused: memory #1 is locked read_only (reason: postmortem audit); it is read-only

@@ -1,0 +1,21 @@
+-- scenario_sales_qbr.t2m explained on a fresh postgres store, clock 2025-10-21T00:00:00Z
+
+-- transaction 1: statements [1]-[3], would commit
+
+-- [1] Encode: ids 1
+INSERT INTO "memory" ("text", "type", "tags", "facets", "subject", "topic", "source", "auto_frequency", "expire_at", "next_auto_update_at", "read_perm_level", "write_perm_level", "time", "owner", "created_at", "updated_at", "deleted", "embedding", "embedding_model") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING id;
+--   params ["Acme Q3 QBR 摘要：1) CIO 担心 MSA 续签要在 10 月 5 日前走完审批；2) 他们想要自动化新客户报表导出；3) 当前续约风险集中在亚太团队未开票的 3 个合同。","customer_note","[\"account:acme-industries\",\"meeting:qbr\",\"owner:liu-mei\"]","{\"subject\":\"Acme 2025 Q3 QBR\",\"topic\":\"renewal_risk\"}","Acme 2025 Q3 QBR","renewal_risk","gong_recording",null,null,null,null,null,"2025-09-27T08:30:00Z",null,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z",0,"<vector of 64 numbers, sha256 2730395c65d2>","t2m-hash-64"]
+INSERT INTO "audit_log" (at, actor, op, ir, affected_ids, before, after) VALUES ($1, $2, $3, $4, $5, $6, $7);
+--   params ["2025-10-21T00:00:00Z",null,"Encode","{\"stage\":\"ENC\",\"op\":\"Encode\",\"args\":{\"payload\":{\"text\":\"Acme Q3 QBR 摘要：1) CIO 担心 MSA 续签要在 10 月 5 日前走完审批；2) 他们想要自动化新客户报表导出；3) 当前续约风险集中在亚太团队未开票的 3 个合同。\"},\"type\":\"customer_note\",\"tags\":[\"account:acme-industries\",\"meeting:qbr\",\"owner:liu-mei\"],\"time\":\"2025-09-27T16:30:00+08:00\",\"source\":\"gong_recording\",\"facets\":{\"subject\":\"Acme 2025 Q3 QBR\",\"topic\":\"renewal_risk\"}},\"_comment\":\"客户成功经理刘美刚和 Acme Industries 的 CIO 完成 QBR，gong 转写里还有 pipeline 预测和安全合规问答，我先把最关键的待办和风险摘出来入库，晚上要交付复盘。\"}","[1]","{\"1\":null}","{\"1\":{\"id\":1,\"text\":\"Acme Q3 QBR 摘要：1) CIO 担心 MSA 续签要在 10 月 5 日前走完审批；2) 他们想要自动化新客户报表导出；3) 当前续约风险集中在亚太团队未开票的 3 个合同。\",\"type\":\"customer_note\",\"tags\":[\"account:acme-industries\",\"meeting:qbr\",\"owner:liu-mei\"],\"facets\":{\"subject\":\"Acme 2025 Q3 QBR\",\"topic\":\"renewal_risk\"},\"subject\":\"Acme 2025 Q3 QBR\",\"topic\":\"renewal_risk\",\"source\":\"gong_recording\",\"auto_frequency\":null,\"expire_at\":null,\"next_auto_update_at\":null,\"read_perm_level\":null,\"write_perm_level\":null,\"time\":\"2025-09-27T08:30:00Z\",\"owner\":null,\"created_at\":\"2025-10-21T00:00:00Z\",\"updated_at\":\"2025-10-21T00:00:00Z\",\"deleted\":0,\"embedding_model\":\"t2m-hash-64\"}}"]
+
+-- [2] Label: ids 1
+SELECT * FROM "memory" WHERE "deleted" = $1 AND ("expire_at" IS NULL OR "expire_at" > $2) AND "tags" @> jsonb_build_array($3::text) AND "tags" @> jsonb_build_array($4::text) ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT $5;
+--   params [0,"2025-10-21T00:00:00Z","account:acme-industries","meeting:qbr",50]
+UPDATE "memory" SET "tags" = $1, "updated_at" = $2 WHERE "id" = $3;
+--   params ["[\"account:acme-industries\",\"meeting:qbr\",\"owner:liu-mei\",\"follow-up\",\"q4-pipeline\",\"team:revenue-ops\"]","2025-10-21T00:00:00Z",1]
+INSERT INTO "audit_log" (at, actor, op, ir, affected_ids, before, after) VALUES ($1, $2, $3, $4, $5, $6, $7);
+--   params ["2025-10-21T00:00:00Z","revops-bot","Label","{\"stage\":\"STO\",\"op\":\"Label\",\"target\":{\"filter\":{\"has_tags\":[\"account:acme-industries\",\"meeting:qbr\"],\"limit\":50}},\"args\":{\"tags\":[\"follow-up\",\"q4-pipeline\",\"team:revenue-ops\"],\"mode\":\"add\"},\"meta\":{\"actor\":\"revops-bot\",\"timestamp\":\"2025-09-27T17:05:00+08:00\"},\"_comment\":\"为了让销售运营团队和解决方案顾问都能及时检索到这批待办，除了 Asana 任务里保留的细节，我在记忆里追加 follow-up 标签并标注收入归属团队。\"}","[1]","{\"1\":{\"tags\":[\"account:acme-industries\",\"meeting:qbr\",\"owner:liu-mei\"]}}","{\"1\":{\"tags\":[\"account:acme-industries\",\"meeting:qbr\",\"owner:liu-mei\",\"follow-up\",\"q4-pipeline\",\"team:revenue-ops\"]}}"]
+
+-- [3] Summarize: ids 1
+SELECT * FROM "memory" WHERE "deleted" = $1 AND ("expire_at" IS NULL OR "expire_at" > $2) AND (("read_perm_level" IS NULL OR "read_perm_level" = $3 OR "read_perm_level" = $4 OR "owner" = $5 OR COALESCE("read_whitelist", '[]'::jsonb) @> jsonb_build_array($6::text)) AND NOT COALESCE("read_blacklist", '[]'::jsonb) @> jsonb_build_array($7::text));
+--   params [0,"2025-10-21T00:00:00Z","public","team","sales-director","sales-director","sales-director"]
