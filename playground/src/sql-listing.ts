@@ -1,6 +1,6 @@
 /**
  * The SQL pane's text: each statement's SQL with its bound parameters as a comment. Long arrays
- * (an Encode's embedding vector, bound as JSON text) are abbreviated for reading only; the
+ * (an Encode's embedding vector, bound as packed Float32 bytes or JSON text) are abbreviated for reading only; the
  * parameters themselves are never changed. The audit-log insert each write makes is kept to one
  * line (its parameters are the statement's IR and before/after images as JSON: most of the text,
  * and not what the statement does).
@@ -25,6 +25,11 @@ function abbreviatedArray(items: readonly unknown[]): string | undefined {
 
 /** One parameter as displayed: JSON, with a long array (or JSON text of one) shortened. */
 export function displayParam(value: unknown): string {
+  // A packed Float32 vector (embedding_f32, spec/retrieval.md) is shown as the numbers it holds.
+  if (value instanceof Uint8Array && value.byteLength % 4 === 0) {
+    const floats = new Float32Array(value.slice().buffer);
+    return abbreviatedArray(Array.from(floats, (x) => Math.round(x * 1e4) / 1e4)) ?? JSON.stringify(Array.from(floats));
+  }
   if (Array.isArray(value)) return abbreviatedArray(value) ?? JSON.stringify(value);
   if (typeof value === 'string' && value.startsWith('[') && value.length > 40) {
     try {

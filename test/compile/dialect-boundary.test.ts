@@ -1,4 +1,4 @@
-/** Nothing SQLite-specific outside src/compile/dialects/sqlite.ts, so a PostgreSQL dialect can follow. */
+/** Nothing SQLite-specific outside the dialects (src/compile/dialects/), so every other module serves PostgreSQL too. */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ describe('dialect boundary', () => {
   it('keeps SQLite SQL inside dialects/sqlite.ts', () => {
     const files = ['src/lower', 'src/compile', 'src/execute', 'src/engine'].flatMap((d) => sources(join(ROOT, d)));
     const offenders = files
-      .filter((f) => !f.endsWith(join('dialects', 'sqlite.ts')))
+      .filter((f) => !f.includes(join('compile', 'dialects')))
       .flatMap((f) =>
         readFileSync(f, 'utf8')
           .split('\n')
