@@ -126,7 +126,7 @@ export class App {
 
   /** `editorModule`: the pending `import('./editor.js')`, started by the caller before anything else. */
   constructor(private readonly editorModule: Promise<EditorModule>) {
-    this.memoryPane = new MemoryPane(this.panes.pane('Memory'));
+    this.memoryPane = new MemoryPane(this.panes.pane('Memory'), (id) => this.session.store.why(id));
   }
 
   /** The statements of the run shown. */

@@ -2,8 +2,13 @@
  * The Memory pane: the open store's `memory` table with its row count, a filter (rows whose
  * shown cells contain the text), sorting by any column (click or Enter on its header; again to
  * reverse), the governance columns (expiry, lock, lineage, permissions, bookkeeping) grouped
- * behind a toggle, and export of the rows shown as CSV or JSON.
+ * behind a toggle, and export of the rows shown as CSV or JSON. A record's id opens its "why":
+ * its provenance and the chain of versions it superseded (the engine's `why`, as `t2m why`).
  */
+
+export type WhyLookup = (id: number) => WhyResult | { ok: false; diagnostics: Diagnostic[] } | undefined;
+import type { WhyResult } from '../../src/engine/index.js';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import type { Row } from '../../src/services/timeline.js';
 import { clear, h } from './dom.js';
 import { cell, columnsOf } from './tables.js';
@@ -43,8 +48,9 @@ export class MemoryPane {
   });
   private readonly note = h('span', { class: 'pane-note', 'data-testid': 'memory-count' });
   private readonly tableHost = h('div', { class: 'memory-table' });
+  private readonly whyHost = h('div', { class: 'memory-why', 'data-testid': 'memory-why', 'aria-live': 'polite' });
 
-  constructor(private readonly pane: HTMLElement) {
+  constructor(private readonly pane: HTMLElement, private readonly lookup?: WhyLookup) {
     clear(pane,
       h('div', { class: 'pane-bar' },
         this.note,
@@ -53,12 +59,43 @@ export class MemoryPane {
         h('span', { class: 'spacer' }),
         h('button', { 'data-testid': 'export-memory-csv', title: 'Download the rows shown as CSV', onclick: () => this.export('csv') }, 'CSV'),
         h('button', { 'data-testid': 'export-memory-json', title: 'Download the rows shown as JSON', onclick: () => this.export('json') }, 'JSON')),
+      this.whyHost,
       this.tableHost);
   }
 
   show(memory: readonly Row[]): void {
     this.memory = memory;
+    clear(this.whyHost);
     this.renderTable();
+  }
+
+  /** Shows why record `id` is what it is: each version (newest first) with where it came from. */
+  showWhy(id: number): void {
+    const found = this.lookup?.(id);
+    if (!found) return;
+    if (!found.ok) {
+      clear(this.whyHost, h('div', { class: 'pane-note' }, found.diagnostics.map((d) => d.message).join('; ')));
+      return;
+    }
+    const line = (p: WhyResult['chain'][number]) => {
+      const parts = [`#${p.id}`, JSON.stringify(p.text ?? '')];
+      if (p.attribute) parts.push(`${p.subject ?? '?'}.${p.attribute}`);
+      if (p.validFrom || p.validTo) parts.push(`valid ${p.validFrom ?? '…'} → ${p.validTo ?? 'now'}`);
+      if (p.episode) parts.push(`episode ${p.episode}`);
+      if (p.confidence !== null) parts.push(`confidence ${p.confidence}`);
+      parts.push(`by ${p.actor ?? 'anonymous'}`);
+      if (p.traceId) parts.push(`run ${p.traceId}${p.statement !== null ? `, statement ${p.statement + 1}` : ''}`);
+      if (p.deleted) parts.push('deleted');
+      if (p.supersedes !== null) parts.push(`supersedes #${p.supersedes}`);
+      return h('li', {}, parts.join(' · '));
+    };
+    clear(this.whyHost,
+      h('div', { class: 'pane-bar' },
+        h('strong', {}, `Why #${id}`),
+        h('span', { class: 'pane-note' }, `${found.chain.length} version${found.chain.length === 1 ? '' : 's'}, ${found.audit.length} audit entr${found.audit.length === 1 ? 'y' : 'ies'}`),
+        h('span', { class: 'spacer' }),
+        h('button', { type: 'button', title: 'Close', onclick: () => clear(this.whyHost) }, '×')),
+      h('ol', {}, ...found.chain.map(line)));
   }
 
   /** The rows that pass the filter, sorted. */
@@ -102,7 +139,10 @@ export class MemoryPane {
     };
     clear(this.tableHost, h('table', { 'data-testid': 'memory-table' },
       h('thead', {}, h('tr', {}, ...columns.map(header))),
-      h('tbody', {}, ...rows.map((r) => h('tr', {}, ...columns.map((c) => h('td', { class: isGovernanceColumn(c) ? 'governance' : undefined, title: cell(r[c]) }, cell(r[c]))))))));
+      h('tbody', {}, ...rows.map((r) => h('tr', {}, ...columns.map((c) => h('td', { class: isGovernanceColumn(c) ? 'governance' : undefined, title: cell(r[c]) },
+        c === 'id' && this.lookup && typeof r.id === 'number'
+          ? h('button', { type: 'button', class: 'why', 'data-why': String(r.id), title: `Why #${r.id}: its provenance and the versions it superseded`, onclick: () => this.showWhy(r.id as number) }, cell(r[c]))
+          : cell(r[c]))))))));
   }
 
   private export(format: 'csv' | 'json'): void {

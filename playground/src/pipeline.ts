@@ -5,7 +5,7 @@
 import wasmUrl from 'sql.js/dist/sql-wasm.wasm?url';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import type { SourceMap } from '../../src/diagnostics/sourceMap.js';
-import { explain, openStore as openEngineStore, run, type StatementResult, type Store } from '../../src/engine/index.js';
+import { explain, openStore as openEngineStore, run, why, type StatementResult, type Store, type WhyResult } from '../../src/engine/index.js';
 import type { IR } from '../../src/ir/schema.js';
 import { irsToText, readInput, textToIr } from '../../src/pipeline.js';
 import type { StoreVocabulary } from '../../src/services/completion.js';
@@ -62,6 +62,8 @@ export interface PlaygroundStore {
   /** The plan of a script against the current store, changing nothing (the engine's `explain`). */
   explain(irs: readonly IR[], sourceMaps: readonly SourceMap[], now: Date): { plans: StatementRun['sql'][]; errors: Diagnostic[] };
   memoryRows(): Row[];
+  /** Why a record is what it is: its provenance, the versions it superseded and the audit entries that wrote them (the engine's `why`, as `t2m why`). */
+  why(id: number): WhyResult | { ok: false; diagnostics: Diagnostic[] };
   vocabulary(): StoreVocabulary;
   /** The engine's store itself, for the Ask box's planner (its vocabulary, related memories and dry run). */
   readonly engine: Store;
@@ -133,6 +135,10 @@ class BrowserStore implements PlaygroundStore {
   memoryRows(): Row[] {
     // The derived columns (search tokens, packed vectors) are not shown.
     return this.store.all(MEMORY_SELECT).map(({ search_text: _t, embedding_f32: _v, ...row }) => row);
+  }
+
+  why(id: number): WhyResult | { ok: false; diagnostics: Diagnostic[] } {
+    return why(this.store, id);
   }
 
   vocabulary(): StoreVocabulary {

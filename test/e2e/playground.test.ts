@@ -897,6 +897,30 @@ describe('playground in Chromium', () => {
     await context.close();
   });
 
+  it("the memory table's ids open the record's why: the fact's versions, newest first, with episode, run and supersession (as t2m why)", async () => {
+    const context = await served.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const problems = collectProblems(page);
+    await open(page);
+    await setScript(page, [
+      'ENCODE "2026-07-15" SUBJECT mira ATTRIBUTE passport_deadline VALID FROM 2026-06-01T09:00:00Z EPISODE "e1";',
+      'ENCODE "2026-06-30" SUBJECT mira ATTRIBUTE passport_deadline VALID FROM 2026-06-03T10:00:00Z EPISODE "e2";',
+      '',
+    ].join('\n'));
+    await page.evaluate(() => window.t2m!.run());
+    expect((await state(page)).results).toHaveLength(2);
+    await page.click('.tabs [data-tab=Memory]');
+    await page.click('[data-testid=memory-table] button.why[data-why="2"]');
+    const why = page.locator('[data-testid=memory-why]');
+    await expect.poll(() => why.innerText()).toContain('Why #2');
+    const items = await why.locator('li').allInnerTexts();
+    expect(items).toHaveLength(2);
+    expect(items[0]).toMatch(/^#2 · "2026-06-30" · mira\.passport_deadline · valid 2026-06-03T10:00:00Z → now · episode e2 .*supersedes #1$/);
+    expect(items[1]).toMatch(/^#1 · "2026-07-15" · .*valid 2026-06-01T09:00:00Z → 2026-06-03T10:00:00Z · episode e1 /);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('narrow windows get one column: editor above the panes, both full width; the status stays one line', async () => {
     const context = await served.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
