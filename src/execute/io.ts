@@ -58,17 +58,7 @@ export function* pure<T>(value: T): Io<T> {
   return value;
 }
 
-function answerSync(driver: SqlDriver, q: Query): unknown {
-  switch (q.kind) {
-    case 'all': return driver.all(q.sql, q.params);
-    case 'run': return driver.run(q.sql, q.params);
-    case 'exec': return driver.exec(q.sql);
-    case 'begin': return driver.begin();
-    case 'commit': return driver.commit();
-    case 'rollback': return driver.rollback();
-  }
-}
-
+/** The driver's answer to one query: a value from a synchronous driver, a promise from an asynchronous one. */
 function answer(driver: AnySqlDriver, q: Query): unknown {
   switch (q.kind) {
     case 'all': return driver.all(q.sql, q.params);
@@ -86,7 +76,7 @@ export function driveSync<T>(driver: SqlDriver, io: Io<T>): T {
   while (!step.done) {
     let value: unknown;
     try {
-      value = answerSync(driver, step.value);
+      value = answer(driver, step.value);
     } catch (e) {
       step = io.throw(e);
       continue;
