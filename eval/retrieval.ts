@@ -14,6 +14,7 @@
  * Run: npm run eval:retrieval [-- --turns 300 --conversations 4]
  */
 import { createStore, run } from '../src/engine/index.js';
+import { rng } from '../perf/workload.js';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -23,14 +24,6 @@ const TURNS = arg('turns', 300);
 const CONVERSATIONS = arg('conversations', 4);
 const NOW = '2026-01-01T00:00:00Z';
 
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 type Rand = () => number;
 const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
 

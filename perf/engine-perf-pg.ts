@@ -15,6 +15,7 @@ import { Store } from '../src/execute/store.js';
 import { parseStoreUrl, isDiagnostic, describeStoreUrl } from '../src/node/store-url.js';
 import { preparePostgresStore } from '../src/postgres/open.js';
 import { connectPostgres } from '../src/postgres/store.js';
+import { NOW, encodeIr, filter, rng } from './workload.js';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(name);
@@ -22,36 +23,6 @@ const arg = (name: string) => {
 };
 const SIZES = (arg('--sizes') ?? '1000,10000,100000').split(',').map(Number);
 const DB = arg('--db') ?? 'pglite:';
-const NOW = '2026-01-01T00:00:00Z';
-const TAGS = Array.from({ length: 100 }, (_, i) => `tag${i}`);
-const WORDS = 'budget meeting launch review payment vendor hiring roadmap incident report customer design api security deadline quarter team plan risk metric'.split(' ');
-
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function encodeIr(i: number, rand: () => number) {
-  const words = Array.from({ length: 12 }, () => WORDS[Math.floor(rand() * WORDS.length)]);
-  const day = Math.floor(rand() * 365);
-  const time = new Date(Date.UTC(2025, 0, 1) + day * 86_400_000 + (i % 86_400) * 1000).toISOString().slice(0, 19) + 'Z';
-  return {
-    stage: 'ENC', op: 'Encode',
-    args: { payload: { text: `${words.join(' ')}.` }, type: 'note', tags: [TAGS[Math.floor(rand() * 100)], TAGS[Math.floor(rand() * 100)]], time },
-  };
-}
-
-function filter(k: number, months = 3) {
-  const month = (k % 9) + 1;
-  return {
-    has_tags: [TAGS[k % 100]],
-    time_range: { start: `2025-${String(month).padStart(2, '0')}-01T00:00:00Z`, end: `2025-${String(month + months).padStart(2, '0')}-01T00:00:00Z` },
-  };
-}
 
 async function seconds(f: () => Promise<unknown>): Promise<number> {
   const t = performance.now();

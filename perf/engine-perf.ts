@@ -16,6 +16,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { createStore, loadSqlJs, run, type SqlDriver, type SqlStatement, type Store } from '../src/engine/index.js';
 import { openStoreFile } from '../src/node/sqlite-file.js';
+import { NOW, encodeIr, filter, rng } from './workload.js';
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
@@ -28,38 +29,6 @@ const DB = arg('--db') ?? ':memory:';
 if (/^(pglite:|postgres(ql)?:\/\/)/i.test(DB)) {
   await import('./engine-perf-pg.js');
   process.exit(0);
-}
-const NOW = '2026-01-01T00:00:00Z';
-const TAGS = Array.from({ length: 100 }, (_, i) => `tag${i}`);
-const WORDS = 'budget meeting launch review payment vendor hiring roadmap incident report customer design api security deadline quarter team plan risk metric'.split(' ');
-
-/** Deterministic PRNG (mulberry32) so every run measures the same data. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function encodeIr(i: number, rand: () => number) {
-  const words = Array.from({ length: 12 }, () => WORDS[Math.floor(rand() * WORDS.length)]);
-  const day = Math.floor(rand() * 365);
-  const time = new Date(Date.UTC(2025, 0, 1) + day * 86_400_000 + (i % 86_400) * 1000).toISOString().slice(0, 19) + 'Z';
-  return {
-    stage: 'ENC', op: 'Encode',
-    args: { payload: { text: `${words.join(' ')}.` }, type: 'note', tags: [TAGS[Math.floor(rand() * 100)], TAGS[Math.floor(rand() * 100)]], time },
-  };
-}
-
-/** A tag + `months`-month window filter: about N × 2% × months/12 matches. */
-function filter(k: number, months = 3) {
-  const month = (k % 9) + 1;
-  return {
-    has_tags: [TAGS[k % 100]],
-    time_range: { start: `2025-${String(month).padStart(2, '0')}-01T00:00:00Z`, end: `2025-${String(month + months).padStart(2, '0')}-01T00:00:00Z` },
-  };
 }
 
 function seconds(f: () => void): number {

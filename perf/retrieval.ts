@@ -13,6 +13,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { rng } from './workload.js';
 
 const argIndex = process.argv.indexOf('--sizes');
 const SIZES = argIndex > 0 ? process.argv[argIndex + 1].split(',').map(Number) : [1_000, 10_000, 100_000];
@@ -25,15 +26,6 @@ const enginePath = process.env.T2M_ENGINE;
 const engine: Engine = await import(enginePath ? pathToFileURL(resolve(enginePath)).href : '../src/engine/index.js');
 const vectors = enginePath ? undefined : await import('../src/execute/vectors.js');
 
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SYLLABLES = 'ka lo mi ne ru sa ti vo be da fe gu hi jo ku la me no pi re so tu va wi xe yo za'.split(' ');
 const rand = rng(42);

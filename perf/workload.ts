@@ -1,0 +1,38 @@
+/**
+ * The synthetic workload the engine and retrieval benchmarks share: a deterministic PRNG, the
+ * tags and words records are made of, an Encode IR per record and the tag + time-window filter
+ * that the filtered retrieve and update measure.
+ */
+export const NOW = '2026-01-01T00:00:00Z';
+export const TAGS = Array.from({ length: 100 }, (_, i) => `tag${i}`);
+export const WORDS = 'budget meeting launch review payment vendor hiring roadmap incident report customer design api security deadline quarter team plan risk metric'.split(' ');
+
+/** Deterministic PRNG (mulberry32) so every run measures the same data. */
+export function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Record `i`: twelve words, a note, two of the hundred tags, a time in 2025. */
+export function encodeIr(i: number, rand: () => number) {
+  const words = Array.from({ length: 12 }, () => WORDS[Math.floor(rand() * WORDS.length)]);
+  const day = Math.floor(rand() * 365);
+  const time = new Date(Date.UTC(2025, 0, 1) + day * 86_400_000 + (i % 86_400) * 1000).toISOString().slice(0, 19) + 'Z';
+  return {
+    stage: 'ENC', op: 'Encode',
+    args: { payload: { text: `${words.join(' ')}.` }, type: 'note', tags: [TAGS[Math.floor(rand() * 100)], TAGS[Math.floor(rand() * 100)]], time },
+  };
+}
+
+/** A tag + `months`-month window filter: about N × 2% × months/12 matches. */
+export function filter(k: number, months = 3) {
+  const month = (k % 9) + 1;
+  return {
+    has_tags: [TAGS[k % 100]],
+    time_range: { start: `2025-${String(month).padStart(2, '0')}-01T00:00:00Z`, end: `2025-${String(month + months).padStart(2, '0')}-01T00:00:00Z` },
+  };
+}
