@@ -16,7 +16,7 @@ const session = phase ? new Session() : undefined;
 if (session) {
   session.connect();
   await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.setSamplingInterval', { interval: 500 });
 }
 async function timed(name: string, f: () => void): Promise<number> {
   if (session && phase === name) await session.post('Profiler.start');
