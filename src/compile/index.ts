@@ -61,14 +61,16 @@ export function unpackVector(b: Uint8Array): Float32Array {
 /** Decodes a row read from the driver: JSON columns parsed (bad JSON kept as text). */
 export function decodeRow(row: Record<string, SqlValue>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) {
-    const c = COLUMN_BY_NAME.get(k);
-    if (c && (c.kind === 'json-array' || c.kind === 'json-object') && typeof v === 'string') {
+  for (const k in row) {
+    const v = row[k];
+    if (typeof v === 'string' && JSON_COLUMNS.has(k)) {
       try { out[k] = JSON.parse(v); } catch { out[k] = v; }
     } else out[k] = v;
   }
   return out;
 }
+
+const JSON_COLUMNS: ReadonlySet<string> = new Set(MEMORY_COLUMNS.filter((c) => c.kind === 'json-array' || c.kind === 'json-object').map((c) => c.name));
 
 function filterWhere(f: LoweredFilter, d: Dialect, p: ParamList, out: string[]): void {
   const q = d.quoteIdent;
