@@ -61,14 +61,16 @@ export function unpackVector(b: Uint8Array): Float32Array {
 /** Decodes a row read from the driver: JSON columns parsed (bad JSON kept as text). */
 export function decodeRow(row: Record<string, SqlValue>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) {
-    const c = COLUMN_BY_NAME.get(k);
-    if (c && (c.kind === 'json-array' || c.kind === 'json-object') && typeof v === 'string') {
+  for (const k in row) {
+    const v = row[k];
+    if (typeof v === 'string' && JSON_COLUMNS.has(k)) {
       try { out[k] = JSON.parse(v); } catch { out[k] = v; }
     } else out[k] = v;
   }
   return out;
 }
+
+const JSON_COLUMNS: ReadonlySet<string> = new Set(MEMORY_COLUMNS.filter((c) => c.kind === 'json-array' || c.kind === 'json-object').map((c) => c.name));
 
 function filterWhere(f: LoweredFilter, d: Dialect, p: ParamList, out: string[]): void {
   const q = d.quoteIdent;
@@ -235,21 +237,53 @@ function orderBy(order: Selection['orderBy'], byIds: boolean, d: Dialect): strin
   }
 }
 
+/**
+ * Statement text by dialect and column list, for the per-record writes (inserts, updates by id):
+ * the engine issues the same few shapes over and over, and the text (like the driver's prepared
+ * statement, cached by it) depends only on the columns. Bounded: a shape past the bound is built
+ * each time.
+ */
+const shapes = new WeakMap<Dialect, Map<string, string>>();
+const MAX_SHAPES = 2000;
+function shaped(d: Dialect, key: string, build: () => string): string {
+  let byKey = shapes.get(d);
+  if (!byKey) shapes.set(d, (byKey = new Map()));
+  let sql = byKey.get(key);
+  if (sql === undefined) {
+    sql = build();
+    if (byKey.size < MAX_SHAPES) byKey.set(key, sql);
+  }
+  return sql;
+}
+
 /** INSERT of one record; `values` keys are column names. */
 export function compileInsert(values: Readonly<Record<string, unknown>>, d: Dialect): SqlStatement {
-  const p = new ParamList(d);
-  const cols = Object.keys(values).filter((c) => c !== 'id' && values[c] !== undefined);
-  const sql = `INSERT INTO ${d.quoteIdent('memory')} (${cols.map(d.quoteIdent).join(', ')}) VALUES (${cols
-    .map((c) => p.bind(encodeValue(c, values[c])))
-    .join(', ')})${d.insertReturningId() ?? ''}`;
-  return { sql, params: p.values };
+  const cols: string[] = [];
+  const params: SqlValue[] = [];
+  for (const c in values) {
+    const v = values[c];
+    if (c === 'id' || v === undefined || !Object.hasOwn(values, c)) continue;
+    cols.push(c);
+    params.push(encodeValue(c, v));
+  }
+  const sql = shaped(d, `insert ${cols.join(',')}`, () => {
+    const p = new ParamList(d);
+    return `INSERT INTO ${d.quoteIdent('memory')} (${cols.map(d.quoteIdent).join(', ')}) VALUES (${params.map((v) => p.bind(v)).join(', ')})${d.insertReturningId() ?? ''}`;
+  });
+  return { sql, params };
 }
 
 /** UPDATE of one record by id (of the tenant). */
 export function compileUpdateById(id: number, changes: Readonly<Record<string, unknown>>, d: Dialect, tenant: string): SqlStatement {
-  const p = new ParamList(d);
-  const sets = Object.entries(changes).map(([c, v]) => `${d.quoteIdent(c)} = ${p.bind(encodeValue(c, v))}`);
-  return { sql: `UPDATE ${d.quoteIdent('memory')} SET ${sets.join(', ')} WHERE ${tenantWhere(tenant, d, p)} AND ${d.quoteIdent('id')} = ${p.bind(id)}`, params: p.values };
+  const cols = Object.keys(changes);
+  const params: SqlValue[] = cols.map((c) => encodeValue(c, changes[c]));
+  params.push(tenant, id);
+  const sql = shaped(d, `update ${cols.join(',')}`, () => {
+    const p = new ParamList(d);
+    const sets = cols.map((c, i) => `${d.quoteIdent(c)} = ${p.bind(params[i])}`);
+    return `UPDATE ${d.quoteIdent('memory')} SET ${sets.join(', ')} WHERE ${tenantWhere(tenant, d, p)} AND ${d.quoteIdent('id')} = ${p.bind(id)}`;
+  });
+  return { sql, params };
 }
 
 /**

@@ -1,15 +1,16 @@
 /**
  * The Text2Mem benchmark's conformance runner (`t2m bench`; the performance benchmarks are in
- * `perf/`): for each sample, a fresh store at the sample's clock, its
+ * `perf/`): for each sample, a store as fresh as a new one at the sample's clock, its
  * prerequisites then its gold `schema_list`, then the SQL assertions and the ranking check.
  */
 import type { SqlJsStatic } from 'sql.js';
 import { OPS } from '../ir/schema.js';
 import type { AnySqlDriver, SqlRow } from '../execute/driver.js';
-import { isAsyncDriver } from '../execute/driver.js';
+import { all, type Io } from '../execute/io.js';
 import { loadSqlJs, openStore, type Store } from '../execute/store.js';
+import { forgetVectorIndex } from '../execute/vectors.js';
 import type { Policy } from '../check/index.js';
-import { run, runAsync, type RunOptions, type StatementResult } from '../engine/index.js';
+import { runIo, type RunOptions, type StatementResult } from '../engine/index.js';
 import { sqliteAssertionToPostgres } from './postgres.js';
 
 export interface Assertion {
@@ -118,13 +119,7 @@ export function assertionSql(a: Assertion): { sql: string; bind: Record<string, 
 
 /** Evaluates one assertion as `SELECT COUNT(*) FROM <from> WHERE (w1) AND (w2)...` with its named parameters. */
 export function evaluateAssertion(store: Store, a: Assertion): { passed: boolean; actual: number | string } {
-  const { sql, bind } = assertionSql(a);
-  try {
-    // Benchmark assertions are the benchmark's own SQL, run as given against the store's database.
-    return counted(a, store.query(sql, bind));
-  } catch (e) {
-    return { passed: false, actual: `SQL error: ${(e as Error).message}` };
-  }
+  return store.drive(assertionIo(store, a));
 }
 
 function counted(a: Assertion, rows: readonly SqlRow[]): { passed: boolean; actual: number } {
@@ -136,12 +131,17 @@ function counted(a: Assertion, rows: readonly SqlRow[]): { passed: boolean; actu
  * `evaluateAssertion` on a store of either kind; on PostgreSQL the SQLite SQL goes through the
  * compatibility layer (./postgres.ts, spec/storage.md "Benchmark assertions on PostgreSQL").
  */
-export async function evaluateAssertionAsync(store: Store<AnySqlDriver>, a: Assertion): Promise<{ passed: boolean; actual: number | string }> {
+export function evaluateAssertionAsync(store: Store<AnySqlDriver>, a: Assertion): Promise<{ passed: boolean; actual: number | string }> {
+  return store.driveAsync(assertionIo(store, a));
+}
+
+/** An assertion as a query (src/execute/io.ts): an SQL error in it is a failed assertion, not a crash. */
+function* assertionIo(store: Store<AnySqlDriver>, a: Assertion): Io<{ passed: boolean; actual: number | string }> {
   const { sql, bind } = assertionSql(a);
   const text = store.dialect.name === 'postgres' ? sqliteAssertionToPostgres(sql) : sql;
   try {
-    const driver = store.driver;
-    return counted(a, isAsyncDriver(driver) ? await driver.all(text, bind) : driver.all(text, bind));
+    // Benchmark assertions are the benchmark's own SQL, run as given against the store's database.
+    return counted(a, yield* all(text, bind));
   } catch (e) {
     return { passed: false, actual: `SQL error: ${(e as Error).message}` };
   }
@@ -168,23 +168,20 @@ export function evaluateRanking(results: readonly StatementResult[], r: Ranking)
  * statement's place in the list; a refused statement is reported and the next one runs.
  */
 export function runEach(store: Store, irs: readonly unknown[], options: RunOptions): { results: StatementResult[]; errors: string[] } {
-  const results: StatementResult[] = [];
-  const errors: string[] = [];
-  irs.forEach((ir, i) => {
-    const r = run(store, [ir], options);
-    results.push(...r.results.map((s) => ({ ...s, index: i })));
-    if (!r.ok) errors.push(...r.diagnostics.filter((d) => d.severity === 'error').map((d) => `[${i}] ${d.code}: ${d.message}`));
-  });
-  return { results, errors };
+  return store.drive(runEachIo(store, irs, options));
 }
 
 /** `runEach` on a store of either kind (the engine's async entry point). */
-export async function runEachAsync(store: Store<AnySqlDriver>, irs: readonly unknown[], options: RunOptions): Promise<{ results: StatementResult[]; errors: string[] }> {
-  if (!store.async) return runEach(store as Store, irs, options);
+export function runEachAsync(store: Store<AnySqlDriver>, irs: readonly unknown[], options: RunOptions): Promise<{ results: StatementResult[]; errors: string[] }> {
+  return store.driveAsync(runEachIo(store, irs, options));
+}
+
+/** `runEach` as queries (src/execute/io.ts). */
+export function* runEachIo(store: Store<AnySqlDriver>, irs: readonly unknown[], options: RunOptions): Io<{ results: StatementResult[]; errors: string[] }> {
   const results: StatementResult[] = [];
   const errors: string[] = [];
   for (const [i, ir] of irs.entries()) {
-    const r = await runAsync(store, [ir], options);
+    const r = yield* runIo(store, [ir], options);
     results.push(...r.results.map((s) => ({ ...s, index: i })));
     if (!r.ok) errors.push(...r.diagnostics.filter((d) => d.severity === 'error').map((d) => `[${i}] ${d.code}: ${d.message}`));
   }
@@ -193,8 +190,10 @@ export async function runEachAsync(store: Store<AnySqlDriver>, irs: readonly unk
 
 /**
  * Where each sample runs: a fresh store from `open`, given back to `release` after the sample
- * (e.g. a schema per sample on PostgreSQL, dropped afterwards). Default: a fresh in-memory sql.js
- * store per sample.
+ * (e.g. a schema per sample on PostgreSQL, dropped afterwards). Default: one in-memory sql.js
+ * store for the whole run, each sample inside a transaction that is rolled back afterwards, so
+ * the next sample finds the store as fresh as a new one (its records, audit log, id counters and
+ * indexes all rolled back) and the prepared statements of the last are reused.
  */
 export interface BenchBackend {
   open(sample: number): Promise<Store<AnySqlDriver>>;
@@ -208,83 +207,127 @@ export interface BenchOptions {
   readonly policy?: Policy;
   readonly sqlJs?: SqlJsStatic;
   readonly onProgress?: (done: number, total: number) => void;
+  /** Each sample's outcome, as it is known (what every statement returned, each assertion's count, the ranking). */
+  readonly onSample?: (outcome: SampleOutcome) => void;
   /** Run the samples on another backend (`t2m bench --db`; see src/node/bench-backend.ts). */
   readonly backend?: BenchBackend;
 }
 
+/** One sample's outcome in detail (the report keeps only its tallies and failures). */
+export interface SampleOutcome {
+  readonly sample: string;
+  readonly op: string;
+  /** Per statement run (prerequisites, then gold), the ids it reports. */
+  readonly ids: readonly (readonly number[])[];
+  readonly errors: { readonly prerequisites: readonly string[]; readonly schema_list: readonly string[] };
+  readonly assertions: readonly { readonly name: string; readonly passed: boolean; readonly actual: number | string }[];
+  readonly ranking?: { readonly passed: boolean; readonly why: string };
+}
+
+/** One sample's statements (one at a time), assertions and ranking, as queries on the store it runs on (src/execute/io.ts). */
+function* sampleIo(store: Store<AnySqlDriver>, sample: Sample, op: string, policy: Policy): Io<SampleOutcome> {
+  // The engine checks every script like `t2m check`; the gold IRs pass the default policy
+  // (test/check/corpus.test.ts), so the runner names it rather than relaxing it (`--strict`
+  // refuses the slips it reads as meant).
+  // Gold IRs are trusted scripts replayed with the actors they name: the runner grants
+  // impersonation explicitly (a privileged option; spec/security.md).
+  const options = { now: sample.expected.meta.eval_time_utc, policy, impersonate: true } as const;
+  // One statement at a time, as the reference runner executes them: a refused statement is
+  // reported and undoes nothing before it (`t2m run` keeps its one-transaction scripts).
+  const pre = yield* runEachIo(store, sample.prerequisites, options);
+  const gold = yield* runEachIo(store, sample.schema_list, options);
+  const assertions: { name: string; passed: boolean; actual: number | string }[] = [];
+  for (const a of sample.expected.assertions) assertions.push({ name: a.name, ...(yield* assertionIo(store, a)) });
+  return {
+    sample: sample.id,
+    op,
+    ids: [...pre.results, ...gold.results].map((r) => r.ids),
+    errors: { prerequisites: pre.errors, schema_list: gold.errors },
+    assertions,
+    ...(sample.expected.ranking ? { ranking: evaluateRanking(gold.results, sample.expected.ranking) } : {}),
+  };
+}
+
 export async function runBenchmark(samples: readonly Sample[], options: BenchOptions = {}): Promise<BenchReport> {
-  const sqlJs = options.backend ? undefined : (options.sqlJs ?? (await loadSqlJs()));
   const chosen = options.only ? samples.filter((s) => sampleOp(s).toLowerCase() === options.only!.toLowerCase()) : samples;
   const report: BenchReport = { samples: tally(), assertions: tally(), ranking: tally(), by_op: {}, failures: [] };
   const policy = options.policy ?? 'default';
-  for (const [i, sample] of chosen.entries()) {
-    const op = sampleOp(sample);
-    const byOp = (report.by_op[op] ??= { samples: tally(), assertions: tally(), ranking: tally() });
-    const fail = (kind: Failure['kind'], name: string, why: string) => report.failures.push({ sample: sample.id, op, kind, name, why });
-    let ok = true;
-    let store: Store<AnySqlDriver>;
-    if (options.backend) store = await options.backend.open(i);
-    else {
-      const opened = await openStore({ sqlJs: sqlJs! });
-      if (!opened.ok) throw new Error('internal: cannot open an empty store');
-      store = opened.store as Store<AnySqlDriver>;
-    }
-    try {
-      // The engine checks every script like `t2m check`; the gold IRs pass the default policy
-      // (test/check/corpus.test.ts), so the runner names it rather than relaxing it (`--strict`
-      // refuses the slips it reads as meant).
-      // Gold IRs are trusted scripts replayed with the actors they name: the runner grants
-      // impersonation explicitly (a privileged option; spec/security.md).
-      const options = { now: sample.expected.meta.eval_time_utc, policy, impersonate: true } as const;
-      // One statement at a time, as the reference runner executes them: a refused statement is
-      // reported and undoes nothing before it (`t2m run` keeps its one-transaction scripts).
-      const pre = await runEachAsync(store, sample.prerequisites, options);
-      if (pre.errors.length) {
-        ok = false;
-        fail('error', 'prerequisites', pre.errors.join('; '));
-      }
-      const gold = await runEachAsync(store, sample.schema_list, options);
-      if (gold.errors.length) {
-        ok = false;
-        fail('error', 'schema_list', gold.errors.join('; '));
-      }
-      for (const a of sample.expected.assertions) {
-        const r = await evaluateAssertionAsync(store, a);
-        report.assertions.total++;
-        byOp.assertions.total++;
-        if (r.passed) {
-          report.assertions.passed++;
-          byOp.assertions.passed++;
-        } else {
-          ok = false;
-          fail('assertion', a.name, `expected COUNT ${a.expect.op} ${a.expect.value}, got ${r.actual}; WHERE ${a.select.where.join(' AND ')} ${JSON.stringify(a.params ?? {})}`);
+  let shared: Store | undefined;
+  if (!options.backend) {
+    const opened = await openStore({ sqlJs: options.sqlJs ?? (await loadSqlJs()) });
+    if (!opened.ok) throw new Error('internal: cannot open an empty store');
+    shared = opened.store;
+  }
+  try {
+    for (const [i, sample] of chosen.entries()) {
+      const op = sampleOp(sample);
+      let outcome: SampleOutcome;
+      if (shared) {
+        const store = shared;
+        // The sample's transaction is never committed; the in-memory vector index, which follows
+        // the store's writes, is dropped with it.
+        outcome = store.drive(store.transactionIo(function* () {
+          return { commit: false, value: yield* sampleIo(store, sample, op, policy) };
+        }));
+        forgetVectorIndex(store);
+      } else {
+        const store = await options.backend!.open(i);
+        try {
+          outcome = await store.driveAsync(sampleIo(store, sample, op, policy));
+        } finally {
+          await options.backend!.release(store, i);
         }
       }
-      if (sample.expected.ranking) {
-        const r = evaluateRanking(gold.results, sample.expected.ranking);
-        report.ranking.total++;
-        byOp.ranking.total++;
-        if (r.passed) {
-          report.ranking.passed++;
-          byOp.ranking.passed++;
-        } else {
-          ok = false;
-          fail('ranking', 'ranking', r.why);
-        }
-      }
-    } finally {
-      if (options.backend) await options.backend.release(store, i);
-      else await store.close();
+      tallySample(report, sample, outcome);
+      options.onSample?.(outcome);
+      options.onProgress?.(i + 1, chosen.length);
     }
-    report.samples.total++;
-    byOp.samples.total++;
-    if (ok) {
-      report.samples.passed++;
-      byOp.samples.passed++;
-    }
-    options.onProgress?.(i + 1, chosen.length);
+  } finally {
+    shared?.close();
   }
   return report;
+}
+
+/** Adds one sample's outcome to the report. */
+function tallySample(report: BenchReport, sample: Sample, outcome: SampleOutcome): void {
+  const op = outcome.op;
+  const byOp = (report.by_op[op] ??= { samples: tally(), assertions: tally(), ranking: tally() });
+  const fail = (kind: Failure['kind'], name: string, why: string) => report.failures.push({ sample: sample.id, op, kind, name, why });
+  let ok = true;
+  for (const part of ['prerequisites', 'schema_list'] as const) {
+    if (!outcome.errors[part].length) continue;
+    ok = false;
+    fail('error', part, outcome.errors[part].join('; '));
+  }
+  for (const [k, a] of sample.expected.assertions.entries()) {
+    const r = outcome.assertions[k];
+    report.assertions.total++;
+    byOp.assertions.total++;
+    if (r.passed) {
+      report.assertions.passed++;
+      byOp.assertions.passed++;
+    } else {
+      ok = false;
+      fail('assertion', a.name, `expected COUNT ${a.expect.op} ${a.expect.value}, got ${r.actual}; WHERE ${a.select.where.join(' AND ')} ${JSON.stringify(a.params ?? {})}`);
+    }
+  }
+  if (outcome.ranking) {
+    report.ranking.total++;
+    byOp.ranking.total++;
+    if (outcome.ranking.passed) {
+      report.ranking.passed++;
+      byOp.ranking.passed++;
+    } else {
+      ok = false;
+      fail('ranking', 'ranking', outcome.ranking.why);
+    }
+  }
+  report.samples.total++;
+  byOp.samples.total++;
+  if (ok) {
+    report.samples.passed++;
+    byOp.samples.passed++;
+  }
 }
 
 /** Parses benchmark JSONL text; a bad line is reported with its line number. */

@@ -36,18 +36,22 @@ export function checkLimits(irs: readonly unknown[], limits: Required<Limits>): 
     return [diagnostic('limit-exceeded', `the script has ${irs.length} statements, over the limit of ${limits.maxStatements} (RunOptions.limits.maxStatements, t2m run --max-statements)`)];
   }
   const out: Diagnostic[] = [];
+  // Each entry is a value and the entry of its parent, with its key: paths are spelled only for a refusal.
+  type Entry = { readonly v: unknown; readonly key: string; readonly parent: Entry | null };
+  const pathOf = (e: Entry): string => (e.parent ? `${pathOf(e.parent)}.${e.key}` : e.key);
   irs.forEach((ir, statement) => {
     const args = ir && typeof ir === 'object' ? (ir as Record<string, unknown>).args : undefined;
-    const stack: Array<[unknown, string]> = [[args, 'args']];
+    const stack: Entry[] = [{ v: args, key: 'args', parent: null }];
     while (stack.length && out.length < 10) {
-      const [v, path] = stack.pop()!;
+      const e = stack.pop()!;
+      const v = e.v;
       if (typeof v === 'string') {
         if (v.length > limits.maxTextLength) {
-          out.push(diagnostic('limit-exceeded', `this text is ${v.length} characters long, over the limit of ${limits.maxTextLength} (RunOptions.limits.maxTextLength, t2m run --max-text)`, { path, statement }));
+          out.push(diagnostic('limit-exceeded', `this text is ${v.length} characters long, over the limit of ${limits.maxTextLength} (RunOptions.limits.maxTextLength, t2m run --max-text)`, { path: pathOf(e), statement }));
         }
       } else if (v && typeof v === 'object') {
         // Depth is validation's business (too-deep); the walk itself needs no recursion.
-        for (const [k, x] of Object.entries(v)) stack.push([x, `${path}.${k}`]);
+        for (const k in v) if (Object.hasOwn(v, k)) stack.push({ v: (v as Record<string, unknown>)[k], key: k, parent: e });
       }
     }
   });

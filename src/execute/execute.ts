@@ -232,12 +232,16 @@ export class Execution {
   /** Inserts a record into the run's tenant, with the run's provenance (trace id, statement). */
   *insert(fields: Record<string, unknown>): Io<number> {
     const values: Record<string, unknown> = { ...fields, tenant: this.op.tenant, trace_id: this.op.traceId || null, statement_index: this.index };
-    const stmt = compileInsert({ ...values, search_text: searchTextOf(values) }, this.store.dialect);
+    values.search_text = searchTextOf(values);
+    const stmt = compileInsert(values, this.store.dialect);
     this.sql.push(stmt);
     const rows = yield* ioAll(stmt.sql, stmt.params);
     const id = Number(rows[0]?.id ?? (yield* ioAll(this.store.dialect.lastInsertId(), []))[0].id);
     noteVectorWrite(this.store, id, values.embedding_model, values.deleted ? null : asVector(values.embedding_f32));
-    this.changes.push({ id, before: null, after: withoutVector({ id, ...values }) });
+    // The after image: the record as written, without its vectors and search tokens (withoutVector).
+    const after: Record<string, unknown> = { id };
+    for (const k in values) if (k !== 'embedding' && !DERIVED_COLUMNS.has(k)) after[k] = values[k];
+    this.changes.push({ id, before: null, after });
     return id;
   }
 

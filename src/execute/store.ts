@@ -148,7 +148,11 @@ export class Store<D extends AnySqlDriver = SqlDriver> {
       if (!committed) {
         this.depth--;
         if (this.depth === 0) yield* io.rollback();
-        else yield* io.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+        else {
+          // Two statements, one at a time: a driver runs a single statement from its statement cache.
+          yield* io.exec(`ROLLBACK TO ${name}`);
+          yield* io.exec(`RELEASE ${name}`);
+        }
       }
     }
   }

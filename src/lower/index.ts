@@ -81,13 +81,17 @@ function deepFreeze<T>(value: T): T {
  * depth is bounded by validation, but the walk need not rely on it.
  */
 function refuseLeadingBom(l: Lowerer, value: unknown, path: string): void {
-  const stack: Array<[unknown, string]> = [[value, path]];
+  // Each entry is a value and the entry of its parent, with its key: paths are spelled only for a refusal.
+  type Entry = { readonly v: unknown; readonly key: string; readonly parent: Entry | null };
+  const pathOf = (e: Entry): string => (e.parent ? `${pathOf(e.parent)}.${e.key}` : e.key);
+  const stack: Entry[] = [{ v: value, key: path, parent: null }];
   while (stack.length) {
-    const [v, p] = stack.pop()!;
+    const e = stack.pop()!;
+    const v = e.v;
     if (typeof v === 'string') {
-      if (v.charCodeAt(0) === 0xfeff) l.error('invalid-text', 'this text starts with U+FEFF (a byte order mark), which the store would drop; remove it or put it after another character', p);
+      if (v.charCodeAt(0) === 0xfeff) l.error('invalid-text', 'this text starts with U+FEFF (a byte order mark), which the store would drop; remove it or put it after another character', pathOf(e));
     } else if (v && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v)) stack.push([x, `${p}.${k}`]);
+      for (const k in v) if (Object.hasOwn(v, k)) stack.push({ v: (v as Record<string, unknown>)[k], key: k, parent: e });
     }
   }
 }

@@ -28,6 +28,9 @@ function bindable(params: SqlParams | undefined): unknown[] {
   return [Object.fromEntries(Object.entries(params).map(([k, v]) => [k, value(v)]))];
 }
 
+/** Prepared statements kept per database (the least recently used go first). */
+const CACHED_STATEMENTS = 500;
+
 export class NativeDriver implements SqlDriver {
   readonly kind = 'better-sqlite3';
   private readonly prepared = new Map<string, Stmt>();
@@ -36,11 +39,14 @@ export class NativeDriver implements SqlDriver {
 
   private statement(sql: string): Stmt {
     let s = this.prepared.get(sql);
-    if (!s) {
+    if (s) {
+      // Most recently used last: the Map's order is the eviction order.
+      this.prepared.delete(sql);
+    } else {
       s = this.db.prepare<unknown[], unknown>(sql);
-      if (this.prepared.size > 500) this.prepared.clear();
-      this.prepared.set(sql, s);
+      if (this.prepared.size >= CACHED_STATEMENTS) this.prepared.delete(this.prepared.keys().next().value!);
     }
+    this.prepared.set(sql, s);
     return s;
   }
 
@@ -57,8 +63,10 @@ export class NativeDriver implements SqlDriver {
     return this.statement(sql).run(...bindable(params)).changes;
   }
 
+  /** One statement (no `;`) goes through the statement cache (savepoints come often); other text is run as given. */
   exec(sql: string): void {
-    this.db.exec(sql);
+    if (sql.includes(';') || !sql.trim()) this.db.exec(sql);
+    else this.statement(sql).run();
   }
 
   /** BEGIN IMMEDIATE: the write lock is taken at once (waiting up to the busy timeout), so two writers never deadlock on an upgrade. */

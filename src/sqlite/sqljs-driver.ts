@@ -14,6 +14,9 @@ function bindable(params: SqlParams | undefined): SqlJsParams {
   return out;
 }
 
+/** Prepared statements kept per database (the least recently used go first). */
+const CACHED_STATEMENTS = 500;
+
 export class SqlJsDriver implements SqlDriver {
   readonly kind = 'sql.js';
   readonly location = ':memory:';
@@ -23,11 +26,18 @@ export class SqlJsDriver implements SqlDriver {
 
   private statement(sql: string): Statement {
     let s = this.prepared.get(sql);
-    if (!s) {
+    if (s) {
+      // Most recently used last: the Map's order is the eviction order.
+      this.prepared.delete(sql);
+    } else {
       s = this.db.prepare(sql);
-      if (this.prepared.size > 500) this.clearCache();
-      this.prepared.set(sql, s);
+      if (this.prepared.size >= CACHED_STATEMENTS) {
+        const [oldest, stmt] = this.prepared.entries().next().value!;
+        this.prepared.delete(oldest);
+        stmt.free();
+      }
     }
+    this.prepared.set(sql, s);
     return s;
   }
 
@@ -40,8 +50,16 @@ export class SqlJsDriver implements SqlDriver {
     const s = this.statement(sql);
     try {
       s.bind(bindable(params));
+      if (!s.step()) return [];
+      // Column names once per query, values as arrays (getAsObject asks for the names on every row).
+      const names = s.getColumnNames();
       const rows: SqlRow[] = [];
-      while (s.step()) rows.push(s.getAsObject() as SqlRow);
+      do {
+        const values = s.get();
+        const row: SqlRow = {};
+        for (let i = 0; i < names.length; i++) row[names[i]] = values[i] as SqlValue;
+        rows.push(row);
+      } while (s.step());
       return rows;
     } finally {
       s.reset();
@@ -51,15 +69,18 @@ export class SqlJsDriver implements SqlDriver {
   run(sql: string, params?: SqlParams): number {
     const s = this.statement(sql);
     try {
-      s.run(bindable(params));
+      s.bind(bindable(params));
+      s.step();
     } finally {
       s.reset();
     }
     return this.db.getRowsModified();
   }
 
+  /** One statement (no `;`) goes through the statement cache (savepoints come often); other text is run as given. */
   exec(sql: string): void {
-    this.db.run(sql);
+    if (sql.includes(';') || !sql.trim()) this.db.run(sql);
+    else this.run(sql);
   }
 
   // Transaction control goes through the statement cache too (Database.run would compile it each time).

@@ -1,11 +1,15 @@
 /** CI's conformance gate: the whole upstream benchmark with the gold schemas. */
 import { describe, expect, it } from 'vitest';
-import { runBenchmark, type Sample } from '../../src/conformance/index.js';
+import { runBenchmark, type BenchBackend, type Sample, type SampleOutcome } from '../../src/conformance/index.js';
+import { createStore, type AnySqlDriver, type Store } from '../../src/engine/index.js';
 import { benchmarkSamples } from '../ir-corpus.js';
+
+/** Every sample's outcome (ids of every statement, each assertion's count, the ranking) from the shared-store run. */
+let shared: SampleOutcome[] = [];
 
 describe('Text2Mem benchmark v2 (gold schemas)', () => {
   it('passes at least 99% of assertions and 99% of ranking checks', async () => {
-    const report = await runBenchmark(benchmarkSamples() as Sample[]);
+    const report = await runBenchmark(benchmarkSamples() as Sample[], { onSample: (o) => shared.push(o) });
     expect(report.samples.total).toBe(1163);
     expect(report.assertions.total).toBe(1862);
     expect(report.ranking.total).toBe(153);
@@ -21,5 +25,17 @@ describe('Text2Mem benchmark v2 (gold schemas)', () => {
       't2m-en-direct-workflow-label-002 assertion tags_added_json',
       't2m-en-direct-workflow-retrieve-018 error schema_list',
     ]);
+  }, 120_000);
+
+  it('gives every sample the same outcome on the shared store (rolled back after each sample) as on a fresh store per sample', async () => {
+    expect(shared).toHaveLength(1163);
+    const fresh: SampleOutcome[] = [];
+    const backend: BenchBackend = {
+      open: async () => (await createStore()) as Store<AnySqlDriver>,
+      release: async (store) => (store as Store).close(),
+    };
+    await runBenchmark(benchmarkSamples() as Sample[], { backend, onSample: (o) => fresh.push(o) });
+    // Compared as text: the same ids, counts, errors and ranking, sample by sample.
+    for (const [i, o] of fresh.entries()) expect(JSON.stringify(shared[i]), o.sample).toBe(JSON.stringify(o));
   }, 120_000);
 });

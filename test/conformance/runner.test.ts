@@ -86,6 +86,33 @@ describe('benchmark runner', () => {
     expect(report.failures.map((f) => f.why)).toEqual([expect.stringMatching(/^\[1\] record-locked/)]);
   });
 
+  it('starts every sample on a store as fresh as a new one: no records, audit entries or id counters of the sample before', async () => {
+    const enc = (t: string) => ({ stage: 'ENC', op: 'Encode', args: { payload: { text: t }, tags: ['k'], time: '2025-10-20T00:00:00Z' } });
+    const count = (name: string, from: string, where: string[], value: number) => ({ name, select: { from, where }, expect: { op: '==', value } });
+    const s = (id: string, texts: string[]): Sample => ({
+      id,
+      prerequisites: [],
+      schema_list: [...texts.map(enc), { stage: 'RET', op: 'Retrieve', target: { search: { intent: { query: texts[0] }, limit: 5 } }, args: {} }],
+      expected: {
+        assertions: [
+          count('records', 'memory', [], texts.length),
+          count('first id is 1', 'memory', ['id = 1', `text = '${texts[0]}'`], 1),
+          count('audit entries', 'audit_log', [], texts.length),
+        ],
+        ranking: { gold_ids: texts.map((_, i) => i + 1), min_hits: texts.length, allow_extra: false, k: 5 },
+        meta: { eval_time_utc: '2025-10-21T00:00:00Z' },
+      },
+    });
+    const outcomes: string[] = [];
+    const report = await runBenchmark([s('t2m-test-single-retrieve-001', ['alpha beta', 'beta gamma', 'gamma alpha']), s('t2m-test-single-retrieve-002', ['delta'])], {
+      onSample: (o) => outcomes.push(JSON.stringify(o.ids)),
+    });
+    expect(report.failures).toEqual([]);
+    expect(report.assertions).toEqual({ total: 6, passed: 6 });
+    expect(report.ranking).toEqual({ total: 2, passed: 2 });
+    expect(outcomes).toEqual(['[[1],[2],[3],[1,3,2]]', '[[1],[1]]']);
+  });
+
   it('names the op of a sample from its id, else its last gold op', () => {
     expect(sampleOp(sample)).toBe('Label');
     expect(sampleOp({ ...sample, id: 'x' })).toBe('Label');
