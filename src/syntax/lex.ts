@@ -46,6 +46,19 @@ export function tokenRange(t: IToken): Range {
   };
 }
 
+/** The range from the start of token `a` to the end of token `b` (`span(tokenRange(a), tokenRange(b))` without the throwaway halves). */
+export function tokenSpan(a: IToken, b: IToken): Range {
+  return {
+    start: { line: a.startLine ?? 1, column: a.startColumn ?? 1, offset: a.startOffset },
+    end: { line: b.endLine ?? 1, column: (b.endColumn ?? 0) + 1, offset: (b.endOffset ?? b.startOffset) + 1 },
+  };
+}
+
+/** The range from the start of token `t` to the end of `r`. */
+export function spanFrom(t: IToken, r: Range): Range {
+  return { start: { line: t.startLine ?? 1, column: t.startColumn ?? 1, offset: t.startOffset }, end: r.end };
+}
+
 export function span(a: Range, b: Range): Range {
   return { start: a.start, end: b.end };
 }
