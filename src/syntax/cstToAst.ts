@@ -68,15 +68,11 @@ function onlyChild(c: Children): string | undefined {
   return undefined;
 }
 
-function buildValue(n: CstNode | undefined): A.Value | undefined {
-  if (!n || n.recoveredNode) return undefined;
-  const c = n.children;
-  // `value` is one alternative: one token or one sub-rule.
-  const name = onlyChild(c);
-  if (name === 'list') return buildList(node(c, 'list')!);
-  if (name === 'object') return buildObject(node(c, 'object')!);
-  const t = name === undefined ? undefined : tok(c, name);
-  if (!t) return undefined;
+/**
+ * The value a token stands for, by the name it is consumed under (its token type, or `SoftKeyword`):
+ * shared by this builder and the happy-path parser's actions (grammar/parser.ts).
+ */
+export function tokenValue(name: string, t: IToken): A.Value | undefined {
   switch (name) {
     case 'StringLiteral': return { kind: 'String', value: decodeString(t.image), loc: tokenRange(t) };
     case 'NumberLiteral': return { kind: 'Number', value: Number(t.image), loc: tokenRange(t) };
@@ -91,6 +87,30 @@ function buildValue(n: CstNode | undefined): A.Value | undefined {
     case 'Reference': return { kind: 'Ref', name: t.image.slice(1), loc: tokenRange(t) };
   }
   return undefined;
+}
+
+/** A list of values as a clause holds it: a single bracketed list is the list itself. */
+export function valueList(items: A.Value[]): A.ValueList | undefined {
+  if (items.length === 0) return undefined;
+  const loc = span(items[0].loc, items[items.length - 1].loc);
+  if (items.length === 1 && items[0].kind === 'List') return { kind: 'ValueList', items: items[0].items, bracketed: true, loc };
+  return { kind: 'ValueList', items, bracketed: false, loc };
+}
+
+/** An object key or field name as written (strings decoded). */
+export function tokenKey(t: IToken): A.Key {
+  return { kind: 'Key', name: t.tokenType === T.StringLiteral ? decodeString(t.image) : t.image, loc: tokenRange(t) };
+}
+
+function buildValue(n: CstNode | undefined): A.Value | undefined {
+  if (!n || n.recoveredNode) return undefined;
+  const c = n.children;
+  // `value` is one alternative: one token or one sub-rule.
+  const name = onlyChild(c);
+  if (name === 'list') return buildList(node(c, 'list')!);
+  if (name === 'object') return buildObject(node(c, 'object')!);
+  const t = name === undefined ? undefined : tok(c, name);
+  return t && tokenValue(name!, t);
 }
 
 function buildElement(n: CstNode): A.Value | undefined {
@@ -161,10 +181,7 @@ function buildValueList(n: CstNode | undefined): A.ValueList | undefined {
     const value = buildElement(e);
     if (value) items.push(value);
   }
-  if (items.length === 0) return undefined;
-  const loc = span(items[0].loc, items[items.length - 1].loc);
-  if (items.length === 1 && items[0].kind === 'List') return { kind: 'ValueList', items: items[0].items, bracketed: true, loc };
-  return { kind: 'ValueList', items, bracketed: false, loc };
+  return valueList(items);
 }
 
 function buildTimeRange(n: CstNode | undefined): A.TimeRange | undefined {
