@@ -140,7 +140,8 @@ function grammar(Base: typeof EmbeddedActionsParser) {
       if (!this.ast) return NO_AST;
       const text: A.StringValue | undefined = t ? { kind: 'String', value: decodeString(t.image), loc: tokenRange(t) } : undefined;
       const end = semi ? tokenRange(semi) : clauses.length ? clauses[clauses.length - 1].loc : text?.loc ?? verb.loc;
-      return { ...(binding ? { binding } : {}), verb, text, clauses, loc: span(binding?.loc ?? verb.loc, end) };
+      // No spread (`...(binding ? { binding } : {})`, as cstToAst writes it): the same keys, built directly.
+      return binding ? { binding, verb, text, clauses, loc: span(binding.loc, end) } : { verb, text, clauses, loc: span(verb.loc, end) };
     });
 
     /** letBinding := LET Reference '='   (binds the ids the statement creates or affects) */
@@ -259,11 +260,24 @@ function grammar(Base: typeof EmbeddedActionsParser) {
       ]) as FieldTail;
       if (!this.ast) return NO_AST;
       // A field written as a keyword (`TYPE = note`, `TAGS HAS`) names the lower-case IR field.
-      const key = written.keyword ? { ...written.key, name: written.key.name.toLowerCase() } : written.key;
-      const sub = subField ? { subField: subField.key } : {};
-      if (tail.operator === 'RANGE') return { kind: 'FieldCondition', field: key, ...sub, operator: 'RANGE', operatorLoc: tail.range.loc, range: tail.range, loc: span(key.loc, tail.range.loc) };
-      if ('values' in tail) return { kind: 'FieldCondition', field: key, ...sub, operator: tail.operator, operatorLoc: tail.operatorLoc, values: tail.values, loc: span(key.loc, tail.values.loc) };
-      return { kind: 'FieldCondition', field: key, ...sub, operator: tail.operator, operatorLoc: tail.operatorLoc, value: tail.value, loc: span(key.loc, tail.value.loc) };
+      const field: A.Key = written.keyword ? { kind: 'Key', name: written.key.name.toLowerCase(), loc: written.key.loc } : written.key;
+      const sub = subField?.key;
+      if (tail.operator === 'RANGE') {
+        const loc = span(field.loc, tail.range.loc);
+        return sub
+          ? { kind: 'FieldCondition', field, subField: sub, operator: 'RANGE', operatorLoc: tail.range.loc, range: tail.range, loc }
+          : { kind: 'FieldCondition', field, operator: 'RANGE', operatorLoc: tail.range.loc, range: tail.range, loc };
+      }
+      if ('values' in tail) {
+        const loc = span(field.loc, tail.values.loc);
+        return sub
+          ? { kind: 'FieldCondition', field, subField: sub, operator: tail.operator, operatorLoc: tail.operatorLoc, values: tail.values, loc }
+          : { kind: 'FieldCondition', field, operator: tail.operator, operatorLoc: tail.operatorLoc, values: tail.values, loc };
+      }
+      const loc = span(field.loc, tail.value.loc);
+      return sub
+        ? { kind: 'FieldCondition', field, subField: sub, operator: tail.operator, operatorLoc: tail.operatorLoc, value: tail.value, loc }
+        : { kind: 'FieldCondition', field, operator: tail.operator, operatorLoc: tail.operatorLoc, value: tail.value, loc };
     });
 
     /** fieldName := Identifier | StringLiteral | Keyword   (a keyword names the lower-case field: `type`, `facets`) */
