@@ -14,8 +14,8 @@ import { CstParser, EmbeddedActionsParser, type CstNode, type IOrAlt, type OrMet
 import * as T from './tokens.js';
 import { FLAG_KEYWORDS, LIST_KEYWORDS, LIST_ITEMS, SEARCH_OPTION_NAMES, VALUE_KEYWORDS, type Keyword } from '../src/language/index.js';
 import type * as A from '../src/syntax/ast.js';
-import { type RawStatement, decodeString, tokenKey, tokenValue, valueList } from '../src/syntax/cstToAst.js';
-import { span, spanFrom, tokenRange, tokenSpan } from '../src/syntax/lex.js';
+import type { RawStatement } from '../src/syntax/ast.js';
+import { decodeString, span, spanFrom, tokenKey, tokenRange, tokenSpan, tokenValue, valueList } from '../src/syntax/nodes.js';
 
 /** Clause keywords followed by exactly one value (the vocabulary's `value` clauses; `VALID FROM`, `AS OF` are two words). */
 export const VALUE_CLAUSE_TOKENS: readonly (readonly TokenType[])[] = VALUE_KEYWORDS.map(words);

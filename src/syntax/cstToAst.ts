@@ -9,7 +9,10 @@ import type { Range } from '../diagnostics/diagnostic.js';
 import * as T from '../../grammar/tokens.js';
 import { SEARCH_OPTION_NAMES, VALUE_KEYWORDS, firstKeyword } from '../language/index.js';
 import type * as A from './ast.js';
-import { span, spanFrom, tokenRange, tokenSpan } from './lex.js';
+import type { RawStatement } from './ast.js';
+import { decodeString, span, spanFrom, tokenKey, tokenRange, tokenSpan, tokenValue, valueList } from './nodes.js';
+
+export { decodeString };
 
 type Children = CstNode['children'];
 
@@ -45,61 +48,10 @@ function node(c: Children, name: string): CstNode | undefined {
   return nodes(c, name)[0];
 }
 
-export function decodeString(image: string): string {
-  const body = image.slice(1, -1);
-  // Most strings have no escape at all.
-  if (!body.includes('\\')) return body;
-  return body.replace(/\\(u[0-9a-fA-F]{4}|["\\/bfnrt])/g, (_, e: string) => {
-    switch (e[0]) {
-      case 'u': return String.fromCharCode(parseInt(e.slice(1), 16));
-      case 'b': return '\b';
-      case 'f': return '\f';
-      case 'n': return '\n';
-      case 'r': return '\r';
-      case 't': return '\t';
-      default: return e;
-    }
-  });
-}
-
 /** The name of a CST node's only child (the alternative an OR took), without allocating. */
 function onlyChild(c: Children): string | undefined {
   for (const name in c) return name;
   return undefined;
-}
-
-/**
- * The value a token stands for, by the name it is consumed under (its token type, or `SoftKeyword`):
- * shared by this builder and the happy-path parser's actions (grammar/parser.ts).
- */
-export function tokenValue(name: string, t: IToken): A.Value | undefined {
-  switch (name) {
-    case 'StringLiteral': return { kind: 'String', value: decodeString(t.image), loc: tokenRange(t) };
-    case 'NumberLiteral': return { kind: 'Number', value: Number(t.image), loc: tokenRange(t) };
-    case 'DateTimeLiteral': return { kind: 'DateTime', value: t.image, loc: tokenRange(t) };
-    case 'DurationLiteral': return { kind: 'Duration', value: t.image, loc: tokenRange(t) };
-    case 'True': return { kind: 'Boolean', value: true, loc: tokenRange(t) };
-    case 'False': return { kind: 'Boolean', value: false, loc: tokenRange(t) };
-    case 'Null': return { kind: 'Null', loc: tokenRange(t) };
-    case 'Identifier': return { kind: 'Identifier', value: t.image, loc: tokenRange(t) };
-    // A soft keyword where a value is expected is that bare word (`THEN demote`, `LEVEL episode`).
-    case 'SoftKeyword': return { kind: 'Identifier', value: t.image, loc: tokenRange(t) };
-    case 'Reference': return { kind: 'Ref', name: t.image.slice(1), loc: tokenRange(t) };
-  }
-  return undefined;
-}
-
-/** A list of values as a clause holds it: a single bracketed list is the list itself. */
-export function valueList(items: A.Value[]): A.ValueList | undefined {
-  if (items.length === 0) return undefined;
-  const loc = span(items[0].loc, items[items.length - 1].loc);
-  if (items.length === 1 && items[0].kind === 'List') return { kind: 'ValueList', items: items[0].items, bracketed: true, loc };
-  return { kind: 'ValueList', items, bracketed: false, loc };
-}
-
-/** An object key or field name as written (strings decoded). */
-export function tokenKey(t: IToken): A.Key {
-  return { kind: 'Key', name: t.tokenType === T.StringLiteral ? decodeString(t.image) : t.image, loc: tokenRange(t) };
 }
 
 function buildValue(n: CstNode | undefined): A.Value | undefined {
@@ -378,14 +330,7 @@ function buildClause(n: CstNode): A.Clause | undefined {
   return undefined;
 }
 
-/** A statement as parsed, before comments are attached. */
-export interface RawStatement {
-  readonly binding?: A.Binding;
-  readonly verb: A.Verb;
-  readonly text?: A.StringValue;
-  readonly clauses: A.Clause[];
-  readonly loc: Range;
-}
+export type { RawStatement } from './ast.js';
 
 export function buildStatement(cst: CstNode): RawStatement | undefined {
   const c = cst.children;

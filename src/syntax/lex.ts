@@ -8,6 +8,7 @@ import { tokenMatcher } from 'chevrotain';
 import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
 import { LineIndex } from '../diagnostics/position.js';
 import * as T from '../../grammar/tokens.js';
+import { tokenRange } from './nodes.js';
 
 export type TokenKind = 'keyword' | 'verb' | 'identifier' | 'string' | 'number' | 'datetime' | 'duration' | 'boolean' | 'null' | 'punctuation' | 'comment' | 'invalid';
 
@@ -39,29 +40,8 @@ function tokenKind(t: IToken): TokenKind {
   }
 }
 
-export function tokenRange(t: IToken): Range {
-  return {
-    start: { line: t.startLine ?? 1, column: t.startColumn ?? 1, offset: t.startOffset },
-    end: { line: t.endLine ?? 1, column: (t.endColumn ?? 0) + 1, offset: (t.endOffset ?? t.startOffset) + 1 },
-  };
-}
-
-/** The range from the start of token `a` to the end of token `b` (`span(tokenRange(a), tokenRange(b))` without the throwaway halves). */
-export function tokenSpan(a: IToken, b: IToken): Range {
-  return {
-    start: { line: a.startLine ?? 1, column: a.startColumn ?? 1, offset: a.startOffset },
-    end: { line: b.endLine ?? 1, column: (b.endColumn ?? 0) + 1, offset: (b.endOffset ?? b.startOffset) + 1 },
-  };
-}
-
-/** The range from the start of token `t` to the end of `r`. */
-export function spanFrom(t: IToken, r: Range): Range {
-  return { start: { line: t.startLine ?? 1, column: t.startColumn ?? 1, offset: t.startOffset }, end: r.end };
-}
-
-export function span(a: Range, b: Range): Range {
-  return { start: a.start, end: b.end };
-}
+// Token ranges are built in nodes.ts (shared with the parser's actions); re-exported for the stages that lex.
+export { span, spanFrom, tokenRange, tokenSpan } from './nodes.js';
 
 export interface Lexed {
   readonly tokens: IToken[];
