@@ -110,7 +110,7 @@ const converted = astToIr(parsed.script);
 const valid = converted.irs as IR[];
 const stages = interleaved([
   ['lex (Chevrotain lexer + repairs)', () => void lex(dsl)],
-  ['parse (CST → AST) + comments', () => void parse(dsl)],
+  ['parse (tokens → AST) + comments', () => void parse(dsl)],
   ['astToIr (IR + source maps)', () => void astToIr(parsed.script)],
   ['validate (conformsToIr fast path)', () => { for (const ir of converted.irs) conformsToIr(ir); }],
   ['validate (validateIr, zod)', () => { converted.irs.forEach((ir, i) => validateIr(ir, converted.sourceMaps[i], i, dslName)); }],

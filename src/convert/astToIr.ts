@@ -80,11 +80,22 @@ class StatementBuilder {
 
   /** The object at `path` (its first `length` keys; created if absent), or undefined after reporting a conflict. */
   object(path: readonly string[], loc: Range, length = path.length): JsonObject | undefined {
+    return this.walk(path, loc, length) === undefined ? undefined : this.reached;
+  }
+
+  /** The object `walk` reached last. */
+  private reached: JsonObject = this.ir;
+
+  /**
+   * Walks (creating what is absent) to the object at the first `length` keys of `path`, leaving
+   * it in `reached`; returns its dotted path, or undefined after reporting a conflict.
+   */
+  private walk(path: readonly string[], loc: Range, length: number): string | undefined {
     let o = this.ir;
     let p = '';
     for (let i = 0; i < length; i++) {
       const key = path[i];
-      p = joinPath(p, key);
+      p = p === '' ? key : `${p}.${key}`;
       if (!Object.prototype.hasOwnProperty.call(o, key)) {
         setOwn(o, key, {});
         if (!this.map.has(p)) this.map.set(p, loc);
@@ -96,15 +107,17 @@ class StatementBuilder {
       }
       o = next;
     }
-    return o;
+    this.reached = o;
+    return p;
   }
 
   /** Sets the field at `path` to the value node, reporting a field set twice. */
   set(path: readonly string[], value: A.Value | Json, loc: Range, keyLoc?: Range): void {
-    const parent = this.object(path, loc, path.length - 1);
-    if (!parent) return;
+    const parentPath = this.walk(path, loc, path.length - 1);
+    if (parentPath === undefined) return;
+    const parent = this.reached;
     const key = path[path.length - 1];
-    const p = path.join('.');
+    const p = parentPath === '' ? key : `${parentPath}.${key}`;
     if (Object.prototype.hasOwnProperty.call(parent, key)) {
       this.error('duplicate-field', `'${p}' is set twice.`, keyLoc ?? loc, {
         path: p,
@@ -112,8 +125,12 @@ class StatementBuilder {
       });
       return;
     }
-    const json = isNode(value) ? this.json(value, p) : value;
-    if (!isNode(value)) this.map.set(p, loc);
+    let json: Json;
+    if (isNode(value)) json = this.json(value, p);
+    else {
+      json = value;
+      this.map.set(p, loc);
+    }
     if (keyLoc) this.map.set(`${p}#key`, keyLoc);
     setOwn(parent, key, json);
   }
@@ -131,7 +148,7 @@ class StatementBuilder {
 }
 
 function isNode(v: unknown): v is A.Value {
-  return typeof v === 'object' && v !== null && 'kind' in v && 'loc' in v && typeof (v as { kind: unknown }).kind === 'string';
+  return typeof v === 'object' && v !== null && typeof (v as { kind?: unknown }).kind === 'string' && (v as { loc?: unknown }).loc !== undefined;
 }
 
 function listNode(values: A.ValueList): A.ListValue {

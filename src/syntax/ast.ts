@@ -181,3 +181,12 @@ export interface RelativeRange extends Node {
   readonly unit: string;
   readonly unitLoc: Range;
 }
+
+/** A statement as parsed, before comments are attached. */
+export interface RawStatement {
+  readonly binding?: Binding;
+  readonly verb: Verb;
+  readonly text?: StringValue;
+  readonly clauses: Clause[];
+  readonly loc: Range;
+}

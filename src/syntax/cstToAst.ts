@@ -9,40 +9,43 @@ import type { Range } from '../diagnostics/diagnostic.js';
 import * as T from '../../grammar/tokens.js';
 import { SEARCH_OPTION_NAMES, VALUE_KEYWORDS, firstKeyword } from '../language/index.js';
 import type * as A from './ast.js';
-import { span, tokenRange } from './lex.js';
+import type { RawStatement } from './ast.js';
+import { decodeString, span, spanFrom, tokenKey, tokenRange, tokenSpan, tokenValue, valueList } from './nodes.js';
+
+export { decodeString };
 
 type Children = CstNode['children'];
 
+const NONE: never[] = [];
 function toks(c: Children, name: string): IToken[] {
-  return (c[name] as IToken[] | undefined) ?? [];
+  return (c[name] as IToken[] | undefined) ?? NONE;
 }
 function nodes(c: Children, name: string): CstNode[] {
-  return (c[name] as CstNode[] | undefined) ?? [];
+  return (c[name] as CstNode[] | undefined) ?? NONE;
 }
 /** Real tokens only: tokens invented by error recovery have no position. */
 function tok(c: Children, name: string): IToken | undefined {
-  const t = toks(c, name)[0];
+  const t = (c[name] as IToken[] | undefined)?.[0];
   return t && !t.isInsertedInRecovery && Number.isFinite(t.startOffset) ? t : undefined;
 }
+
+/**
+ * The value clauses' phrases by their first keyword, the longest first, each with its later
+ * words (`AS` → `AS OF` [OF], `AS` []): read off the vocabulary once, not per clause.
+ */
+const VALUE_PHRASES: ReadonlyMap<string, ReadonlyArray<{ phrase: A.ValueKeyword; rest: readonly string[] }>> = (() => {
+  const out = new Map<string, Array<{ phrase: A.ValueKeyword; rest: readonly string[] }>>();
+  for (const phrase of [...VALUE_KEYWORDS].sort((a, b) => b.length - a.length)) {
+    const [first, ...rest] = phrase.split(' ');
+    if (!out.has(first)) out.set(first, []);
+    out.get(first)!.push({ phrase, rest });
+  }
+  return out;
+})();
+/** The search options with their first keyword, in the vocabulary's order. */
+const SEARCH_OPTION_FIRST = SEARCH_OPTION_NAMES.map((name) => ({ name, first: firstKeyword(name) }));
 function node(c: Children, name: string): CstNode | undefined {
   return nodes(c, name)[0];
-}
-
-export function decodeString(image: string): string {
-  const body = image.slice(1, -1);
-  // Most strings have no escape at all.
-  if (!body.includes('\\')) return body;
-  return body.replace(/\\(u[0-9a-fA-F]{4}|["\\/bfnrt])/g, (_, e: string) => {
-    switch (e[0]) {
-      case 'u': return String.fromCharCode(parseInt(e.slice(1), 16));
-      case 'b': return '\b';
-      case 'f': return '\f';
-      case 'n': return '\n';
-      case 'r': return '\r';
-      case 't': return '\t';
-      default: return e;
-    }
-  });
 }
 
 /** The name of a CST node's only child (the alternative an OR took), without allocating. */
@@ -59,21 +62,7 @@ function buildValue(n: CstNode | undefined): A.Value | undefined {
   if (name === 'list') return buildList(node(c, 'list')!);
   if (name === 'object') return buildObject(node(c, 'object')!);
   const t = name === undefined ? undefined : tok(c, name);
-  if (!t) return undefined;
-  switch (name) {
-    case 'StringLiteral': return { kind: 'String', value: decodeString(t.image), loc: tokenRange(t) };
-    case 'NumberLiteral': return { kind: 'Number', value: Number(t.image), loc: tokenRange(t) };
-    case 'DateTimeLiteral': return { kind: 'DateTime', value: t.image, loc: tokenRange(t) };
-    case 'DurationLiteral': return { kind: 'Duration', value: t.image, loc: tokenRange(t) };
-    case 'True': return { kind: 'Boolean', value: true, loc: tokenRange(t) };
-    case 'False': return { kind: 'Boolean', value: false, loc: tokenRange(t) };
-    case 'Null': return { kind: 'Null', loc: tokenRange(t) };
-    case 'Identifier': return { kind: 'Identifier', value: t.image, loc: tokenRange(t) };
-    // A soft keyword where a value is expected is that bare word (`THEN demote`, `LEVEL episode`).
-    case 'SoftKeyword': return { kind: 'Identifier', value: t.image, loc: tokenRange(t) };
-    case 'Reference': return { kind: 'Ref', name: t.image.slice(1), loc: tokenRange(t) };
-  }
-  return undefined;
+  return t && tokenValue(name!, t);
 }
 
 function buildElement(n: CstNode): A.Value | undefined {
@@ -90,7 +79,7 @@ function nodeRange(n: CstNode, first?: IToken, last?: IToken): Range | undefined
       end: { line: l.endLine ?? 1, column: (l.endColumn ?? 0) + 1, offset: (l.endOffset ?? l.startOffset) + 1 },
     };
   }
-  if (first && last) return span(tokenRange(first), tokenRange(last));
+  if (first && last) return tokenSpan(first, last);
   return undefined;
 }
 
@@ -144,10 +133,7 @@ function buildValueList(n: CstNode | undefined): A.ValueList | undefined {
     const value = buildElement(e);
     if (value) items.push(value);
   }
-  if (items.length === 0) return undefined;
-  const loc = span(items[0].loc, items[items.length - 1].loc);
-  if (items.length === 1 && items[0].kind === 'List') return { kind: 'ValueList', items: items[0].items, bracketed: true, loc };
-  return { kind: 'ValueList', items, bracketed: false, loc };
+  return valueList(items);
 }
 
 function buildTimeRange(n: CstNode | undefined): A.TimeRange | undefined {
@@ -169,7 +155,7 @@ function buildTimeRange(n: CstNode | undefined): A.TimeRange | undefined {
       amount,
       unit: unit.image.toLowerCase(),
       unitLoc: tokenRange(unit),
-      loc: span(tokenRange(first), tokenRange(unit)),
+      loc: tokenSpan(first, unit),
     };
   }
   // Values in source order: FROM's value precedes TO's.
@@ -197,14 +183,15 @@ function buildCondition(n: CstNode): A.Condition | undefined {
     for (const o of nodes(c, 'searchOption')) {
       const oc = o.children;
       const value = buildValue(node(oc, 'value'));
-      const name = SEARCH_OPTION_NAMES.find((n) => tok(oc, firstKeyword(n)));
-      const k = name && tok(oc, firstKeyword(name));
+      let name: A.SearchOption['name'] | undefined;
+      let k: IToken | undefined;
+      for (const o of SEARCH_OPTION_FIRST) if ((k = tok(oc, o.first))) { name = o.name; break; }
       if (!name || !k || !value) continue;
-      options.push({ kind: 'SearchOption', name, value, loc: span(tokenRange(k), value.loc) });
+      options.push({ kind: 'SearchOption', name, value, loc: spanFrom(k, value.loc) });
     }
     const query: A.StringValue | undefined = q ? { kind: 'String', value: decodeString(q.image), loc: tokenRange(q) } : undefined;
     const last = options.length ? options[options.length - 1].loc : query?.loc ?? tokenRange(kw);
-    return { kind: 'SearchCondition', query, options, loc: span(tokenRange(kw), last) };
+    return { kind: 'SearchCondition', query, options, loc: spanFrom(kw, last) };
   }
   const field = node(n.children, 'fieldCondition');
   if (!field) return undefined;
@@ -235,7 +222,7 @@ function buildCondition(n: CstNode): A.Condition | undefined {
     if (!range) return undefined;
     return { kind: 'FieldCondition', field: key, ...sub, operator, operatorLoc: range.loc, range, loc: span(key.loc, range.loc) };
   }
-  opLoc = operator === 'NOT HAS' ? span(tokenRange(t!), tokenRange(toks(c, 'HAS')[0] ?? t!)) : tokenRange(t!);
+  opLoc = operator === 'NOT HAS' ? tokenSpan(t!, toks(c, 'HAS')[0] ?? t!) : tokenRange(t!);
   if (operator === 'HAS' || operator === 'NOT HAS') {
     const values = buildValueList(node(c, 'valueList'));
     if (!values) return undefined;
@@ -258,12 +245,12 @@ function buildClause(n: CstNode): A.Clause | undefined {
     case 'idClause': {
       const kw = tok(cc, 'ID');
       const value = buildValue(node(cc, 'value'));
-      return kw && value ? { kind: 'IdClause', value, loc: span(tokenRange(kw), value.loc) } : undefined;
+      return kw && value ? { kind: 'IdClause', value, loc: spanFrom(kw, value.loc) } : undefined;
     }
     case 'idsClause': {
       const kw = tok(cc, 'IDS');
       const values = buildValueList(node(cc, 'valueList'));
-      return kw && values ? { kind: 'IdsClause', values, loc: span(tokenRange(kw), values.loc) } : undefined;
+      return kw && values ? { kind: 'IdsClause', values, loc: spanFrom(kw, values.loc) } : undefined;
     }
     case 'whereClause': {
       const kw = tok(cc, 'WHERE');
@@ -276,7 +263,7 @@ function buildClause(n: CstNode): A.Clause | undefined {
       const limit = tok(cc, 'LIMIT') ? buildValue(node(cc, 'value')) : undefined;
       if (conditions.length === 0) return undefined;
       const last = limit?.loc ?? conditions[conditions.length - 1].loc;
-      return { kind: 'WhereClause', conditions, limit, loc: span(tokenRange(kw), last) };
+      return { kind: 'WhereClause', conditions, limit, loc: spanFrom(kw, last) };
     }
     case 'valueClause':
     case 'listClause': {
@@ -286,9 +273,9 @@ function buildClause(n: CstNode): A.Clause | undefined {
       if (name === 'valueClause') {
         const value = buildValue(node(cc, 'value'));
         // A two-word keyword (`VALID FROM`, `AS OF`): the phrase whose later words were consumed.
-        const phrase = VALUE_KEYWORDS.filter((k) => firstKeyword(k) === kw.tokenType.name && k.split(' ').slice(1).every((w) => tok(cc, w)))
-          .sort((a, b) => b.length - a.length)[0] ?? (kw.tokenType.name as A.ValueKeyword);
-        const last = phrase.includes(' ') ? tok(cc, phrase.split(' ').at(-1)!) : undefined;
+        const written = VALUE_PHRASES.get(kw.tokenType.name)?.find((p) => p.rest.every((w) => tok(cc, w)));
+        const phrase = written?.phrase ?? (kw.tokenType.name as A.ValueKeyword);
+        const last = written?.rest.length ? tok(cc, written.rest[written.rest.length - 1]) : undefined;
         const loc = last ? span(keywordLoc, tokenRange(last)) : keywordLoc;
         return value ? { kind: 'ValueClause', keyword: phrase, keywordLoc: loc, value, loc: span(keywordLoc, value.loc) } : undefined;
       }
@@ -299,24 +286,24 @@ function buildClause(n: CstNode): A.Clause | undefined {
       const kw = tok(cc, 'MAX');
       const end = tok(cc, 'TOKENS');
       const value = buildValue(node(cc, 'value'));
-      return kw && end && value ? { kind: 'MaxTokensClause', value, loc: span(tokenRange(kw), tokenRange(end)) } : undefined;
+      return kw && end && value ? { kind: 'MaxTokensClause', value, loc: tokenSpan(kw, end) } : undefined;
     }
     case 'olderClause': {
       const kw = tok(cc, 'OLDER');
       const value = buildValue(node(cc, 'value'));
-      return kw && value ? { kind: 'OlderThanClause', value, loc: span(tokenRange(kw), value.loc) } : undefined;
+      return kw && value ? { kind: 'OlderThanClause', value, loc: spanFrom(kw, value.loc) } : undefined;
     }
     case 'withinClause': {
       const kw = tok(cc, 'WITHIN');
       const range = buildTimeRange(node(cc, 'timeRange'));
-      return kw && range ? { kind: 'WithinClause', range, loc: span(tokenRange(kw), range.loc) } : undefined;
+      return kw && range ? { kind: 'WithinClause', range, loc: spanFrom(kw, range.loc) } : undefined;
     }
     case 'flagClause': {
       const kw = tok(cc, 'keyword');
       if (!kw) return undefined;
       if (kw.tokenType === T.KW.DRY) {
         const run = tok(cc, 'RUN');
-        return run ? { kind: 'FlagClause', keyword: 'DRY RUN', loc: span(tokenRange(kw), tokenRange(run)) } : undefined;
+        return run ? { kind: 'FlagClause', keyword: 'DRY RUN', loc: tokenSpan(kw, run) } : undefined;
       }
       return { kind: 'FlagClause', keyword: kw.tokenType.name as A.FlagKeyword, loc: tokenRange(kw) };
     }
@@ -330,27 +317,20 @@ function buildClause(n: CstNode): A.Clause | undefined {
         if (key && value) assignments.push({ kind: 'Assignment', key, value, loc: span(key.loc, value.loc) });
       }
       if (assignments.length === 0) return undefined;
-      return { kind: 'SetClause', assignments, loc: span(tokenRange(kw), assignments[assignments.length - 1].loc) };
+      return { kind: 'SetClause', assignments, loc: spanFrom(kw, assignments[assignments.length - 1].loc) };
     }
     case 'withClause': {
       const kw = tok(cc, 'WITH');
       const path = nodes(cc, 'key').map(buildKey);
       const value = buildValue(node(cc, 'value'));
       if (!kw || !value || path.length === 0 || path.some((k) => !k)) return undefined;
-      return { kind: 'WithClause', path: path as A.Key[], value, loc: span(tokenRange(kw), value.loc) };
+      return { kind: 'WithClause', path: path as A.Key[], value, loc: spanFrom(kw, value.loc) };
     }
   }
   return undefined;
 }
 
-/** A statement as parsed, before comments are attached. */
-export interface RawStatement {
-  readonly binding?: A.Binding;
-  readonly verb: A.Verb;
-  readonly text?: A.StringValue;
-  readonly clauses: A.Clause[];
-  readonly loc: Range;
-}
+export type { RawStatement } from './ast.js';
 
 export function buildStatement(cst: CstNode): RawStatement | undefined {
   const c = cst.children;
@@ -378,5 +358,5 @@ function buildBinding(n: CstNode | undefined): A.Binding | undefined {
   const ref = tok(n.children, 'Reference');
   const eq = tok(n.children, 'Equals');
   if (!kw || !ref || !eq) return undefined;
-  return { kind: 'Binding', name: ref.image.slice(1), nameLoc: tokenRange(ref), loc: span(tokenRange(kw), tokenRange(eq)) };
+  return { kind: 'Binding', name: ref.image.slice(1), nameLoc: tokenRange(ref), loc: tokenSpan(kw, eq) };
 }

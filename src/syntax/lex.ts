@@ -8,6 +8,7 @@ import { tokenMatcher } from 'chevrotain';
 import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
 import { LineIndex } from '../diagnostics/position.js';
 import * as T from '../../grammar/tokens.js';
+import { tokenRange } from './nodes.js';
 
 export type TokenKind = 'keyword' | 'verb' | 'identifier' | 'string' | 'number' | 'datetime' | 'duration' | 'boolean' | 'null' | 'punctuation' | 'comment' | 'invalid';
 
@@ -39,16 +40,8 @@ function tokenKind(t: IToken): TokenKind {
   }
 }
 
-export function tokenRange(t: IToken): Range {
-  return {
-    start: { line: t.startLine ?? 1, column: t.startColumn ?? 1, offset: t.startOffset },
-    end: { line: t.endLine ?? 1, column: (t.endColumn ?? 0) + 1, offset: (t.endOffset ?? t.startOffset) + 1 },
-  };
-}
-
-export function span(a: Range, b: Range): Range {
-  return { start: a.start, end: b.end };
-}
+// Token ranges are built in nodes.ts (shared with the parser's actions); re-exported for the stages that lex.
+export { span, spanFrom, tokenRange, tokenSpan } from './nodes.js';
 
 export interface Lexed {
   readonly tokens: IToken[];

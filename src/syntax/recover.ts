@@ -167,34 +167,34 @@ const ERROR_WINDOW = 4096;
 /** The parser looks this many tokens past the one it stands on (maxLookahead 3, plus one). */
 const LOOKAHEAD_MARGIN = 4;
 
-/** A statement's tree, its parse errors and the index (in the piece) of the first token after it. */
+/** A statement's AST (when it could be built), its parse errors and the index (in the piece) of the first token after it. */
 interface ParsedStatement {
-  readonly cst: CstNode;
+  readonly statement: RawStatement | undefined;
   readonly errors: IRecognitionException[];
   readonly next: number;
 }
 
 /**
  * The statement that starts at `chunk[i]`. The happy path first: the first statement of a piece
- * (usually its only one) is read by the parser without recovery or CST locations, given the
- * piece as it is (no window: without recovery the parser reads only the statement and its
- * lookahead). Its reading is taken when it has no error and ends where the piece ends (at its
- * `;`): there recovery has nothing to do, so the recovering parser would read the same tree. Any
- * other statement is read by the recovering parser, so its tree and diagnostics are that
- * parser's.
+ * (usually its only one) is read by the parser without recovery or CST, whose actions build its
+ * AST as they go, given the piece as it is (no window: without recovery the parser reads only the
+ * statement and its lookahead). Its reading is taken when it has no error and ends where the
+ * piece ends (at its `;`): there recovery has nothing to do, so the recovering parser and
+ * cstToAst would build the same tree (test/syntax/happy-path.test.ts holds them to it). Any other
+ * statement is read by the recovering parser, so its tree and diagnostics are that parser's.
  */
 function parseStatementAt(chunk: readonly IToken[], i: number): ParsedStatement {
   if (i === 0 && parsing.happyPath) {
     fastParser.input = chunk as IToken[];
     recoveryWork.tokensFed += chunk.length;
     recoveryWork.parses++;
-    const cst = fastParser.statement();
+    const statement = fastParser.statement();
     // `currIdx` is the last token the parser consumed.
     const next = (fastParser as unknown as { currIdx: number }).currIdx + 1;
-    if (next === chunk.length && fastParser.errors.length === 0) return { cst, errors: [], next };
+    if (next === chunk.length && fastParser.errors.length === 0) return { statement, errors: [], next };
   }
-  const recovered = parseStatementWith(parser, chunk, i);
-  return { ...recovered, next: consumedUntil(recovered.cst, chunk, i) };
+  const { cst, errors } = parseStatementWith(parser, chunk, i);
+  return { statement: buildStatement(cst), errors, next: consumedUntil(cst, chunk, i) };
 }
 
 /**
@@ -204,7 +204,7 @@ function parseStatementAt(chunk: readonly IToken[], i: number): ParsedStatement 
  * end by more than its lookahead, so it never saw the window's end and the result is the one the
  * whole rest would have given; a statement of n tokens costs O(n) however long the piece is.
  */
-function parseStatementWith(parser: T2mParser, chunk: readonly IToken[], i: number): Omit<ParsedStatement, 'next'> {
+function parseStatementWith(parser: T2mParser<CstNode>, chunk: readonly IToken[], i: number): { cst: CstNode; errors: IRecognitionException[] } {
   for (let size = WINDOW; ; size *= 2) {
     const end = Math.min(chunk.length, i + size);
     parser.input = chunk.slice(i, end);
@@ -270,9 +270,8 @@ export function parseStatements(tokens: readonly IToken[], diagnostics: Diagnost
         i = j;
         continue;
       }
-      const { cst, errors, next } = parseStatementAt(chunk, i);
+      const { statement: built, errors, next } = parseStatementAt(chunk, i);
       for (const e of errors) diagnostics.push(parserErrorDiagnostic(e, chunk[chunk.length - 1]));
-      const built = buildStatement(cst);
       if (built) raw.push(built);
       if (next <= i) break;
       const rest = chunk[next];
