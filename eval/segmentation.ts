@@ -3,7 +3,7 @@
  * retrieval eval (eval/conversations.ts, the same seeds as eval/retrieval.ts).
  *
  * For each way of turning a CJK run into search tokens — character bigrams (the engine's
- * before), character unigrams + bigrams (the engine's now), jieba's search mode (`cut_for_search`, jieba-wasm), and jieba's
+ * before), single characters, characters + bigrams (the engine's now), jieba's search mode (`cut_for_search`, jieba-wasm), and jieba's
  * words + bigrams — it scores every question with BM25 (k1 1.2, b 0.75, the engine's formula and
  * candidate count), with the offline embedder (its CJK features: character n-grams, plus jieba's
  * words for the jieba rows) and fused (the engine's normalised linear fusion, α 0.5), and reports
@@ -32,7 +32,9 @@ const TURNS = arg('turns', 300);
 const CONVERSATIONS = arg('conversations', 4);
 const ALPHA = arg('alpha', 0.5);
 const CANDIDATES = 50;
-const seeds = Array.from({ length: CONVERSATIONS }, (_, i) => 2000 + i);
+const SPLIT = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] : 'test';
+/** The retrieval eval's Chinese splits (eval/retrieval.ts): test 2000…, dev 6000…. */
+const seeds = Array.from({ length: CONVERSATIONS }, (_, i) => (SPLIT === 'dev' ? 6000 : 2000) + i);
 
 interface Jieba { cut_for_search(text: string, hmm?: boolean): string[] }
 let jieba: Jieba | null = null;
@@ -47,6 +49,7 @@ const jiebaFeatures: CjkFeatures = (run, add) => {
 interface Variant { name: string; segment: CjkSegmenter; embedder: NgramEmbedder }
 const variants: Variant[] = [
   { name: 'bigrams', segment: cjkBigrams, embedder: new NgramEmbedder() },
+  { name: 'unigrams', segment: (run) => [...run], embedder: new NgramEmbedder() },
   { name: 'unigrams+bigrams', segment: cjkUnigramsBigrams, embedder: new NgramEmbedder() },
 ];
 if (jieba) {
@@ -94,7 +97,7 @@ function fuse(kw: { id: number; score: number }[], vec: { id: number; score: num
 interface Scores { r5: number; r10: number; mrr: number; n: number }
 const pct = (x: number, n: number) => ((100 * x) / n).toFixed(1).padStart(6);
 
-console.log(`segmentation eval: ${CONVERSATIONS} Chinese conversations × ${TURNS} turns, α ${ALPHA}${jieba ? '' : ' (jieba rows left out: T2M_JIEBA not set)'}`);
+console.log(`segmentation eval, ${SPLIT} split: ${CONVERSATIONS} Chinese conversations × ${TURNS} turns, α ${ALPHA}${jieba ? '' : ' (jieba rows left out: T2M_JIEBA not set)'}`);
 console.log(`${'tokens'.padEnd(18)} ${'ranker / questions'.padEnd(18)} ${'R@5'.padStart(6)} ${'R@10'.padStart(6)} ${'MRR'.padStart(6)} ${'n'.padStart(4)}`);
 const convs = seeds.map((seed) => conversation(ZH, seed, TURNS));
 const summary: Record<string, Record<string, Scores>> = {};
