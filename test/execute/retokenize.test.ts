@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { run, type Store } from '../../src/engine/index.js';
 import { compileSetSearchText } from '../../src/compile/meta.js';
+import { reindexStore } from '../../src/execute/embeddings.js';
 import { cjkBigrams, searchedText, searchTextOf, tokens, TOKENS_VERSION } from '../../src/execute/text.js';
 import { encode, freshStore, NOW, op, reopen, rows, runOk } from '../engine/harness.js';
 
@@ -74,6 +75,18 @@ describe('the tokenizer version', () => {
     expect(rows(store).find((r) => r.id === 4)!.search_text).toBe(searchTextOf({ text: '旧的记录' }));
   });
 
+  it('is brought to the current one by t2m reindex', async () => {
+    const store = await freshStore();
+    runOk(store, [encode('预算会议推迟到周五')]);
+    store.run(compileSetSearchText(1, tokens('预算会议推迟到周五', cjkBigrams).join(' '), store.dialect));
+    store.exec(`DELETE FROM t2m_meta WHERE key = 'tokens'`);
+    const r = await reindexStore(store);
+    expect(r.ok).toBe(true);
+    expect(rows(store)[0].search_text).toBe(searchTextOf({ text: '预算会议推迟到周五' }));
+    expect(tokensVersion(store)).toEqual([String(TOKENS_VERSION)]);
+    expectIndexExact(store);
+  });
+
   it('leaves a current store as it is', async () => {
     let store = await freshStore();
     runOk(store, [encode('预算会议推迟到周五'), encode('Budget meeting')]);
@@ -82,5 +95,17 @@ describe('the tokenizer version', () => {
     store = await reopen(store);
     expect(rows(store).find((r) => r.id === 2)!.search_text).toBe('budget meet odd');
     expect(tokensVersion(store)).toEqual([String(TOKENS_VERSION)]);
+  });
+});
+
+describe('CJK search tokens (characters and bigrams)', () => {
+  it('match a query through a shared character, and rank the query\'s words above its characters scattered', async () => {
+    const store = await freshStore();
+    runOk(store, [encode('我会去，议程明天发'), encode('预算会议推迟到周五'), encode('他们报名了全程马拉松')]);
+    // Record 1 holds 会 and 议 apart, record 2 the word 会议: the bigram puts 2 first (characters alone
+    // rank the shorter record 1 first; bigrams alone miss record 1).
+    expect(keywordHits(store, '会议')).toEqual([2, 1]);
+    // A one-character word (周) finds the record holding it.
+    expect(keywordHits(store, '周')).toEqual([2]);
   });
 });
