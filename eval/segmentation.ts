@@ -3,7 +3,8 @@
  * retrieval eval (eval/conversations.ts, the same seeds as eval/retrieval.ts).
  *
  * For each way of turning a CJK run into search tokens — character bigrams (the engine's
- * before), single characters, characters + bigrams (the engine's now), jieba's search mode (`cut_for_search`, jieba-wasm), and jieba's
+ * before), single characters, characters + bigrams (the engine's now), the same without frequent
+ * function characters (的 了 是 …) as single characters, jieba's search mode (`cut_for_search`, jieba-wasm), and jieba's
  * words + bigrams — it scores every question with BM25 (k1 1.2, b 0.75, the engine's formula and
  * candidate count), with the offline embedder (its CJK features: character n-grams, plus jieba's
  * words for the jieba rows) and fused (the engine's normalised linear fusion, α 0.5), and reports
@@ -46,11 +47,14 @@ const jiebaFeatures: CjkFeatures = (run, add) => {
   for (const w of jiebaWords(run)) if ([...w].length > 2) add(w, 1);
 };
 
+/** Frequent Chinese function characters, for the variant that leaves them out as single characters. */
+const STOPC = new Set([...'的了是在我你他她它们这那和与就也都吗呢吧啊呀哦嗯个之而或及其把被给着很还又么']);
 interface Variant { name: string; segment: CjkSegmenter; embedder: NgramEmbedder }
 const variants: Variant[] = [
   { name: 'bigrams', segment: cjkBigrams, embedder: new NgramEmbedder() },
   { name: 'unigrams', segment: (run) => [...run], embedder: new NgramEmbedder() },
   { name: 'unigrams+bigrams', segment: cjkUnigramsBigrams, embedder: new NgramEmbedder() },
+  { name: 'uni-stop+bigrams', segment: (run) => { const c = [...run]; return c.length === 1 ? c : [...c.filter((x) => !STOPC.has(x)), ...cjkBigrams(run)]; }, embedder: new NgramEmbedder() },
 ];
 if (jieba) {
   variants.push({ name: 'jieba search', segment: jiebaWords, embedder: new NgramEmbedder(256, jiebaFeatures) });
