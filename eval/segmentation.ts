@@ -16,7 +16,7 @@
  * jieba-wasm is not a dependency (spec/retrieval.md says why); to measure it, install it outside
  * the project and point T2M_JIEBA at it:
  *   (cd /tmp/jieba && npm init -y && npm install jieba-wasm@2.4.0)
- *   T2M_JIEBA=/tmp/jieba/node_modules/jieba-wasm npx tsx eval/segmentation.ts
+ *   T2M_JIEBA=/tmp/jieba/node_modules/jieba-wasm npm run eval:segmentation [-- --split dev]
  * Without it the jieba rows are left out.
  */
 import { join } from 'node:path';
