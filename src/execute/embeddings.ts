@@ -8,10 +8,12 @@
  */
 import { DEFAULT_TENANT } from '../compile/columns.js';
 import { compileUpdateById, decodeRow } from '../compile/index.js';
+import { compileSetMeta } from '../compile/meta.js';
 import { diagnostic, type Code } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Store } from './store.js';
-import { searchedText, searchTextOf, type Embedder } from './text.js';
+import { TOKENS_META_KEY } from './retokenize.js';
+import { searchedText, searchTextOf, TOKENS_VERSION, type Embedder } from './text.js';
 import { forgetVectorIndex } from './vectors.js';
 
 export type EmbedResult = { readonly ok: true; readonly vectors: Float32Array[] } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
@@ -168,6 +170,7 @@ export async function reindexStore(store: Store, options: ReindexOptions = {}): 
   }
   store.transaction(() => {
     for (const u of updates) store.run(compileUpdateById(u.id, u.set, store.dialect, u.tenant));
+    store.run(compileSetMeta(TOKENS_META_KEY, String(TOKENS_VERSION), store.dialect));
     return { commit: true, value: undefined };
   });
   forgetVectorIndex(store);

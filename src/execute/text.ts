@@ -38,21 +38,43 @@ function stem(word: string): string {
   return word.length > 2 && !/\d/.test(word) ? stemmer(word) : word;
 }
 
+/** How a run of CJK characters becomes search tokens (e.g. `cjkBigrams`; eval/segmentation.ts compares others). */
+export type CjkSegmenter = (run: string) => string[];
+
+/** Overlapping character bigrams of a CJK run (`预算会议` → `预算 算会 会议`); a lone character as itself. */
+export function cjkBigrams(run: string): string[] {
+  const chars = [...run];
+  if (chars.length === 1) return chars;
+  const out: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
+  return out;
+}
+
+/** The characters of a CJK run, then its overlapping bigrams (`预算会` → `预 算 会 预算 算会`): the engine's CJK tokens. */
+export function cjkUnigramsBigrams(run: string): string[] {
+  const chars = [...run];
+  return chars.length === 1 ? chars : [...chars, ...cjkBigrams(run)];
+}
+
+/**
+ * The version of `tokens` a store's `search_text` was written with, kept in `t2m_meta` under
+ * `tokens`; a store of another version is re-tokenized when opened writable (./retokenize.ts).
+ * 1: CJK as character bigrams; 2: CJK as characters and bigrams (spec/retrieval.md#tokens).
+ */
+export const TOKENS_VERSION = 2;
+
 /**
  * The search tokens of a text, the same for the index and the query: lower-cased words without
- * stop words, Porter-stemmed; runs of Chinese / Japanese / Korean characters as overlapping
- * character bigrams (a lone character as itself). Every token matches `[\p{L}\p{N}]+`.
+ * stop words, Porter-stemmed; runs of Chinese / Japanese / Korean characters as their characters
+ * and overlapping character bigrams (`segment` replaces this, for measuring other segmentations).
+ * Every token matches `[\p{L}\p{N}]+`.
  */
-export function tokens(text: string): string[] {
+export function tokens(text: string, segment: CjkSegmenter = cjkUnigramsBigrams): string[] {
   const out: string[] = [];
   for (const m of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
     const w = m[0];
     if (CJK.test(w)) {
-      for (const run of w.match(CJK_ALL) ?? []) {
-        const chars = [...run];
-        if (chars.length === 1) out.push(chars[0]);
-        for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
-      }
+      for (const run of w.match(CJK_ALL) ?? []) out.push(...segment(run));
       for (const rest of w.split(CJK_ALL)) if (rest && !STOPWORDS.has(rest)) out.push(stem(rest));
     } else if (!STOPWORDS.has(w)) out.push(stem(w));
   }
@@ -100,15 +122,28 @@ export class HashEmbedder implements Embedder {
   }
 }
 
+/** The weighted features a CJK run adds to an `NgramEmbedder` vector. */
+export type CjkFeatures = (run: string, add: (feature: string, weight: number) => void) => void;
+
+/** Character unigrams (weight 0.5) and bigrams (1) of a CJK run: the offline default's CJK features. */
+export const cjkCharNgrams: CjkFeatures = (run, add) => {
+  const chars = [...run];
+  for (let i = 0; i < chars.length; i++) {
+    add(chars[i], 0.5);
+    if (i + 1 < chars.length) add(chars[i] + chars[i + 1], 1);
+  }
+};
+
 /**
  * The offline default embedder: signed feature hashing of word unigrams (weight 1), word bigrams
  * (0.5) and character trigrams of each word, with boundary marks (0.35 each, so "payment" and
  * "payments" or "repaid" share most of their mass), into `dimensions` floats, L2-normalised. CJK
- * text contributes its character unigrams and bigrams. Deterministic, no model, no network.
+ * text contributes its character unigrams and bigrams (`cjk` replaces them, for measuring others).
+ * Deterministic, no model, no network.
  */
 export class NgramEmbedder implements Embedder {
   readonly model: string;
-  constructor(readonly dimensions = 256) {
+  constructor(readonly dimensions = 256, private readonly cjk: CjkFeatures = cjkCharNgrams) {
     this.model = `t2m-ngram-${dimensions}`;
   }
   embed(text: string): Float32Array {
@@ -121,13 +156,7 @@ export class NgramEmbedder implements Embedder {
     for (const m of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
       const w = m[0];
       if (CJK.test(w)) {
-        for (const run of w.match(CJK_ALL) ?? []) {
-          const chars = [...run];
-          for (let i = 0; i < chars.length; i++) {
-            add(chars[i], 0.5);
-            if (i + 1 < chars.length) add(chars[i] + chars[i + 1], 1);
-          }
-        }
+        for (const run of w.match(CJK_ALL) ?? []) this.cjk(run, add);
         for (const rest of w.split(CJK_ALL)) if (rest && !STOPWORDS.has(rest)) words.push(rest);
       } else if (!STOPWORDS.has(w)) words.push(w);
     }

@@ -12,3 +12,8 @@ export const DEFAULT_MAX_TOKENS = 256;
 export const DEFAULT_INCLUDE = ['id', 'text', 'type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source', 'weight'];
 /** RETRIEVE … LEVEL: how many candidates the selector keeps without PICK (MERIT injects at most one). */
 export const DEFAULT_PICK = 1;
+/**
+ * A search's mix of vector and keyword scores when `overrides.alpha` is not given (0: BM25 alone,
+ * 1: vectors alone), chosen on the retrieval eval's dev split (spec/retrieval.md#fusion-prior-and-explanation).
+ */
+export const DEFAULT_ALPHA = 0.3;

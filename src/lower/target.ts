@@ -4,6 +4,7 @@
  * intent and overrides read with their defaults.
  */
 import type { Filter, IR, Target, TimeRange } from '../ir/schema.js';
+import { DEFAULT_ALPHA } from './defaults.js';
 import { dedupe, isPlainObject, isString, type Lowerer } from './lowerer.js';
 import type { Level, LoweredFilter, LoweredSearch, OrderBy, Selection, TimeWindow } from './operation.js';
 import { addDuration, formatUtc, unitDuration } from './time.js';
@@ -82,7 +83,7 @@ export function selection(l: Lowerer, ir: IR, extraTime?: TimeWindow, level?: Le
     const query = String(text ?? '').trim();
     const written = s.intent?.query !== undefined || s.intent?.context !== undefined;
     if (!query) l.error(written ? 'empty-condition' : 'missing-field', written ? 'a blank search query matches nothing as written' : 'a search target needs `intent.query` text', written ? 'target.search.intent.query' : 'target.search.intent');
-    search = { query, alpha: Math.min(1, Math.max(0, s.overrides?.alpha ?? 0.5)) };
+    search = { query, alpha: Math.min(1, Math.max(0, s.overrides?.alpha ?? DEFAULT_ALPHA)) };
   }
   // `overrides.limit` (upstream examples) is read as `overrides.k`.
   const overrideLimit = typeof s?.overrides?.limit === 'number' ? s.overrides.limit : undefined;

@@ -9,6 +9,8 @@ import { MEMORY_COLUMNS } from '../compile/columns.js';
 import { postgres } from '../compile/dialects/postgres.js';
 import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AsyncSqlDriver } from '../execute/driver.js';
+import { driveAsync } from '../execute/io.js';
+import { markTokensVersion, retokenize } from '../execute/retokenize.js';
 import { STORE_FORMAT, STORE_VERSION } from '../sqlite/open.js';
 
 const FORMAT = /^text2mem-store\/(\d+)$/;
@@ -47,6 +49,7 @@ async function inspect(driver: AsyncSqlDriver, write: boolean): Promise<Diagnost
     for (const ddl of postgres.schema()) await driver.exec(ddl);
     const mark = postgres.markFormat(STORE_FORMAT);
     await driver.run(mark.sql, mark.params);
+    await driveAsync(driver, markTokensVersion(postgres));
     return [];
   }
   const list = postgres.listColumns('memory');
@@ -86,5 +89,7 @@ async function inspect(driver: AsyncSqlDriver, write: boolean): Promise<Diagnost
   const mark = postgres.markFormat(STORE_FORMAT);
   await driver.run(mark.sql, mark.params);
   await driver.run(`UPDATE t2m_meta SET value = $1 WHERE key = 'format'`, [STORE_FORMAT]);
+  // Search tokens written by another version of the tokenizer are re-derived (src/execute/retokenize.ts).
+  await driveAsync(driver, retokenize(postgres));
   return [];
 }

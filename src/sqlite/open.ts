@@ -8,6 +8,8 @@ import type { Dialect } from '../compile/dialect.js';
 import { AUDIT_COLUMNS, MEMORY_COLUMNS } from '../compile/columns.js';
 import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
 import type { SqlDriver } from '../execute/driver.js';
+import { driveSync } from '../execute/io.js';
+import { markTokensVersion, retokenize } from '../execute/retokenize.js';
 import { searchTextOf } from '../execute/text.js';
 
 /**
@@ -141,6 +143,7 @@ function inspect(driver: SqlDriver, dialect: Dialect, mode: 'quick' | 'full' | '
     for (const ddl of dialect.schema()) driver.exec(ddl);
     const mark = dialect.markFormat(STORE_FORMAT);
     driver.run(mark.sql, mark.params);
+    driveSync(driver, markTokensVersion(dialect));
     return [];
   }
   if (mode !== 'none') {
@@ -194,5 +197,7 @@ function inspect(driver: SqlDriver, dialect: Dialect, mode: 'quick' | 'full' | '
     driver.run(mark.sql, mark.params);
     driver.run(`UPDATE t2m_meta SET value = ? WHERE key = 'format'`, [STORE_FORMAT]);
   }
+  // Search tokens written by another version of the tokenizer are re-derived (src/execute/retokenize.ts).
+  driveSync(driver, retokenize(dialect));
   return [];
 }

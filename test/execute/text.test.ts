@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
-  cosine, countTokens, ExtractiveSummarizer, HashEmbedder, keywordOverlap, NgramEmbedder, splitChunks, splitSections, splitSentences, tokens, truncateTokens,
+  cjkBigrams, cosine, countTokens, ExtractiveSummarizer, HashEmbedder, keywordOverlap, NgramEmbedder, splitChunks, splitSections, splitSentences, tokens, truncateTokens,
 } from '../../src/execute/text.js';
 
 describe('text processing', () => {
-  it('tokenises words (stemmed, no stopwords) and CJK bigrams', () => {
+  it('tokenises words (stemmed, no stopwords) and CJK characters and bigrams', () => {
     expect(tokens('The meetings were planned')).toEqual(['meet', 'plan']);
     expect(tokens('Payments were postponed; paying later')).toEqual(['payment', 'postpon', 'pai', 'later']);
-    expect(tokens('预算会议')).toEqual(['预算', '算会', '会议']);
-    expect(tokens('Q2预算review')).toEqual(['预算', 'q2', 'review']);
+    expect(tokens('预算会议')).toEqual(['预', '算', '会', '议', '预算', '算会', '会议']);
+    expect(tokens('Q2预算review')).toEqual(['预', '算', '预算', 'q2', 'review']);
+    expect(tokens('会')).toEqual(['会']);
+    // Japanese kana and kanji alike (word segmentation is not used: spec/retrieval.md#tokens).
+    expect(tokens('東京へ')).toEqual(['東', '京', 'へ', '東京', '京へ']);
+    expect(tokens('预算会议', cjkBigrams)).toEqual(['预算', '算会', '会议']);
   });
 
   it('gives the n-gram embedder unit Float32 vectors where shared words and word pieces bring texts closer', () => {

@@ -15,3 +15,4 @@ afterAll(() => bridge.close());
 await import('../execute/verbs.test.js');
 await import('../execute/refusals.test.js');
 await import('../engine/engine.test.js');
+await import('../execute/retokenize.test.js');
