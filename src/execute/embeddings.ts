@@ -12,6 +12,7 @@ import { diagnostic, type Code } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Store } from './store.js';
 import { searchedText, searchTextOf, type Embedder } from './text.js';
+import { forgetKeywordIndex } from './keywords.js';
 import { forgetVectorIndex } from './vectors.js';
 
 export type EmbedResult = { readonly ok: true; readonly vectors: Float32Array[] } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
@@ -171,5 +172,6 @@ export async function reindexStore(store: Store, options: ReindexOptions = {}): 
     return { commit: true, value: undefined };
   });
   forgetVectorIndex(store);
+  forgetKeywordIndex(store);
   return { ok: true, records: rows.length, model };
 }

@@ -28,6 +28,7 @@ import type { Store } from './store.js';
 import { DERIVED_COLUMNS } from '../compile/columns.js';
 import { searchTarget, type ScoreExplanation } from './search.js';
 import { SEARCHED_FIELDS, searchTextOf, splitChunks, splitInto, splitSections, splitSentences } from './text.js';
+import { noteKeywordWrite } from './keywords.js';
 import { noteVectorWrite } from './vectors.js';
 
 export type Row = Record<string, unknown> & { id: number };
@@ -221,9 +222,11 @@ export class Execution {
       this.sql.push({ sql: stmt.sql, params: stmt.params.map((v, i) => (i === at ? REDACTED : v)) });
       yield* ioRun(stmt.sql, stmt.params);
     } else yield* this.write(stmt);
-    if ('embedding_f32' in set || 'embedding_model' in set || 'deleted' in set) {
+    // These columns move the store's index counter (one step per row written): the in-memory indexes follow.
+    if ('embedding_f32' in set || 'embedding_model' in set || 'deleted' in set || 'search_text' in set) {
       const after = { ...row, ...set };
       noteVectorWrite(this.store, row.id, after.embedding_model, after.deleted ? null : asVector(after.embedding_f32));
+      noteKeywordWrite(this.store, row.id, after.deleted ? null : after.search_text);
     }
     this.changes.push({ id: row.id, before: withoutVector(pick(row, changed)), after: withoutVector(pick(set, changed)) });
     Object.assign(row, set);
@@ -232,11 +235,13 @@ export class Execution {
   /** Inserts a record into the run's tenant, with the run's provenance (trace id, statement). */
   *insert(fields: Record<string, unknown>): Io<number> {
     const values: Record<string, unknown> = { ...fields, tenant: this.op.tenant, trace_id: this.op.traceId || null, statement_index: this.index };
-    const stmt = compileInsert({ ...values, search_text: searchTextOf(values) }, this.store.dialect);
+    const searchText = searchTextOf(values);
+    const stmt = compileInsert({ ...values, search_text: searchText }, this.store.dialect);
     this.sql.push(stmt);
     const rows = yield* ioAll(stmt.sql, stmt.params);
     const id = Number(rows[0]?.id ?? (yield* ioAll(this.store.dialect.lastInsertId(), []))[0].id);
     noteVectorWrite(this.store, id, values.embedding_model, values.deleted ? null : asVector(values.embedding_f32));
+    noteKeywordWrite(this.store, id, values.deleted ? null : searchText);
     this.changes.push({ id, before: null, after: withoutVector({ id, ...values }) });
     return id;
   }
@@ -246,6 +251,7 @@ export class Execution {
     if (this.refusal || !this.effectGuard(row, null)) return;
     yield* this.write(compileDeleteById(row.id, this.store.dialect, this.op.tenant));
     noteVectorWrite(this.store, row.id, null, null);
+    noteKeywordWrite(this.store, row.id, null);
     this.changes.push({ id: row.id, before: withoutVector(row), after: null });
   }
 

@@ -17,14 +17,16 @@ import { searchTextOf } from '../execute/text.js';
  * and provenance (memory and audit_log gain a `tenant` column; see src/compile/columns.ts),
  * `memory.demote_reason`, experience memory (level, episode_id, utility), and retrieval — the
  * `search_text` and `embedding_f32` columns, the keyword index (memory_term,
- * memory_search_stats) and its triggers (spec/retrieval.md).
+ * memory_search_stats) and its triggers (spec/retrieval.md); 4: the index counter
+ * (`memory_search_stats.vectors`) also moves when a record's search tokens change, for the
+ * in-memory keyword index (trigger `memory_index_update` replaces `memory_vector_update`).
  */
-export const STORE_VERSION = 3;
+export const STORE_VERSION = 4;
 export const STORE_FORMAT = `text2mem-store/${STORE_VERSION}`;
 const FORMAT = /^text2mem-store\/(\d+)$/;
 
 /** Objects that earlier versions created and a migration removes. */
-const HISTORIC = new Set(['index memory_deleted']);
+const HISTORIC = new Set(['index memory_deleted', 'trigger memory_vector_update']);
 
 export interface PrepareOptions {
   /** Only read: no migration, no repair, no new tables (e.g. `t2m audit` on a read-only file). */

@@ -17,8 +17,8 @@ ${MEMORY_COLUMNS.filter((c) => c.name !== 'id')
  * and the record's length, plus corpus totals, kept exact by triggers from `search_text` (the
  * engine's own space-separated tokens, so index and query tokenize alike on every driver; sql.js
  * has no FTS5). Soft-deleted records leave the index; hard-deleted ones leave every table. The
- * `vectors` counter moves on every change to a record's vector, so an in-memory vector index
- * knows when it is stale.
+ * `vectors` counter (the index counter) moves on every write of a record's tokens, vector or
+ * liveness, so the in-memory keyword and vector indexes know when they are stale.
  */
 const terms = (r: string) => `json_each('["' || replace(${r}.search_text, ' ', '","') || '"]')`;
 const length = (r: string) => `(length(${r}.search_text) - length(replace(${r}.search_text, ' ', '')) + 1)`;
@@ -48,7 +48,9 @@ WHEN OLD.search_text IS NOT NEW.search_text OR OLD.deleted IS NOT NEW.deleted BE
   ${dropPostings('OLD')}
   ${addPostings('NEW')}
 END`,
-  `CREATE TRIGGER IF NOT EXISTS memory_vector_update AFTER UPDATE OF embedding_f32, embedding_model, deleted ON memory BEGIN
+  // The index counter: one step per record written whose tokens, vector or liveness may change (as on PostgreSQL).
+  'DROP TRIGGER IF EXISTS memory_vector_update',
+  `CREATE TRIGGER IF NOT EXISTS memory_index_update AFTER UPDATE OF embedding_f32, embedding_model, deleted, search_text ON memory BEGIN
   UPDATE memory_search_stats SET vectors = vectors + 1 WHERE id = 1;
 END`,
   `CREATE TRIGGER IF NOT EXISTS memory_search_delete AFTER DELETE ON memory BEGIN
