@@ -186,15 +186,17 @@ export function compileKeywordSearch(sel: Selection, idf: Readonly<Record<string
 }
 
 /**
- * The records among `ids` the selection admits (live, filtered, readable), without their packed
- * vectors: the search's candidates, checked and read in one statement.
+ * The records among `ids` the selection admits (live, filtered, readable): their id and weight
+ * (a search's candidates, ranked by them), or with `full` every column but the packed vectors
+ * (its results). Reading whole rows costs far more than checking ids, so a search reads only
+ * the rows it returns.
  */
-export function compileAdmittedRows(sel: Selection, ids: readonly number[], d: Dialect, opts: SelectOptions): SqlStatement {
+export function compileAdmitted(sel: Selection, ids: readonly number[], d: Dialect, opts: SelectOptions, full = false): SqlStatement {
   const q = d.quoteIdent;
   const p = new ParamList(d);
   const list = d.jsonElements(p.bind(JSON.stringify(ids)));
   const where = targetWhere(sel, d, p, opts);
-  const cols = ['id', ...MEMORY_COLUMNS.filter((c) => c.name !== 'id' && c.kind !== 'blob').map((c) => c.name)].map(q).join(', ');
+  const cols = (full ? ['id', ...MEMORY_COLUMNS.filter((c) => c.name !== 'id' && c.kind !== 'blob').map((c) => c.name)] : ['id', 'weight']).map(q).join(', ');
   return { sql: `SELECT ${cols} FROM ${q('memory')} WHERE ${q('id')} IN (SELECT CAST(value AS INTEGER) FROM ${list} AS e) AND ${where.join(' AND ')}`, params: p.values };
 }
 

@@ -123,35 +123,79 @@ export class KeywordIndex {
     this.dead = 0;
   }
 
-  /** The `n` best records by BM25 for the query's distinct `terms`, best first (ties by id). */
+  /**
+   * The `n` best records by BM25 for the query's distinct `terms`, best first (ties by id), with
+   * max-score pruning: terms are read rarest first; once the records not yet seen could not reach
+   * the n-th best score even with every remaining term (each adds less than idf × (k1 + 1)), the
+   * long postings of the common terms are only looked up for the records that still could.
+   */
   search(terms: readonly string[], n: number): Scored[] {
     const slots = this.slotId.length;
     if (!this.docs || n <= 0) return [];
     if (this.scores.length < slots) this.scores = new Float64Array(Math.max(slots, 2 * this.scores.length));
     const s = this.scores;
-    const touched: number[] = [];
     const { k1, b } = BM25;
     const avg = this.meanLength;
     const ids = this.slotId, lengths = this.slotLength;
-    for (const term of new Set(terms)) {
-      const p = this.terms.get(term);
-      if (!p?.df) continue;
-      const idf = this.idf(term);
+    const weight = (tf: number, i: number) => (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lengths[i]) / avg));
+    const list = [...new Set(terms)].flatMap((t) => {
+      const p = this.terms.get(t);
+      return p?.df ? [{ p, idf: this.idf(t) }] : [];
+    });
+    list.sort((x, y) => y.idf - x.idf);
+    // rest[j]: the most terms j… can add to a record's score.
+    const rest = new Array<number>(list.length + 1).fill(0);
+    for (let j = list.length - 1; j >= 0; j--) rest[j] = rest[j + 1] + list[j].idf * (k1 + 1);
+    const touched: number[] = [];
+    let j = 0;
+    let floor = 0;
+    for (; j < list.length; j++) {
+      if (j > 0 && touched.length >= n && rest[j] < (floor = nthBest(s, touched, n))) break;
+      const { p, idf } = list[j];
       const { slots: at, tf } = p;
       for (let k = 0; k < at.length; k++) {
         const i = at[k];
         if (!ids[i]) continue;
         if (s[i] === 0) touched.push(i);
-        s[i] += (idf * tf[k] * (k1 + 1)) / (tf[k] + k1 * (1 - b + (b * lengths[i]) / avg));
+        s[i] += idf * weight(tf[k], i);
       }
     }
     const top = new TopN(n);
     for (const i of touched) {
-      top.push(ids[i], s[i]);
+      if (j === list.length) top.push(ids[i], s[i]);
+      else if (s[i] + rest[j] >= floor) {
+        // Could still reach the n-th best: add the remaining terms (postings are in slot order).
+        let score = s[i];
+        for (let r = j; r < list.length; r++) {
+          const { p, idf } = list[r];
+          const k = find(p.slots, i);
+          if (k >= 0) score += idf * weight(p.tf[k], i);
+        }
+        top.push(ids[i], score);
+      }
       s[i] = 0;
     }
     return top.sorted();
   }
+}
+
+/** The n-th largest of `s` over `at` (at.length ≥ n). */
+function nthBest(s: Float64Array, at: readonly number[], n: number): number {
+  const top = new TopN(n);
+  for (const i of at) if (s[i] > top.floor) top.push(i, s[i]);
+  return top.floor;
+}
+
+/** Where `slot` is in the ascending `slots`, or -1. */
+function find(slots: readonly number[], slot: number): number {
+  let lo = 0, hi = slots.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (slots[mid] < slot) lo = mid + 1;
+    else if (slots[mid] > slot) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
 }
 
 const indexes = new WeakMap<Store<AnySqlDriver>, KeywordIndex>();

@@ -6,12 +6,12 @@
  *     its winners, the SQL keyword index is asked with the filters applied first
  *     (compileKeywordSearch), so a selective filter is never a scan of the winners;
  *   - vectors: cosine to the query's embedding, an exact scan of the vector index (./vectors.ts).
- * The winners of both are checked and read in one statement (compileAdmittedRows). Their scores
+ * The winners of both are checked in one statement (compileAdmitted), and only the results are read. Their scores
  * are fused linearly, BM25 normalised by the search's best (ALPHA weighs vectors against
  * keywords; on eval/retrieval.ts this beat reciprocal-rank fusion, which fell below BM25 alone),
  * the record's weight is applied as a prior, and every result keeps its scores.
  */
-import { compileAdmittedRows, compileKeywordSearch, type SelectOptions, type SqlStatement } from '../compile/index.js';
+import { compileAdmitted, compileKeywordSearch, type SelectOptions, type SqlStatement } from '../compile/index.js';
 import type { Selection } from '../lower/operation.js';
 import type { AnySqlDriver } from './driver.js';
 import type { Io } from './io.js';
@@ -82,8 +82,8 @@ interface Ranker {
 }
 
 /**
- * Each ranker's `n` best records among those the selection admits, and the admitted rows of all
- * of them. Winners are checked in SQL (once each); a ranker whose winners the filters thin out
+ * Each ranker's `n` best records among those the selection admits, and the id and weight of
+ * each admitted one. Winners are checked in SQL (once each); a ranker whose winners the filters thin out
  * below `n` widens (×WIDEN) until it has `n` or has no more; the keyword ranker, after
  * KEYWORD_WIDENINGS, asks the SQL index with the filters first.
  */
@@ -95,7 +95,7 @@ function* candidates(x: SearchContext, sel: Selection, query: string, alpha: num
     const fresh = ids.filter((id) => !checked.has(id));
     if (!fresh.length) return;
     for (const id of fresh) checked.add(id);
-    for (const r of yield* x.query(compileAdmittedRows(sel, fresh, d, opts))) rows.set(Number(r.id), r);
+    for (const r of yield* x.query(compileAdmitted(sel, fresh, d, opts))) rows.set(Number(r.id), r);
   }
   const version = yield* indexVersion();
   const terms = alpha < 1 ? [...new Set(tokens(query))] : [];
@@ -172,9 +172,9 @@ export function* searchTarget(x: SearchContext, sel: Selection, opts: SelectOpti
     e.fused += alpha * s.score;
   });
   if (!parts.size) return { rows: [], scores: {}, explain: {} };
-  const rows = [...parts.keys()].sort((a, b) => a - b).map((id) => admitted.get(id)!);
   const explain: Record<number, ScoreExplanation> = {};
-  const ranked = rows.map((row) => {
+  const ranked = [...parts.keys()].sort((a, b) => a - b).map((id) => {
+    const row = admitted.get(id)!;
     const e = parts.get(row.id)!;
     const weight = typeof row.weight === 'number' ? row.weight : 0.5;
     const score = e.fused * (0.5 + weight);
@@ -186,7 +186,10 @@ export function* searchTarget(x: SearchContext, sel: Selection, opts: SelectOpti
     return { row, score };
   });
   ranked.sort((a, b) => b.score - a.score || a.row.id - b.row.id);
-  const kept = ranked.slice(0, k).map((r) => r.row);
+  const best = ranked.slice(0, k).map((r) => r.row.id);
+  // Only the results are read whole (every column but the vectors).
+  const byId = new Map((yield* x.query(compileAdmitted(sel, best, x.store.dialect, opts, true))).map((r) => [Number(r.id), r]));
+  const kept = best.filter((id) => byId.has(id)).map((id) => byId.get(id)!);
   if (sel.orderBy !== 'relevance') kept.sort(ORDER[sel.orderBy]);
   return {
     rows: kept,

@@ -86,14 +86,23 @@ export class VectorIndex {
     if (!count || q.length !== this.dimensions || n <= 0) return [];
     const s = this.scores;
     s.fill(0, 0, count);
-    for (let j = 0; j < q.length; j++) {
-      const w = q[j];
-      if (w === 0) continue;
-      const c = this.columns[j];
+    // Four dimensions per pass over the scores (a quarter of the memory traffic of one at a time).
+    const nz: number[] = [];
+    for (let j = 0; j < q.length; j++) if (q[j] !== 0) nz.push(j);
+    const cols = this.columns;
+    let k = 0;
+    for (; k + 4 <= nz.length; k += 4) {
+      const [a, b, c, d] = [nz[k], nz[k + 1], nz[k + 2], nz[k + 3]];
+      const wa = q[a], wb = q[b], wc = q[c], wd = q[d];
+      const ca = cols[a], cb = cols[b], cc = cols[c], cd = cols[d];
+      for (let i = 0; i < count; i++) s[i] += wa * ca[i] + wb * cb[i] + wc * cc[i] + wd * cd[i];
+    }
+    for (; k < nz.length; k++) {
+      const w = q[nz[k]], c = cols[nz[k]];
       for (let i = 0; i < count; i++) s[i] += w * c[i];
     }
     const top = new TopN(n);
-    for (let i = 0; i < count; i++) if (s[i] > 0) top.push(this.ids[i], s[i]);
+    for (let i = 0; i < count; i++) if (s[i] > top.floor) top.push(this.ids[i], s[i]);
     return top.sorted();
   }
 }
@@ -103,6 +112,10 @@ export class TopN {
   private readonly ids: number[] = [];
   private readonly scores: number[] = [];
   constructor(private readonly n: number) {}
+  /** Scores at or below it cannot enter (0 until n are held: only positive scores are kept by the callers). */
+  get floor(): number {
+    return this.ids.length < this.n ? 0 : this.scores[0];
+  }
   push(id: number, score: number): void {
     const { ids, scores, n } = this;
     if (ids.length < n) {
