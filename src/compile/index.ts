@@ -164,25 +164,11 @@ export function compileTargetSelect(sel: Selection, d: Dialect, opts: SelectOpti
 import { BM25 } from './bm25.js';
 export { BM25 } from './bm25.js';
 
-/**
- * The `limit` best records of the selection by BM25 over the keyword index, with the selection's
- * filters applied first (search.ts asks this when the filters admit too few of the in-memory
- * index's winners). `idf` maps each query term to its weight; `avgLength` is the index's mean
- * record length (both from the in-memory keyword index, which counts what this index holds).
- */
-export function compileKeywordSearch(sel: Selection, idf: Readonly<Record<string, number>>, avgLength: number, limit: number, d: Dialect, opts: SelectOptions): SqlStatement {
-  const q = d.quoteIdent;
+/** The ids of every record the selection admits: a search's filters applied first, when they are selective. */
+export function compileTargetIds(sel: Selection, d: Dialect, opts: SelectOptions): SqlStatement {
   const p = new ParamList(d);
-  // Bound in the order the placeholders appear.
-  const avg = p.bind(avgLength);
-  const entries = d.jsonEntries(p.bind(JSON.stringify(idf)));
-  const score = `SUM(w.value * t.tf * ${BM25.k1 + 1} / (t.tf + ${BM25.k1} * (${1 - BM25.b} + ${BM25.b} * t.len / CAST(${avg} AS REAL))))`;
   const where = targetWhere(sel, d, p, opts);
-  // Scored per record first, then joined to the record once for the filters.
-  return {
-    sql: `SELECT s.doc AS id, s.bm25 AS bm25 FROM (SELECT t.memory_id AS doc, ${score} AS bm25 FROM ${entries} AS w JOIN memory_term AS t ON t.term = w.key GROUP BY t.memory_id) AS s JOIN ${q('memory')} ON ${q('memory')}.${q('id')} = s.doc WHERE ${where.join(' AND ')} ORDER BY s.bm25 DESC, s.doc ASC LIMIT ${p.bind(limit)}`,
-    params: p.values,
-  };
+  return { sql: `SELECT ${d.quoteIdent('id')} FROM ${d.quoteIdent('memory')} WHERE ${where.join(' AND ')}`, params: p.values };
 }
 
 /**

@@ -4,11 +4,11 @@
  * vector index (./vectors.ts); any other change moves the store's index counter
  * (`memory_search_stats.vectors`) past what it has seen, and it is reloaded.
  *
- * It scores BM25 exactly as the SQL keyword index does (compileKeywordSearch: same k1, b, idf and
- * mean length, over all live records), in a few milliseconds at 100k records: the postings of the
- * query's terms are summed into one array. The statement's filters are not known to it: search.ts
- * checks the winners in SQL and, when the filters admit too few of them, asks the SQL index with
- * the filters applied first (spec/retrieval.md).
+ * It scores BM25 (k1 1.2, b 0.75, idf ln(1 + (N − df + 0.5)/(df + 0.5)) over all live records)
+ * in a few milliseconds at 100k records: the postings of the query's terms, rarest first, summed
+ * into one array (with max-score pruning). The statement's filters are not known to it: search.ts
+ * checks the winners in SQL and, when the filters admit too few of them, has SQL list what the
+ * filters admit and scores those (`searchAmong`) (spec/retrieval.md).
  */
 import { BM25, compileKeywordLoad } from '../compile/index.js';
 import type { AnySqlDriver } from './driver.js';
@@ -30,6 +30,8 @@ export class KeywordIndex {
   private slotId: number[] = [];
   private slotLength: number[] = [];
   private slotTerms: (string[] | null)[] = [];
+  /** Per slot: the count of each of its terms (parallel to slotTerms). */
+  private slotTf: (number[] | null)[] = [];
   private readonly slot = new Map<number, number>();
   private dead = 0;
   private tokens = 0;
@@ -71,6 +73,7 @@ export class KeywordIndex {
     this.slotId.push(id);
     this.slotLength.push(words.length);
     this.slotTerms.push([...counts.keys()]);
+    this.slotTf.push([...counts.values()]);
     this.slot.set(id, i);
     this.tokens += words.length;
     for (const [term, tf] of counts) {
@@ -88,6 +91,7 @@ export class KeywordIndex {
     this.tokens -= this.slotLength[at];
     this.slotId[at] = 0;
     this.slotTerms[at] = null;
+    this.slotTf[at] = null;
     this.slot.delete(id);
     this.dead++;
   }
@@ -95,7 +99,7 @@ export class KeywordIndex {
   /** Drops the postings of records that left or changed (they are skipped until then). */
   private compact(): void {
     const renumber = new Int32Array(this.slotId.length).fill(-1);
-    const ids: number[] = [], lengths: number[] = [], terms: (string[] | null)[] = [];
+    const ids: number[] = [], lengths: number[] = [], terms: (string[] | null)[] = [], tfs: (number[] | null)[] = [];
     for (let i = 0; i < this.slotId.length; i++) {
       if (!this.slotId[i]) continue;
       renumber[i] = ids.length;
@@ -103,6 +107,7 @@ export class KeywordIndex {
       ids.push(this.slotId[i]);
       lengths.push(this.slotLength[i]);
       terms.push(this.slotTerms[i]);
+      tfs.push(this.slotTf[i]);
     }
     for (const [term, p] of this.terms) {
       if (!p.df) {
@@ -120,6 +125,7 @@ export class KeywordIndex {
     this.slotId = ids;
     this.slotLength = lengths;
     this.slotTerms = terms;
+    this.slotTf = tfs;
     this.dead = 0;
   }
 
@@ -174,6 +180,27 @@ export class KeywordIndex {
         top.push(ids[i], score);
       }
       s[i] = 0;
+    }
+    return top.sorted();
+  }
+
+  /** The `n` best by BM25 among the records `ids` (those a selective filter admits), best first (ties by id). */
+  searchAmong(terms: readonly string[], ids: Iterable<number>, n: number): Scored[] {
+    if (!this.docs || n <= 0) return [];
+    const { k1, b } = BM25;
+    const avg = this.meanLength;
+    const idf = new Map([...new Set(terms)].map((t) => [t, this.idf(t)]));
+    const top = new TopN(n);
+    for (const id of ids) {
+      const i = this.slot.get(id);
+      if (i === undefined) continue;
+      const own = this.slotTerms[i]!, tf = this.slotTf[i]!;
+      let score = 0;
+      for (let k = 0; k < own.length; k++) {
+        const w = idf.get(own[k]);
+        if (w) score += (w * tf[k] * (k1 + 1)) / (tf[k] + k1 * (1 - b + (b * this.slotLength[i]) / avg));
+      }
+      if (score > 0) top.push(id, score);
     }
     return top.sorted();
   }

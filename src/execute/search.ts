@@ -3,15 +3,15 @@
  * store's in-memory index, their winners checked against the statement's filters (liveness,
  * tenant, read permissions, tags, time…) in SQL, widening until each has enough that pass:
  *   - keywords: BM25 over the keyword index (./keywords.ts); when the filters admit too few of
- *     its winners, the SQL keyword index is asked with the filters applied first
- *     (compileKeywordSearch), so a selective filter is never a scan of the winners;
+ *     its winners, they are selective: SQL lists what they admit (compileTargetIds) and only
+ *     those are scored, so the filters apply before scoring;
  *   - vectors: cosine to the query's embedding, an exact scan of the vector index (./vectors.ts).
  * The winners of both are checked in one statement (compileAdmitted), and only the results are read. Their scores
  * are fused linearly, BM25 normalised by the search's best (ALPHA weighs vectors against
  * keywords; on eval/retrieval.ts this beat reciprocal-rank fusion, which fell below BM25 alone),
  * the record's weight is applied as a prior, and every result keeps its scores.
  */
-import { compileAdmitted, compileKeywordSearch, type SelectOptions, type SqlStatement } from '../compile/index.js';
+import { compileAdmitted, compileTargetIds, type SelectOptions, type SqlStatement } from '../compile/index.js';
 import type { Selection } from '../lower/operation.js';
 import type { AnySqlDriver } from './driver.js';
 import type { Io } from './io.js';
@@ -45,7 +45,7 @@ export const MIN_CANDIDATES = 50;
 export const WIDEN = 8;
 /**
  * The keyword side widens once (to WIDEN × its candidates); when the filters still admit too few,
- * they are selective, and the SQL keyword index applies them before scoring instead.
+ * they are selective, and they are applied before scoring instead.
  */
 export const KEYWORD_WIDENINGS = 1;
 
@@ -85,7 +85,7 @@ interface Ranker {
  * Each ranker's `n` best records among those the selection admits, and the id and weight of
  * each admitted one. Winners are checked in SQL (once each); a ranker whose winners the filters thin out
  * below `n` widens (×WIDEN) until it has `n` or has no more; the keyword ranker, after
- * KEYWORD_WIDENINGS, asks the SQL index with the filters first.
+ * KEYWORD_WIDENINGS, scores only what the filters admit.
  */
 function* candidates(x: SearchContext, sel: Selection, query: string, alpha: number, n: number, opts: SelectOptions): Io<{ keyword: Scored[]; vector: Scored[]; rows: Map<number, Row> }> {
   const d = x.store.dialect;
@@ -112,10 +112,9 @@ function* candidates(x: SearchContext, sel: Selection, query: string, alpha: num
       const admitted = found[i].filter((s) => rows.has(s.id));
       if (admitted.length >= n || found[i].length < r.m) r.kept = admitted.slice(0, n);
       else if (r === keyword && r.widenings >= KEYWORD_WIDENINGS) {
-        // The filters are selective: score what they admit, in SQL.
-        const idf = Object.fromEntries(terms.map((t) => [t, kw!.idf(t)]).filter(([, w]) => (w as number) > 0));
-        const best = yield* x.query(compileKeywordSearch(sel, idf, kw!.meanLength, n, d, opts));
-        r.kept = best.map((b) => ({ id: Number(b.id), score: Number(b.bm25) }));
+        // The filters are selective: score only what they admit.
+        const ids = (yield* x.query(compileTargetIds(sel, d, opts))).map((row) => Number(row.id));
+        r.kept = kw!.searchAmong(terms, ids, n);
         yield* check(r.kept.map((s) => s.id));
       } else {
         r.m *= WIDEN;
