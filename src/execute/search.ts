@@ -92,7 +92,7 @@ function* candidates(x: SearchContext, sel: Selection, query: string, alpha: num
   const rows = new Map<number, Row>();
   const checked = new Set<number>();
   function* check(ids: readonly number[]): Io<void> {
-    const fresh = ids.filter((id) => !checked.has(id));
+    const fresh = [...new Set(ids)].filter((id) => !checked.has(id));
     if (!fresh.length) return;
     for (const id of fresh) checked.add(id);
     for (const r of yield* x.query(compileAdmitted(sel, fresh, d, opts))) rows.set(Number(r.id), r);
