@@ -7,7 +7,7 @@
  *
  * Search is an exact cosine scan (vectors are unit length, so a dot product), stored by dimension
  * (one Float32Array per dimension) so that a scan reads only the dimensions where the query is
- * not zero: a query of a few words touches 30–40 of the offline embedder's 256 dimensions, so the
+ * not zero: a query of a few words touches 25–40 of the offline embedder's 256 dimensions, so the
  * exact scan of 100k vectors costs what a scan of 15k full vectors would (spec/retrieval.md). No
  * prefilter, so nothing is missed.
  */
@@ -86,11 +86,16 @@ export class VectorIndex {
     if (!count || q.length !== this.dimensions || n <= 0) return [];
     const s = this.scores;
     s.fill(0, 0, count);
-    // Four dimensions per pass over the scores (a quarter of the memory traffic of one at a time).
+    // Eight (then four) dimensions per pass over the scores: fewer passes, less memory traffic.
     const nz: number[] = [];
     for (let j = 0; j < q.length; j++) if (q[j] !== 0) nz.push(j);
     const cols = this.columns;
     let k = 0;
+    for (; k + 8 <= nz.length; k += 8) {
+      const [w0, w1, w2, w3, w4, w5, w6, w7] = nz.slice(k, k + 8).map((j) => q[j]);
+      const [c0, c1, c2, c3, c4, c5, c6, c7] = nz.slice(k, k + 8).map((j) => cols[j]);
+      for (let i = 0; i < count; i++) s[i] += w0 * c0[i] + w1 * c1[i] + w2 * c2[i] + w3 * c3[i] + w4 * c4[i] + w5 * c5[i] + w6 * c6[i] + w7 * c7[i];
+    }
     for (; k + 4 <= nz.length; k += 4) {
       const [a, b, c, d] = [nz[k], nz[k + 1], nz[k + 2], nz[k + 3]];
       const wa = q[a], wb = q[b], wc = q[c], wd = q[d];
