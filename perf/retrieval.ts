@@ -4,10 +4,9 @@
  * Encodes, so encode throughput is measured on the way), it times `RETRIEVE WHERE search "…"
  * LIMIT 10` through the whole pipeline (parse-free: IRs → validate → lower → search → rows):
  * p50/p95 over 200 queries of 2–4 words taken from stored texts, after 20 warm-ups, plus the
- * first search (it loads the vector index). At 100k it also reports the sign-sketch prefilter's
- * recall@10 against an exact scan. Targets (issue 10): p95(100k) ≤ 3 × p95(1k) and ≤ 30 ms;
+ * first search (it loads the in-memory keyword and vector indexes). Targets (issue 10): p95(100k) ≤ 3 × p95(1k) and ≤ 30 ms;
  * encode throughput ≥ 0.7 × the engine before retrieval (`T2M_ENGINE=/path/to/src/engine/index.ts`
- * runs this script against another checkout's engine; it has no vector index to inspect).
+ * runs this script against another checkout's engine).
  *
  * Run: npm run perf:retrieval [-- --sizes 1000,10000]
  */
@@ -24,7 +23,6 @@ const WARMUP = 20;
 type Engine = typeof import('../src/engine/index.js');
 const enginePath = process.env.T2M_ENGINE;
 const engine: Engine = await import(enginePath ? pathToFileURL(resolve(enginePath)).href : '../src/engine/index.js');
-const vectors = enginePath ? undefined : await import('../src/execute/vectors.js');
 
 
 const SYLLABLES = 'ka lo mi ne ru sa ti vo be da fe gu hi jo ku la me no pi re so tu va wi xe yo za'.split(' ');
@@ -70,7 +68,7 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 const ms = (x: number) => x.toFixed(1).padStart(8);
 
 console.log(`retrieval perf: ${enginePath ? `engine ${enginePath}` : 'this engine'}; RETRIEVE search LIMIT 10, ${QUERIES} queries after ${WARMUP} warm-ups`);
-console.log(`${'memories'.padStart(9)} ${'encode/s'.padStart(9)} ${'first ms'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'sketch R@10'.padStart(11)}`);
+console.log(`${'memories'.padStart(9)} ${'encode/s'.padStart(9)} ${'first ms'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}`);
 const p95s: number[] = [];
 const store = await engine.createStore();
 let have = 0;
@@ -97,19 +95,7 @@ for (const size of SIZES) {
   for (let i = 0; i < WARMUP; i++) search(queryOf(qr));
   const times: number[] = [];
   for (let i = 0; i < QUERIES; i++) times.push(search(queryOf(qr)));
-  let sketch = '-';
-  if (vectors && size > vectors.EXACT_SCAN_MAX) {
-    const index = store.drive(vectors.vectorIndex(store, store.embedder.model, 256));
-    let hit = 0, total = 0;
-    for (let i = 0; i < 50; i++) {
-      const q = Float32Array.from(store.embedder.embed(queryOf(qr)));
-      const exact = new Set(index.nearest(q, 10, true).map((s) => s.id));
-      for (const s of index.nearest(q, 10)) if (exact.has(s.id)) hit++;
-      total += exact.size;
-    }
-    sketch = `${((100 * hit) / Math.max(1, total)).toFixed(1)}%`;
-  }
   p95s.push(pct(times, 0.95));
-  console.log(`${String(size).padStart(9)} ${encodeRate.toFixed(0).padStart(9)} ${ms(first)} ${ms(pct(times, 0.5))} ${ms(pct(times, 0.95))} ${sketch.padStart(11)}`);
+  console.log(`${String(size).padStart(9)} ${encodeRate.toFixed(0).padStart(9)} ${ms(first)} ${ms(pct(times, 0.5))} ${ms(pct(times, 0.95))}`);
 }
 if (p95s.length > 1) console.log(`p95 ratio ${SIZES.at(-1)} / ${SIZES[0]}: ×${(p95s.at(-1)! / p95s[0]).toFixed(2)} (target ≤ ×3; p95 at ${SIZES.at(-1)} target ≤ 30 ms)`);

@@ -1,6 +1,2 @@
-/** BM25's parameters (spec/retrieval.md), shared by the dialects' index DDL and the compiler. */
+/** BM25's parameters (spec/retrieval.md). */
 export const BM25 = { k1: 1.2, b: 0.75 } as const;
-/** The mean record length (tokens) a posting's stored `impact` assumes; scores use the true mean. */
-export const IMPACT_LENGTH = 16;
-/** Postings read per query term when pruning: the term's highest-impact ones (spec/retrieval.md). */
-export const POSTINGS_PER_TERM = 1000;

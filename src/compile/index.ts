@@ -163,51 +163,39 @@ export function compileTargetSelect(sel: Selection, d: Dialect, opts: SelectOpti
   return { sql, params: p.values };
 }
 
-import { BM25, POSTINGS_PER_TERM } from './bm25.js';
-export { BM25, POSTINGS_PER_TERM } from './bm25.js';
+import { BM25 } from './bm25.js';
+export { BM25 } from './bm25.js';
 
-/** Per query term: its document frequency in the keyword index; and the index's live documents and tokens. */
-export function compileKeywordStats(terms: readonly string[], d: Dialect): SqlStatement {
+/** The ids of every record the selection admits: a search's filters applied first, when they are selective. */
+export function compileTargetIds(sel: Selection, d: Dialect, opts: SelectOptions): SqlStatement {
   const p = new ParamList(d);
-  const list = d.jsonElements(p.bind(JSON.stringify(terms)));
-  return {
-    sql: `SELECT e.value AS term, (SELECT COUNT(*) FROM memory_term AS t WHERE t.term = e.value) AS df, s.docs AS docs, s.tokens AS tokens FROM ${list} AS e, memory_search_stats AS s WHERE s.id = 1`,
-    params: p.values,
-  };
+  const where = targetWhere(sel, d, p, opts);
+  return { sql: `SELECT ${d.quoteIdent('id')} FROM ${d.quoteIdent('memory')} WHERE ${where.join(' AND ')}`, params: p.values };
 }
 
 /**
- * The `limit` best records of the selection by BM25 over the keyword index: the selection's
- * filters are joined in, so they apply before scoring. `idf` maps each query term to its weight;
- * `avgLength` is the index's mean record length (both from compileKeywordStats).
+ * The records among `ids` the selection admits (live, filtered, readable): their id and weight
+ * (a search's candidates, ranked by them), or with `full` every column but the packed vectors
+ * (its results). Reading whole rows costs far more than checking ids, so a search reads only
+ * the rows it returns.
  */
-export function compileKeywordSearch(sel: Selection, idf: Readonly<Record<string, number>>, avgLength: number, limit: number, d: Dialect, opts: SelectOptions, pruned = false): SqlStatement {
-  const q = d.quoteIdent;
-  const p = new ParamList(d);
-  // Bound in the order the placeholders appear.
-  const avg = p.bind(avgLength);
-  const entries = d.jsonEntries(p.bind(JSON.stringify(idf)));
-  // Pruned: each term contributes only its POSTINGS_PER_TERM highest-impact postings (the
-  // threshold is read from the (term, impact) index), so the work is bounded by the query, not the store.
-  const prune = pruned
-    ? ` AND t.impact >= COALESCE((SELECT u.impact FROM memory_term AS u WHERE u.term = w.key ORDER BY u.impact DESC LIMIT 1 OFFSET ${p.bind(POSTINGS_PER_TERM - 1)}), 0)`
-    : '';
-  const score = `SUM(w.value * t.tf * ${BM25.k1 + 1} / (t.tf + ${BM25.k1} * (${1 - BM25.b} + ${BM25.b} * t.len / CAST(${avg} AS REAL))))`;
-  const where = targetWhere(sel, d, p, opts);
-  // Scored per record first, then joined to the record once for the filters.
-  return {
-    sql: `SELECT s.doc AS id, s.bm25 AS bm25 FROM (SELECT t.memory_id AS doc, ${score} AS bm25 FROM ${entries} AS w JOIN memory_term AS t ON t.term = w.key${prune} GROUP BY t.memory_id) AS s JOIN ${q('memory')} ON ${q('memory')}.${q('id')} = s.doc WHERE ${where.join(' AND ')} ORDER BY s.bm25 DESC, s.doc ASC LIMIT ${p.bind(limit)}`,
-    params: p.values,
-  };
-}
-
-/** Which of `ids` the selection admits (live, filtered, readable): the vector side's filter. */
-export function compileAdmitted(sel: Selection, ids: readonly number[], d: Dialect, opts: SelectOptions): SqlStatement {
+export function compileAdmitted(sel: Selection, ids: readonly number[], d: Dialect, opts: SelectOptions, full = false): SqlStatement {
   const q = d.quoteIdent;
   const p = new ParamList(d);
   const list = d.jsonElements(p.bind(JSON.stringify(ids)));
   const where = targetWhere(sel, d, p, opts);
-  return { sql: `SELECT ${q('id')} FROM ${q('memory')} WHERE ${q('id')} IN (SELECT CAST(value AS INTEGER) FROM ${list} AS e) AND ${where.join(' AND ')}`, params: p.values };
+  const cols = (full ? ['id', ...MEMORY_COLUMNS.filter((c) => c.name !== 'id' && c.kind !== 'blob').map((c) => c.name)] : ['id', 'weight']).map(q).join(', ');
+  return { sql: `SELECT ${cols} FROM ${q('memory')} WHERE ${q('id')} IN (SELECT CAST(value AS INTEGER) FROM ${list} AS e) AND ${where.join(' AND ')}`, params: p.values };
+}
+
+/** The search tokens of every live record (loaded once into the in-memory keyword index). */
+export function compileKeywordLoad(d: Dialect): SqlStatement {
+  const q = d.quoteIdent;
+  const p = new ParamList(d);
+  return {
+    sql: `SELECT ${q('id')}, ${q('search_text')} FROM ${q('memory')} WHERE ${q('deleted')} = ${p.bind(0)} AND ${q('search_text')} IS NOT NULL AND ${q('search_text')} <> ${p.bind('')}`,
+    params: p.values,
+  };
 }
 
 /** The packed vectors of live records embedded by `model` (loaded once into the in-memory vector index). */
@@ -220,7 +208,7 @@ export function compileVectorLoad(model: string, d: Dialect): SqlStatement {
   };
 }
 
-/** The keyword index's change counter for vectors: moves whenever a record's vector or liveness changes. */
+/** The store's index counter: moves whenever a record's search tokens, vector or liveness change (the in-memory indexes' version). */
 export function compileVectorVersion(): SqlStatement {
   return { sql: 'SELECT vectors FROM memory_search_stats WHERE id = 1', params: [] };
 }
@@ -294,15 +282,6 @@ export function compileUpdateById(id: number, changes: Readonly<Record<string, u
 export function compileDeleteById(id: number, d: Dialect, tenant: string): SqlStatement {
   const p = new ParamList(d);
   return { sql: `DELETE FROM ${d.quoteIdent('memory')} WHERE ${tenantWhere(tenant, d, p)} AND ${d.quoteIdent('id')} = ${p.bind(id)}`, params: p.values };
-}
-
-/** Reads records of the tenant by id without their packed vectors (search results: the rows a statement acts on). */
-export function compileRowsByIds(ids: readonly number[], d: Dialect, tenant: string): SqlStatement {
-  const p = new ParamList(d);
-  const inTenant = tenantWhere(tenant, d, p);
-  const list = ids.length ? ids.map((id) => p.bind(id)).join(', ') : 'NULL';
-  const cols = ['id', ...MEMORY_COLUMNS.filter((c) => c.name !== 'id' && c.kind !== 'blob').map((c) => c.name)].map(d.quoteIdent).join(', ');
-  return { sql: `SELECT ${cols} FROM ${d.quoteIdent('memory')} WHERE ${inTenant} AND ${d.quoteIdent('id')} IN (${list}) ORDER BY ${d.quoteIdent('id')}`, params: p.values };
 }
 
 /** Reads records of the tenant by id, whatever their state (used for before/after images, lineage, undo and `why`). */

@@ -14,6 +14,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Store } from './store.js';
 import { TOKENS_META_KEY } from './retokenize.js';
 import { searchedText, searchTextOf, TOKENS_VERSION, type Embedder } from './text.js';
+import { forgetKeywordIndex } from './keywords.js';
 import { forgetVectorIndex } from './vectors.js';
 
 export type EmbedResult = { readonly ok: true; readonly vectors: Float32Array[] } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
@@ -174,5 +175,6 @@ export async function reindexStore(store: Store, options: ReindexOptions = {}): 
     return { commit: true, value: undefined };
   });
   forgetVectorIndex(store);
+  forgetKeywordIndex(store);
   return { ok: true, records: rows.length, model };
 }

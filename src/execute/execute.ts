@@ -28,6 +28,7 @@ import type { Store } from './store.js';
 import { DERIVED_COLUMNS } from '../compile/columns.js';
 import { searchTarget, type ScoreExplanation } from './search.js';
 import { SEARCHED_FIELDS, searchTextOf, splitChunks, splitInto, splitSections, splitSentences } from './text.js';
+import { noteKeywordWrite } from './keywords.js';
 import { noteVectorWrite } from './vectors.js';
 
 export type Row = Record<string, unknown> & { id: number };
@@ -221,9 +222,11 @@ export class Execution {
       this.sql.push({ sql: stmt.sql, params: stmt.params.map((v, i) => (i === at ? REDACTED : v)) });
       yield* ioRun(stmt.sql, stmt.params);
     } else yield* this.write(stmt);
-    if ('embedding_f32' in set || 'embedding_model' in set || 'deleted' in set) {
+    // These columns move the store's index counter (one step per row written): the in-memory indexes follow.
+    if ('embedding_f32' in set || 'embedding_model' in set || 'deleted' in set || 'search_text' in set) {
       const after = { ...row, ...set };
       noteVectorWrite(this.store, row.id, after.embedding_model, after.deleted ? null : asVector(after.embedding_f32));
+      noteKeywordWrite(this.store, row.id, after.deleted ? null : after.search_text);
     }
     this.changes.push({ id: row.id, before: withoutVector(pick(row, changed)), after: withoutVector(pick(set, changed)) });
     Object.assign(row, set);
@@ -241,6 +244,7 @@ export class Execution {
     // The after image: the record as written, without its vectors and search tokens (withoutVector).
     const after: Record<string, unknown> = { id };
     for (const k in values) if (k !== 'embedding' && !DERIVED_COLUMNS.has(k)) after[k] = values[k];
+    noteKeywordWrite(this.store, id, values.deleted ? null : values.search_text as string);
     this.changes.push({ id, before: null, after });
     return id;
   }
@@ -250,6 +254,7 @@ export class Execution {
     if (this.refusal || !this.effectGuard(row, null)) return;
     yield* this.write(compileDeleteById(row.id, this.store.dialect, this.op.tenant));
     noteVectorWrite(this.store, row.id, null, null);
+    noteKeywordWrite(this.store, row.id, null);
     this.changes.push({ id: row.id, before: withoutVector(row), after: null });
   }
 

@@ -1,20 +1,24 @@
 /**
  * Search: the target of `WHERE search "…"` (spec/retrieval.md). Two rankers, each over the
- * records the selection admits (filters, liveness, read permissions, all applied in SQL):
- *   - keywords: BM25 over the keyword index (compileKeywordSearch), the filters joined in;
- *   - vectors: cosine to the query's embedding over the store's vector index (./vectors.ts), the
- *     nearest checked against the filters in SQL (compileAdmitted), widened until enough pass.
- * Their scores are fused linearly, BM25 normalised by the search's best (ALPHA weighs vectors
- * against keywords; on eval/retrieval.ts this beat reciprocal-rank fusion, which fell below BM25
- * alone), the record's weight is applied as a prior, and every result keeps its scores.
+ * store's in-memory index, their winners checked against the statement's filters (liveness,
+ * tenant, read permissions, tags, time…) in SQL, widening until each has enough that pass:
+ *   - keywords: BM25 over the keyword index (./keywords.ts); when the filters admit too few of
+ *     its winners, they are selective: SQL lists what they admit (compileTargetIds) and only
+ *     those are scored, so the filters apply before scoring;
+ *   - vectors: cosine to the query's embedding, an exact scan of the vector index (./vectors.ts).
+ * The winners of both are checked in one statement (compileAdmitted), and only the results are read. Their scores
+ * are fused linearly, BM25 normalised by the search's best (ALPHA weighs vectors against
+ * keywords; on eval/retrieval.ts this beat reciprocal-rank fusion, which fell below BM25 alone),
+ * the record's weight is applied as a prior, and every result keeps its scores.
  */
-import { compileAdmitted, compileKeywordSearch, compileKeywordStats, compileRowsByIds, POSTINGS_PER_TERM, type SelectOptions, type SqlStatement } from '../compile/index.js';
+import { compileAdmitted, compileTargetIds, type SelectOptions, type SqlStatement } from '../compile/index.js';
 import type { Selection } from '../lower/operation.js';
 import type { AnySqlDriver } from './driver.js';
 import type { Io } from './io.js';
+import { keywordIndex } from './keywords.js';
 import type { Store } from './store.js';
 import { tokens } from './text.js';
-import { vectorIndex } from './vectors.js';
+import { indexVersion, vectorIndex, type Scored } from './vectors.js';
 
 export type Row = Record<string, unknown> & { id: number };
 
@@ -37,6 +41,13 @@ export interface ScoreExplanation {
 export const DEFAULT_SEARCH_K = 10;
 /** Each ranker's candidates: at least this many, or 4× the limit. */
 export const MIN_CANDIDATES = 50;
+/** Each widening checks this many times more winners against the filters. */
+export const WIDEN = 8;
+/**
+ * The keyword side widens once (to WIDEN × its candidates); when the filters still admit too few,
+ * they are selective, and they are applied before scoring instead.
+ */
+export const KEYWORD_WIDENINGS = 1;
 
 export interface SearchContext {
   readonly store: Store<AnySqlDriver>;
@@ -50,52 +61,68 @@ export interface SearchResult {
   readonly explain: Record<number, ScoreExplanation>;
 }
 
-/** Keyword candidates: (id, bm25) best first. */
-function* keywordRanking(x: SearchContext, sel: Selection, query: string, n: number, opts: SelectOptions): Io<{ id: number; score: number }[]> {
-  const terms = [...new Set(tokens(query))];
-  if (!terms.length) return [];
-  const d = x.store.dialect;
-  const stats = yield* x.query(compileKeywordStats(terms, d));
-  const idf: Record<string, number> = {};
-  let docs = 0, total = 0;
-  for (const s of stats) {
-    docs = Number(s.docs);
-    total = Number(s.tokens);
-    const df = Number(s.df);
-    if (df > 0) idf[String(s.term)] = Math.log(1 + (docs - df + 0.5) / (df + 0.5));
-  }
-  if (!Object.keys(idf).length || docs === 0) return [];
-  // A term with more postings than POSTINGS_PER_TERM is read from its highest-impact end; when the
-  // filters leave fewer than n records of those, the exact statement runs.
-  const long = stats.some((s) => Number(s.df) > POSTINGS_PER_TERM);
-  function* ranked(pruned: boolean): Io<{ id: number; score: number }[]> {
-    return (yield* x.query(compileKeywordSearch(sel, idf, total / docs, n, d, opts, pruned))).map((r) => ({ id: Number(r.id), score: Number(r.bm25) }));
-  }
-  if (long) {
-    const top = yield* ranked(true);
-    if (top.length >= n) return top;
-  }
-  return yield* ranked(false);
-}
-
-/** Vector candidates: (id, cosine) best first, among the records the selection admits. */
-function* vectorRanking(x: SearchContext, sel: Selection, query: string, n: number, opts: SelectOptions): Io<{ id: number; score: number }[]> {
-  const { embedder } = x.store;
-  const raw = embedder.embed(query);
+/** The query's embedding as a unit vector (null when it has no features). */
+function queryVector(x: SearchContext, query: string): Float32Array | null {
+  const raw = x.store.embedder.embed(query);
   const q = raw instanceof Float32Array ? raw : Float32Array.from(raw);
   let norm = 0;
   for (let i = 0; i < q.length; i++) norm += q[i] * q[i];
-  if (!norm) return [];
+  if (!norm) return null;
   if (Math.abs(norm - 1) > 1e-4) for (let i = 0; i < q.length; i++) q[i] /= Math.sqrt(norm);
-  const index = yield* vectorIndex(x.store, embedder.model, q.length);
-  if (!index.size) return [];
-  // Nearest first; the filters are checked in SQL on them, widening until n pass or none are left.
-  for (let m = n * 4; ; m *= 8) {
-    const near = index.nearest(q, Math.min(m, index.size));
-    const admitted = new Set((yield* x.query(compileAdmitted(sel, near.map((s) => s.id), x.store.dialect, opts))).map((r) => Number(r.id)));
-    const kept = near.filter((s) => admitted.has(s.id));
-    if (kept.length >= n || near.length < m || m >= index.size) return kept.slice(0, n);
+  return q;
+}
+
+/** One ranker's widening: its best `m` winners, of which the first `n` the filters admit are kept. */
+interface Ranker {
+  /** The best `m` (fewer when it has no more), best first. */
+  winners(m: number): Scored[];
+  m: number;
+  widenings: number;
+  kept: Scored[] | null;
+}
+
+/**
+ * Each ranker's `n` best records among those the selection admits, and the id and weight of
+ * each admitted one. Winners are checked in SQL (once each); a ranker whose winners the filters thin out
+ * below `n` widens (×WIDEN) until it has `n` or has no more; the keyword ranker, after
+ * KEYWORD_WIDENINGS, scores only what the filters admit.
+ */
+function* candidates(x: SearchContext, sel: Selection, query: string, alpha: number, n: number, opts: SelectOptions): Io<{ keyword: Scored[]; vector: Scored[]; rows: Map<number, Row> }> {
+  const d = x.store.dialect;
+  const rows = new Map<number, Row>();
+  const checked = new Set<number>();
+  function* check(ids: readonly number[]): Io<void> {
+    const fresh = [...new Set(ids)].filter((id) => !checked.has(id));
+    if (!fresh.length) return;
+    for (const id of fresh) checked.add(id);
+    for (const r of yield* x.query(compileAdmitted(sel, fresh, d, opts))) rows.set(Number(r.id), r);
   }
+  const version = yield* indexVersion();
+  const terms = alpha < 1 ? [...new Set(tokens(query))] : [];
+  const kw = terms.length ? yield* keywordIndex(x.store, version) : null;
+  const q = alpha > 0 ? queryVector(x, query) : null;
+  const vx = q ? yield* vectorIndex(x.store, x.store.embedder.model, q.length, version) : null;
+  const keyword: Ranker = { winners: (m) => kw!.search(terms, m), m: n, widenings: 0, kept: kw ? null : [] };
+  const vector: Ranker = { winners: (m) => vx!.nearest(q!, m), m: n, widenings: 0, kept: vx?.size ? null : [] };
+  while (!keyword.kept || !vector.kept) {
+    const open = [keyword, vector].filter((r) => !r.kept);
+    const found = open.map((r) => r.winners(r.m));
+    yield* check(found.flat().map((s) => s.id));
+    for (const [i, r] of open.entries()) {
+      const admitted = found[i].filter((s) => rows.has(s.id));
+      if (admitted.length >= n || found[i].length < r.m) r.kept = admitted.slice(0, n);
+      else if (r === keyword && r.widenings >= KEYWORD_WIDENINGS) {
+        // The filters are selective: score only what they admit.
+        const ids = (yield* x.query(compileTargetIds(sel, d, opts))).map((row) => Number(row.id));
+        r.kept = kw!.searchAmong(terms, ids, n);
+        yield* check(r.kept.map((s) => s.id));
+      } else {
+        r.m *= WIDEN;
+        r.widenings++;
+      }
+    }
+  }
+  return { keyword: keyword.kept, vector: vector.kept, rows };
 }
 
 const ORDER: Record<Exclude<Selection['orderBy'], 'relevance'>, (a: Row, b: Row) => number> = {
@@ -122,8 +149,7 @@ export function* searchTarget(x: SearchContext, sel: Selection, opts: SelectOpti
   const k = sel.limit ?? DEFAULT_SEARCH_K;
   const n = Math.max(MIN_CANDIDATES, 4 * k);
   const alpha = search.alpha;
-  const keyword = alpha < 1 ? yield* keywordRanking(x, sel, search.query, n, opts) : [];
-  const vector = alpha > 0 ? yield* vectorRanking(x, sel, search.query, n, opts) : [];
+  const { keyword, vector, rows: admitted } = yield* candidates(x, sel, search.query, alpha, n, opts);
   const parts = new Map<number, { bm25: number | null; bm25Rank: number | null; vector: number | null; vectorRank: number | null; fused: number }>();
   const entry = (id: number) => {
     let e = parts.get(id);
@@ -145,9 +171,9 @@ export function* searchTarget(x: SearchContext, sel: Selection, opts: SelectOpti
     e.fused += alpha * s.score;
   });
   if (!parts.size) return { rows: [], scores: {}, explain: {} };
-  const rows = yield* x.query(compileRowsByIds([...parts.keys()], x.store.dialect, opts.tenant));
   const explain: Record<number, ScoreExplanation> = {};
-  const ranked = rows.map((row) => {
+  const ranked = [...parts.keys()].sort((a, b) => a - b).map((id) => {
+    const row = admitted.get(id)!;
     const e = parts.get(row.id)!;
     const weight = typeof row.weight === 'number' ? row.weight : 0.5;
     const score = e.fused * (0.5 + weight);
@@ -159,7 +185,10 @@ export function* searchTarget(x: SearchContext, sel: Selection, opts: SelectOpti
     return { row, score };
   });
   ranked.sort((a, b) => b.score - a.score || a.row.id - b.row.id);
-  const kept = ranked.slice(0, k).map((r) => r.row);
+  const best = ranked.slice(0, k).map((r) => r.row.id);
+  // Only the results are read whole (every column but the vectors).
+  const byId = new Map((yield* x.query(compileAdmitted(sel, best, x.store.dialect, opts, true))).map((r) => [Number(r.id), r]));
+  const kept = best.filter((id) => byId.has(id)).map((id) => byId.get(id)!);
   if (sel.orderBy !== 'relevance') kept.sort(ORDER[sel.orderBy]);
   return {
     rows: kept,

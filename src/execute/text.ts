@@ -33,9 +33,20 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/;
 const CJK_ALL = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+/g;
 
+/** Stems already computed: the index, the embedder and every query stem the same words again and again. */
+const stems = new Map<string, string>();
+const STEM_CACHE = 50_000;
+
 /** Porter stemming (the `stemmer` package) of a lower-cased word; numbers and very short words stay as they are. */
 function stem(word: string): string {
-  return word.length > 2 && !/\d/.test(word) ? stemmer(word) : word;
+  if (word.length <= 2) return word;
+  let s = stems.get(word);
+  if (s === undefined) {
+    if (stems.size >= STEM_CACHE) stems.clear();
+    s = /\d/.test(word) ? word : stemmer(word);
+    stems.set(word, s);
+  }
+  return s;
 }
 
 /** How a run of CJK characters becomes search tokens (e.g. `cjkBigrams`; eval/segmentation.ts compares others). */
@@ -166,8 +177,15 @@ export class NgramEmbedder implements Embedder {
       add(s, 1);
       if (prev) add(prev + ' ' + s, 0.5);
       prev = s;
+      // Character trigrams of <word>, hashed in place (fnv1a of the three UTF-16 units, as of the sliced string).
       const marked = `<${w}>`;
-      for (let i = 0; i + 3 <= marked.length; i++) add(marked.slice(i, i + 3), 0.35);
+      for (let i = 0; i + 3 <= marked.length; i++) {
+        let h = 0x811c9dc5;
+        h = Math.imul(h ^ marked.charCodeAt(i), 0x01000193);
+        h = Math.imul(h ^ marked.charCodeAt(i + 1), 0x01000193);
+        h = Math.imul(h ^ marked.charCodeAt(i + 2), 0x01000193) >>> 0;
+        v[h % this.dimensions] += h & 0x80000000 ? -0.35 : 0.35;
+      }
     }
     let norm = 0;
     for (let i = 0; i < v.length; i++) norm += v[i] * v[i];

@@ -19,14 +19,21 @@ import { searchTextOf } from '../execute/text.js';
  * and provenance (memory and audit_log gain a `tenant` column; see src/compile/columns.ts),
  * `memory.demote_reason`, experience memory (level, episode_id, utility), and retrieval — the
  * `search_text` and `embedding_f32` columns, the keyword index (memory_term,
- * memory_search_stats) and its triggers (spec/retrieval.md).
+ * memory_search_stats) and its triggers (spec/retrieval.md); 4: the keyword index is in memory
+ * (src/execute/keywords.ts): the `memory_term` postings and their triggers are dropped, and the
+ * `memory_index_*` triggers keep the statistics and move the index counter on every write of a
+ * record's tokens, vector or liveness.
  */
-export const STORE_VERSION = 3;
+export const STORE_VERSION = 4;
 export const STORE_FORMAT = `text2mem-store/${STORE_VERSION}`;
 const FORMAT = /^text2mem-store\/(\d+)$/;
 
 /** Objects that earlier versions created and a migration removes. */
-const HISTORIC = new Set(['index memory_deleted']);
+const HISTORIC = new Set([
+  'index memory_deleted',
+  ...['memory_search_insert', 'memory_search_update', 'memory_vector_update', 'memory_search_delete'].map((t) => `trigger ${t}`),
+  'table memory_term',
+]);
 
 export interface PrepareOptions {
   /** Only read: no migration, no repair, no new tables (e.g. `t2m audit` on a read-only file). */
@@ -189,8 +196,8 @@ function inspect(driver: SqlDriver, dialect: Dialect, mode: 'quick' | 'full' | '
         driver.run('UPDATE memory SET search_text = ? WHERE id = ?', [searchTextOf({ ...r, tags }), r.id]);
       }
     }
-    // The tag and keyword indexes are derived from memory: rebuilt whenever it or a trigger feeding it was missing.
-    const stale = [...ref.values()].some((o) => (o.name === 'memory_tag' || o.name === 'memory_term' || o.type === 'trigger') && !present.has(o.name));
+    // The tag index and the search statistics are derived from memory: rebuilt whenever it or a trigger feeding it was missing.
+    const stale = [...ref.values()].some((o) => (o.name === 'memory_tag' || o.type === 'trigger') && !present.has(o.name));
     for (const ddl of dialect.schema()) driver.exec(ddl);
     if (stale) for (const sql of dialect.backfill()) driver.exec(sql);
     const mark = dialect.markFormat(STORE_FORMAT);

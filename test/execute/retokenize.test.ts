@@ -10,24 +10,10 @@ import { compileSetSearchText } from '../../src/compile/meta.js';
 import { reindexStore } from '../../src/execute/embeddings.js';
 import { cjkBigrams, searchedText, searchTextOf, tokens, TOKENS_VERSION } from '../../src/execute/text.js';
 import { encode, freshStore, NOW, op, reopen, rows, runOk } from '../engine/harness.js';
+import { keywordIndex } from '../../src/execute/keywords.js';
+import { expectIndexExact, expectMemoryIndexExact } from '../support/keyword-index.js';
 
 const parsed = (r: Record<string, any>) => ({ ...r, tags: typeof r.tags === 'string' ? JSON.parse(r.tags) : r.tags ?? [] });
-
-/** The index tables against what the records' search_text says (as test/execute/search.test.ts checks). */
-function expectIndexExact(store: Store): void {
-  const want: string[] = [];
-  const live = rows(store).filter((r) => r.deleted === 0 && r.search_text);
-  for (const r of live) {
-    const terms: string[] = r.search_text.split(' ');
-    const tf = new Map<string, number>();
-    for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
-    for (const [t, n] of tf) want.push(`${t}|${r.id}|${n}|${terms.length}`);
-  }
-  const got = store.query('SELECT term, memory_id, tf, len FROM memory_term').map((r) => `${r.term}|${r.memory_id}|${r.tf}|${r.len}`);
-  expect(got.sort()).toEqual(want.sort());
-  const [stats] = store.query('SELECT docs, tokens FROM memory_search_stats');
-  expect({ docs: Number(stats.docs), tokens: Number(stats.tokens) }).toEqual({ docs: live.length, tokens: live.reduce((a, r) => a + r.search_text.split(' ').length, 0) });
-}
 
 const tokensVersion = (store: Store) => store.query(`SELECT value FROM t2m_meta WHERE key = 'tokens'`).map((r) => String(r.value));
 
@@ -60,6 +46,7 @@ describe('the tokenizer version', () => {
     }
     store.exec(`DELETE FROM t2m_meta WHERE key = 'tokens'`);
     expectIndexExact(store);
+    expectMemoryIndexExact(store);
     // A one-character query finds nothing in bigrams.
     expect(keywordHits(store, '周')).toEqual([]);
 
@@ -67,11 +54,12 @@ describe('the tokenizer version', () => {
     for (const r of rows(store)) expect(r.search_text).toBe(searchTextOf(parsed(r)));
     expect(rows(store).find((r) => r.id === 1)!.search_text.split(' ')).toContain('周');
     expectIndexExact(store);
+    expectMemoryIndexExact(store);
     expect(tokensVersion(store)).toEqual([String(TOKENS_VERSION)]);
     expect(keywordHits(store, '周').sort()).toEqual([1, 3]);
     expect(keywordHits(store, 'budget')).toEqual([2]);
     // The soft-deleted record got its new tokens too (an undo finds it ready) but stays out of the index.
-    expect(store.query('SELECT COUNT(*) AS n FROM memory_term WHERE memory_id = 4')).toEqual([{ n: 0 }]);
+    expect(store.drive(keywordIndex(store)).search(['旧的'.slice(0, 1), '记录'], 10).map((s) => s.id)).not.toContain(4);
     expect(rows(store).find((r) => r.id === 4)!.search_text).toBe(searchTextOf({ text: '旧的记录' }));
   });
 
@@ -85,6 +73,7 @@ describe('the tokenizer version', () => {
     expect(rows(store)[0].search_text).toBe(searchTextOf({ text: '预算会议推迟到周五' }));
     expect(tokensVersion(store)).toEqual([String(TOKENS_VERSION)]);
     expectIndexExact(store);
+    expectMemoryIndexExact(store);
   });
 
   it('leaves a current store as it is', async () => {

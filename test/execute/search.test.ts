@@ -1,32 +1,10 @@
 /** Retrieval (spec/retrieval.md): the keyword index kept exact, filters before scoring, vectors, fusion and explanations. */
 import { describe, expect, it } from 'vitest';
 import { run, sweep, undo, auditLog, type Store } from '../../src/engine/index.js';
+import { KeywordIndex } from '../../src/execute/keywords.js';
+import { expectIndexExact, expectMemoryIndexExact } from '../support/keyword-index.js';
 import { searchTextOf } from '../../src/execute/text.js';
 import { encode, freshStore, op, rows, runOk } from '../engine/harness.js';
-
-/** The postings the keyword index should hold: recomputed from the live records' search_text. */
-function expectedPostings(store: Store): string[] {
-  const out: string[] = [];
-  for (const r of rows(store)) {
-    if (r.deleted !== 0 || !r.search_text) continue;
-    const terms: string[] = r.search_text.split(' ');
-    const tf = new Map<string, number>();
-    for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
-    for (const [t, n] of tf) out.push(`${t}|${r.id}|${n}|${terms.length}`);
-  }
-  return out.sort();
-}
-
-function postings(store: Store): string[] {
-  return store.query('SELECT term, memory_id, tf, len FROM memory_term').map((r) => `${r.term}|${r.memory_id}|${r.tf}|${r.len}`).sort();
-}
-
-function expectIndexExact(store: Store): void {
-  expect(postings(store)).toEqual(expectedPostings(store));
-  const live = rows(store).filter((r) => r.deleted === 0 && r.search_text);
-  const [stats] = store.query('SELECT docs, tokens FROM memory_search_stats');
-  expect(stats).toEqual({ docs: live.length, tokens: live.reduce((a, r) => a + r.search_text.split(' ').length, 0) });
-}
 
 const search = (query: string, extra: Record<string, unknown> = {}, args: Record<string, unknown> = { include: ['id', 'text'] }) =>
   op('Retrieve', { search: { intent: { query }, ...extra } }, args);
@@ -41,35 +19,54 @@ describe('the keyword index', () => {
       encode('The zebrafish experiment needs a new tank'),
     ]);
     expectIndexExact(store);
+    const kept = expectMemoryIndexExact(store);
     expect(rows(store)[0].search_text).toBe(searchTextOf({ text: 'Quarterly budget review with the finance team', tags: ['finance'] }));
     runOk(store, [op('Update', { ids: [1] }, { set: { text: 'Annual budget planning' } })]);
     runOk(store, [op('Label', { ids: [2] }, { tags: ['urgent'] })]);
     expectIndexExact(store);
-    expect(postings(store).some((p) => p.startsWith('quarterli|'))).toBe(false);
+    expect(expectMemoryIndexExact(store, kept).df('quarterli')).toBe(0);
     runOk(store, [op('Delete', { ids: [2] }, { soft: true })]);
     expectIndexExact(store);
-    expect(postings(store).some((p) => p.split('|')[1] === '2')).toBe(false);
+    expect(expectMemoryIndexExact(store, kept).df('dentist')).toBe(0);
     undo(store, auditLog(store).at(-1)!.id, { now: '2025-10-22T00:00:00Z' });
     expectIndexExact(store);
-    expect(postings(store).some((p) => p.startsWith('dentist|2|'))).toBe(true);
+    expect(expectMemoryIndexExact(store).df('dentist')).toBe(1);
+    const before = expectMemoryIndexExact(store);
     runOk(store, [op('Delete', { ids: [4] }, { soft: false })]);
     expectIndexExact(store);
-    // A hard-deleted text is gone from every index table.
-    expect(store.query(`SELECT COUNT(*) AS n FROM memory_term WHERE term = 'zebrafish' OR memory_id = 4`)).toEqual([{ n: 0 }]);
+    expect(expectMemoryIndexExact(store, before).df('zebrafish')).toBe(0);
+    // A hard-deleted text is gone from the store and from the index.
+    expect(store.query(`SELECT COUNT(*) AS n FROM memory WHERE search_text LIKE '%zebrafish%' OR id = 4`)).toEqual([{ n: 0 }]);
     runOk(store, [op('Expire', { ids: [3] }, { until: '2025-10-21T01:00:00Z', on_expire: 'anonymize' })]);
     sweep(store, '2025-10-22T00:00:00Z');
     expectIndexExact(store);
-    expect(store.query(`SELECT COUNT(*) AS n FROM memory_term WHERE term IN ('vendor', 'delai') AND memory_id = 3`)).toEqual([{ n: 0 }]);
+    const swept = expectMemoryIndexExact(store);
+    expect([swept.df('vendor'), swept.df('delai')]).toEqual([0, 0]);
   });
 
   it('leaves the index as it was when a script fails half-way', async () => {
     const store = await freshStore();
     runOk(store, [encode('alpha budget'), encode('beta budget')]);
-    const before = postings(store);
+    const before = store.query('SELECT * FROM memory_search_stats');
     const r = run(store, [encode('gamma budget'), op('Update', { ids: [99] }, { set: { text: 'x' } }), op('Merge', { ids: [1] }, {})], { now: '2025-10-21T00:00:00Z' });
     expect(r.ok).toBe(false);
-    expect(postings(store)).toEqual(before);
+    expect(store.query('SELECT * FROM memory_search_stats')).toEqual(before);
     expectIndexExact(store);
+    expectMemoryIndexExact(store);
+  });
+
+  it('keeps the in-memory index exact through many rewrites of the same records (its dead postings compacted)', () => {
+    const index = new KeywordIndex();
+    const texts = ['budget meet', 'dentist friday', 'vendor payment delai', 'budget budget review'];
+    for (let i = 0; i < 5000; i++) index.set(1 + (i % 7), i % 11 === 0 ? null : texts[i % texts.length]);
+    const fresh = new KeywordIndex();
+    for (let id = 1; id <= 7; id++) {
+      const last = [...Array(5000).keys()].filter((i) => 1 + (i % 7) === id).at(-1)!;
+      fresh.set(id, last % 11 === 0 ? null : texts[last % texts.length]);
+    }
+    const terms = ['budget', 'meet', 'dentist', 'friday', 'vendor', 'payment', 'delai', 'review'];
+    expect([index.docs, index.meanLength, terms.map((t) => index.df(t))]).toEqual([fresh.docs, fresh.meanLength, terms.map((t) => fresh.df(t))]);
+    expect(index.search(terms, 10)).toEqual(fresh.search(terms, 10));
   });
 });
 
@@ -89,15 +86,22 @@ describe('search', () => {
     expect(filtered.explain![2].bm25).toBeGreaterThan(0);
   });
 
-  it('reads a long posting list from its best end, and falls back to the exact statement when the filters leave too few', async () => {
+  it('scores in memory, checks the winners against the filters, and applies a selective filter before scoring', async () => {
     const store = await freshStore();
     const long = `budget ${Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ')}`;
     runOk(store, [...Array.from({ length: 1100 }, (_, i) => encode(`budget note ${i}`)), encode(long, { tags: ['rare'] })]);
-    const pruned = runOk(store, [search('budget', { limit: 5, overrides: { alpha: 0 } }, { include: ['id'] })]).results[0];
-    expect(pruned.ids).toHaveLength(5);
-    expect(pruned.sql.filter((s) => s.sql.includes('OFFSET'))).toHaveLength(1);
+    const unfiltered = runOk(store, [search('budget', { limit: 5, overrides: { alpha: 0 } }, { include: ['id'] })]).results[0];
+    expect(unfiltered.ids).toHaveLength(5);
+    const listsAdmitted = (r: typeof unfiltered) => r.sql.filter((s) => s.sql.startsWith('SELECT "id" FROM "memory" WHERE'));
+    expect(listsAdmitted(unfiltered)).toHaveLength(0);
+    // 1 of 1,101 records has the tag: its winners are checked, widened once, then only what the filter admits is scored.
     const filtered = runOk(store, [op('Retrieve', { filter: { has_tags: ['rare'] }, search: { intent: { query: 'budget' }, overrides: { alpha: 0 } } }, { include: ['id'] })]).results[0];
     expect(filtered.ids).toEqual([1101]);
+    expect(listsAdmitted(filtered)).toHaveLength(1);
+    // Both rank by the same BM25: #1101 scores the same among all records and among those the filter admits.
+    const inMemory = runOk(store, [search('budget word7', { limit: 1, overrides: { alpha: 0 } }, { include: ['id'] })]).results[0];
+    expect(inMemory.ids).toEqual([1101]);
+    expect(inMemory.explain![1101].bm25).toBeCloseTo(runOk(store, [op('Retrieve', { filter: { has_tags: ['rare'] }, search: { intent: { query: 'budget word7' }, overrides: { alpha: 0 } } }, { include: ['id'] })]).results[0].explain![1101].bm25!, 4);
   });
 
   it('finds the nearest records by vector when no word overlaps, and explains every score', async () => {
@@ -140,6 +144,22 @@ describe('search', () => {
     // A write the engine did not make (another connection, a shell) is seen through the counter.
     store.query('UPDATE memory SET deleted = 1 WHERE id = 2');
     expect(runOk(store, [search('orchids', { overrides: { alpha: 1 }, limit: 1 })]).results[0].ids).not.toContain(2);
+    // So is a change of search tokens alone (the keyword index's).
+    store.query(`UPDATE memory SET search_text = 'orchid' WHERE id = 1`);
+    expect(runOk(store, [search('orchids', { overrides: { alpha: 0 } })]).results[0].ids).toEqual([1]);
+  });
+
+  it('scans vectors exactly: the nearest are those a brute-force cosine ranks first', async () => {
+    const store = await freshStore();
+    const texts = Array.from({ length: 300 }, (_, i) => `note ${i} about ${['budget', 'orchid', 'vendor', 'dentist', 'launch'][i % 5]} ${['review', 'payment', 'tank', 'plan'][i % 4]} ${i % 9}`);
+    runOk(store, texts.map((t) => encode(t)));
+    const model = store.embedder;
+    const q = Float32Array.from(model.embed('orchid payment plan'));
+    const brute = texts.map((t, i) => ({ id: i + 1, score: Float32Array.from(model.embed(t)).reduce((a, x, j) => a + x * q[j], 0) })).filter((s) => s.score > 0);
+    brute.sort((a, b) => b.score - a.score || a.id - b.id);
+    const r = runOk(store, [search('orchid payment plan', { limit: 20, overrides: { alpha: 1 } }, { include: ['id'] })]).results[0];
+    expect(r.ids).toEqual(brute.slice(0, 20).map((s) => s.id));
+    expect(r.ids.map((id) => r.explain![id].vector)).toEqual(brute.slice(0, 20).map((s) => Math.round(s.score * 1e4) / 1e4));
   });
 
   it('hides the search tokens of a record the actor may not read from the statement log', async () => {

@@ -172,7 +172,7 @@ describe('store files written in place', () => {
     tamper(path, `UPDATE t2m_meta SET value = 'text2mem-store/99' WHERE key = 'format'`);
     const { native, sqljs } = await openBoth(path);
     for (const opened of [native, sqljs]) {
-      expect(opened).toMatchObject({ ok: false, diagnostics: [{ code: 'store-too-new', message: expect.stringMatching(/format 99, written by a newer text2mem; this version reads formats up to 3/) }] });
+      expect(opened).toMatchObject({ ok: false, diagnostics: [{ code: 'store-too-new', message: expect.stringMatching(/format 99, written by a newer text2mem; this version reads formats up to 4/) }] });
     }
     expect(t2m(['run', '-', '--db', path], 'ENCODE "no";').status).toBe(2);
   });
@@ -195,6 +195,32 @@ describe('store versions', () => {
     }
     // The migration was committed to the file.
     expect(String(new Database(path, { readonly: true }).prepare(`SELECT value FROM t2m_meta WHERE key = 'format'`).pluck().get())).toBe(STORE_FORMAT);
+  });
+
+  it('migrates a v3 store: its postings table goes, and the index counter moves when search tokens change', async () => {
+    const path = storeFile(2);
+    tamper(path, `DROP TRIGGER memory_index_insert; DROP TRIGGER memory_index_update; DROP TRIGGER memory_index_delete;
+CREATE TABLE memory_term (term TEXT NOT NULL, impact INTEGER NOT NULL, memory_id INTEGER NOT NULL, tf INTEGER NOT NULL, len INTEGER NOT NULL, PRIMARY KEY (term, impact, memory_id)) WITHOUT ROWID;
+CREATE TRIGGER memory_search_insert AFTER INSERT ON memory BEGIN INSERT INTO memory_term VALUES (NEW.search_text, 1, NEW.id, 1, 1); END;
+CREATE TRIGGER memory_vector_update AFTER UPDATE OF embedding_f32, embedding_model, deleted ON memory BEGIN
+  UPDATE memory_search_stats SET vectors = vectors + 1 WHERE id = 1;
+END; UPDATE memory_search_stats SET docs = 0, tokens = 0; UPDATE t2m_meta SET value = 'text2mem-store/3' WHERE key = 'format'`);
+    const { native, sqljs } = await openBoth(path);
+    for (const opened of [native, sqljs]) {
+      expect(opened.ok, JSON.stringify(!opened.ok && opened.diagnostics)).toBe(true);
+      if (!opened.ok) continue;
+      const store = opened.store;
+      expect(format(store)).toBe(STORE_FORMAT);
+      expect(store.query(`SELECT name FROM sqlite_master WHERE name LIKE 'memory_term%' OR name LIKE 'memory_search_%' OR name LIKE 'memory_vector%' OR name LIKE 'memory_index%' ORDER BY name`).map((r) => r.name))
+        .toEqual(['memory_index_delete', 'memory_index_insert', 'memory_index_update', 'memory_search_stats']);
+      expect(store.query('SELECT docs FROM memory_search_stats')).toEqual([{ docs: 2 }]);
+      const search = () => runOk(store, [op('Retrieve', { search: { intent: { query: 'zebrafish' }, overrides: { alpha: 0 } } })]).results[0].ids;
+      expect(search()).toEqual([]);
+      // Behind the engine's back: the in-memory keyword index sees it through the counter.
+      store.query(`UPDATE memory SET search_text = 'zebrafish' WHERE id = 2`);
+      expect(search()).toEqual([2]);
+      store.close();
+    }
   });
 
   it('migrates an early v1 store (no tag index, an index on deleted) in one transaction', async () => {

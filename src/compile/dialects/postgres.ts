@@ -8,7 +8,6 @@
  */
 import type { Dialect } from '../dialect.js';
 import { AUDIT_COLUMNS, MEMORY_COLUMNS, type Column } from '../columns.js';
-import { BM25, IMPACT_LENGTH } from '../bm25.js';
 
 const sqlType = (c: Column): string => {
   switch (c.kind) {
@@ -76,31 +75,24 @@ $fn$`,
 ];
 
 /**
- * The keyword index (spec/retrieval.md), kept as on SQLite: `memory_term` postings from each live
- * record's `search_text` (the engine's tokens, space-separated) and the totals in
- * `memory_search_stats`, maintained by one PL/pgSQL trigger in the writing transaction. Its
- * `vectors` counter moves on every change to a record, so an in-memory vector index knows when
- * it is stale. A record's postings are dropped by memory id (the `memory_term_id` index).
+ * What the search indexes need (spec/retrieval.md), as on SQLite: each record's tokens in
+ * `search_text` and `memory_search_stats` (live records indexed, their total length, and the
+ * index counter `vectors`, moved by one step per record written whose tokens, vector or liveness
+ * may change), kept by one PL/pgSQL trigger in the writing transaction. The keyword and vector
+ * indexes are in memory and follow the counter; format 3's `memory_term` postings are dropped.
  */
 const tokensOf = (r: string) => `string_to_array(${r}.search_text, ' ')`;
 const indexedRow = (r: string) => `(${r}.deleted = 0 AND ${r}.search_text IS NOT NULL AND ${r}.search_text <> '')`;
 const SEARCH_DDL = [
-  'CREATE TABLE IF NOT EXISTS memory_term (term text COLLATE "C" NOT NULL, impact integer NOT NULL, memory_id integer NOT NULL, tf integer NOT NULL, len integer NOT NULL, PRIMARY KEY (term, impact, memory_id))',
-  'CREATE INDEX IF NOT EXISTS memory_term_id ON memory_term (memory_id)',
+  'DROP TABLE IF EXISTS memory_term',
   'CREATE TABLE IF NOT EXISTS memory_search_stats (id integer PRIMARY KEY CHECK (id = 1), docs integer NOT NULL, tokens integer NOT NULL, vectors integer NOT NULL)',
   'INSERT INTO memory_search_stats (id, docs, tokens, vectors) VALUES (1, 0, 0, 0) ON CONFLICT (id) DO NOTHING',
   `CREATE OR REPLACE FUNCTION t2m_memory_search() RETURNS trigger LANGUAGE plpgsql AS $fn$
-DECLARE
-  searched boolean := TG_OP <> 'UPDATE' OR OLD.search_text IS DISTINCT FROM NEW.search_text OR OLD.deleted IS DISTINCT FROM NEW.deleted;
 BEGIN
-  IF searched AND TG_OP IN ('UPDATE', 'DELETE') AND ${indexedRow('OLD')} THEN
-    DELETE FROM memory_term WHERE memory_id = OLD.id;
+  IF TG_OP IN ('UPDATE', 'DELETE') AND ${indexedRow('OLD')} THEN
     UPDATE memory_search_stats SET docs = docs - 1, tokens = tokens - cardinality(${tokensOf('OLD')}) WHERE id = 1;
   END IF;
-  IF searched AND TG_OP IN ('INSERT', 'UPDATE') AND ${indexedRow('NEW')} THEN
-    INSERT INTO memory_term (term, impact, memory_id, tf, len)
-      SELECT w.term, CAST(1000000.0 * COUNT(*) * ${BM25.k1 + 1} / (COUNT(*) + ${BM25.k1} * (${1 - BM25.b} + ${BM25.b} * cardinality(${tokensOf('NEW')}) / ${IMPACT_LENGTH}.0)) AS integer), NEW.id, COUNT(*), cardinality(${tokensOf('NEW')})
-      FROM unnest(${tokensOf('NEW')}) AS w(term) GROUP BY w.term;
+  IF TG_OP IN ('INSERT', 'UPDATE') AND ${indexedRow('NEW')} THEN
     UPDATE memory_search_stats SET docs = docs + 1, tokens = tokens + cardinality(${tokensOf('NEW')}) WHERE id = 1;
   END IF;
   UPDATE memory_search_stats SET vectors = vectors + 1 WHERE id = 1;
@@ -149,10 +141,8 @@ ${AUDIT_COLUMNS.map((c) => `  ${columnDdl(c)}`).join(',\n')}
     ...COMPAT_FUNCTIONS,
   ],
   // The tag and text indexes are PostgreSQL indexes: nothing derived to rebuild.
-  // The keyword index from the records (a store that predates it).
+  // The search statistics from the records (a store that predates them).
   backfill: () => [
-    'DELETE FROM memory_term',
-    `INSERT INTO memory_term (term, impact, memory_id, tf, len) SELECT w.term, CAST(1000000.0 * COUNT(*) * ${BM25.k1 + 1} / (COUNT(*) + ${BM25.k1} * (${1 - BM25.b} + ${BM25.b} * cardinality(${tokensOf('m')}) / ${IMPACT_LENGTH}.0)) AS integer), m.id, COUNT(*), cardinality(${tokensOf('m')}) FROM memory AS m, unnest(${tokensOf('m')}) AS w(term) WHERE ${indexedRow('m')} GROUP BY m.id, w.term`,
     `UPDATE memory_search_stats SET docs = (SELECT COUNT(*) FROM memory AS m WHERE ${indexedRow('m')}), tokens = (SELECT COALESCE(SUM(cardinality(${tokensOf('m')})), 0) FROM memory AS m WHERE ${indexedRow('m')}), vectors = vectors + 1 WHERE id = 1`,
   ],
   jsonEntries: (param) => `(SELECT key, value::double precision AS value FROM json_each_text(${param}::json))`,

@@ -1,7 +1,6 @@
 /** The SQLite dialect (sql.js in Node and the browser). The only file that knows SQLite's SQL. */
 import type { Dialect } from '../dialect.js';
 import { AUDIT_COLUMNS, MEMORY_COLUMNS, type Column } from '../columns.js';
-import { BM25, IMPACT_LENGTH } from '../bm25.js';
 
 const columnDdl = (c: Column) => `${c.name} ${c.sqlType}${c.defaultSql !== undefined ? ` DEFAULT ${c.defaultSql}` : ''}`;
 
@@ -13,47 +12,33 @@ ${MEMORY_COLUMNS.filter((c) => c.name !== 'id')
 )`;
 
 /**
- * The keyword index (spec/retrieval.md): one posting per (term, live record) with the term's count
- * and the record's length, plus corpus totals, kept exact by triggers from `search_text` (the
- * engine's own space-separated tokens, so index and query tokenize alike on every driver; sql.js
- * has no FTS5). Soft-deleted records leave the index; hard-deleted ones leave every table. The
- * `vectors` counter moves on every change to a record's vector, so an in-memory vector index
- * knows when it is stale.
+ * What the search indexes (spec/retrieval.md) need from the store: each record's tokens in
+ * `search_text` (the engine's own, space-separated, so index and query tokenize alike on every
+ * driver), written in the same statement as the record, and `memory_search_stats`: the live
+ * records indexed, their total length, and the index counter (`vectors`), moved by one step per
+ * record written whose tokens, vector or liveness may change. The keyword and vector indexes are
+ * in memory (src/execute/keywords.ts, vectors.ts) and follow the counter. Postings tables kept by
+ * triggers cost one b-tree insert per term of every record (they halved encode throughput) and
+ * are gone since store format 4.
  */
-const terms = (r: string) => `json_each('["' || replace(${r}.search_text, ' ', '","') || '"]')`;
 const length = (r: string) => `(length(${r}.search_text) - length(replace(${r}.search_text, ' ', '')) + 1)`;
 const indexed = (r: string) => `(${r}.deleted = 0 AND ${r}.search_text IS NOT NULL AND ${r}.search_text <> '')`;
-/**
- * A posting's BM25 term weight at a fixed mean length (IMPACT_LENGTH), as an integer (×10⁶): the
- * index is ordered by it within a term, so a long posting list can be read from its best end.
- * Deterministic from the record's tokens, so a delete finds its postings by primary key.
- */
-const impact = (tf: string, len: string) => `CAST(1000000.0 * ${tf} * ${BM25.k1 + 1} / (${tf} + ${BM25.k1} * (${1 - BM25.b} + ${BM25.b} * ${len} / ${IMPACT_LENGTH}.0)) AS INTEGER)`;
-const addPostings = (r: string) =>
-  `INSERT INTO memory_term (term, impact, memory_id, tf, len) SELECT value, ${impact('COUNT(*)', length(r))}, ${r}.id, COUNT(*), ${length(r)} FROM ${terms(r)} WHERE ${indexed(r)} GROUP BY value;
-  UPDATE memory_search_stats SET docs = docs + (CASE WHEN ${indexed(r)} THEN 1 ELSE 0 END), tokens = tokens + (CASE WHEN ${indexed(r)} THEN ${length(r)} ELSE 0 END) WHERE id = 1;`;
-const dropPostings = (r: string) =>
-  `DELETE FROM memory_term WHERE (term, impact, memory_id) IN (SELECT value, ${impact('COUNT(*)', length(r))}, ${r}.id FROM ${terms(r)} WHERE ${indexed(r)} GROUP BY value);
-  UPDATE memory_search_stats SET docs = docs - (CASE WHEN ${indexed(r)} THEN 1 ELSE 0 END), tokens = tokens - (CASE WHEN ${indexed(r)} THEN ${length(r)} ELSE 0 END) WHERE id = 1;`;
+const docs = (r: string) => `(CASE WHEN ${indexed(r)} THEN 1 ELSE 0 END)`;
+const tokens = (r: string) => `(CASE WHEN ${indexed(r)} THEN ${length(r)} ELSE 0 END)`;
 const SEARCH_DDL = [
-  `CREATE TABLE IF NOT EXISTS memory_term (term TEXT NOT NULL, impact INTEGER NOT NULL, memory_id INTEGER NOT NULL, tf INTEGER NOT NULL, len INTEGER NOT NULL, PRIMARY KEY (term, impact, memory_id)) WITHOUT ROWID`,
   `CREATE TABLE IF NOT EXISTS memory_search_stats (id INTEGER PRIMARY KEY CHECK (id = 1), docs INTEGER NOT NULL, tokens INTEGER NOT NULL, vectors INTEGER NOT NULL)`,
   'INSERT OR IGNORE INTO memory_search_stats (id, docs, tokens, vectors) VALUES (1, 0, 0, 0)',
-  `CREATE TRIGGER IF NOT EXISTS memory_search_insert AFTER INSERT ON memory BEGIN
-  ${addPostings('NEW')}
-  UPDATE memory_search_stats SET vectors = vectors + 1 WHERE id = 1;
+  // Format 3's postings table and its triggers.
+  ...['memory_search_insert', 'memory_search_update', 'memory_vector_update', 'memory_search_delete'].map((t) => `DROP TRIGGER IF EXISTS ${t}`),
+  'DROP TABLE IF EXISTS memory_term',
+  `CREATE TRIGGER IF NOT EXISTS memory_index_insert AFTER INSERT ON memory BEGIN
+  UPDATE memory_search_stats SET docs = docs + ${docs('NEW')}, tokens = tokens + ${tokens('NEW')}, vectors = vectors + 1 WHERE id = 1;
 END`,
-  `CREATE TRIGGER IF NOT EXISTS memory_search_update AFTER UPDATE OF search_text, deleted ON memory
-WHEN OLD.search_text IS NOT NEW.search_text OR OLD.deleted IS NOT NEW.deleted BEGIN
-  ${dropPostings('OLD')}
-  ${addPostings('NEW')}
+  `CREATE TRIGGER IF NOT EXISTS memory_index_update AFTER UPDATE OF embedding_f32, embedding_model, deleted, search_text ON memory BEGIN
+  UPDATE memory_search_stats SET docs = docs - ${docs('OLD')} + ${docs('NEW')}, tokens = tokens - ${tokens('OLD')} + ${tokens('NEW')}, vectors = vectors + 1 WHERE id = 1;
 END`,
-  `CREATE TRIGGER IF NOT EXISTS memory_vector_update AFTER UPDATE OF embedding_f32, embedding_model, deleted ON memory BEGIN
-  UPDATE memory_search_stats SET vectors = vectors + 1 WHERE id = 1;
-END`,
-  `CREATE TRIGGER IF NOT EXISTS memory_search_delete AFTER DELETE ON memory BEGIN
-  ${dropPostings('OLD')}
-  UPDATE memory_search_stats SET vectors = vectors + 1 WHERE id = 1;
+  `CREATE TRIGGER IF NOT EXISTS memory_index_delete AFTER DELETE ON memory BEGIN
+  UPDATE memory_search_stats SET docs = docs - ${docs('OLD')}, tokens = tokens - ${tokens('OLD')}, vectors = vectors + 1 WHERE id = 1;
 END`,
 ];
 
@@ -118,8 +103,6 @@ END`,
   backfill: () => [
     'DELETE FROM memory_tag',
     `INSERT INTO memory_tag (memory_id, tag) SELECT memory.id, j.value FROM memory, json_each(COALESCE(memory.tags, '[]')) AS j`,
-    'DELETE FROM memory_term',
-    `INSERT INTO memory_term (term, impact, memory_id, tf, len) SELECT j.value, ${impact('COUNT(*)', length('m'))}, m.id, COUNT(*), ${length('m')} FROM memory AS m, ${terms('m')} AS j WHERE ${indexed('m')} GROUP BY m.id, j.value`,
     `UPDATE memory_search_stats SET docs = (SELECT COUNT(*) FROM memory AS m WHERE ${indexed('m')}), tokens = (SELECT COALESCE(SUM(${length('m')}), 0) FROM memory AS m WHERE ${indexed('m')}), vectors = vectors + 1 WHERE id = 1`,
   ],
 };
