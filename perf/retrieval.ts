@@ -102,7 +102,7 @@ for (const size of SIZES) {
     const index = store.drive(vectors.vectorIndex(store, store.embedder.model, 256));
     let hit = 0, total = 0;
     for (let i = 0; i < 50; i++) {
-      const q = Float32Array.from(store.embedder.embed(queryOf(qr)));
+      const q = Float32Array.from((store.embedder as import("../src/execute/text.js").Embedder).embed(queryOf(qr)));
       const exact = new Set(index.nearest(q, 10, true).map((s) => s.id));
       for (const s of index.nearest(q, 10)) if (exact.has(s.id)) hit++;
       total += exact.size;

@@ -52,13 +52,27 @@ export interface Dialect {
   /** A subquery with one column `value` (text): the elements of the JSON array bound at `param`. */
   jsonElements(param: string): string;
   /**
-   * Vector search inside the database (e.g. pgvector): an ORDER BY expression, ascending = nearest,
-   * for the query vector bound at `param`. Absent on SQLite, where the engine scans packed vectors
-   * in memory (src/execute/vectors.ts). See spec/retrieval.md.
+   * Vector ranking inside the database (pgvector): present when the store keeps its vectors in an
+   * indexable vector type as well; absent on SQLite, where the engine scans packed vectors in
+   * memory (src/execute/vectors.ts). See spec/retrieval.md.
    */
-  vectorDistance?(param: string): string;
+  readonly vectors?: VectorCapability;
   /** Records the store format under key `format` in t2m_meta unless a value is there. */
   markFormat(format: string): SqlStatement;
+}
+
+/**
+ * A dialect's own vectors: a table `memory_vector(memory_id, model, embedding)` that the store
+ * keeps in step with `memory.embedding_f32` in the writing transaction (one row per record that has
+ * an engine vector), ranked by cosine distance in SQL.
+ */
+export interface VectorCapability {
+  /** Cosine distance (0 = same direction, ascending = nearest) of the stored vector `column` to the query vector bound at `param`. */
+  distance(column: string, param: string): string;
+  /** The number of dimensions of the stored vector `column`. */
+  dimensions(column: string): string;
+  /** The query vector as the value to bind for `distance`'s `param`. */
+  value(v: Float32Array): SqlValue;
 }
 
 /** Collects bound parameters while a statement's SQL text is built, so placeholders are numbered right. */

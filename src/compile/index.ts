@@ -208,6 +208,26 @@ export function compileAdmitted(sel: Selection, ids: readonly number[], d: Diale
   return { sql: `SELECT ${q('id')} FROM ${q('memory')} WHERE ${q('id')} IN (SELECT CAST(value AS INTEGER) FROM ${list} AS e) AND ${where.join(' AND ')}`, params: p.values };
 }
 
+/**
+ * The `limit` records of the selection nearest to the unit vector `query` by the dialect's own
+ * vectors (pgvector's `memory_vector`), as (id, cosine similarity), nearest first: the selection's
+ * filters, liveness and permissions are in the same WHERE, so they apply before ranking. An exact
+ * scan of the admitted records' vectors of `model` (ties by id).
+ */
+export function compileVectorSearch(sel: Selection, query: Float32Array, model: string, limit: number, d: Dialect, opts: SelectOptions): SqlStatement {
+  const vec = d.vectors;
+  if (!vec) throw new Error(`internal: the ${d.name} dialect has no vectors of its own`);
+  const q = d.quoteIdent;
+  const p = new ParamList(d);
+  // Dialects with vectors number their placeholders ($n), so one binding serves both uses.
+  const distance = vec.distance('v.embedding', p.bind(vec.value(query)));
+  const where = [`v.model = ${p.bind(model)}`, `${vec.dimensions('v.embedding')} = ${p.bind(query.length)}`, ...targetWhere(sel, d, p, opts)];
+  return {
+    sql: `SELECT ${q('memory')}.${q('id')} AS id, 1 - ${distance} AS score FROM memory_vector AS v JOIN ${q('memory')} ON ${q('memory')}.${q('id')} = v.memory_id WHERE ${where.join(' AND ')} ORDER BY ${distance}, ${q('memory')}.${q('id')} LIMIT ${p.bind(limit)}`,
+    params: p.values,
+  };
+}
+
 /** The packed vectors of live records embedded by `model` (loaded once into the in-memory vector index). */
 export function compileVectorLoad(model: string, d: Dialect): SqlStatement {
   const q = d.quoteIdent;

@@ -8,10 +8,11 @@
  * against keywords; on eval/retrieval.ts this beat reciprocal-rank fusion, which fell below BM25
  * alone), the record's weight is applied as a prior, and every result keeps its scores.
  */
-import { compileAdmitted, compileKeywordSearch, compileKeywordStats, compileRowsByIds, POSTINGS_PER_TERM, type SelectOptions, type SqlStatement } from '../compile/index.js';
+import { compileAdmitted, compileKeywordSearch, compileVectorSearch, compileKeywordStats, compileRowsByIds, POSTINGS_PER_TERM, type SelectOptions, type SqlStatement } from '../compile/index.js';
 import type { Selection } from '../lower/operation.js';
 import type { AnySqlDriver } from './driver.js';
-import type { Io } from './io.js';
+import { embed, type Io } from './io.js';
+import type { Code } from '../diagnostics/codes.js';
 import type { Store } from './store.js';
 import { tokens } from './text.js';
 import { vectorIndex } from './vectors.js';
@@ -42,6 +43,8 @@ export interface SearchContext {
   readonly store: Store<AnySqlDriver>;
   /** Runs a statement (recorded in the statement's SQL log) and returns decoded rows. */
   query(stmt: SqlStatement): Io<Row[]>;
+  /** Refuses the statement (the query could not be embedded). */
+  refuse(code: Code, message: string): false;
 }
 
 export interface SearchResult {
@@ -81,12 +84,19 @@ function* keywordRanking(x: SearchContext, sel: Selection, query: string, n: num
 /** Vector candidates: (id, cosine) best first, among the records the selection admits. */
 function* vectorRanking(x: SearchContext, sel: Selection, query: string, n: number, opts: SelectOptions): Io<{ id: number; score: number }[]> {
   const { embedder } = x.store;
-  const raw = embedder.embed(query);
-  const q = raw instanceof Float32Array ? raw : Float32Array.from(raw);
+  // Through the seam: a remote model is awaited by the async entry points.
+  const embedded = yield* embed([query]);
+  if (!embedded.ok) return x.refuse(embedded.diagnostics[0].code, embedded.diagnostics[0].message), [];
+  const q = embedded.vectors[0];
   let norm = 0;
   for (let i = 0; i < q.length; i++) norm += q[i] * q[i];
   if (!norm) return [];
   if (Math.abs(norm - 1) > 1e-4) for (let i = 0; i < q.length; i++) q[i] /= Math.sqrt(norm);
+  // A dialect with its own vectors (pgvector) ranks them in SQL, the filters in the same WHERE.
+  if (x.store.dialect.vectors) {
+    const rows = yield* x.query(compileVectorSearch(sel, q, embedder.model, n, x.store.dialect, opts));
+    return rows.map((r) => ({ id: Number(r.id), score: Number(r.score) })).filter((s) => s.score > 0);
+  }
   const index = yield* vectorIndex(x.store, embedder.model, q.length);
   if (!index.size) return [];
   // Nearest first; the filters are checked in SQL on them, widening until n pass or none are left.

@@ -6,7 +6,7 @@
  * would discard, and SQLite (and the benchmark's assertions) compare them as text — byte order,
  * which is what the "C" collation gives on any server whatever its locale. See spec/storage.md.
  */
-import type { Dialect } from '../dialect.js';
+import type { Dialect, VectorCapability } from '../dialect.js';
 import { AUDIT_COLUMNS, MEMORY_COLUMNS, type Column } from '../columns.js';
 import { BM25, IMPACT_LENGTH } from '../bm25.js';
 
@@ -165,3 +165,69 @@ ${AUDIT_COLUMNS.map((c) => `  ${columnDdl(c)}`).join(',\n')}
   }),
   markFormat: (format) => ({ sql: `INSERT INTO t2m_meta (key, value) VALUES ('format', $1) ON CONFLICT (key) DO NOTHING`, params: [format] }),
 };
+
+/**
+ * pgvector (spec/retrieval.md, "Vector search on PostgreSQL"): where the database has the `vector`
+ * extension (PGlite loads it; a server where an administrator ran `CREATE EXTENSION vector`), the
+ * store keeps every engine vector a second time as a pgvector `vector` in `memory_vector`, one row
+ * per record that has one, maintained by a trigger on `memory` in the writing transaction from
+ * the packed Float32 of `embedding_f32` (the engine's writes are the same as on SQLite). Searches
+ * rank by cosine distance in SQL with the selection's filters in the same statement's WHERE
+ * (compileVectorSearch): an exact scan, filters first.
+ *
+ * `t2m_vector(bytea)` decodes little-endian IEEE-754 binary32 exactly: each float is
+ * (2^23 + mantissa) · 2^(exponent − 150) computed in double precision, where it is exact.
+ */
+const VECTOR_DDL = [
+  `CREATE OR REPLACE FUNCTION t2m_vector(b bytea) RETURNS vector LANGUAGE sql IMMUTABLE STRICT AS $fn$
+  SELECT array_agg(CASE WHEN f.s THEN -1 ELSE 1 END * CASE WHEN f.e = 0 THEN f.m * power(2::float8, -149) ELSE (8388608 + f.m) * power(2::float8, f.e - 150) END ORDER BY f.i)::real[]::vector
+  FROM (SELECT i, (get_byte(b, i + 3) & 128) <> 0 AS s, ((get_byte(b, i + 3) & 127) << 1) | (get_byte(b, i + 2) >> 7) AS e,
+               ((get_byte(b, i + 2) & 127) << 16) | (get_byte(b, i + 1) << 8) | get_byte(b, i) AS m
+        FROM generate_series(0, length(b) - 4, 4) AS i) AS f
+$fn$`,
+  `DO $do$ BEGIN
+  IF to_regclass('memory_vector') IS NULL THEN
+    CREATE TABLE memory_vector (memory_id integer PRIMARY KEY, model text COLLATE "C" NOT NULL, embedding vector NOT NULL);
+    -- A store that had no vector table yet (created without pgvector): its vectors, once.
+    INSERT INTO memory_vector (memory_id, model, embedding)
+      SELECT id, embedding_model, t2m_vector(embedding_f32) FROM memory WHERE embedding_f32 IS NOT NULL AND length(embedding_f32) >= 4 AND embedding_model IS NOT NULL;
+  END IF;
+END $do$`,
+  `CREATE OR REPLACE FUNCTION t2m_memory_vector() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    DELETE FROM memory_vector WHERE memory_id = OLD.id;
+  ELSIF TG_OP = 'UPDATE' AND OLD.embedding_f32 IS NOT DISTINCT FROM NEW.embedding_f32 AND OLD.embedding_model IS NOT DISTINCT FROM NEW.embedding_model THEN
+    NULL;
+  ELSIF NEW.embedding_f32 IS NULL OR length(NEW.embedding_f32) < 4 OR NEW.embedding_model IS NULL THEN
+    DELETE FROM memory_vector WHERE memory_id = NEW.id;
+  ELSE
+    INSERT INTO memory_vector (memory_id, model, embedding) VALUES (NEW.id, NEW.embedding_model, t2m_vector(NEW.embedding_f32))
+      ON CONFLICT (memory_id) DO UPDATE SET model = EXCLUDED.model, embedding = EXCLUDED.embedding;
+  END IF;
+  RETURN NULL;
+END
+$fn$`,
+  `DO $do$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'memory_vector' AND tgrelid = 'memory'::regclass) THEN
+    CREATE TRIGGER memory_vector AFTER INSERT OR DELETE OR UPDATE OF embedding_f32, embedding_model ON memory FOR EACH ROW EXECUTE FUNCTION t2m_memory_vector();
+  END IF;
+END $do$`,
+];
+
+const PGVECTOR: VectorCapability = {
+  distance: (column, param) => `(${column} <=> ${param}::vector)`,
+  dimensions: (column) => `vector_dims(${column})`,
+  // pgvector's text form; each Float32 printed as the shortest decimal that reads back as the same float.
+  value: (v) => `[${Array.from(v, (x) => String(x)).join(',')}]`,
+};
+
+/** The PostgreSQL dialect over a database with pgvector: the same, plus the vector table and ranking in SQL. */
+export const postgresVector: Dialect = {
+  ...postgres,
+  vectors: PGVECTOR,
+  schema: () => [...postgres.schema(), ...VECTOR_DDL],
+};
+
+/** The name of the trigger each PostgreSQL dialect puts on `memory` (the store check allows exactly these). */
+export const POSTGRES_TRIGGERS = ['memory_search', 'memory_vector'] as const;
