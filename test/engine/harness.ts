@@ -46,7 +46,7 @@ function schemaStore(schema: string): Store {
   if (problems.length) throw new Error(problems.map((d) => d.message).join('; '));
   const d = new SchemaDriver(bridge!, schema);
   // With pgvector (PGlite), the dialect that ranks vectors in SQL, as postgresDialectOf picks it.
-  const pgvector = d.all(`SELECT to_regtype('vector') IS NOT NULL AS ok`)[0]?.ok as unknown === true;
+  const pgvector = Number(d.all(`SELECT to_regtype('vector') IS NOT NULL AS ok`)[0]?.ok) === 1;
   const store = new StoreClass(d, { dialect: pgvector ? postgresVector : postgres });
   return store;
 }
