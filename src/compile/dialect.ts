@@ -52,26 +52,22 @@ export interface Dialect {
   /** A subquery with one column `value` (text): the elements of the JSON array bound at `param`. */
   jsonElements(param: string): string;
   /**
-   * Vector ranking inside the database (pgvector): present when the store keeps its vectors in an
-   * indexable vector type as well; absent on SQLite, where the engine scans packed vectors in
-   * memory (src/execute/vectors.ts). See spec/retrieval.md.
+   * Vectors of the database's own type, ranked in SQL (pgvector): present when the store keeps
+   * `embedding_f32` in that type; absent on SQLite, where the column holds packed Float32 and the
+   * engine scans it in memory (src/execute/vectors.ts). See spec/retrieval.md.
    */
   readonly vectors?: VectorCapability;
   /** Records the store format under key `format` in t2m_meta unless a value is there. */
   markFormat(format: string): SqlStatement;
 }
 
-/**
- * A dialect's own vectors: a table `memory_vector(memory_id, model, embedding)` that the store
- * keeps in step with `memory.embedding_f32` in the writing transaction (one row per record that has
- * an engine vector), ranked by cosine distance in SQL.
- */
+/** A dialect's own vector type: how `embedding_f32` is bound and how it is ranked by cosine distance in SQL. */
 export interface VectorCapability {
   /** Cosine distance (0 = same direction, ascending = nearest) of the stored vector `column` to the query vector bound at `param`. */
   distance(column: string, param: string): string;
   /** The number of dimensions of the stored vector `column`. */
   dimensions(column: string): string;
-  /** The query vector as the value to bind for `distance`'s `param`. */
+  /** A vector as the value to bind (for `distance`'s `param`, and for `embedding_f32` in writes). */
   value(v: Float32Array): SqlValue;
 }
 

@@ -44,6 +44,18 @@ export function encodeValue(column: string, value: unknown): SqlValue {
   return JSON.stringify(value);
 }
 
+/**
+ * `encodeValue` for dialect `d`: a dialect with its own vector type (pgvector) binds vectors in
+ * its form; a vector already read back in that form (a string) is bound as it is.
+ */
+function encodeFor(d: Dialect, column: string, value: unknown): SqlValue {
+  if (d.vectors && value !== undefined && value !== null && COLUMN_BY_NAME.get(column)?.kind === 'blob') {
+    if (typeof value === 'string') return value;
+    return d.vectors.value(value instanceof Uint8Array ? unpackVector(value) : value instanceof Float32Array ? value : Float32Array.from(value as ArrayLike<number>));
+  }
+  return encodeValue(column, value);
+}
+
 /** A vector as a BLOB: little-endian Float32 (every platform JavaScript runs on is little-endian). */
 export function packVector(v: ArrayLike<number> | Uint8Array): Uint8Array {
   if (v instanceof Uint8Array) return v;
@@ -210,20 +222,20 @@ export function compileAdmitted(sel: Selection, ids: readonly number[], d: Diale
 
 /**
  * The `limit` records of the selection nearest to the unit vector `query` by the dialect's own
- * vectors (pgvector's `memory_vector`), as (id, cosine similarity), nearest first: the selection's
- * filters, liveness and permissions are in the same WHERE, so they apply before ranking. An exact
- * scan of the admitted records' vectors of `model` (ties by id).
+ * vectors (pgvector), as (id, cosine similarity), nearest first: the selection's filters,
+ * liveness and permissions are in the same WHERE, so they apply before ranking. An exact scan of
+ * the admitted records' vectors of `model` (ties by id).
  */
 export function compileVectorSearch(sel: Selection, query: Float32Array, model: string, limit: number, d: Dialect, opts: SelectOptions): SqlStatement {
   const vec = d.vectors;
-  if (!vec) throw new Error(`internal: the ${d.name} dialect has no vectors of its own`);
+  if (!vec) throw new Error(`internal: the ${d.name} dialect has no vector type of its own`);
   const q = d.quoteIdent;
   const p = new ParamList(d);
   // Dialects with vectors number their placeholders ($n), so one binding serves both uses.
-  const distance = vec.distance('v.embedding', p.bind(vec.value(query)));
-  const where = [`v.model = ${p.bind(model)}`, `${vec.dimensions('v.embedding')} = ${p.bind(query.length)}`, ...targetWhere(sel, d, p, opts)];
+  const distance = vec.distance(q('embedding_f32'), p.bind(vec.value(query)));
+  const where = [...targetWhere(sel, d, p, opts), `${q('embedding_model')} = ${p.bind(model)}`, `${vec.dimensions(q('embedding_f32'))} = ${p.bind(query.length)}`];
   return {
-    sql: `SELECT ${q('memory')}.${q('id')} AS id, 1 - ${distance} AS score FROM memory_vector AS v JOIN ${q('memory')} ON ${q('memory')}.${q('id')} = v.memory_id WHERE ${where.join(' AND ')} ORDER BY ${distance}, ${q('memory')}.${q('id')} LIMIT ${p.bind(limit)}`,
+    sql: `SELECT ${q('id')}, 1 - ${distance} AS score FROM ${q('memory')} WHERE ${where.join(' AND ')} ORDER BY ${distance}, ${q('id')} LIMIT ${p.bind(limit)}`,
     params: p.values,
   };
 }
@@ -260,7 +272,7 @@ export function compileInsert(values: Readonly<Record<string, unknown>>, d: Dial
   const p = new ParamList(d);
   const cols = Object.keys(values).filter((c) => c !== 'id' && values[c] !== undefined);
   const sql = `INSERT INTO ${d.quoteIdent('memory')} (${cols.map(d.quoteIdent).join(', ')}) VALUES (${cols
-    .map((c) => p.bind(encodeValue(c, values[c])))
+    .map((c) => p.bind(encodeFor(d, c, values[c])))
     .join(', ')})${d.insertReturningId() ?? ''}`;
   return { sql, params: p.values };
 }
@@ -268,7 +280,7 @@ export function compileInsert(values: Readonly<Record<string, unknown>>, d: Dial
 /** UPDATE of one record by id (of the tenant). */
 export function compileUpdateById(id: number, changes: Readonly<Record<string, unknown>>, d: Dialect, tenant: string): SqlStatement {
   const p = new ParamList(d);
-  const sets = Object.entries(changes).map(([c, v]) => `${d.quoteIdent(c)} = ${p.bind(encodeValue(c, v))}`);
+  const sets = Object.entries(changes).map(([c, v]) => `${d.quoteIdent(c)} = ${p.bind(encodeFor(d, c, v))}`);
   return { sql: `UPDATE ${d.quoteIdent('memory')} SET ${sets.join(', ')} WHERE ${tenantWhere(tenant, d, p)} AND ${d.quoteIdent('id')} = ${p.bind(id)}`, params: p.values };
 }
 

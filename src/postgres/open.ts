@@ -7,7 +7,7 @@
  */
 import { MEMORY_COLUMNS } from '../compile/columns.js';
 import type { Dialect } from '../compile/dialect.js';
-import { POSTGRES_TRIGGERS, postgres, postgresVector } from '../compile/dialects/postgres.js';
+import { postgres, postgresVector } from '../compile/dialects/postgres.js';
 import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AsyncSqlDriver } from '../execute/driver.js';
 import { STORE_FORMAT, STORE_VERSION } from '../sqlite/open.js';
@@ -24,8 +24,8 @@ export interface PreparePostgresOptions {
 
 /**
  * The dialect for the driver's database: with pgvector's `vector` type visible (PGlite loads the
- * extension; on a server an administrator creates it), `postgresVector`, which keeps vectors in a
- * pgvector table and ranks them in SQL; otherwise `postgres`, whose searches scan packed vectors
+ * extension; on a server an administrator creates it), `postgresVector`, which keeps vectors as
+ * pgvector vectors and ranks them in SQL; otherwise `postgres`, whose searches scan packed vectors
  * in the engine as on SQLite (spec/retrieval.md).
  */
 export async function postgresDialectOf(driver: AsyncSqlDriver): Promise<Dialect> {
@@ -85,7 +85,7 @@ async function inspect(driver: AsyncSqlDriver, dialect: Dialect, write: boolean)
   if (absent.length && !write) return [fail('store-needs-migration', `a store of format ${v}; this version writes format ${STORE_VERSION} and must add the columns ${absent.map((c) => c.name).join(', ')}: open it once writable to migrate it`)];
   const foreign = await driver.all(
     `SELECT 'trigger ' || t.tgname || ' on ' || c.relname AS what FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
-       WHERE NOT t.tgisinternal AND NOT (t.tgname IN (${POSTGRES_TRIGGERS.map((t) => `'${t}'`).join(', ')}) AND c.relname = 'memory') AND c.relnamespace = current_schema()::regnamespace AND c.relname IN ('memory', 'audit_log', 't2m_meta', 't2m_seq')
+       WHERE NOT t.tgisinternal AND NOT (t.tgname = 'memory_search' AND c.relname = 'memory') AND c.relnamespace = current_schema()::regnamespace AND c.relname IN ('memory', 'audit_log', 't2m_meta', 't2m_seq')
      UNION ALL
      SELECT 'rule ' || r.rulename || ' on ' || c.relname FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class
        WHERE r.rulename <> '_RETURN' AND c.relnamespace = current_schema()::regnamespace AND c.relname IN ('memory', 'audit_log', 't2m_meta', 't2m_seq')`,

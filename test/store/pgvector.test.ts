@@ -1,8 +1,8 @@
 /**
  * Vectors on PostgreSQL with pgvector (PGlite's `vector` extension; spec/retrieval.md "Vector
- * search on PostgreSQL"): `memory_vector` kept exact by the trigger through every kind of write,
- * ranking in SQL with the filters in its WHERE giving the same top-k as the engine-side scan on
- * the same store; a remote embedding model reached through the async seam at write and search
+ * search on PostgreSQL"): `embedding_f32` as a pgvector vector holding the engine's Float32 values
+ * exactly, ranking in SQL with the filters in its WHERE giving the same top-k as the engine-side
+ * scan of the same records (on SQLite); a remote embedding model reached through the async seam at write and search
  * time (the local server of test/support/embeddings-server.ts); `t2m reindex` on PGlite.
  */
 import { mkdtempSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgres, postgresVector } from '../../src/compile/dialects/postgres.js';
 import { createStore, run, runAsync, Store, undoAsync, type AsyncSqlDriver } from '../../src/engine/index.js';
 import { openAIEmbedder, reindexStore } from '../../src/execute/embeddings.js';
+import { NgramEmbedder } from '../../src/execute/text.js';
 import { preparePostgresStore } from '../../src/postgres/open.js';
 import { PgliteDriver } from '../../src/postgres/pglite-driver.js';
 import { openOnDriver, openPostgresStore, type PostgresStore } from '../../src/postgres/store.js';
@@ -35,36 +36,44 @@ async function pglite(options: Parameters<typeof openOnDriver>[1] = {}): Promise
 
 /** Deterministic, distinct texts (no two records share a vector, so the order has no exact ties). */
 const WORDS = ['budget', 'meeting', 'review', 'launch', 'incident', 'travel', 'hiring', 'design', 'roadmap', 'vacation', 'Peru', 'outage', 'invoice', 'offsite', 'retro'];
+/** Record i (id i + 1). */
 const textOf = (i: number) => `${WORDS[i % 15]} ${WORDS[(i * 7 + 3) % 15]} ${WORDS[(i * 11 + 5) % 15]} item${i} ${i % 4 === 0 ? 'quarterly' : 'weekly'}`;
 
-/** The store's vector table against what memory says: the same ids, models and vectors (decoded exactly). */
-async function vectorTableMatches(store: PostgresStore): Promise<void> {
-  const expected = await store.driver.all(`SELECT id, embedding_model AS model, t2m_vector(embedding_f32)::text AS e FROM memory WHERE embedding_f32 IS NOT NULL AND embedding_model IS NOT NULL ORDER BY id`);
-  const actual = await store.driver.all(`SELECT memory_id AS id, model, embedding::text AS e FROM memory_vector ORDER BY memory_id`);
-  expect(actual).toEqual(expected);
+/** Every record's stored vector is exactly (as Float32) `embed` of its text. */
+async function vectorsExact(store: PostgresStore, embed: (text: string) => ArrayLike<number>): Promise<number> {
+  const rows = await store.driver.all(`SELECT id, text, embedding_f32::text AS e FROM memory WHERE embedding_f32 IS NOT NULL ORDER BY id`);
+  for (const row of rows) {
+    const stored = (JSON.parse(String(row.e)) as number[]).map((x) => Math.fround(x));
+    expect(stored, `memory #${String(row.id)}`).toEqual(Array.from(embed(String(row.text))));
+  }
+  return rows.length;
 }
+
+const offline = new NgramEmbedder();
+const SCRIPT = Array.from({ length: 120 }, (_, i) => `ENCODE "${textOf(i)}" TAGS "t${i % 3}";`).join('\n') + '\nPROMOTE WHERE tags HAS "t2" LIMIT 200 SET weight 0.9;';
 
 describe('pgvector on PGlite', () => {
   let store: PostgresStore;
+  let twin: Store;
   beforeAll(async () => {
     store = await pglite();
-    const script = Array.from({ length: 120 }, (_, i) => `ENCODE "${textOf(i)}" TAGS "t${i % 3}";`).join('\n') + '\nPROMOTE WHERE tags HAS "t2" LIMIT 200 SET weight 0.9;';
-    const r = await runAsync(store, irs(script), { now: NOW });
-    expect(r.ok).toBe(true);
+    expect((await runAsync(store, irs(SCRIPT), { now: NOW })).ok).toBe(true);
+    // The same records on SQLite (sql.js), where the engine scans packed vectors itself.
+    twin = await createStore();
+    expect(run(twin, irs(SCRIPT), { now: NOW }).ok).toBe(true);
   }, 60_000);
-  afterAll(() => store.close());
-
-  it('opens with the pgvector dialect and decodes packed Float32 exactly', async () => {
-    expect(store.dialect.vectors).toBeDefined();
-    const [row] = await store.driver.all('SELECT embedding_f32 AS b, t2m_vector(embedding_f32)::text AS v FROM memory WHERE id = 7');
-    const packed = row.b as Uint8Array;
-    const f32 = new Float32Array(packed.slice().buffer);
-    expect((JSON.parse(String(row.v)) as number[]).map((x) => Math.fround(x))).toEqual([...f32]);
-    await vectorTableMatches(store);
+  afterAll(async () => {
+    await store.close();
+    twin.close();
   });
 
-  it('ranks in SQL with the same top-k as the engine-side scan of the same store, filters first', async () => {
-    const scan = new Store(store.driver, { dialect: postgres }) as Store<AsyncSqlDriver>;
+  it('opens with the pgvector dialect: embedding_f32 is a vector holding exactly the engine\'s Float32 values', async () => {
+    expect(store.dialect.vectors).toBeDefined();
+    expect(await store.driver.all(`SELECT data_type AS t FROM information_schema.columns WHERE table_name = 'memory' AND column_name = 'embedding_f32' AND table_schema = current_schema()`)).toEqual([{ t: 'USER-DEFINED' }]);
+    expect(await vectorsExact(store, (t) => offline.embed(t))).toBe(120);
+  });
+
+  it('ranks in SQL with the same top-k as the engine-side scan of the same records, filters first', async () => {
     const queries = ['budget review', 'vacation in Peru', 'incident outage retro', 'hiring roadmap quarterly'];
     const filters = ['', ' WHERE tags HAS "t1"', ' WHERE weight >= 0.6'];
     let compared = 0;
@@ -72,7 +81,7 @@ describe('pgvector on PGlite', () => {
       for (const f of filters) {
         const script = irs(`RETRIEVE WHERE search "${q}" ALPHA 1 LIMIT 8${f} INCLUDE id, tags, weight;`);
         const a = await runAsync(store, script, { now: NOW });
-        const b = await runAsync(scan, script, { now: NOW });
+        const b = run(twin, script, { now: NOW });
         if (!a.ok || !b.ok) throw new Error('search refused');
         const [ra, rb] = [a.results[0], b.results[0]];
         expect(ra.ids.length).toBeGreaterThan(0);
@@ -80,9 +89,8 @@ describe('pgvector on PGlite', () => {
         expect(new Set(ra.ids)).toEqual(new Set(rb.ids));
         for (const id of ra.ids) expect(Math.abs(ra.explain![id].score - rb.explain![id].score)).toBeLessThanOrEqual(2e-4);
         ra.ids.forEach((id, k) => expect(Math.abs(ra.explain![id].score - rb.explain![rb.ids[k]].score)).toBeLessThanOrEqual(2e-4));
-        // The pgvector store ranked in SQL; the other scanned packed vectors in the engine.
-        expect(ra.sql.some((s) => /memory_vector/.test(s.sql) && /<=>/.test(s.sql))).toBe(true);
-        expect(rb.sql.some((s) => /memory_vector/.test(s.sql))).toBe(false);
+        // Ranked in SQL (ORDER BY the cosine distance), not by loading vectors.
+        expect(ra.sql.some((s) => /<=>/.test(s.sql) && /ORDER BY/.test(s.sql))).toBe(true);
         if (f.includes('t1')) for (const row of ra.rows!) expect(row.tags).toContain('t1');
         if (f.includes('weight')) for (const row of ra.rows!) expect(row.weight).toBeGreaterThanOrEqual(0.6);
         compared++;
@@ -91,35 +99,36 @@ describe('pgvector on PGlite', () => {
     expect(compared).toBe(12);
   });
 
-  it('keeps memory_vector exact through update, soft delete, undo, hard delete and a failed script', async () => {
+  it('keeps vectors exact through update, soft delete and undo, and finds no deleted record', async () => {
     const w = await runAsync(store, irs(`UPDATE ID 3 SET text "a new text about the offsite in Peru";\nDELETE ID 4 SOFT;`), { now: NOW });
     expect(w.ok).toBe(true);
-    await vectorTableMatches(store);
+    await vectorsExact(store, (t) => offline.embed(t));
+    const found = await runAsync(store, irs(`RETRIEVE WHERE search "${textOf(3)}" ALPHA 1 LIMIT 50 INCLUDE id;`), { now: NOW });
+    expect(found.ok && found.results[0].ids).not.toContain(4);
     const audit = await store.driver.all(`SELECT id FROM audit_log WHERE op = 'Delete' ORDER BY id DESC LIMIT 1`);
     expect((await undoAsync(store, Number(audit[0].id), { now: NOW })).ok).toBe(true);
-    await vectorTableMatches(store);
-    const hard = await runAsync(store, irs(`DELETE ID 5 HARD CONFIRM;`), { now: NOW });
-    expect(hard.ok).toBe(true);
-    expect(await store.driver.all('SELECT memory_id FROM memory_vector WHERE memory_id = 5')).toEqual([]);
-    const before = await store.driver.all('SELECT memory_id, model, embedding::text AS e FROM memory_vector ORDER BY memory_id');
+    const back = await runAsync(store, irs(`RETRIEVE WHERE search "${textOf(3)}" ALPHA 1 LIMIT 1 INCLUDE id;`), { now: NOW });
+    expect(back.ok && back.results[0].ids).toEqual([4]);
+    const before = await store.driver.all('SELECT id, embedding_f32::text AS e FROM memory ORDER BY id');
     // Refused at its second statement: the first statement's re-embedding is rolled back too.
     const failed = await runAsync(store, irs(`UPDATE ID 6 SET text "changed and then rolled back";\nMERGE IDS "6", "999" INTO "999";`), { now: NOW });
     expect(failed.ok).toBe(false);
-    expect(await store.driver.all('SELECT memory_id, model, embedding::text AS e FROM memory_vector ORDER BY memory_id')).toEqual(before);
-    await vectorTableMatches(store);
+    expect(await store.driver.all('SELECT id, embedding_f32::text AS e FROM memory ORDER BY id')).toEqual(before);
   });
 
-  it('gives a store opened without pgvector its vector table, with its vectors, when opened with it', async () => {
+  it('converts the packed vectors of a store created without pgvector, exactly, when it is opened with it', async () => {
     const driver = await PgliteDriver.open();
     expect(await preparePostgresStore(driver, { dialect: postgres })).toEqual([]);
     const plain = new Store(driver, { dialect: postgres }) as Store<AsyncSqlDriver>;
-    expect((await runAsync(plain, irs('ENCODE "first note"; ENCODE "second note";'), { now: NOW })).ok).toBe(true);
-    expect(await driver.all(`SELECT to_regclass('memory_vector') IS NULL AS missing`)).toEqual([{ missing: 1 }]);
+    expect((await runAsync(plain, irs('ENCODE "first note about budgets"; ENCODE "second note on travel";'), { now: NOW })).ok).toBe(true);
+    expect(await driver.all(`SELECT data_type AS t FROM information_schema.columns WHERE table_name = 'memory' AND column_name = 'embedding_f32' AND table_schema = current_schema()`)).toEqual([{ t: 'bytea' }]);
     const again = await openOnDriver(driver);
     if (!again.ok) throw new Error('reopen');
     expect(again.store.dialect).toBe(postgresVector);
-    await vectorTableMatches(again.store);
-    expect((await driver.all('SELECT count(*)::int AS n FROM memory_vector'))[0].n).toBe(2);
+    expect(await vectorsExact(again.store, (t) => offline.embed(t))).toBe(2);
+    // The keyword index's trigger came back with the new column type.
+    expect((await runAsync(again.store, irs('ENCODE "third note"; RETRIEVE WHERE search "budgets" LIMIT 1 INCLUDE id;'), { now: NOW })).ok).toBe(true);
+    expect((await driver.all(`SELECT docs FROM memory_search_stats`))[0].docs).toBe(3);
     await again.store.close();
   });
 });
@@ -138,8 +147,8 @@ describe('a remote embedding model through the async seam', () => {
     try {
       const enc = await runAsync(store, irs('ENCODE "We booked flights to Peru for the holidays"; ENCODE "Quarterly budget review with finance";'), { now: NOW });
       expect(enc.ok).toBe(true);
-      expect(await store.driver.all('SELECT embedding_model AS m, length(embedding_f32) AS n FROM memory ORDER BY id')).toEqual([{ m: 'mini-embed', n: 128 }, { m: 'mini-embed', n: 128 }]);
-      await vectorTableMatches(store);
+      expect(await store.driver.all('SELECT embedding_model AS m, vector_dims(embedding_f32) AS n FROM memory ORDER BY id')).toEqual([{ m: 'mini-embed', n: 32 }, { m: 'mini-embed', n: 32 }]);
+      await vectorsExact(store, (t) => srv.local.embed(t));
       srv.requests.length = 0;
       const found = await runAsync(store, irs('RETRIEVE WHERE search "flights Peru" ALPHA 1 LIMIT 1 INCLUDE id;'), { now: NOW });
       if (!found.ok) throw new Error(found.diagnostics[0].message);
@@ -184,7 +193,7 @@ describe('a remote embedding model through the async seam', () => {
     store.close();
   });
 
-  it('reindexStore re-embeds a PGlite store with the remote model (memory_vector follows) and changes nothing when it fails', async () => {
+  it('reindexStore re-embeds a PGlite store with the remote model (its vectors follow) and changes nothing when it fails', async () => {
     const store = await pglite();
     try {
       expect((await runAsync(store, irs('ENCODE "alpha budget"; ENCODE "beta review"; ENCODE "gamma launch";'), { now: NOW })).ok).toBe(true);
@@ -194,8 +203,8 @@ describe('a remote embedding model through the async seam', () => {
       expect(await store.driver.all('SELECT id, embedding_model, embedding_f32 FROM memory ORDER BY id')).toEqual(before);
       srv.fail = null;
       expect(await reindexStore(store, { embedder: openAIEmbedder({ baseUrl: srv.baseUrl, model: 'mini-embed' }), batchSize: 2 })).toEqual({ ok: true, records: 3, model: 'mini-embed' });
-      expect(await store.driver.all('SELECT DISTINCT model, vector_dims(embedding) AS n FROM memory_vector')).toEqual([{ model: 'mini-embed', n: 32 }]);
-      await vectorTableMatches(store);
+      expect(await store.driver.all('SELECT DISTINCT embedding_model AS model, vector_dims(embedding_f32) AS n FROM memory')).toEqual([{ model: 'mini-embed', n: 32 }]);
+      await vectorsExact(store, (t) => srv.local.embed(t));
     } finally {
       srv.fail = null;
       await store.close();

@@ -10,7 +10,7 @@ import type { Dialect, VectorCapability } from '../dialect.js';
 import { AUDIT_COLUMNS, MEMORY_COLUMNS, type Column } from '../columns.js';
 import { BM25, IMPACT_LENGTH } from '../bm25.js';
 
-const sqlType = (c: Column): string => {
+const sqlType = (c: Column, vectors = false): string => {
   switch (c.kind) {
     case 'int': return 'integer';
     case 'real': return 'double precision';
@@ -19,17 +19,17 @@ const sqlType = (c: Column): string => {
     // they were written (jsonb sorts them), so rows read back exactly as on SQLite.
     case 'json-array': return 'jsonb';
     case 'json-object': return 'json';
-    // Packed Float32 vectors (spec/retrieval.md).
-    case 'blob': return 'bytea';
+    // Packed Float32 vectors (spec/retrieval.md); pgvector's own type where the database has it.
+    case 'blob': return vectors ? 'vector' : 'bytea';
   }
 };
 
-const columnDdl = (c: Column) => `${c.name} ${sqlType(c)}${c.defaultSql !== undefined ? ` DEFAULT ${c.defaultSql}` : ''}`;
+const columnDdl = (c: Column, vectors = false) => `${c.name} ${sqlType(c, vectors)}${c.defaultSql !== undefined ? ` DEFAULT ${c.defaultSql}` : ''}`;
 
-const MEMORY_DDL = `CREATE TABLE IF NOT EXISTS memory (
+const memoryDdl = (vectors: boolean) => `CREATE TABLE IF NOT EXISTS memory (
   id integer PRIMARY KEY DEFAULT t2m_next_id('memory'),
 ${MEMORY_COLUMNS.filter((c) => c.name !== 'id')
-  .map((c) => `  ${columnDdl(c)}`)
+  .map((c) => `  ${columnDdl(c, vectors)}`)
   .join(',\n')}
 )`;
 
@@ -114,20 +114,36 @@ $fn$`,
 END $do$`,
 ];
 
-export const postgres: Dialect = {
-  name: 'postgres',
-  quoteIdent: (name) => `"${name.replace(/"/g, '""')}"`,
-  placeholder: (index) => `$${index + 1}`,
-  jsonArrayContains: (column, param) => `COALESCE(${column}, '[]'::jsonb) @> jsonb_build_array(${param}::text)`,
-  // jsonb containment: answered by the GIN index memory_tags (jsonb_path_ops).
-  hasTag: (param) => `"tags" @> jsonb_build_array(${param}::text)`,
-  jsonArrayOverlaps: (column, param) => `COALESCE(${column}, '[]'::jsonb) ?| ARRAY(SELECT jsonb_array_elements_text(${param}::jsonb))`,
-  jsonObjectField: (column, keyParam) => `(${column} ->> ${keyParam}::text)`,
-  insertReturningId: () => ' RETURNING id',
-  lastInsertId: () => `SELECT value AS id FROM t2m_seq WHERE name = 'memory'`,
-  schema: () => [
+/**
+ * pgvector (spec/retrieval.md, "Vector search on PostgreSQL"): where the database has the `vector`
+ * extension (PGlite loads it; on a server an administrator creates it), `embedding_f32` is a
+ * pgvector `vector` instead of `bytea`: the engine binds its vectors in pgvector's text form (the
+ * same Float32 values), and searches rank by cosine distance in SQL, the selection's filters in
+ * the same statement's WHERE (compileVectorSearch). A store created without pgvector has its
+ * packed vectors converted once, in the opening transaction, by `t2m_vector(bytea)`, which decodes
+ * little-endian binary32 exactly: (2^23 + mantissa) · 2^(exponent − 150) in double precision.
+ */
+const TO_VECTOR = [
+  `CREATE OR REPLACE FUNCTION t2m_vector(b bytea) RETURNS vector LANGUAGE sql IMMUTABLE STRICT AS $fn$
+  SELECT array_agg(CASE WHEN f.s THEN -1 ELSE 1 END * CASE WHEN f.e = 0 THEN f.m * power(2::float8, -149) ELSE (8388608 + f.m) * power(2::float8, f.e - 150) END ORDER BY f.i)::real[]::vector
+  FROM (SELECT i, (get_byte(b, i + 3) & 128) <> 0 AS s, ((get_byte(b, i + 3) & 127) << 1) | (get_byte(b, i + 2) >> 7) AS e,
+               ((get_byte(b, i + 2) & 127) << 16) | (get_byte(b, i + 1) << 8) | get_byte(b, i) AS m
+        FROM generate_series(0, length(b) - 4, 4) AS i) AS f
+$fn$`,
+  // The keyword-index trigger names the column (UPDATE OF), so it is dropped for the change of type and re-created below.
+  `DO $do$ BEGIN
+  IF (SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'memory' AND column_name = 'embedding_f32') = 'bytea' THEN
+    DROP TRIGGER IF EXISTS memory_search ON memory;
+    ALTER TABLE memory ALTER COLUMN embedding_f32 TYPE vector USING CASE WHEN length(embedding_f32) >= 4 THEN t2m_vector(embedding_f32) END;
+  END IF;
+END $do$`,
+];
+
+function schema(vectors: boolean): string[] {
+  return [
     ...ID_COUNTER,
-    MEMORY_DDL,
+    memoryDdl(vectors),
+    ...(vectors ? TO_VECTOR : []),
     'CREATE INDEX IF NOT EXISTS memory_time ON memory (time)',
     'CREATE INDEX IF NOT EXISTS memory_tags ON memory USING GIN (tags jsonb_path_ops)',
     // Full-text search over the text (RETRIEVE's search can rank with ts_rank on it).
@@ -147,7 +163,21 @@ ${AUDIT_COLUMNS.map((c) => `  ${columnDdl(c)}`).join(',\n')}
     ...SEARCH_DDL,
     'CREATE TABLE IF NOT EXISTS t2m_meta (key text PRIMARY KEY, value text)',
     ...COMPAT_FUNCTIONS,
-  ],
+  ];
+}
+
+export const postgres: Dialect = {
+  name: 'postgres',
+  quoteIdent: (name) => `"${name.replace(/"/g, '""')}"`,
+  placeholder: (index) => `$${index + 1}`,
+  jsonArrayContains: (column, param) => `COALESCE(${column}, '[]'::jsonb) @> jsonb_build_array(${param}::text)`,
+  // jsonb containment: answered by the GIN index memory_tags (jsonb_path_ops).
+  hasTag: (param) => `"tags" @> jsonb_build_array(${param}::text)`,
+  jsonArrayOverlaps: (column, param) => `COALESCE(${column}, '[]'::jsonb) ?| ARRAY(SELECT jsonb_array_elements_text(${param}::jsonb))`,
+  jsonObjectField: (column, keyParam) => `(${column} ->> ${keyParam}::text)`,
+  insertReturningId: () => ' RETURNING id',
+  lastInsertId: () => `SELECT value AS id FROM t2m_seq WHERE name = 'memory'`,
+  schema: () => schema(false),
   // The tag and text indexes are PostgreSQL indexes: nothing derived to rebuild.
   // The keyword index from the records (a store that predates it).
   backfill: () => [
@@ -166,54 +196,6 @@ ${AUDIT_COLUMNS.map((c) => `  ${columnDdl(c)}`).join(',\n')}
   markFormat: (format) => ({ sql: `INSERT INTO t2m_meta (key, value) VALUES ('format', $1) ON CONFLICT (key) DO NOTHING`, params: [format] }),
 };
 
-/**
- * pgvector (spec/retrieval.md, "Vector search on PostgreSQL"): where the database has the `vector`
- * extension (PGlite loads it; a server where an administrator ran `CREATE EXTENSION vector`), the
- * store keeps every engine vector a second time as a pgvector `vector` in `memory_vector`, one row
- * per record that has one, maintained by a trigger on `memory` in the writing transaction from
- * the packed Float32 of `embedding_f32` (the engine's writes are the same as on SQLite). Searches
- * rank by cosine distance in SQL with the selection's filters in the same statement's WHERE
- * (compileVectorSearch): an exact scan, filters first.
- *
- * `t2m_vector(bytea)` decodes little-endian IEEE-754 binary32 exactly: each float is
- * (2^23 + mantissa) · 2^(exponent − 150) computed in double precision, where it is exact.
- */
-const VECTOR_DDL = [
-  `CREATE OR REPLACE FUNCTION t2m_vector(b bytea) RETURNS vector LANGUAGE sql IMMUTABLE STRICT AS $fn$
-  SELECT array_agg(CASE WHEN f.s THEN -1 ELSE 1 END * CASE WHEN f.e = 0 THEN f.m * power(2::float8, -149) ELSE (8388608 + f.m) * power(2::float8, f.e - 150) END ORDER BY f.i)::real[]::vector
-  FROM (SELECT i, (get_byte(b, i + 3) & 128) <> 0 AS s, ((get_byte(b, i + 3) & 127) << 1) | (get_byte(b, i + 2) >> 7) AS e,
-               ((get_byte(b, i + 2) & 127) << 16) | (get_byte(b, i + 1) << 8) | get_byte(b, i) AS m
-        FROM generate_series(0, length(b) - 4, 4) AS i) AS f
-$fn$`,
-  `DO $do$ BEGIN
-  IF to_regclass('memory_vector') IS NULL THEN
-    CREATE TABLE memory_vector (memory_id integer PRIMARY KEY, model text COLLATE "C" NOT NULL, embedding vector NOT NULL);
-    -- A store that had no vector table yet (created without pgvector): its vectors, once.
-    INSERT INTO memory_vector (memory_id, model, embedding)
-      SELECT id, embedding_model, t2m_vector(embedding_f32) FROM memory WHERE embedding_f32 IS NOT NULL AND length(embedding_f32) >= 4 AND embedding_model IS NOT NULL;
-  END IF;
-END $do$`,
-  `CREATE OR REPLACE FUNCTION t2m_memory_vector() RETURNS trigger LANGUAGE plpgsql AS $fn$
-BEGIN
-  IF TG_OP = 'DELETE' THEN
-    DELETE FROM memory_vector WHERE memory_id = OLD.id;
-  ELSIF TG_OP = 'UPDATE' AND OLD.embedding_f32 IS NOT DISTINCT FROM NEW.embedding_f32 AND OLD.embedding_model IS NOT DISTINCT FROM NEW.embedding_model THEN
-    NULL;
-  ELSIF NEW.embedding_f32 IS NULL OR length(NEW.embedding_f32) < 4 OR NEW.embedding_model IS NULL THEN
-    DELETE FROM memory_vector WHERE memory_id = NEW.id;
-  ELSE
-    INSERT INTO memory_vector (memory_id, model, embedding) VALUES (NEW.id, NEW.embedding_model, t2m_vector(NEW.embedding_f32))
-      ON CONFLICT (memory_id) DO UPDATE SET model = EXCLUDED.model, embedding = EXCLUDED.embedding;
-  END IF;
-  RETURN NULL;
-END
-$fn$`,
-  `DO $do$ BEGIN
-  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'memory_vector' AND tgrelid = 'memory'::regclass) THEN
-    CREATE TRIGGER memory_vector AFTER INSERT OR DELETE OR UPDATE OF embedding_f32, embedding_model ON memory FOR EACH ROW EXECUTE FUNCTION t2m_memory_vector();
-  END IF;
-END $do$`,
-];
 
 const PGVECTOR: VectorCapability = {
   distance: (column, param) => `(${column} <=> ${param}::vector)`,
@@ -222,12 +204,9 @@ const PGVECTOR: VectorCapability = {
   value: (v) => `[${Array.from(v, (x) => String(x)).join(',')}]`,
 };
 
-/** The PostgreSQL dialect over a database with pgvector: the same, plus the vector table and ranking in SQL. */
+/** The PostgreSQL dialect over a database with pgvector: vectors in pgvector's type, ranked in SQL. */
 export const postgresVector: Dialect = {
   ...postgres,
   vectors: PGVECTOR,
-  schema: () => [...postgres.schema(), ...VECTOR_DDL],
+  schema: () => schema(true),
 };
-
-/** The name of the trigger each PostgreSQL dialect puts on `memory` (the store check allows exactly these). */
-export const POSTGRES_TRIGGERS = ['memory_search', 'memory_vector'] as const;
