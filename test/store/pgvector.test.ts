@@ -220,8 +220,6 @@ describe('t2m reindex on PGlite', () => {
     expect(r.stderr).toContain('2/2 records');
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ records: 2, model: 't2m-ngram-256' });
-    const bad = t2m(['reindex', '--db', `pglite:${dir}`, '--base-url', 'http://127.0.0.1:1/v1', '--model', 'x', '--timeout', '2']);
-    expect(bad.status).toBe(2);
-    expect(bad.stderr).toMatch(/embeddings-(unreachable|timeout).*nothing was changed/);
-  }, 120_000);
+    // (A failing server changes nothing: reindexStore on PGlite above, the CLI on a file in test/execute/embeddings.test.ts.)
+  }, 300_000);
 });
