@@ -5,5 +5,7 @@
 -- [1] Promote: ids -
 SELECT e.value AS term, (SELECT COUNT(*) FROM memory_term AS t WHERE t.term = e.value) AS df, s.docs AS docs, s.tokens AS tokens FROM (SELECT value FROM json_array_elements_text($1::json)) AS e, memory_search_stats AS s WHERE s.id = 1;
 --   params ["[\"okr\",\"progress\"]"]
+SELECT "id", 1 - ("embedding_f32" <=> $1::vector) AS score FROM "memory" WHERE "tenant" = $2 AND "deleted" = $3 AND ("expire_at" IS NULL OR "expire_at" > $4) AND ("valid_to" IS NULL OR "valid_to" > $5) AND ("valid_from" IS NULL OR "valid_from" <= $6) AND "embedding_model" = $7 AND vector_dims("embedding_f32") = $8 ORDER BY ("embedding_f32" <=> $1::vector), "id" LIMIT $9;
+--   params ["<vector of 256 numbers, sha256 36c6beb7d0e5>","default",0,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","t2m-ngram-256",256,50]
 
 -- warning no-match at 2:9-2:44 [1] (target): Promote: the target matches no live record
