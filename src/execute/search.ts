@@ -2,8 +2,11 @@
  * Search: the target of `WHERE search "…"` (spec/retrieval.md). Two rankers, each over the
  * records the selection admits (filters, liveness, read permissions, all applied in SQL):
  *   - keywords: BM25 over the keyword index (compileKeywordSearch), the filters joined in;
- *   - vectors: cosine to the query's embedding over the store's vector index (./vectors.ts), the
- *     nearest checked against the filters in SQL (compileAdmitted), widened until enough pass.
+ *   - vectors: cosine to the query's embedding (asked of the store's embedder through the seam,
+ *     so a remote model is awaited by the async entry points): ranked in SQL with the filters in
+ *     the same WHERE where the dialect has its own vector type (pgvector, compileVectorSearch);
+ *     otherwise over the store's in-memory vector index (./vectors.ts), the nearest checked
+ *     against the filters in SQL (compileAdmitted), widened until enough pass.
  * Their scores are fused linearly, BM25 normalised by the search's best (ALPHA weighs vectors
  * against keywords; on eval/retrieval.ts this beat reciprocal-rank fusion, which fell below BM25
  * alone), the record's weight is applied as a prior, and every result keeps its scores.

@@ -16,7 +16,7 @@ import { prepareStore, STORE_FORMAT, STORE_VERSION } from '../sqlite/open.js';
 import { isAsyncDriver, type AnySqlDriver, type AsyncSqlDriver, type SqlDriver, type SqlParams, type SqlRow } from './driver.js';
 import * as io from './io.js';
 import { driveAsync, driveSync, type Io } from './io.js';
-import { ExtractiveSummarizer, isRemoteEmbedder, NgramEmbedder, type AnyEmbedder, type Summarizer } from './text.js';
+import { ExtractiveSummarizer, NgramEmbedder, type AnyEmbedder, type Summarizer } from './text.js';
 
 /** Marks a database as a Text2Mem store, with its version (checked when a store is opened). */
 export { STORE_FORMAT, STORE_VERSION };
@@ -82,11 +82,6 @@ export class Store<D extends AnySqlDriver = SqlDriver> {
   /** Whether the driver is asynchronous (then only the engine's `…Async` entry points work). */
   get async(): boolean {
     return isAsyncDriver(this.driver);
-  }
-
-  /** Whether the embedding model is remote (then scripts that embed run through the `…Async` entry points only). */
-  get remoteEmbedder(): boolean {
-    return isRemoteEmbedder(this.embedder);
   }
 
   private get sync(): SqlDriver {
