@@ -8,12 +8,11 @@
  * Run: npx tsx perf/engine-perf-pg.ts --db pglite: [--sizes 1000,10000]
  *      npx tsx perf/engine-perf-pg.ts --db postgres://user@127.0.0.1:5432/db --sizes 1000,10000,100000
  */
-import { postgres } from '../src/compile/dialects/postgres.js';
 import { runAsync, type SqlStatement } from '../src/engine/index.js';
 import type { AsyncSqlDriver } from '../src/execute/driver.js';
 import { Store } from '../src/execute/store.js';
 import { parseStoreUrl, isDiagnostic, describeStoreUrl } from '../src/node/store-url.js';
-import { preparePostgresStore } from '../src/postgres/open.js';
+import { postgresDialectOf, preparePostgresStore } from '../src/postgres/open.js';
 import { connectPostgres } from '../src/postgres/store.js';
 import { NOW, encodeIr, filter, rng } from './workload.js';
 
@@ -40,9 +39,10 @@ async function connect(schema: string): Promise<AsyncSqlDriver> {
 
 async function fresh(driver: AsyncSqlDriver, schema: string): Promise<Store<AsyncSqlDriver>> {
   await driver.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}; SET search_path TO ${schema}, public`);
-  const problems = await preparePostgresStore(driver);
+  const dialect = await postgresDialectOf(driver);
+  const problems = await preparePostgresStore(driver, { dialect });
   if (problems.length) throw new Error(problems[0].message);
-  return new Store(driver, { dialect: postgres }) as Store<AsyncSqlDriver>;
+  return new Store(driver, { dialect }) as Store<AsyncSqlDriver>;
 }
 
 async function direct(driver: AsyncSqlDriver, statements: readonly SqlStatement[]): Promise<number> {

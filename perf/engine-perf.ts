@@ -16,7 +16,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { createStore, loadSqlJs, run, type SqlDriver, type SqlStatement, type Store } from '../src/engine/index.js';
 import { openStoreFile } from '../src/node/sqlite-file.js';
-import { searchTextOf } from '../src/execute/text.js';
+import { searchTextOf, type Embedder } from '../src/execute/text.js';
 import { NOW, encodeIr, filter, rng } from './workload.js';
 
 const arg = (name: string): string | undefined => {
@@ -109,7 +109,7 @@ async function measure(size: number): Promise<Row> {
     encodeDerived += seconds(() => {
       for (const ir of batch) {
         const { text } = ir.args.payload;
-        store.embedder.embed(text);
+        (store.embedder as Embedder).embed(text);
         searchTextOf({ text, tags: ir.args.tags });
       }
     });

@@ -36,3 +36,30 @@ export function filter(k: number, months = 3) {
     time_range: { start: `2025-${String(month).padStart(2, '0')}-01T00:00:00Z`, end: `2025-${String(month + months).padStart(2, '0')}-01T00:00:00Z` },
   };
 }
+
+/**
+ * A vocabulary of `size` made-up words drawn with Zipf frequencies (s = 1), for retrieval
+ * benchmarks whose texts must not all share a handful of words: `text(r, n)` is n words.
+ */
+export function zipfVocabulary(seed = 42, size = 5000): { readonly words: readonly string[]; text(r: () => number, n: number): string } {
+  const syllables = 'ka lo mi ne ru sa ti vo be da fe gu hi jo ku la me no pi re so tu va wi xe yo za'.split(' ');
+  const rand = rng(seed);
+  const words = Array.from({ length: size }, (_, i) => {
+    let w = '';
+    for (let n = 2 + (i % 3); n > 0; n--) w += syllables[Math.floor(rand() * syllables.length)];
+    return w + (i % 7 === 0 ? 'ing' : i % 5 === 0 ? 's' : '');
+  });
+  const cum: number[] = [];
+  words.reduce((a, _, i) => (cum.push(a + 1 / (i + 1)), a + 1 / (i + 1)), 0);
+  const word = (r: () => number) => {
+    const x = r() * cum[cum.length - 1];
+    let lo = 0, hi = cum.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cum[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return words[lo];
+  };
+  return { words, text: (r, n) => Array.from({ length: n }, () => word(r)).join(' ') };
+}

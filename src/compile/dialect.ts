@@ -52,13 +52,23 @@ export interface Dialect {
   /** A subquery with one column `value` (text): the elements of the JSON array bound at `param`. */
   jsonElements(param: string): string;
   /**
-   * Vector search inside the database (e.g. pgvector): an ORDER BY expression, ascending = nearest,
-   * for the query vector bound at `param`. Absent on SQLite, where the engine scans packed vectors
-   * in memory (src/execute/vectors.ts). See spec/retrieval.md.
+   * Vectors of the database's own type, ranked in SQL (pgvector): present when the store keeps
+   * `embedding_f32` in that type; absent on SQLite, where the column holds packed Float32 and the
+   * engine scans it in memory (src/execute/vectors.ts). See spec/retrieval.md.
    */
-  vectorDistance?(param: string): string;
+  readonly vectors?: VectorCapability;
   /** Records the store format under key `format` in t2m_meta unless a value is there. */
   markFormat(format: string): SqlStatement;
+}
+
+/** A dialect's own vector type: how `embedding_f32` is bound and how it is ranked by cosine distance in SQL. */
+export interface VectorCapability {
+  /** Cosine distance (0 = same direction, ascending = nearest) of the stored vector `column` to the query vector bound at `param`. */
+  distance(column: string, param: string): string;
+  /** The number of dimensions of the stored vector `column`. */
+  dimensions(column: string): string;
+  /** A vector as the value to bind (for `distance`'s `param`, and for `embedding_f32` in writes). */
+  value(v: Float32Array): SqlValue;
 }
 
 /** Collects bound parameters while a statement's SQL text is built, so placeholders are numbered right. */

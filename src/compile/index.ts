@@ -44,6 +44,18 @@ export function encodeValue(column: string, value: unknown): SqlValue {
   return JSON.stringify(value);
 }
 
+/**
+ * `encodeValue` for dialect `d`: a dialect with its own vector type (pgvector) binds vectors in
+ * its form; a vector already read back in that form (a string) is bound as it is.
+ */
+function encodeFor(d: Dialect, column: string, value: unknown): SqlValue {
+  if (d.vectors && value !== undefined && value !== null && COLUMN_BY_NAME.get(column)?.kind === 'blob') {
+    if (typeof value === 'string') return value;
+    return d.vectors.value(value instanceof Uint8Array ? unpackVector(value) : value instanceof Float32Array ? value : Float32Array.from(value as ArrayLike<number>));
+  }
+  return encodeValue(column, value);
+}
+
 /** A vector as a BLOB: little-endian Float32 (every platform JavaScript runs on is little-endian). */
 export function packVector(v: ArrayLike<number> | Uint8Array): Uint8Array {
   if (v instanceof Uint8Array) return v;
@@ -198,6 +210,26 @@ export function compileKeywordLoad(d: Dialect): SqlStatement {
   };
 }
 
+/**
+ * The `limit` records of the selection nearest to the unit vector `query` by the dialect's own
+ * vectors (pgvector), as (id, cosine similarity), nearest first: the selection's filters,
+ * liveness and permissions are in the same WHERE, so they apply before ranking. An exact scan of
+ * the admitted records' vectors of `model` (ties by id).
+ */
+export function compileVectorSearch(sel: Selection, query: Float32Array, model: string, limit: number, d: Dialect, opts: SelectOptions): SqlStatement {
+  const vec = d.vectors;
+  if (!vec) throw new Error(`internal: the ${d.name} dialect has no vector type of its own`);
+  const q = d.quoteIdent;
+  const p = new ParamList(d);
+  // Dialects with vectors number their placeholders ($n), so one binding serves both uses.
+  const distance = vec.distance(q('embedding_f32'), p.bind(vec.value(query)));
+  const where = [...targetWhere(sel, d, p, opts), `${q('embedding_model')} = ${p.bind(model)}`, `${vec.dimensions(q('embedding_f32'))} = ${p.bind(query.length)}`];
+  return {
+    sql: `SELECT ${q('id')}, 1 - ${distance} AS score FROM ${q('memory')} WHERE ${where.join(' AND ')} ORDER BY ${distance}, ${q('id')} LIMIT ${p.bind(limit)}`,
+    params: p.values,
+  };
+}
+
 /** The packed vectors of live records embedded by `model` (loaded once into the in-memory vector index). */
 export function compileVectorLoad(model: string, d: Dialect): SqlStatement {
   const q = d.quoteIdent;
@@ -252,7 +284,7 @@ export function compileInsert(values: Readonly<Record<string, unknown>>, d: Dial
     const v = values[c];
     if (c === 'id' || v === undefined || !Object.hasOwn(values, c)) continue;
     cols.push(c);
-    params.push(encodeValue(c, v));
+    params.push(encodeFor(d, c, v));
   }
   const sql = shaped(d, `insert ${cols.join(',')}`, () => {
     const p = new ParamList(d);
@@ -264,7 +296,7 @@ export function compileInsert(values: Readonly<Record<string, unknown>>, d: Dial
 /** UPDATE of one record by id (of the tenant). */
 export function compileUpdateById(id: number, changes: Readonly<Record<string, unknown>>, d: Dialect, tenant: string): SqlStatement {
   const cols = Object.keys(changes);
-  const params: SqlValue[] = cols.map((c) => encodeValue(c, changes[c]));
+  const params: SqlValue[] = cols.map((c) => encodeFor(d, c, changes[c]));
   params.push(tenant, id);
   const sql = shaped(d, `update ${cols.join(',')}`, () => {
     const p = new ParamList(d);

@@ -11,19 +11,15 @@ import { compileUpdateById, decodeRow } from '../compile/index.js';
 import { compileSetMeta } from '../compile/meta.js';
 import { diagnostic, type Code } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { AnySqlDriver } from './driver.js';
+import { all, run } from './io.js';
 import type { Store } from './store.js';
 import { TOKENS_META_KEY } from './retokenize.js';
-import { searchedText, searchTextOf, TOKENS_VERSION, type Embedder } from './text.js';
+import { isRemoteEmbedder, searchedText, searchTextOf, TOKENS_VERSION, type AnyEmbedder, type EmbedResult, type RemoteEmbedder } from './text.js';
 import { forgetKeywordIndex } from './keywords.js';
 import { forgetVectorIndex } from './vectors.js';
 
-export type EmbedResult = { readonly ok: true; readonly vectors: Float32Array[] } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
-
-/** An embedding model reached asynchronously. */
-export interface RemoteEmbedder {
-  readonly model: string;
-  embedMany(texts: readonly string[]): Promise<EmbedResult>;
-}
+export type { EmbedResult, RemoteEmbedder } from './text.js';
 
 export interface OpenAIEmbedderOptions {
   /** e.g. `https://api.openai.com/v1`, `http://127.0.0.1:11434/v1` (Ollama), `http://127.0.0.1:8080/v1` (llama.cpp). */
@@ -131,8 +127,8 @@ export function openAIEmbedder(config: OpenAIEmbedderOptions): RemoteEmbedder {
 }
 
 export interface ReindexOptions {
-  /** A remote model; default the store's own (offline) embedder. */
-  readonly embedder?: RemoteEmbedder;
+  /** The model; default the store's own embedder (the offline default unless the store was given another). */
+  readonly embedder?: AnyEmbedder;
   /** Called after each batch with the records done and the total. */
   readonly onProgress?: (done: number, total: number) => void;
   readonly batchSize?: number;
@@ -144,22 +140,25 @@ export type ReindexResult = { readonly ok: true; readonly records: number; reado
  * Re-derives every record's search tokens and re-embeds its text (records carrying a caller's
  * own vector keep it), then writes them all in one transaction: a failure part-way (a server
  * error) changes nothing. Soft-deleted records are re-embedded too, so an undo finds them ready.
+ * Any store: an SQLite one or a PostgreSQL one (its asynchronous driver is awaited).
  */
-export async function reindexStore(store: Store, options: ReindexOptions = {}): Promise<ReindexResult> {
-  const rows = store.all({ sql: 'SELECT id, tenant, text, tags, subject, topic, embedding_model FROM memory ORDER BY id', params: [] }).map(decodeRow);
-  const local: Embedder = store.embedder;
-  const model = options.embedder?.model ?? local.model;
+export async function reindexStore(store: Store<AnySqlDriver>, options: ReindexOptions = {}): Promise<ReindexResult> {
+  const read = { sql: 'SELECT id, tenant, text, tags, subject, topic, embedding_model FROM memory ORDER BY id', params: [] };
+  const rows = (await store.driveAsync(all(read.sql, read.params))).map(decodeRow);
+  const embedder: AnyEmbedder = options.embedder ?? store.embedder;
+  const model = embedder.model;
   const batchSize = options.batchSize ?? 64;
   const updates: { id: number; tenant: string; set: Record<string, unknown> }[] = [];
   for (let i = 0; i < rows.length; i += batchSize) {
     const part = rows.slice(i, i + batchSize);
     const embed = part.filter((r) => r.embedding_model !== 'caller');
+    const texts = embed.map((row) => searchedText({ text: row.text }));
     let vectors: Float32Array[];
-    if (options.embedder) {
-      const r = await options.embedder.embedMany(embed.map((row) => searchedText({ text: row.text })));
+    if (isRemoteEmbedder(embedder)) {
+      const r: EmbedResult = await embedder.embedMany(texts).catch((e: unknown) => ({ ok: false, diagnostics: [diagnostic('embeddings-unreachable', `the embedding model ${model} failed: ${(e as Error)?.message ?? String(e)}`)] }));
       if (!r.ok) return r;
       vectors = r.vectors;
-    } else vectors = embed.map((row) => Float32Array.from(local.embed(searchedText({ text: row.text }))));
+    } else vectors = texts.map((t) => Float32Array.from(embedder.embed(t)));
     const byId = new Map(embed.map((row, k) => [row.id, vectors[k]]));
     for (const row of part) {
       const set: Record<string, unknown> = { search_text: searchTextOf(row) };
@@ -169,11 +168,15 @@ export async function reindexStore(store: Store, options: ReindexOptions = {}): 
     }
     options.onProgress?.(Math.min(i + batchSize, rows.length), rows.length);
   }
-  store.transaction(() => {
-    for (const u of updates) store.run(compileUpdateById(u.id, u.set, store.dialect, u.tenant));
-    store.run(compileSetMeta(TOKENS_META_KEY, String(TOKENS_VERSION), store.dialect));
+  await store.driveAsync(store.transactionIo(function* () {
+    for (const u of updates) {
+      const stmt = compileUpdateById(u.id, u.set, store.dialect, u.tenant);
+      yield* run(stmt.sql, stmt.params);
+    }
+    const meta = compileSetMeta(TOKENS_META_KEY, String(TOKENS_VERSION), store.dialect);
+    yield* run(meta.sql, meta.params);
     return { commit: true, value: undefined };
-  });
+  }));
   forgetVectorIndex(store);
   forgetKeywordIndex(store);
   return { ok: true, records: rows.length, model };

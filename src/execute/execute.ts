@@ -22,7 +22,7 @@ import type {
 } from '../lower/operation.js';
 import { canRead, effectsOf, lockActive, lockDenies, lockRefusal, nonAdditive, writeRefusal } from './governance.js';
 import type { AnySqlDriver } from './driver.js';
-import { all as ioAll, run as ioRun, type Io } from './io.js';
+import { all as ioAll, embed as ioEmbed, run as ioRun, type Io } from './io.js';
 import { checkEpisode, episodeSource, feedbackValues, selectExperience, turnPiece, type ExperienceReport, type Selector } from './experience.js';
 import type { Store } from './store.js';
 import { DERIVED_COLUMNS } from '../compile/columns.js';
@@ -273,9 +273,18 @@ export class Execution {
   /** Ids whose audit images are blanked once the statement's own entry is written. */
   readonly erased: number[] = [];
 
-  /** The engine's embedding of `text`: packed in `embedding_f32`; the JSON column holds only callers' vectors. */
-  embedding(text: string): { embedding: null; embedding_f32: Float32Array; embedding_model: string } {
-    return { embedding: null, embedding_f32: asVector(this.store.embedder.embed(text))!, embedding_model: this.store.embedder.model };
+  /**
+   * The engine's embedding of `text` (by the store's embedder, through the seam): packed in
+   * `embedding_f32`; the JSON column holds only callers' vectors. When the embedder fails, the
+   * statement is refused (nothing to set; the caller's transaction rolls its writes back).
+   */
+  *embedding(text: string): Io<{ embedding: null; embedding_f32: Float32Array; embedding_model: string } | Record<string, never>> {
+    const r = yield* ioEmbed([text]);
+    if (!r.ok) {
+      this.refuse(r.diagnostics[0].code, r.diagnostics[0].message);
+      return {};
+    }
+    return { embedding: null, embedding_f32: r.vectors[0], embedding_model: this.store.embedder.model };
   }
 
   /** The changes as the actor may see them: images of records it may not read are redacted. */
@@ -347,7 +356,7 @@ function* encode(x: Execution, op: EncodeOp): Io<number[]> {
     deleted: 0,
   };
   if (op.embedding) Object.assign(values, { embedding: op.embedding, embedding_model: 'caller' });
-  else if (!op.skipEmbedding) Object.assign(values, x.embedding(text));
+  else if (!op.skipEmbedding) Object.assign(values, yield* x.embedding(text));
   if (!op.fact) return [yield* x.insert(values)];
   return [yield* supersede(x, op.fact, values)];
 }
@@ -379,7 +388,7 @@ function* update(x: Execution, op: UpdateOp, rows: Row[]): Io<void> {
     }
     // New text gets a new embedding, unless the record has none or carries the caller's own.
     const textChanged = typeof op.set.text === 'string' && op.set.text !== row.text;
-    if (textChanged && row.embedding_model && row.embedding_model !== 'caller') Object.assign(changes, x.embedding(op.set.text as string));
+    if (textChanged && row.embedding_model && row.embedding_model !== 'caller') Object.assign(changes, yield* x.embedding(op.set.text as string));
     yield* x.update(row, changes);
   }
 }
@@ -453,7 +462,7 @@ function* merge(x: Execution, op: MergeOp, rows: Row[]): Io<number[]> {
   };
   const weights = [primary, ...children].map((r) => r.weight).filter((w): w is number => typeof w === 'number');
   if (weights.length) primaryChanges.weight = Math.max(...weights);
-  if (op.reembed && primary.embedding_model && primary.embedding_model !== 'caller') Object.assign(primaryChanges, x.embedding(text));
+  if (op.reembed && primary.embedding_model && primary.embedding_model !== 'caller') Object.assign(primaryChanges, yield* x.embedding(text));
   yield* x.update(primary, primaryChanges);
   for (const child of children) {
     if (op.softDeleteChildren) {
@@ -512,7 +521,7 @@ function* split(x: Execution, op: SplitOp, rows: Row[]): Io<number[]> {
         created_at: op.now,
         updated_at: op.now,
         deleted: 0,
-        ...x.embedding(text),
+        ...(yield* x.embedding(text)),
       };
       childIds.push(yield* x.insert(values));
     }

@@ -11,16 +11,24 @@
  * both. Transactions go through the same seam (`begin`, `commit`, `rollback`, and savepoints as
  * `exec`); a failed query is thrown back into the generator at its `yield`, so its `finally`
  * blocks roll back exactly as synchronous code would. See spec/storage.md ("The async seam").
+ *
+ * Embeddings go through the same seam (`embed`): the store's embedder answers, at once when it is
+ * local; a remote one (an embeddings server) is awaited by `driveAsync`, and `driveSync`, which
+ * cannot wait, answers with a `store-is-async` diagnostic. An embedder's failure is an answer
+ * (`ok: false` with diagnostics), never an exception: the engine refuses the statement.
  */
+import { diagnostic } from '../diagnostics/codes.js';
 import type { AnySqlDriver, SqlDriver, SqlParams, SqlRow } from './driver.js';
 import { isAsyncDriver } from './driver.js';
+import { isRemoteEmbedder, type AnyEmbedder, type EmbedResult } from './text.js';
 
 /** One request the engine makes of its driver. */
 export type Query =
   | { readonly kind: 'all'; readonly sql: string; readonly params?: SqlParams }
   | { readonly kind: 'run'; readonly sql: string; readonly params?: SqlParams }
   | { readonly kind: 'exec'; readonly sql: string }
-  | { readonly kind: 'begin' | 'commit' | 'rollback' };
+  | { readonly kind: 'begin' | 'commit' | 'rollback' }
+  | { readonly kind: 'embed'; readonly texts: readonly string[] };
 
 /** A computation that yields queries and returns a T once they are answered. */
 export type Io<T> = Generator<Query, T, unknown>;
@@ -52,14 +60,19 @@ export function* rollback(): Io<void> {
   yield { kind: 'rollback' };
 }
 
+/** The store embedder's vectors for `texts` (unit length, in order), or the diagnostics of its failure. */
+export function* embed(texts: readonly string[]): Io<EmbedResult> {
+  return (yield { kind: 'embed', texts }) as EmbedResult;
+}
+
 /** A value as an Io (for code paths that need no query). */
 // eslint-disable-next-line require-yield
 export function* pure<T>(value: T): Io<T> {
   return value;
 }
 
-/** The driver's answer to one query: a value from a synchronous driver, a promise from an asynchronous one. */
-function answer(driver: AnySqlDriver, q: Query): unknown {
+/** The driver's (or the embedder's) answer to one query: a value when ready at once, a promise otherwise. */
+function answer(driver: AnySqlDriver, q: Query, embedder: AnyEmbedder | undefined, canWait: boolean): unknown {
   switch (q.kind) {
     case 'all': return driver.all(q.sql, q.params);
     case 'run': return driver.run(q.sql, q.params);
@@ -67,16 +80,31 @@ function answer(driver: AnySqlDriver, q: Query): unknown {
     case 'begin': return driver.begin();
     case 'commit': return driver.commit();
     case 'rollback': return driver.rollback();
+    case 'embed': return embedWith(embedder, q.texts, canWait);
   }
 }
 
-/** Runs `io` on a synchronous driver, answering each query at once. */
-export function driveSync<T>(driver: SqlDriver, io: Io<T>): T {
+function embedWith(embedder: AnyEmbedder | undefined, texts: readonly string[], canWait: boolean): EmbedResult | Promise<EmbedResult> {
+  if (!embedder) throw new Error('internal: an embed request driven without an embedder');
+  if (!isRemoteEmbedder(embedder)) {
+    return { ok: true, vectors: texts.map((t) => { const v = embedder.embed(t); return v instanceof Float32Array ? v : Float32Array.from(v); }) };
+  }
+  if (!canWait) {
+    return { ok: false, diagnostics: [diagnostic('store-is-async', `the store's embedding model ${embedder.model} is remote (answered asynchronously): use the engine's async entry points (runAsync, explainAsync)`)] };
+  }
+  return embedder.embedMany(texts).catch((e: unknown): EmbedResult => ({
+    ok: false,
+    diagnostics: [diagnostic('embeddings-unreachable', `the embedding model ${embedder.model} failed: ${(e as Error)?.message ?? String(e)}`)],
+  }));
+}
+
+/** Runs `io` on a synchronous driver, answering each query at once (embeddings by `embedder`, which must be local). */
+export function driveSync<T>(driver: SqlDriver, io: Io<T>, embedder?: AnyEmbedder): T {
   let step = io.next();
   while (!step.done) {
     let value: unknown;
     try {
-      value = answer(driver, step.value);
+      value = answer(driver, step.value, embedder, false);
     } catch (e) {
       step = io.throw(e);
       continue;
@@ -86,14 +114,15 @@ export function driveSync<T>(driver: SqlDriver, io: Io<T>): T {
   return step.value;
 }
 
-/** Runs `io` on either kind of driver, awaiting each answer (a synchronous driver's is ready at once). */
-export async function driveAsync<T>(driver: AnySqlDriver, io: Io<T>): Promise<T> {
+/** Runs `io` on either kind of driver, awaiting each answer (a synchronous driver's is ready at once; so is a local embedder's). */
+export async function driveAsync<T>(driver: AnySqlDriver, io: Io<T>, embedder?: AnyEmbedder): Promise<T> {
   const sync = !isAsyncDriver(driver);
   let step = io.next();
   while (!step.done) {
     let value: unknown;
     try {
-      value = sync ? answer(driver, step.value) : await answer(driver, step.value);
+      const q = step.value;
+      value = q.kind === 'embed' ? await answer(driver, q, embedder, true) : sync ? answer(driver, q, embedder, true) : await answer(driver, q, embedder, true);
     } catch (e) {
       step = io.throw(e);
       continue;

@@ -5,16 +5,20 @@
  *   - keywords: BM25 over the keyword index (./keywords.ts); when the filters admit too few of
  *     its winners, they are selective: SQL lists what they admit (compileTargetIds) and only
  *     those are scored, so the filters apply before scoring;
- *   - vectors: cosine to the query's embedding, an exact scan of the vector index (./vectors.ts).
- * The winners of both are checked in one statement (compileAdmitted), and only the results are read. Their scores
+ *   - vectors: cosine to the query's embedding (asked of the store's embedder through the seam,
+ *     so a remote model is awaited by the async entry points): ranked in SQL with the filters in
+ *     the same WHERE where the dialect has its own vector type (pgvector, compileVectorSearch);
+ *     otherwise an exact scan of the in-memory vector index (./vectors.ts).
+ * The winners are checked in one statement (compileAdmitted), and only the results are read. Their scores
  * are fused linearly, BM25 normalised by the search's best (ALPHA weighs vectors against
  * keywords; on eval/retrieval.ts this beat reciprocal-rank fusion, which fell below BM25 alone),
  * the record's weight is applied as a prior, and every result keeps its scores.
  */
-import { compileAdmitted, compileTargetIds, type SelectOptions, type SqlStatement } from '../compile/index.js';
+import { compileAdmitted, compileTargetIds, compileVectorSearch, type SelectOptions, type SqlStatement } from '../compile/index.js';
 import type { Selection } from '../lower/operation.js';
+import type { Code } from '../diagnostics/codes.js';
 import type { AnySqlDriver } from './driver.js';
-import type { Io } from './io.js';
+import { embed, type Io } from './io.js';
 import { keywordIndex } from './keywords.js';
 import type { Store } from './store.js';
 import { tokens } from './text.js';
@@ -53,6 +57,8 @@ export interface SearchContext {
   readonly store: Store<AnySqlDriver>;
   /** Runs a statement (recorded in the statement's SQL log) and returns decoded rows. */
   query(stmt: SqlStatement): Io<Row[]>;
+  /** Refuses the statement (the query could not be embedded). */
+  refuse(code: Code, message: string): false;
 }
 
 export interface SearchResult {
@@ -61,10 +67,12 @@ export interface SearchResult {
   readonly explain: Record<number, ScoreExplanation>;
 }
 
-/** The query's embedding as a unit vector (null when it has no features). */
-function queryVector(x: SearchContext, query: string): Float32Array | null {
-  const raw = x.store.embedder.embed(query);
-  const q = raw instanceof Float32Array ? raw : Float32Array.from(raw);
+/** The query's embedding as a unit vector (null when it has no features, or the store's model refused: then the statement is refused). */
+function* queryVector(x: SearchContext, query: string): Io<Float32Array | null> {
+  // Through the seam: a remote model is awaited by the async entry points.
+  const embedded = yield* embed([query]);
+  if (!embedded.ok) return x.refuse(embedded.diagnostics[0].code, embedded.diagnostics[0].message), null;
+  const q = embedded.vectors[0];
   let norm = 0;
   for (let i = 0; i < q.length; i++) norm += q[i] * q[i];
   if (!norm) return null;
@@ -100,10 +108,13 @@ function* candidates(x: SearchContext, sel: Selection, query: string, alpha: num
   const version = yield* indexVersion();
   const terms = alpha < 1 ? [...new Set(tokens(query))] : [];
   const kw = terms.length ? yield* keywordIndex(x.store, version) : null;
-  const q = alpha > 0 ? queryVector(x, query) : null;
-  const vx = q ? yield* vectorIndex(x.store, x.store.embedder.model, q.length, version) : null;
+  const q = alpha > 0 ? yield* queryVector(x, query) : null;
+  // A dialect with its own vectors (pgvector) ranks them in SQL, the filters in the same WHERE.
+  const inSql = q && d.vectors ? (yield* x.query(compileVectorSearch(sel, q, x.store.embedder.model, n, d, opts))).map((r) => ({ id: Number(r.id), score: Number(r.score) })).filter((s) => s.score > 0) : null;
+  if (inSql) yield* check(inSql.map((s) => s.id));
+  const vx = q && !inSql ? yield* vectorIndex(x.store, x.store.embedder.model, q.length, version) : null;
   const keyword: Ranker = { winners: (m) => kw!.search(terms, m), m: n, widenings: 0, kept: kw ? null : [] };
-  const vector: Ranker = { winners: (m) => vx!.nearest(q!, m), m: n, widenings: 0, kept: vx?.size ? null : [] };
+  const vector: Ranker = { winners: (m) => vx!.nearest(q!, m), m: n, widenings: 0, kept: inSql ?? (vx?.size ? null : []) };
   while (!keyword.kept || !vector.kept) {
     const open = [keyword, vector].filter((r) => !r.kept);
     const found = open.map((r) => r.winners(r.m));

@@ -16,7 +16,7 @@ import { prepareStore, STORE_FORMAT, STORE_VERSION } from '../sqlite/open.js';
 import { isAsyncDriver, type AnySqlDriver, type AsyncSqlDriver, type SqlDriver, type SqlParams, type SqlRow } from './driver.js';
 import * as io from './io.js';
 import { driveAsync, driveSync, type Io } from './io.js';
-import { ExtractiveSummarizer, NgramEmbedder, type Embedder, type Summarizer } from './text.js';
+import { ExtractiveSummarizer, NgramEmbedder, type AnyEmbedder, type Summarizer } from './text.js';
 
 /** Marks a database as a Text2Mem store, with its version (checked when a store is opened). */
 export { STORE_FORMAT, STORE_VERSION };
@@ -33,7 +33,8 @@ export interface StoreOptions {
   readonly wasmBinary?: ArrayBuffer | Uint8Array;
   /** The bytes of an existing store (an SQLite database file). */
   readonly data?: Uint8Array;
-  readonly embedder?: Embedder;
+  /** The embedding model (default the offline `NgramEmbedder`); a remote one works through the async entry points only. */
+  readonly embedder?: AnyEmbedder;
   readonly summarizer?: Summarizer;
 }
 
@@ -52,7 +53,7 @@ export function loadSqlJs(options: Pick<StoreOptions, 'sqlJs' | 'locateFile' | '
 
 /** What a Store is built with: text processing, and the SQL dialect of its driver (default SQLite). */
 export interface StoreParts {
-  readonly embedder?: Embedder;
+  readonly embedder?: AnyEmbedder;
   readonly summarizer?: Summarizer;
   /** The dialect the driver speaks; an asynchronous (PostgreSQL) driver comes with its own. */
   readonly dialect?: Dialect;
@@ -66,7 +67,7 @@ export interface StoreParts {
  */
 export class Store<D extends AnySqlDriver = SqlDriver> {
   readonly dialect: Dialect;
-  readonly embedder: Embedder;
+  readonly embedder: AnyEmbedder;
   readonly summarizer: Summarizer;
   private depth = 0;
   /** Scripts on an asynchronous store run one after another (one connection, one transaction). */
@@ -110,12 +111,12 @@ export class Store<D extends AnySqlDriver = SqlDriver> {
 
   /** Runs an engine computation on a synchronous store (throws on an asynchronous one: use `driveAsync`). */
   drive<T>(io: Io<T>): T {
-    return driveSync(this.sync, io);
+    return driveSync(this.sync, io, this.embedder);
   }
 
   /** Runs an engine computation on either kind of store; computations on one store run in turn. */
   driveAsync<T>(io: Io<T>): Promise<T> {
-    const next = this.queue.then(() => driveAsync(this.driver, io));
+    const next = this.queue.then(() => driveAsync(this.driver, io, this.embedder));
     this.queue = next.catch(() => undefined);
     return next;
   }

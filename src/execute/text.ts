@@ -5,16 +5,31 @@
  */
 
 import { stemmer } from 'stemmer';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 
 /**
- * Turns text into a vector. `embed` is synchronous (the engine runs a script in one synchronous
- * transaction); a remote model is reached through `RemoteEmbedder` (src/execute/embeddings.ts),
- * which `t2m reindex` drives. Vectors of different `model`s are never compared.
+ * Turns text into a vector, at once: the offline embedders here, usable by every entry point. A
+ * model reached over the network is a `RemoteEmbedder` (src/execute/embeddings.ts). The engine
+ * asks for embeddings through its seam (an `embed` request, src/execute/io.ts), so a store may have
+ * either; a remote one works through the asynchronous entry points (runAsync …). Vectors of
+ * different `model`s are never compared.
  */
 export interface Embedder {
   readonly model: string;
   embed(text: string): ArrayLike<number>;
 }
+
+export type EmbedResult = { readonly ok: true; readonly vectors: Float32Array[] } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+
+/** An embedding model reached asynchronously (an OpenAI-compatible server: `openAIEmbedder`). Failures are results, never rejections. */
+export interface RemoteEmbedder {
+  readonly model: string;
+  embedMany(texts: readonly string[]): Promise<EmbedResult>;
+}
+
+export type AnyEmbedder = Embedder | RemoteEmbedder;
+
+export const isRemoteEmbedder = (e: AnyEmbedder): e is RemoteEmbedder => typeof (e as Embedder).embed !== 'function';
 
 export interface Summarizer {
   summarize(texts: readonly { id: number; text: string }[], options: { focus?: string; maxTokens: number }): string;

@@ -4,12 +4,11 @@
  * after the sample); for `:memory:` and SQLite files, the default: a fresh in-memory SQLite store
  * per sample (the benchmark never needs a file).
  */
-import { postgres } from '../compile/dialects/postgres.js';
 import type { BenchBackend } from '../conformance/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AsyncSqlDriver } from '../execute/driver.js';
 import { Store } from '../execute/store.js';
-import { preparePostgresStore } from '../postgres/open.js';
+import { postgresDialectOf, preparePostgresStore } from '../postgres/open.js';
 import { connectPostgres } from '../postgres/store.js';
 import type { StoreUrl } from './store-url.js';
 
@@ -34,9 +33,10 @@ export function schemaPerSample(driver: AsyncSqlDriver, home = 'public'): BenchB
   return {
     async open(i) {
       await driver.exec(`DROP SCHEMA IF EXISTS ${name(i)} CASCADE; CREATE SCHEMA ${name(i)}; SET search_path TO ${name(i)}, public`);
-      const problems = await preparePostgresStore(driver);
+      const dialect = await postgresDialectOf(driver);
+      const problems = await preparePostgresStore(driver, { dialect });
       if (problems.length) throw new Error(`internal: cannot prepare a benchmark schema: ${problems.map((p) => p.message).join('; ')}`);
-      return new Store(shared, { dialect: postgres }) as Store<AsyncSqlDriver>;
+      return new Store(shared, { dialect }) as Store<AsyncSqlDriver>;
     },
     async release(_store, i) {
       await driver.exec(`SET search_path TO "${home.replace(/"/g, '""')}", public; DROP SCHEMA IF EXISTS ${name(i)} CASCADE`);

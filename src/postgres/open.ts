@@ -6,7 +6,8 @@
  * one is migrated forward (missing columns added, engine objects re-created).
  */
 import { MEMORY_COLUMNS } from '../compile/columns.js';
-import { postgres } from '../compile/dialects/postgres.js';
+import type { Dialect } from '../compile/dialect.js';
+import { postgres, postgresVector } from '../compile/dialects/postgres.js';
 import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AsyncSqlDriver } from '../execute/driver.js';
 import { driveAsync } from '../execute/io.js';
@@ -19,18 +20,33 @@ const fail = (code: Code, message: string): Diagnostic => ({ code, severity: 'er
 export interface PreparePostgresOptions {
   /** Only read: no migration, no new tables. */
   readonly readOnly?: boolean;
+  /** The dialect whose schema the store gets; default `postgresDialectOf(driver)`. */
+  readonly dialect?: Dialect;
+}
+
+/**
+ * The dialect for the driver's database: with pgvector's `vector` type visible (PGlite loads the
+ * extension; on a server an administrator creates it), `postgresVector`, which keeps vectors as
+ * pgvector vectors and ranks them in SQL; otherwise `postgres`, whose searches scan packed vectors
+ * in the engine as on SQLite (spec/retrieval.md).
+ */
+export async function postgresDialectOf(driver: AsyncSqlDriver): Promise<Dialect> {
+  const [row] = await driver.all(`SELECT to_regtype('vector') IS NOT NULL AS ok`);
+  const ok: unknown = row?.ok;
+  return ok === true || ok === 1 ? postgresVector : postgres;
 }
 
 /** Prepares the driver's current schema as a store; returns the diagnostics that refuse it. */
 export async function preparePostgresStore(driver: AsyncSqlDriver, options: PreparePostgresOptions = {}): Promise<Diagnostic[]> {
   const write = !options.readOnly;
-  if (!write) return inspect(driver, false);
+  const dialect = options.dialect ?? (await postgresDialectOf(driver));
+  if (!write) return inspect(driver, dialect, false);
   // Two first openers of one database take turns: the advisory lock is held to the end of the transaction.
   await driver.exec('BEGIN');
   let done = false;
   try {
     await driver.all(`SELECT pg_advisory_xact_lock(hashtext(current_schema() || '/text2mem-store'))`);
-    const problems = await inspect(driver, true);
+    const problems = await inspect(driver, dialect, true);
     if (problems.length) return problems;
     await driver.commit();
     done = true;
@@ -40,13 +56,13 @@ export async function preparePostgresStore(driver: AsyncSqlDriver, options: Prep
   }
 }
 
-async function inspect(driver: AsyncSqlDriver, write: boolean): Promise<Diagnostic[]> {
+async function inspect(driver: AsyncSqlDriver, dialect: Dialect, write: boolean): Promise<Diagnostic[]> {
   const tables = new Set((await driver.all(postgres.listTables())).map((r) => String(r.name)));
   if (!tables.has('memory')) {
     const names = [...tables];
     if (names.length) return [fail('bad-store-file', `a PostgreSQL schema that is not a Text2Mem store: it has no 'memory' table (tables: ${names.join(', ')})`)];
     if (!write) return [fail('bad-store-file', 'an empty PostgreSQL schema, not yet a Text2Mem store')];
-    for (const ddl of postgres.schema()) await driver.exec(ddl);
+    for (const ddl of dialect.schema()) await driver.exec(ddl);
     const mark = postgres.markFormat(STORE_FORMAT);
     await driver.run(mark.sql, mark.params);
     await driveAsync(driver, markTokensVersion(postgres));
@@ -85,7 +101,7 @@ async function inspect(driver: AsyncSqlDriver, write: boolean): Promise<Diagnost
     for (const c of absent) await driver.exec(postgres.addColumn(c));
   }
   // Idempotent: re-creates any engine object that is missing (an index, a compatibility function).
-  for (const ddl of postgres.schema()) await driver.exec(ddl);
+  for (const ddl of dialect.schema()) await driver.exec(ddl);
   const mark = postgres.markFormat(STORE_FORMAT);
   await driver.run(mark.sql, mark.params);
   await driver.run(`UPDATE t2m_meta SET value = $1 WHERE key = 'format'`, [STORE_FORMAT]);

@@ -7,7 +7,7 @@
 import pg from 'pg';
 import type { AsyncSqlDriver, SqlParams, SqlRow } from '../execute/driver.js';
 import { toPositional } from './params.js';
-import { PARSERS } from './rows.js';
+import { PARSERS, parseVector, VECTOR_OID_QUERY } from './rows.js';
 
 export interface PgOptions {
   /** The schema the store's tables live in (created when missing); default: the server's search path. */
@@ -16,13 +16,16 @@ export interface PgOptions {
   readonly connectTimeoutMs?: number;
 }
 
-const types = {
-  getTypeParser: ((oid: number, format?: string) => {
-    const own = PARSERS[oid];
-    if (own && format !== 'binary') return own;
-    return pg.types.getTypeParser(oid, format as 'text');
-  }) as typeof pg.types.getTypeParser,
-};
+/** The row parsers of one connection: PARSERS, and pgvector's type where the database has it (its OID is per database). */
+function typesWith(extra: Record<number, (text: string) => unknown>) {
+  return {
+    getTypeParser: ((oid: number, format?: string) => {
+      const own = PARSERS[oid] ?? extra[oid];
+      if (own && format !== 'binary') return own;
+      return pg.types.getTypeParser(oid, format as 'text');
+    }) as typeof pg.types.getTypeParser,
+  };
+}
 
 /** A `postgres://` URL with its password hidden, fit for messages and `location`. */
 export function redactUrl(url: string): string {
@@ -46,7 +49,8 @@ export class PgDriver implements AsyncSqlDriver {
 
   /** Connects to the server at `url`; throws what `pg` throws (the caller turns it into a diagnostic). */
   static async connect(url: string, options: PgOptions = {}): Promise<PgDriver> {
-    const client = new pg.Client({ connectionString: url, types, connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000 });
+    const extra: Record<number, (text: string) => unknown> = {};
+    const client = new pg.Client({ connectionString: url, types: typesWith(extra), connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000 });
     // A server that goes away while idle must not crash the process: the next query reports it.
     client.on('error', () => {});
     await client.connect();
@@ -55,6 +59,9 @@ export class PgDriver implements AsyncSqlDriver {
       // Messages (NOTICEs such as "relation already exists, skipping") are not ours to print.
       await client.query(`SET client_min_messages TO warning`);
       if (options.schema) await driver.useSchema(options.schema);
+      // Vectors read back packed, as on SQLite (src/postgres/rows.ts).
+      const oid = (await client.query<{ oid: number | null }>(VECTOR_OID_QUERY)).rows[0]?.oid;
+      if (oid) extra[oid] = parseVector;
     } catch (e) {
       await client.end().catch(() => {});
       throw e;

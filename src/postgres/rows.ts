@@ -1,7 +1,8 @@
 /**
  * Rows in the SQLite shape (see AsyncSqlDriver): `jsonb`/`json` as JSON text, 64-bit integers and
- * numerics as numbers, booleans as 1/0, dates and times as ISO-8601 text. Both PostgreSQL drivers
- * install these parsers, keyed by type OID, so the engine reads their rows as it reads SQLite's.
+ * numerics as numbers, booleans as 1/0, dates and times as ISO-8601 text, pgvector's `vector` as
+ * packed little-endian Float32 (a BLOB on SQLite). Both PostgreSQL drivers install these parsers,
+ * keyed by type OID, so the engine reads their rows as it reads SQLite's.
  */
 export const OID = {
   BOOL: 16,
@@ -30,3 +31,15 @@ export const PARSERS: Readonly<Record<number, (text: string) => unknown>> = {
   [OID.TIMESTAMP]: (t) => iso(`${t}Z`),
   [OID.TIMESTAMPTZ]: (t) => iso(t),
 };
+
+/**
+ * pgvector's text form (`[0.1,2,-3e-05]`) as packed Float32, the shape `embedding_f32` has on
+ * SQLite. Its OID is the database's own (the extension's type): `vectorTypeOid` finds it.
+ */
+export function parseVector(text: string): Uint8Array {
+  const f = Float32Array.from(JSON.parse(text) as number[]);
+  return new Uint8Array(f.buffer);
+}
+
+/** The query giving pgvector's type OID (`oid`: null where the type is not visible). */
+export const VECTOR_OID_QUERY = `SELECT to_regtype('vector')::oid::int AS oid`;

@@ -3,11 +3,10 @@
  * with the serialization retry spec/storage.md ("Concurrency on PostgreSQL") describes. The engine
  * is the same as on SQLite, driven through its asynchronous entry points (runAsync …).
  */
-import { postgres } from '../compile/dialects/postgres.js';
 import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AsyncSqlDriver } from '../execute/driver.js';
 import { Store, type StoreParts } from '../execute/store.js';
-import { preparePostgresStore } from './open.js';
+import { postgresDialectOf, preparePostgresStore } from './open.js';
 import { PgDriver, redactUrl } from './pg-driver.js';
 import { PgliteDriver } from './pglite-driver.js';
 
@@ -85,8 +84,10 @@ export async function openPostgresStore(target: PostgresTarget, options: Postgre
 /** Prepares `driver`'s current schema as a store (closing the driver when it is refused). */
 export async function openOnDriver(driver: AsyncSqlDriver, options: PostgresStoreOptions = {}): Promise<PostgresOpenResult> {
   let problems: Diagnostic[];
+  let dialect;
   try {
-    problems = await preparePostgresStore(driver, { readOnly: options.readOnly });
+    dialect = await postgresDialectOf(driver);
+    problems = await preparePostgresStore(driver, { readOnly: options.readOnly, dialect });
   } catch (e) {
     await driver.close();
     if (!isPostgresError(e) && !/terminated|ECONN/i.test((e as Error).message)) throw e;
@@ -96,7 +97,7 @@ export async function openOnDriver(driver: AsyncSqlDriver, options: PostgresStor
     await driver.close();
     return { ok: false, diagnostics: problems.map((d) => ({ ...d, message: `${driver.location} is ${d.message}` })) };
   }
-  return { ok: true, store: new Store(driver, { ...options, dialect: postgres }) };
+  return { ok: true, store: new Store(driver, { ...options, dialect }) };
 }
 
 export interface RetryOptions {

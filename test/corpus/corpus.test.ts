@@ -26,7 +26,7 @@ import type { Script } from '../../src/syntax/index.js';
 import { astToIr } from '../../src/convert/index.js';
 import { print } from '../../src/print/index.js';
 import { auditLog, createStore, explain, run, Store, type RunResult } from '../../src/engine/index.js';
-import { postgres } from '../../src/compile/dialects/postgres.js';
+import { postgres, postgresVector } from '../../src/compile/dialects/postgres.js';
 import { SchemaDriver, SyncBridgeDriver } from '../support/sync-bridge.js';
 import { decodeRow } from '../../src/compile/index.js';
 import type { Diagnostic, Range } from '../../src/diagnostics/diagnostic.js';
@@ -54,7 +54,10 @@ const DIALECTS: Readonly<Record<string, () => Promise<Store>>> = {
     const schema = `corpus_${++schemas}`;
     const problems = pglite.prepare(schema);
     if (problems.length) throw new Error(problems.map((d) => d.message).join('; '));
-    const store = new Store(new SchemaDriver(pglite, schema), { dialect: postgres });
+    const driver = new SchemaDriver(pglite, schema);
+    // PGlite has pgvector: the dialect postgresDialectOf picks for it (vectors of its own type).
+    const pgvector = Number(driver.all(`SELECT to_regtype('vector') IS NOT NULL AS ok`)[0]?.ok) === 1;
+    const store = new Store(driver, { dialect: pgvector ? postgresVector : postgres });
     return store;
   },
 };

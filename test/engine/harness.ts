@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { createStore, openStore, run, type RunOptions, type RunResult, type Store } from '../../src/engine/index.js';
 import { openStoreFile } from '../../src/node/sqlite-file.js';
-import { postgres } from '../../src/compile/dialects/postgres.js';
+import { postgres, postgresVector } from '../../src/compile/dialects/postgres.js';
 import { Store as StoreClass } from '../../src/execute/store.js';
 import { SchemaDriver, type SyncBridgeDriver } from '../support/sync-bridge.js';
 
@@ -44,7 +44,10 @@ export function usePostgres(b: SyncBridgeDriver): void {
 function schemaStore(schema: string): Store {
   const problems = bridge!.prepare(schema);
   if (problems.length) throw new Error(problems.map((d) => d.message).join('; '));
-  const store = new StoreClass(new SchemaDriver(bridge!, schema), { dialect: postgres });
+  const d = new SchemaDriver(bridge!, schema);
+  // With pgvector (PGlite), the dialect that ranks vectors in SQL, as postgresDialectOf picks it.
+  const pgvector = Number(d.all(`SELECT to_regtype('vector') IS NOT NULL AS ok`)[0]?.ok) === 1;
+  const store = new StoreClass(d, { dialect: pgvector ? postgresVector : postgres });
   return store;
 }
 

@@ -1,46 +1,31 @@
 /** The OpenAI-compatible embeddings client against a local server on 127.0.0.1, and `t2m reindex`. */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAIEmbedder, parseEmbeddings, reindexStore } from '../../src/execute/embeddings.js';
-import { NgramEmbedder } from '../../src/execute/text.js';
 import { openStoreFile } from '../../src/node/sqlite-file.js';
 import { run } from '../../src/engine/index.js';
 import { t2m } from '../cli/run-cli.js';
 import { tempDir } from '../engine/harness.js';
+import { startEmbeddingsServer, type EmbeddingsServer } from '../support/embeddings-server.js';
 
-/** Speaks POST /v1/embeddings: each text's vector is the offline embedder's, or an error the test asks for. */
-let server: Server;
+/** The local server speaking POST /v1/embeddings (test/support/embeddings-server.ts). */
+let srv: EmbeddingsServer;
 let baseUrl = '';
-const requests: { body: any; auth?: string }[] = [];
-let fail: { status: number; body: string } | 'garbage' | null = null;
-const local = new NgramEmbedder(32);
+let requests: EmbeddingsServer['requests'] = [];
+let local: EmbeddingsServer['local'];
+/** Sets what the server answers next (null: embeddings). */
+const setFail = (f: EmbeddingsServer['fail']) => { srv.fail = f; };
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let data = '';
-    req.on('data', (c) => (data += c));
-    req.on('end', () => {
-      if (req.method !== 'POST' || req.url !== '/v1/embeddings') return void res.writeHead(404).end('{"error":{"message":"not found"}}');
-      const body = JSON.parse(data);
-      requests.push({ body, auth: req.headers.authorization });
-      if (fail === 'garbage') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"data": 5}');
-      if (fail) return void res.writeHead(fail.status, { 'content-type': 'application/json' }).end(fail.body);
-      // Out of order on purpose: clients must place vectors by `index`.
-      const data2 = (body.input as string[]).map((t, index) => ({ object: 'embedding', index, embedding: [...local.embed(t)] })).reverse();
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: data2, model: body.model }));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  srv = await startEmbeddingsServer(32);
+  ({ baseUrl, requests, local } = srv);
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => srv.close());
 
 describe('openAIEmbedder', () => {
   it('embeds in batches, in input order, with the model and the bearer token', async () => {
     requests.length = 0;
-    fail = null;
+    setFail(null);
     const e = openAIEmbedder({ baseUrl, model: 'mini-embed', apiKey: 'sk-test', batchSize: 2 });
     const r = await e.embedMany(['alpha budget', 'beta', 'gamma review']);
     expect(r.ok).toBe(true);
@@ -52,12 +37,12 @@ describe('openAIEmbedder', () => {
   });
 
   it('turns HTTP errors, bad bodies and an unreachable server into diagnostics', async () => {
-    fail = { status: 401, body: '{"error":{"message":"bad key"}}' };
+    setFail({ status: 401, body: '{"error":{"message":"bad key"}}' });
     const e = openAIEmbedder({ baseUrl, model: 'm' });
     expect(await e.embedMany(['x'])).toMatchObject({ ok: false, diagnostics: [{ code: 'embeddings-http-error', message: expect.stringMatching(/HTTP 401.*bad key/) }] });
-    fail = 'garbage';
+    setFail('garbage');
     expect(await e.embedMany(['x'])).toMatchObject({ ok: false, diagnostics: [{ code: 'embeddings-bad-response' }] });
-    fail = null;
+    setFail(null);
     expect(parseEmbeddings('{"data":[{"index":0,"embedding":[1]}]}', 2)).toMatchObject({ ok: false, diagnostics: [{ code: 'embeddings-bad-response', message: expect.stringMatching(/1 embeddings for 2 texts/) }] });
     const gone = openAIEmbedder({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', timeoutMs: 2000 });
     expect(await gone.embedMany(['x'])).toMatchObject({ ok: false, diagnostics: [{ code: expect.stringMatching(/embeddings-(unreachable|timeout)/) }] });
@@ -71,11 +56,11 @@ describe('reindex', () => {
     if (!opened.ok) throw new Error('open');
     const store = opened.store;
     run(store, [1, 2, 3].map((i) => ({ stage: 'ENC', op: 'Encode', args: { payload: { text: `note ${i} about budgets` } } })), { now: '2025-01-01T00:00:00Z' });
-    fail = { status: 500, body: 'boom' };
+    setFail({ status: 500, body: 'boom' });
     const before = store.query('SELECT id, embedding_model, embedding_f32 FROM memory ORDER BY id');
     expect(await reindexStore(store, { embedder: openAIEmbedder({ baseUrl, model: 'mini-embed' }) })).toMatchObject({ ok: false });
     expect(store.query('SELECT id, embedding_model, embedding_f32 FROM memory ORDER BY id')).toEqual(before);
-    fail = null;
+    setFail(null);
     const progress: number[] = [];
     const r = await reindexStore(store, { embedder: openAIEmbedder({ baseUrl, model: 'mini-embed' }), batchSize: 2, onProgress: (d) => progress.push(d) });
     expect(r).toEqual({ ok: true, records: 3, model: 'mini-embed' });

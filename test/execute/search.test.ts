@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { run, sweep, undo, auditLog, type Store } from '../../src/engine/index.js';
 import { KeywordIndex } from '../../src/execute/keywords.js';
 import { expectIndexExact, expectMemoryIndexExact } from '../support/keyword-index.js';
-import { searchTextOf } from '../../src/execute/text.js';
+import { searchTextOf, type Embedder } from '../../src/execute/text.js';
 import { encode, freshStore, op, rows, runOk } from '../engine/harness.js';
 
 const search = (query: string, extra: Record<string, unknown> = {}, args: Record<string, unknown> = { include: ['id', 'text'] }) =>
@@ -153,7 +153,7 @@ describe('search', () => {
     const store = await freshStore();
     const texts = Array.from({ length: 300 }, (_, i) => `note ${i} about ${['budget', 'orchid', 'vendor', 'dentist', 'launch'][i % 5]} ${['review', 'payment', 'tank', 'plan'][i % 4]} ${i % 9}`);
     runOk(store, texts.map((t) => encode(t)));
-    const model = store.embedder;
+    const model = store.embedder as Embedder;
     const q = Float32Array.from(model.embed('orchid payment plan'));
     const brute = texts.map((t, i) => ({ id: i + 1, score: Float32Array.from(model.embed(t)).reduce((a, x, j) => a + x * q[j], 0) })).filter((s) => s.score > 0);
     brute.sort((a, b) => b.score - a.score || a.id - b.id);

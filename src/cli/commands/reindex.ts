@@ -15,8 +15,8 @@ interface ReindexFlags {
 export function reindexCommand(program: Command): void {
   program
     .command('reindex')
-    .description('re-embed every record of a store file and rebuild its search tokens (offline embedder, or an OpenAI-compatible /v1/embeddings model); progress on stderr')
-    .requiredOption('--db <store>', 'store file')
+    .description('re-embed every record of a store (an SQLite file, pglite:…, postgres://…) and rebuild its search tokens (offline embedder, or an OpenAI-compatible /v1/embeddings model); progress on stderr')
+    .requiredOption('--db <store>', 'the store: an SQLite file, pglite:[dir] or postgres://… (spec/storage.md)')
     .option('--base-url <url>', 'OpenAI-compatible API base for a remote embedding model, e.g. http://127.0.0.1:11434/v1 (Ollama), https://api.openai.com/v1')
     .option('--model <name>', 'with --base-url: the embedding model name the server knows')
     .option('--api-key <key>', 'with --base-url: bearer token (default: $OPENAI_API_KEY)')
@@ -29,8 +29,8 @@ export function reindexCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const [{ openAIEmbedder, reindexStore }, { classify, isSqliteError, openStoreFile }] = await loaded(Promise.all([import('../../execute/embeddings.js'), import('../../node/sqlite-file.js')]));
-      const opened = openStoreFile(flags.db);
+      const [{ openAIEmbedder, reindexStore }, { openStoreUrl, storeError }] = await loaded(Promise.all([import('../../execute/embeddings.js'), import('../../node/open-store.js')]));
+      const opened = await openStoreUrl(flags.db);
       if (!opened.ok) {
         for (const d of opened.diagnostics) process.stderr.write(`t2m reindex: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
@@ -53,11 +53,12 @@ export function reindexCommand(program: Command): void {
         if (flags.json) process.stdout.write(`${JSON.stringify({ records: result.records, model: result.model })}\n`);
         else process.stdout.write(`reindexed ${result.records} record${result.records === 1 ? '' : 's'} with ${result.model}\n`);
       } catch (e) {
-        if (!isSqliteError(e)) throw e;
-        process.stderr.write(`t2m reindex: ${flags.db} is ${classify(e as Error).message}\n`);
+        const d = storeError(opened.name, e);
+        if (!d) throw e;
+        process.stderr.write(`t2m reindex: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
       } finally {
-        opened.store.close();
+        await opened.store.close();
       }
     });
 }

@@ -6,10 +6,10 @@
  * would discard, and SQLite (and the benchmark's assertions) compare them as text — byte order,
  * which is what the "C" collation gives on any server whatever its locale. See spec/storage.md.
  */
-import type { Dialect } from '../dialect.js';
+import type { Dialect, VectorCapability } from '../dialect.js';
 import { AUDIT_COLUMNS, MEMORY_COLUMNS, type Column } from '../columns.js';
 
-const sqlType = (c: Column): string => {
+const sqlType = (c: Column, vectors = false): string => {
   switch (c.kind) {
     case 'int': return 'integer';
     case 'real': return 'double precision';
@@ -18,17 +18,17 @@ const sqlType = (c: Column): string => {
     // they were written (jsonb sorts them), so rows read back exactly as on SQLite.
     case 'json-array': return 'jsonb';
     case 'json-object': return 'json';
-    // Packed Float32 vectors (spec/retrieval.md).
-    case 'blob': return 'bytea';
+    // Packed Float32 vectors (spec/retrieval.md); pgvector's own type where the database has it.
+    case 'blob': return vectors ? 'vector' : 'bytea';
   }
 };
 
-const columnDdl = (c: Column) => `${c.name} ${sqlType(c)}${c.defaultSql !== undefined ? ` DEFAULT ${c.defaultSql}` : ''}`;
+const columnDdl = (c: Column, vectors = false) => `${c.name} ${sqlType(c, vectors)}${c.defaultSql !== undefined ? ` DEFAULT ${c.defaultSql}` : ''}`;
 
-const MEMORY_DDL = `CREATE TABLE IF NOT EXISTS memory (
+const memoryDdl = (vectors: boolean) => `CREATE TABLE IF NOT EXISTS memory (
   id integer PRIMARY KEY DEFAULT t2m_next_id('memory'),
 ${MEMORY_COLUMNS.filter((c) => c.name !== 'id')
-  .map((c) => `  ${columnDdl(c)}`)
+  .map((c) => `  ${columnDdl(c, vectors)}`)
   .join(',\n')}
 )`;
 
@@ -106,20 +106,36 @@ $fn$`,
 END $do$`,
 ];
 
-export const postgres: Dialect = {
-  name: 'postgres',
-  quoteIdent: (name) => `"${name.replace(/"/g, '""')}"`,
-  placeholder: (index) => `$${index + 1}`,
-  jsonArrayContains: (column, param) => `COALESCE(${column}, '[]'::jsonb) @> jsonb_build_array(${param}::text)`,
-  // jsonb containment: answered by the GIN index memory_tags (jsonb_path_ops).
-  hasTag: (param) => `"tags" @> jsonb_build_array(${param}::text)`,
-  jsonArrayOverlaps: (column, param) => `COALESCE(${column}, '[]'::jsonb) ?| ARRAY(SELECT jsonb_array_elements_text(${param}::jsonb))`,
-  jsonObjectField: (column, keyParam) => `(${column} ->> ${keyParam}::text)`,
-  insertReturningId: () => ' RETURNING id',
-  lastInsertId: () => `SELECT value AS id FROM t2m_seq WHERE name = 'memory'`,
-  schema: () => [
+/**
+ * pgvector (spec/retrieval.md, "Vector search on PostgreSQL"): where the database has the `vector`
+ * extension (PGlite loads it; on a server an administrator creates it), `embedding_f32` is a
+ * pgvector `vector` instead of `bytea`: the engine binds its vectors in pgvector's text form (the
+ * same Float32 values), and searches rank by cosine distance in SQL, the selection's filters in
+ * the same statement's WHERE (compileVectorSearch). A store created without pgvector has its
+ * packed vectors converted once, in the opening transaction, by `t2m_vector(bytea)`, which decodes
+ * little-endian binary32 exactly: (2^23 + mantissa) · 2^(exponent − 150) in double precision.
+ */
+const TO_VECTOR = [
+  `CREATE OR REPLACE FUNCTION t2m_vector(b bytea) RETURNS vector LANGUAGE sql IMMUTABLE STRICT AS $fn$
+  SELECT array_agg(CASE WHEN f.s THEN -1 ELSE 1 END * CASE WHEN f.e = 0 THEN f.m * power(2::float8, -149) ELSE (8388608 + f.m) * power(2::float8, f.e - 150) END ORDER BY f.i)::real[]::vector
+  FROM (SELECT i, (get_byte(b, i + 3) & 128) <> 0 AS s, ((get_byte(b, i + 3) & 127) << 1) | (get_byte(b, i + 2) >> 7) AS e,
+               ((get_byte(b, i + 2) & 127) << 16) | (get_byte(b, i + 1) << 8) | get_byte(b, i) AS m
+        FROM generate_series(0, length(b) - 4, 4) AS i) AS f
+$fn$`,
+  // The keyword-index trigger names the column (UPDATE OF), so it is dropped for the change of type and re-created below.
+  `DO $do$ BEGIN
+  IF (SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'memory' AND column_name = 'embedding_f32') = 'bytea' THEN
+    DROP TRIGGER IF EXISTS memory_search ON memory;
+    ALTER TABLE memory ALTER COLUMN embedding_f32 TYPE vector USING CASE WHEN length(embedding_f32) >= 4 THEN t2m_vector(embedding_f32) END;
+  END IF;
+END $do$`,
+];
+
+function schema(vectors: boolean): string[] {
+  return [
     ...ID_COUNTER,
-    MEMORY_DDL,
+    memoryDdl(vectors),
+    ...(vectors ? TO_VECTOR : []),
     'CREATE INDEX IF NOT EXISTS memory_time ON memory (time)',
     'CREATE INDEX IF NOT EXISTS memory_tags ON memory USING GIN (tags jsonb_path_ops)',
     // Full-text search over the text (RETRIEVE's search can rank with ts_rank on it).
@@ -139,7 +155,21 @@ ${AUDIT_COLUMNS.map((c) => `  ${columnDdl(c)}`).join(',\n')}
     ...SEARCH_DDL,
     'CREATE TABLE IF NOT EXISTS t2m_meta (key text PRIMARY KEY, value text)',
     ...COMPAT_FUNCTIONS,
-  ],
+  ];
+}
+
+export const postgres: Dialect = {
+  name: 'postgres',
+  quoteIdent: (name) => `"${name.replace(/"/g, '""')}"`,
+  placeholder: (index) => `$${index + 1}`,
+  jsonArrayContains: (column, param) => `COALESCE(${column}, '[]'::jsonb) @> jsonb_build_array(${param}::text)`,
+  // jsonb containment: answered by the GIN index memory_tags (jsonb_path_ops).
+  hasTag: (param) => `"tags" @> jsonb_build_array(${param}::text)`,
+  jsonArrayOverlaps: (column, param) => `COALESCE(${column}, '[]'::jsonb) ?| ARRAY(SELECT jsonb_array_elements_text(${param}::jsonb))`,
+  jsonObjectField: (column, keyParam) => `(${column} ->> ${keyParam}::text)`,
+  insertReturningId: () => ' RETURNING id',
+  lastInsertId: () => `SELECT value AS id FROM t2m_seq WHERE name = 'memory'`,
+  schema: () => schema(false),
   // The tag and text indexes are PostgreSQL indexes: nothing derived to rebuild.
   // The search statistics from the records (a store that predates them).
   backfill: () => [
@@ -154,4 +184,19 @@ ${AUDIT_COLUMNS.map((c) => `  ${columnDdl(c)}`).join(',\n')}
     params: [table],
   }),
   markFormat: (format) => ({ sql: `INSERT INTO t2m_meta (key, value) VALUES ('format', $1) ON CONFLICT (key) DO NOTHING`, params: [format] }),
+};
+
+
+const PGVECTOR: VectorCapability = {
+  distance: (column, param) => `(${column} <=> ${param}::vector)`,
+  dimensions: (column) => `vector_dims(${column})`,
+  // pgvector's text form; each Float32 printed as the shortest decimal that reads back as the same float.
+  value: (v) => `[${Array.from(v, (x) => String(x)).join(',')}]`,
+};
+
+/** The PostgreSQL dialect over a database with pgvector: vectors in pgvector's type, ranked in SQL. */
+export const postgresVector: Dialect = {
+  ...postgres,
+  vectors: PGVECTOR,
+  schema: () => schema(true),
 };
