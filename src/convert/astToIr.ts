@@ -39,6 +39,9 @@ function joinPath(parent: string, key: string | number): string {
   return parent === '' ? String(key) : `${parent}.${key}`;
 }
 
+/** The keys of the (few, vocabulary) dotted paths `has` is asked about, split once. */
+const SPLIT = new Map<string, readonly string[]>();
+
 /**
  * Builds one statement's IR. With a `map` it records the span of every value it writes (the
  * source map); without one (the happy path) it writes the IR alone and builds no path strings,
@@ -71,7 +74,9 @@ class StatementBuilder {
   has(path: string): boolean {
     if (this.map) return this.map.has(path);
     let v: Json | undefined = this.ir;
-    for (const k of path.split('.')) {
+    let keys = SPLIT.get(path);
+    if (keys === undefined) SPLIT.set(path, (keys = path.split('.')));
+    for (const k of keys) {
       if (!isObject(v) || !Object.prototype.hasOwnProperty.call(v, k)) return false;
       v = v[k];
     }
@@ -295,6 +300,13 @@ function notAllowed(b: StatementBuilder, keyword: string, verb: A.VerbName, loc:
   b.error('clause-not-allowed', `${verb} does not take ${keyword}${verbs.length ? ` (${keyword} belongs to ${verbs.join(', ')})` : ''}.${hint}`, loc);
 }
 
+/** The IR path of a clause in `op`'s statements, or undefined after reporting that the verb does not take it. */
+function targetPath(b: StatementBuilder, op: Op, verb: A.VerbName, keyword: string, loc: Range): readonly string[] | undefined {
+  const path = clausePath(keyword, op);
+  if (!path) notAllowed(b, keyword, verb, loc);
+  return path;
+}
+
 function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[], map: SourceMap | undefined): JsonObject {
   const b = new StatementBuilder(diagnostics, index, map);
   const op: Op = OP_OF_VERB[s.verb.name];
@@ -313,11 +325,6 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[],
     else b.error('clause-not-allowed', `Only ENCODE starts with a text; ${verb} selects memories with ID, IDS, WHERE or ALL.`, s.text.loc);
   }
 
-  const targetPath = (keyword: string, loc: Range): readonly string[] | undefined => {
-    const path = clausePath(keyword, op);
-    if (!path) notAllowed(b, keyword, verb, loc);
-    return path;
-  };
 
   for (const c of s.clauses) {
     switch (c.kind) {
@@ -330,7 +337,7 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[],
           if (c !== stageClause) b.error('duplicate-field', "'stage' is set twice.", c.keywordLoc, { path: 'stage' });
           break;
         }
-        const path = targetPath(c.keyword, c.keywordLoc);
+        const path = targetPath(b, op, verb, c.keyword, c.keywordLoc);
         if (!path) break;
         if (clauseSpec(c.keyword)!.merge) {
           if (c.value.kind !== 'Object') {
@@ -345,22 +352,22 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[],
         break;
       }
       case 'ListClause': {
-        const path = targetPath(c.keyword, c.keywordLoc);
+        const path = targetPath(b, op, verb, c.keyword, c.keywordLoc);
         if (path) b.set(path, listNode(c.values), c.loc, c.keywordLoc);
         break;
       }
       case 'MaxTokensClause': {
-        const path = targetPath('MAX', c.loc);
+        const path = targetPath(b, op, verb, 'MAX', c.loc);
         if (path) b.set(path, c.value, c.loc);
         break;
       }
       case 'OlderThanClause': {
-        const path = targetPath('OLDER', c.loc);
+        const path = targetPath(b, op, verb, 'OLDER', c.loc);
         if (path) b.set(path, c.value, c.loc);
         break;
       }
       case 'WithinClause': {
-        const path = targetPath('WITHIN', c.loc);
+        const path = targetPath(b, op, verb, 'WITHIN', c.loc);
         if (!path) break;
         if (b.has(path.join('.'))) b.error('duplicate-field', `'${path.join('.')}' is set twice.`, c.loc, { path: path.join('.') });
         else rangeToIr(b, path, c.range);
