@@ -5,7 +5,7 @@
  * and Maps, which structured clone carries), so the page never re-parses what the worker parsed.
  */
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
-import type { SourceMap } from '../../src/diagnostics/sourceMap.js';
+import { materialize, type SourceMap } from '../../src/diagnostics/sourceMap.js';
 import type { IR } from '../../src/ir/schema.js';
 import { textToIr } from '../../src/pipeline.js';
 
@@ -22,6 +22,8 @@ self.onmessage = (event: MessageEvent<AnalysisRequest>) => {
   const { version, text } = event.data;
   // The same front end as `getDiagnostics` (src/services), keeping the IR it produced too.
   const { diagnostics, irs, sourceMaps } = textToIr(text);
-  const response: AnalysisResponse = { version, text, diagnostics, irs, sourceMaps };
+  // The front end builds source maps when first read; structured clone copies a Map's entries
+  // without calling its methods, so they are built here first.
+  const response: AnalysisResponse = { version, text, diagnostics, irs, sourceMaps: sourceMaps.map(materialize) };
   self.postMessage(response);
 };

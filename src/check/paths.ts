@@ -46,11 +46,20 @@ export function fieldTable(entries: readonly string[]): (op: Op, path: string) =
   };
 }
 
+/** Dotted paths split once: rules ask `valueAt` about the same few paths for every statement. */
+const SPLIT = new Map<string, readonly string[]>();
+
 /** The value at a dotted path of a JSON value, or undefined. */
 export function valueAt(root: unknown, path: string): unknown {
   if (path === '') return root;
   let v: unknown = root;
-  for (const k of path.split('.')) {
+  let keys = SPLIT.get(path);
+  if (keys === undefined) {
+    keys = path.split('.');
+    // Paths built from data (rare) would grow the table without bound: keep it to the constants.
+    if (SPLIT.size < 1024) SPLIT.set(path, keys);
+  }
+  for (const k of keys) {
     if (v === null || typeof v !== 'object') return undefined;
     v = (v as Record<string, unknown>)[k];
   }

@@ -4,7 +4,7 @@
  * it. Values are kept as written: no normalisation happens here.
  */
 import type { Code, Diagnostic, Range } from '../diagnostics/diagnostic.js';
-import type { SourceMap } from '../diagnostics/sourceMap.js';
+import { LazySourceMap, type SourceMap } from '../diagnostics/sourceMap.js';
 import { closest } from '../diagnostics/suggest.js';
 import type * as A from '../syntax/ast.js';
 import { CONDITION_OPERATORS, LET_KEY, REF_KEY, OP_OF_VERB, SEARCH_OPTIONS, SEARCH_QUERY_PATH, STAGE_OF, VERB_TEXT, clausePath, clauseSpec, clauseVerbs, type Op } from '../language/index.js';
@@ -39,21 +39,53 @@ function joinPath(parent: string, key: string | number): string {
   return parent === '' ? String(key) : `${parent}.${key}`;
 }
 
+/** The keys of the (few, vocabulary) dotted paths `has` is asked about, split once. */
+const SPLIT = new Map<string, readonly string[]>();
+
+/**
+ * Builds one statement's IR. With a `map` it records the span of every value it writes (the
+ * source map); without one (the happy path) it writes the IR alone and builds no path strings,
+ * and the statement's source map is built later, by running it again with a map, only if
+ * something asks for a range (see `LazySourceMap`).
+ */
 class StatementBuilder {
   readonly ir: JsonObject = {};
-  readonly map: SourceMap = new Map();
 
   constructor(
     private readonly diagnostics: Diagnostic[],
     private readonly statement: number,
+    readonly map: SourceMap | undefined,
   ) {}
 
   error(code: Code, message: string, range: Range, extra: Partial<Diagnostic> = {}): void {
     this.diagnostics.push({ code, severity: 'error', message, range, statement: this.statement, ...extra });
   }
 
-  /** JSON of a value node, recording the span of every element and entry under `path`. */
+  /** Records the span of `path` (when recording). */
+  mark(path: string, loc: Range): void {
+    this.map?.set(path, loc);
+  }
+
+  /**
+   * Whether a value was written at the dotted `path` (a path of vocabulary keys, which hold no
+   * dots). Every value written is mapped, so with a map this is one lookup; without one the IR
+   * is read.
+   */
+  has(path: string): boolean {
+    if (this.map) return this.map.has(path);
+    let v: Json | undefined = this.ir;
+    let keys = SPLIT.get(path);
+    if (keys === undefined) SPLIT.set(path, (keys = path.split('.')));
+    for (const k of keys) {
+      if (!isObject(v) || !Object.prototype.hasOwnProperty.call(v, k)) return false;
+      v = v[k];
+    }
+    return true;
+  }
+
+  /** JSON of a value node; when recording, the span of every element and entry under `path`. */
   json(v: A.Value, path: string): Json {
+    if (!this.map) return this.plain(v);
     this.map.set(path, v.loc);
     switch (v.kind) {
       case 'String': case 'DateTime': case 'Duration': case 'Identifier': return v.value;
@@ -78,60 +110,96 @@ class StatementBuilder {
     }
   }
 
-  /** The object at `path` (its first `length` keys; created if absent), or undefined after reporting a conflict. */
-  object(path: readonly string[], loc: Range, length = path.length): JsonObject | undefined {
-    return this.walk(path, loc, length) === undefined ? undefined : this.reached;
+  /** `json` without a map: no paths. A key written twice is reported (without a path: the statement is then built again with its map, which reports it fully). */
+  private plain(v: A.Value): Json {
+    switch (v.kind) {
+      case 'String': case 'DateTime': case 'Duration': case 'Identifier': return v.value;
+      case 'Number': case 'Boolean': return v.value;
+      case 'Null': return null;
+      case 'Ref': return { [REF_KEY]: v.name };
+      case 'List': {
+        const out: Json[] = new Array(v.items.length);
+        for (let i = 0; i < v.items.length; i++) out[i] = this.plain(v.items[i]);
+        return out;
+      }
+      case 'Object': {
+        const o: JsonObject = {};
+        for (const e of v.entries) {
+          if (Object.prototype.hasOwnProperty.call(o, e.key.name)) {
+            this.error('duplicate-key', `Key '${e.key.name}' appears twice in this object.`, e.key.loc);
+            continue;
+          }
+          setOwn(o, e.key.name, this.plain(e.value));
+        }
+        return o;
+      }
+    }
   }
 
-  /** The object `walk` reached last. */
+  /** The object at `path` (its first `length` keys; created if absent), or undefined after reporting a conflict. */
+  object(path: readonly string[], loc: Range, length = path.length): JsonObject | undefined {
+    return this.walk(path, loc, length) ? this.reached : undefined;
+  }
+
+  /** The object `walk` reached last, and its dotted path (when recording). */
   private reached: JsonObject = this.ir;
+  private reachedPath = '';
 
   /**
    * Walks (creating what is absent) to the object at the first `length` keys of `path`, leaving
-   * it in `reached`; returns its dotted path, or undefined after reporting a conflict.
+   * it in `reached` (and, when recording, its dotted path in `reachedPath`); false after
+   * reporting a conflict.
    */
-  private walk(path: readonly string[], loc: Range, length: number): string | undefined {
+  private walk(path: readonly string[], loc: Range, length: number): boolean {
     let o = this.ir;
     let p = '';
+    const map = this.map;
     for (let i = 0; i < length; i++) {
       const key = path[i];
-      p = p === '' ? key : `${p}.${key}`;
+      if (map) p = p === '' ? key : `${p}.${key}`;
       if (!Object.prototype.hasOwnProperty.call(o, key)) {
         setOwn(o, key, {});
-        if (!this.map.has(p)) this.map.set(p, loc);
+        if (map && !map.has(p)) map.set(p, loc);
       }
       const next = o[key];
       if (!isObject(next)) {
-        this.error('conflicting-fields', `'${p}' is already set to a non-object value, so it cannot hold fields.`, loc, { path: p });
-        return undefined;
+        const at = path.slice(0, i + 1).join('.');
+        this.error('conflicting-fields', `'${at}' is already set to a non-object value, so it cannot hold fields.`, loc, { path: at });
+        return false;
       }
       o = next;
     }
     this.reached = o;
-    return p;
+    this.reachedPath = p;
+    return true;
   }
 
   /** Sets the field at `path` to the value node, reporting a field set twice. */
   set(path: readonly string[], value: A.Value | Json, loc: Range, keyLoc?: Range): void {
-    const parentPath = this.walk(path, loc, path.length - 1);
-    if (parentPath === undefined) return;
+    if (!this.walk(path, loc, path.length - 1)) return;
     const parent = this.reached;
     const key = path[path.length - 1];
-    const p = parentPath === '' ? key : `${parentPath}.${key}`;
+    const map = this.map;
     if (Object.prototype.hasOwnProperty.call(parent, key)) {
+      const p = path.join('.');
       this.error('duplicate-field', `'${p}' is set twice.`, keyLoc ?? loc, {
         path: p,
-        related: this.map.has(p) ? [{ message: 'first set here', range: this.map.get(p)! }] : [],
+        related: map?.has(p) ? [{ message: 'first set here', range: map.get(p)! }] : [],
       });
       return;
     }
+    if (!map) {
+      setOwn(parent, key, isNode(value) ? this.plain(value) : value);
+      return;
+    }
+    const p = this.reachedPath === '' ? key : `${this.reachedPath}.${key}`;
     let json: Json;
     if (isNode(value)) json = this.json(value, p);
     else {
       json = value;
-      this.map.set(p, loc);
+      map.set(p, loc);
     }
-    if (keyLoc) this.map.set(`${p}#key`, keyLoc);
+    if (keyLoc) map.set(`${p}#key`, keyLoc);
     setOwn(parent, key, json);
   }
 
@@ -140,10 +208,10 @@ class StatementBuilder {
     const parent = this.object(path, values.loc, path.length - 1);
     if (!parent) return;
     const key = path[path.length - 1];
-    const p = path.join('.');
     const existing = parent[key];
     if (!Array.isArray(existing)) return this.set(path, listNode(values), values.loc, keyLoc);
-    values.items.forEach((item) => existing.push(this.json(item, joinPath(p, existing.length))));
+    const p = this.map ? path.join('.') : '';
+    values.items.forEach((item) => existing.push(this.json(item, this.map ? joinPath(p, existing.length) : '')));
   }
 }
 
@@ -168,7 +236,7 @@ function rangeToIr(b: StatementBuilder, base: readonly string[], r: A.TimeRange)
 }
 
 function whereToIr(b: StatementBuilder, w: A.WhereClause): void {
-  const targetBefore = b.map.has('target');
+  const targetBefore = b.has('target');
   let rejected = false;
   for (const c of w.conditions) {
     if (c.kind === 'SearchCondition') {
@@ -210,7 +278,7 @@ function whereToIr(b: StatementBuilder, w: A.WhereClause): void {
     }
     if (c.values) b.append([...filter, key], c.values, c.field.loc);
     else if (c.range) {
-      if (b.map.has(`target.filter.${key}`)) {
+      if (b.has(`target.filter.${key}`)) {
         b.error('duplicate-field', `'target.filter.${key}' is set twice.`, c.loc, { path: `target.filter.${key}` });
       } else rangeToIr(b, [...filter, key], c.range);
     } else b.set([...filter, key], c.value!, c.loc, c.field.loc);
@@ -218,11 +286,11 @@ function whereToIr(b: StatementBuilder, w: A.WhereClause): void {
   if (w.limit) b.set(['target', 'filter', 'limit'], w.limit, w.limit.loc);
   // The target and its filter were written as the whole WHERE clause: diagnostics about them
   // (a write without a limit, no match) underline all of it, not the condition that came first.
-  if (!targetBefore && b.map.has('target')) b.map.set('target', w.loc);
-  if (b.map.has('target.filter')) b.map.set('target.filter', w.loc);
+  if (!targetBefore && b.has('target')) b.mark('target', w.loc);
+  if (b.has('target.filter')) b.mark('target.filter', w.loc);
   // The statement was written with a WHERE target: keep one (empty) so that the checker does not
   // add "needs a target" to the rejected condition's own error.
-  if (rejected && !b.map.has('target.filter') && !b.map.has('target.search')) b.object(['target', 'filter'], w.loc);
+  if (rejected && !b.has('target.filter') && !b.has('target.search')) b.object(['target', 'filter'], w.loc);
 }
 
 function notAllowed(b: StatementBuilder, keyword: string, verb: A.VerbName, loc: Range): void {
@@ -232,11 +300,18 @@ function notAllowed(b: StatementBuilder, keyword: string, verb: A.VerbName, loc:
   b.error('clause-not-allowed', `${verb} does not take ${keyword}${verbs.length ? ` (${keyword} belongs to ${verbs.join(', ')})` : ''}.${hint}`, loc);
 }
 
-function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[]): { ir: JsonObject; map: SourceMap } {
-  const b = new StatementBuilder(diagnostics, index);
+/** The IR path of a clause in `op`'s statements, or undefined after reporting that the verb does not take it. */
+function targetPath(b: StatementBuilder, op: Op, verb: A.VerbName, keyword: string, loc: Range): readonly string[] | undefined {
+  const path = clausePath(keyword, op);
+  if (!path) notAllowed(b, keyword, verb, loc);
+  return path;
+}
+
+function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[], map: SourceMap | undefined): JsonObject {
+  const b = new StatementBuilder(diagnostics, index, map);
   const op: Op = OP_OF_VERB[s.verb.name];
   const verb = s.verb.name;
-  b.map.set('', s.loc);
+  b.mark('', s.loc);
   if (s.binding) b.set([LET_KEY], s.binding.name, s.binding.nameLoc, s.binding.loc);
   let stageClause: A.ValueClause | undefined;
   for (const c of s.clauses) if (c.kind === 'ValueClause' && c.keyword === 'STAGE') stageClause ??= c;
@@ -250,11 +325,6 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[])
     else b.error('clause-not-allowed', `Only ENCODE starts with a text; ${verb} selects memories with ID, IDS, WHERE or ALL.`, s.text.loc);
   }
 
-  const targetPath = (keyword: string, loc: Range): readonly string[] | undefined => {
-    const path = clausePath(keyword, op);
-    if (!path) notAllowed(b, keyword, verb, loc);
-    return path;
-  };
 
   for (const c of s.clauses) {
     switch (c.kind) {
@@ -267,7 +337,7 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[])
           if (c !== stageClause) b.error('duplicate-field', "'stage' is set twice.", c.keywordLoc, { path: 'stage' });
           break;
         }
-        const path = targetPath(c.keyword, c.keywordLoc);
+        const path = targetPath(b, op, verb, c.keyword, c.keywordLoc);
         if (!path) break;
         if (clauseSpec(c.keyword)!.merge) {
           if (c.value.kind !== 'Object') {
@@ -282,24 +352,24 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[])
         break;
       }
       case 'ListClause': {
-        const path = targetPath(c.keyword, c.keywordLoc);
+        const path = targetPath(b, op, verb, c.keyword, c.keywordLoc);
         if (path) b.set(path, listNode(c.values), c.loc, c.keywordLoc);
         break;
       }
       case 'MaxTokensClause': {
-        const path = targetPath('MAX', c.loc);
+        const path = targetPath(b, op, verb, 'MAX', c.loc);
         if (path) b.set(path, c.value, c.loc);
         break;
       }
       case 'OlderThanClause': {
-        const path = targetPath('OLDER', c.loc);
+        const path = targetPath(b, op, verb, 'OLDER', c.loc);
         if (path) b.set(path, c.value, c.loc);
         break;
       }
       case 'WithinClause': {
-        const path = targetPath('WITHIN', c.loc);
+        const path = targetPath(b, op, verb, 'WITHIN', c.loc);
         if (!path) break;
-        if (b.map.has(path.join('.'))) b.error('duplicate-field', `'${path.join('.')}' is set twice.`, c.loc, { path: path.join('.') });
+        if (b.has(path.join('.'))) b.error('duplicate-field', `'${path.join('.')}' is set twice.`, c.loc, { path: path.join('.') });
         else rangeToIr(b, path, c.range);
         break;
       }
@@ -322,7 +392,7 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[])
       }
     }
   }
-  return { ir: ordered(b.ir), map: b.map };
+  return ordered(b.ir);
 }
 
 const TOP_ORDER = ['stage', 'op', 'target', 'args', 'meta', '_comment', LET_KEY];
@@ -333,15 +403,36 @@ function ordered(ir: JsonObject): JsonObject {
   return out;
 }
 
-/** Converts each statement of a script to its IR (plain JSON) and source map. */
-export function astToIr(script: A.Script): AstToIrResult {
+/**
+ * Converts each statement of a script to its IR (plain JSON) and source map. A statement with
+ * nothing to report is converted without its map, which is built from its AST when first read
+ * (a `LazySourceMap`); one with diagnostics is converted again with its map, so that they carry
+ * their paths and related ranges, and gets that map built. `eager` builds every map in the one
+ * pass (the reference the lazy maps are tested against).
+ */
+export function astToIr(script: A.Script, options: { readonly eager?: boolean } = {}): AstToIrResult {
   const diagnostics: Diagnostic[] = [];
   const irs: unknown[] = [];
   const sourceMaps: SourceMap[] = [];
   script.statements.forEach((s, i) => {
-    const { ir, map } = statementToIr(s, i, diagnostics);
-    irs.push(ir);
+    const before = diagnostics.length;
+    const ir = options.eager ? undefined : statementToIr(s, i, diagnostics, undefined);
+    if (ir && diagnostics.length === before) {
+      irs.push(ir);
+      sourceMaps.push(new LazySourceMap(() => statementSourceMap(s, i)));
+      return;
+    }
+    diagnostics.length = before;
+    const map: SourceMap = new Map();
+    irs.push(statementToIr(s, i, diagnostics, map));
     sourceMaps.push(map);
   });
   return { irs, sourceMaps, diagnostics };
+}
+
+/** The source map of one statement, built eagerly (its IR and diagnostics are dropped). */
+export function statementSourceMap(s: A.Statement, index: number): SourceMap {
+  const map: SourceMap = new Map();
+  statementToIr(s, index, [], map);
+  return map;
 }

@@ -46,3 +46,82 @@ export function subSourceMap(map: SourceMap, prefix: string): SourceMap {
   }
   return out;
 }
+
+/**
+ * A source map built only when it is first read: the DSL front end hands one out per statement
+ * and builds its entries (from the statement's AST) the first time anything asks for a range,
+ * so the happy path, which asks for none, builds none. It is a `Map` in every respect (reads,
+ * iteration, size, writes all build it first); `materialize` turns any source map into a plain,
+ * already-built `Map` for code that copies maps without calling their methods (`structuredClone`,
+ * `postMessage`).
+ */
+export class LazySourceMap extends Map<string, Range> {
+  private pending: (() => Iterable<readonly [string, Range]>) | undefined;
+
+  constructor(build: () => Iterable<readonly [string, Range]>) {
+    super();
+    this.pending = build;
+  }
+
+  /** Whether the entries have been built yet (for tests). */
+  get built(): boolean {
+    return this.pending === undefined;
+  }
+
+  private force(): void {
+    const build = this.pending;
+    if (build === undefined) return;
+    this.pending = undefined;
+    for (const [k, v] of build()) super.set(k, v);
+  }
+
+  override get(key: string): Range | undefined {
+    this.force();
+    return super.get(key);
+  }
+  override has(key: string): boolean {
+    this.force();
+    return super.has(key);
+  }
+  override set(key: string, value: Range): this {
+    this.force();
+    return super.set(key, value);
+  }
+  override delete(key: string): boolean {
+    this.force();
+    return super.delete(key);
+  }
+  override clear(): void {
+    this.pending = undefined;
+    super.clear();
+  }
+  override get size(): number {
+    this.force();
+    return super.size;
+  }
+  override forEach(fn: (value: Range, key: string, map: Map<string, Range>) => void, thisArg?: unknown): void {
+    this.force();
+    super.forEach(fn, thisArg);
+  }
+  override entries(): MapIterator<[string, Range]> {
+    this.force();
+    return super.entries();
+  }
+  override keys(): MapIterator<string> {
+    this.force();
+    return super.keys();
+  }
+  override values(): MapIterator<Range> {
+    this.force();
+    return super.values();
+  }
+  override [Symbol.iterator](): MapIterator<[string, Range]> {
+    this.force();
+    return super[Symbol.iterator]();
+  }
+}
+
+/** A plain `Map` with the same entries (built now if `map` is lazy), safe to structured-clone. */
+export function materialize(map: SourceMap): SourceMap {
+  return map instanceof LazySourceMap ? new Map(map) : map;
+}

@@ -19,6 +19,10 @@ export const ExclusiveArgsRule: Rule = {
       if (group.op && group.op !== ir.op) continue;
       const obj = valueAt(ir, group.at);
       if (obj === null || typeof obj !== 'object') continue;
+      // The usual case, at most one given, allocates nothing.
+      let count = 0;
+      for (const k of group.keys) if ((obj as Record<string, unknown>)[k] !== undefined) count++;
+      if (count < 2) continue;
       const given = group.keys.filter((k) => (obj as Record<string, unknown>)[k] !== undefined);
       const [first, ...rest] = given;
       // DSL input names the clauses (`BY (args.weight_delta)`), IR input the keys.
