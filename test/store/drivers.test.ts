@@ -62,3 +62,28 @@ describe.each(drivers)('%s driver', (_name, open) => {
     d.close();
   });
 });
+
+describe('sql.js driver journal', () => {
+  it('keeps its rollback journal in memory (no journal file in the in-memory file system) and still rolls back transactions and savepoints', async () => {
+    const store = await createStore();
+    const d = store.driver;
+    expect(d.all('PRAGMA journal_mode')).toEqual([{ journal_mode: 'memory' }]);
+    d.exec('CREATE TABLE t (a INTEGER)');
+    d.begin();
+    d.run('INSERT INTO t VALUES (1)');
+    d.exec('SAVEPOINT s');
+    d.run('INSERT INTO t VALUES (2)');
+    d.exec('ROLLBACK TO s');
+    d.exec('RELEASE s');
+    expect(d.all('SELECT a FROM t')).toEqual([{ a: 1 }]);
+    d.rollback();
+    expect(d.all('SELECT a FROM t')).toEqual([]);
+    // The store's bytes still open as a store after a transaction was rolled back.
+    d.exec('DROP TABLE t');
+    const { openStore } = await import('../../src/execute/store.js');
+    const bytes = d.export!();
+    const reopened = await openStore({ data: bytes });
+    expect(reopened.ok).toBe(true);
+    d.close();
+  });
+});
