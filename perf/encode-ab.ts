@@ -8,7 +8,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { rng } from './workload.js';
+import { rng, zipfVocabulary } from './workload.js';
 
 type Engine = typeof import('../src/engine/index.js');
 const other = process.env.T2M_ENGINE_B;
@@ -22,27 +22,9 @@ const ROUNDS = Number(process.argv[2] ?? 20);
 const NOW = '2026-01-01T00:00:00Z';
 
 // The corpus of perf/retrieval.ts: 5,000 made-up words, Zipf-distributed, 8–25 per record.
-const SYLLABLES = 'ka lo mi ne ru sa ti vo be da fe gu hi jo ku la me no pi re so tu va wi xe yo za'.split(' ');
-const rand = rng(42);
-const VOCAB = Array.from({ length: 5000 }, (_, i) => {
-  let w = '';
-  for (let n = 2 + (i % 3); n > 0; n--) w += SYLLABLES[Math.floor(rand() * SYLLABLES.length)];
-  return w + (i % 7 === 0 ? 'ing' : i % 5 === 0 ? 's' : '');
-});
-const CUM: number[] = [];
-VOCAB.reduce((a, _, i) => (CUM.push(a + 1 / (i + 1)), a + 1 / (i + 1)), 0);
-function word(r: () => number): string {
-  const x = r() * CUM[CUM.length - 1];
-  let lo = 0, hi = CUM.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (CUM[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return VOCAB[lo];
-}
+const vocabulary = zipfVocabulary();
 function encodeIr(r: () => number) {
-  const text = Array.from({ length: 8 + Math.floor(r() * 18) }, () => word(r)).join(' ');
+  const text = vocabulary.text(r, 8 + Math.floor(r() * 18));
   const day = Math.floor(r() * 365);
   return {
     stage: 'ENC', op: 'Encode',
