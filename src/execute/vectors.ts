@@ -16,6 +16,9 @@ import type { AnySqlDriver } from './driver.js';
 import { all, type Io } from './io.js';
 import type { Store } from './store.js';
 
+/** Slots scored together across all of a query's dimensions (their scores stay in cache). */
+const BLOCK = 1024;
+
 export interface Scored {
   readonly id: number;
   readonly score: number;
@@ -86,25 +89,31 @@ export class VectorIndex {
     if (!count || q.length !== this.dimensions || n <= 0) return [];
     const s = this.scores;
     s.fill(0, 0, count);
-    // Eight (then four) dimensions per pass over the scores: fewer passes, less memory traffic.
+    // Eight (then four) dimensions per pass over the scores: fewer passes, less memory traffic;
+    // and the slots in blocks of BLOCK, so a block's scores stay in cache across the passes
+    // (the same operations per slot in the same order: the scores are bit for bit those of one pass per group).
     const nz: number[] = [];
     for (let j = 0; j < q.length; j++) if (q[j] !== 0) nz.push(j);
     const cols = this.columns;
-    let k = 0;
-    for (; k + 8 <= nz.length; k += 8) {
-      const [w0, w1, w2, w3, w4, w5, w6, w7] = nz.slice(k, k + 8).map((j) => q[j]);
-      const [c0, c1, c2, c3, c4, c5, c6, c7] = nz.slice(k, k + 8).map((j) => cols[j]);
-      for (let i = 0; i < count; i++) s[i] += w0 * c0[i] + w1 * c1[i] + w2 * c2[i] + w3 * c3[i] + w4 * c4[i] + w5 * c5[i] + w6 * c6[i] + w7 * c7[i];
-    }
-    for (; k + 4 <= nz.length; k += 4) {
-      const [a, b, c, d] = [nz[k], nz[k + 1], nz[k + 2], nz[k + 3]];
-      const wa = q[a], wb = q[b], wc = q[c], wd = q[d];
-      const ca = cols[a], cb = cols[b], cc = cols[c], cd = cols[d];
-      for (let i = 0; i < count; i++) s[i] += wa * ca[i] + wb * cb[i] + wc * cc[i] + wd * cd[i];
-    }
-    for (; k < nz.length; k++) {
-      const w = q[nz[k]], c = cols[nz[k]];
-      for (let i = 0; i < count; i++) s[i] += w * c[i];
+    const eights = nz.length - (nz.length % 8);
+    const fours = eights + ((nz.length - eights) & ~3);
+    for (let from = 0; from < count; from += BLOCK) {
+      const to = Math.min(count, from + BLOCK);
+      let k = 0;
+      for (; k < eights; k += 8) {
+        const w0 = q[nz[k]], w1 = q[nz[k + 1]], w2 = q[nz[k + 2]], w3 = q[nz[k + 3]], w4 = q[nz[k + 4]], w5 = q[nz[k + 5]], w6 = q[nz[k + 6]], w7 = q[nz[k + 7]];
+        const c0 = cols[nz[k]], c1 = cols[nz[k + 1]], c2 = cols[nz[k + 2]], c3 = cols[nz[k + 3]], c4 = cols[nz[k + 4]], c5 = cols[nz[k + 5]], c6 = cols[nz[k + 6]], c7 = cols[nz[k + 7]];
+        for (let i = from; i < to; i++) s[i] += w0 * c0[i] + w1 * c1[i] + w2 * c2[i] + w3 * c3[i] + w4 * c4[i] + w5 * c5[i] + w6 * c6[i] + w7 * c7[i];
+      }
+      for (; k < fours; k += 4) {
+        const wa = q[nz[k]], wb = q[nz[k + 1]], wc = q[nz[k + 2]], wd = q[nz[k + 3]];
+        const ca = cols[nz[k]], cb = cols[nz[k + 1]], cc = cols[nz[k + 2]], cd = cols[nz[k + 3]];
+        for (let i = from; i < to; i++) s[i] += wa * ca[i] + wb * cb[i] + wc * cc[i] + wd * cd[i];
+      }
+      for (; k < nz.length; k++) {
+        const w = q[nz[k]], c = cols[nz[k]];
+        for (let i = from; i < to; i++) s[i] += w * c[i];
+      }
     }
     const top = new TopN(n);
     for (let i = 0; i < count; i++) if (s[i] > top.floor) top.push(this.ids[i], s[i]);
