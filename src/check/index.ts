@@ -4,7 +4,7 @@
  * specific IR path, resolved to a range through the statement's source map.
  */
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
-import { joinPath, resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
+import { resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
 import type { IR } from '../ir/schema.js';
 import type { FieldWording } from '../ir/validate.js';
 import type { InputLanguage, Report, Rule, RuleContext } from './rule.js';
@@ -28,7 +28,7 @@ export interface CheckOptions {
 
 export function check(irs: readonly IR[], options: CheckOptions = {}): Diagnostic[] {
   const rules = options.rules ?? RULES;
-  const valueRules = rules.filter((r) => r.value);
+  const plan = planOf(rules);
   const out: Diagnostic[] = [];
   // One context, re-aimed at each statement (rules see every statement and every value of it).
   const state: { rule: Rule; statement: number; sourceMap: SourceMap | undefined } = { rule: rules[0], statement: 0, sourceMap: undefined };
@@ -54,23 +54,83 @@ export function check(irs: readonly IR[], options: CheckOptions = {}): Diagnosti
       state.rule = rule;
       rule.statement?.(ir, ctx);
     }
-    if (valueRules.length) visitValues(ir, '', valueRules, ctx, state, undefined);
+    if (plan.rules.length) walk(ir, plan.root, [], 0, plan, ctx, state, undefined);
   }
   return applyPolicy(out, options.policy ?? 'default');
 }
 
-/** Calls each value rule on `value` and on every value under it, with its dotted path (but those under `skip`). */
-function visitValues(value: unknown, path: string, rules: readonly Rule[], ctx: RuleContext, state: { rule: Rule }, skip: ReadonlySet<string> | undefined): void {
-  if (skip?.has(path)) return;
+/**
+ * Where the value rules look: a trie of the path segments their scopes name, each node with the
+ * rules judging the values at it; the rules scoped by a test of the value; the rules with no scope.
+ */
+interface Trie {
+  readonly rules: Set<Rule>;
+  readonly next: Map<string, Trie>;
+}
+interface Plan {
+  readonly rules: readonly Rule[];
+  readonly root: Trie;
+}
+const PLANS = new WeakMap<readonly Rule[], Plan>();
+
+function planOf(rules: readonly Rule[]): Plan {
+  const cached = PLANS.get(rules);
+  if (cached) return cached;
+  const root: Trie = { rules: new Set(), next: new Map() };
   for (const rule of rules) {
+    const scope = rule.values;
+    if (!rule.value || !scope || !('paths' in scope)) continue;
+    for (const path of scope.paths) {
+      let node = root;
+      for (const segment of path === '' ? [] : path.split('.')) {
+        let child = node.next.get(segment);
+        if (!child) node.next.set(segment, (child = { rules: new Set(), next: new Map() }));
+        node = child;
+      }
+      node.rules.add(rule);
+    }
+  }
+  const plan = { rules: rules.filter((r) => r.value), root };
+  PLANS.set(rules, plan);
+  return plan;
+}
+
+/** The dotted path of the value `keys[0..depth)` leads to. */
+function pathOf(keys: ReadonlyArray<string | number>, depth: number): string {
+  let path = depth > 0 ? String(keys[0]) : '';
+  for (let d = 1; d < depth; d++) path += `.${keys[d]}`;
+  return path;
+}
+
+/**
+ * Calls each value rule of `plan` whose scope admits it on `value` and every value under it (but
+ * those under `skip`), in the rules' order, with its dotted path: `keys[0..depth)` is how the
+ * walk got to `value`, and `node` the scopes' trie there. The path is built only when a rule is
+ * called on the value (or to look it up in `skip`): most values (texts, tags, facets) are judged
+ * by no rule, and building a path for each was a quarter of checking.
+ */
+function walk(value: unknown, node: Trie | undefined, keys: Array<string | number>, depth: number, plan: Plan, ctx: RuleContext, state: { rule: Rule }, skip: ReadonlySet<string> | undefined): void {
+  let path: string | undefined;
+  if (skip !== undefined && skip.size > 0 && skip.has((path = pathOf(keys, depth)))) return;
+  for (const rule of plan.rules) {
+    const scope = rule.values;
+    if (scope !== undefined && ('paths' in scope ? node === undefined || !node.rules.has(rule) : !scope.where(value))) continue;
     state.rule = rule;
-    rule.value!(value, path, ctx);
+    rule.value!(value, (path ??= pathOf(keys, depth)), ctx);
   }
   if (value === null || typeof value !== 'object') return;
+  const next = node !== undefined && node.next.size > 0 ? node.next : undefined;
+  const star = next?.get('*');
   if (Array.isArray(value)) {
-    for (let k = 0; k < value.length; k++) visitValues(value[k], joinPath(path, k), rules, ctx, state, skip);
+    for (let k = 0; k < value.length; k++) {
+      keys[depth] = k;
+      walk(value[k], next && (next.get(String(k)) ?? star), keys, depth + 1, plan, ctx, state, skip);
+    }
   } else {
-    for (const k of Object.keys(value)) visitValues((value as Record<string, unknown>)[k], joinPath(path, k), rules, ctx, state, skip);
+    for (const k of Object.keys(value)) {
+      keys[depth] = k;
+      walk((value as Record<string, unknown>)[k], next && (next.get(k) ?? star), keys, depth + 1, plan, ctx, state, skip);
+    }
   }
 }
 
@@ -96,9 +156,9 @@ export function checkValues(json: unknown, options: CheckValuesOptions = {}): Di
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return [];
   const statement = options.statement ?? 0;
   const skip = new Set(options.skip ?? []);
-  const valueRules = RULES.filter((r) => r.value);
+  const plan = planOf(RULES);
   const out: Diagnostic[] = [];
-  const state = { rule: valueRules[0] };
+  const state = { rule: plan.rules[0] };
   const ctx: RuleContext = {
     // Value rules read only `op` from the statement, and only to look up which paths they judge
     // (an `op` that is not a string, say an object with a `toString` key, looks up nothing).
@@ -111,7 +171,7 @@ export function checkValues(json: unknown, options: CheckValuesOptions = {}): Di
     index: 0,
     report: (r) => out.push(toDiagnostic(r, state.rule, statement, options.sourceMap)),
   };
-  visitValues(json, '', valueRules, ctx, state, skip);
+  walk(json, plan.root, [], 0, plan, ctx, state, skip);
   return applyPolicy(out, options.policy ?? 'default');
 }
 

@@ -19,6 +19,11 @@ export function matchPath(pattern: string, path: string): boolean {
   return p.length === s.length && p.every((seg, i) => seg === '*' || seg === s[i]);
 }
 
+/** The paths of a field table's entries, whatever their op (a value rule's scope, see `Rule.values`). */
+export function tablePaths(entries: readonly string[]): string[] {
+  return [...new Set(entries.map((e) => e.slice(e.indexOf(':') + 1)))];
+}
+
 /** A field table: `Op:path` entries (or `*:path` for every op). */
 export function fieldTable(entries: readonly string[]): (op: Op, path: string) => boolean {
   // Rules ask about every value of every statement: exact paths are one map lookup, and a path

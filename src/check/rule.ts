@@ -45,8 +45,23 @@ export interface Rule {
   readonly codes: Readonly<Partial<Record<Code, Severity>>>;
   /** Called once per statement, before its values. */
   statement?(ir: IR, ctx: RuleContext): void;
-  /** Called for every value of the statement's IR (objects, lists and scalars) with its dotted path. */
+  /**
+   * Called for every value of the statement's IR (objects, lists and scalars) with its dotted
+   * path; with `values`, only for the values that scope admits.
+   */
   value?(value: unknown, path: string, ctx: RuleContext): void;
+  /**
+   * Which values `value` judges, so that the walk calls it (and builds the dotted path it is
+   * given) only there: without it, every value. It must admit every value the hook can report on.
+   */
+  readonly values?: ValueScope;
 }
+
+/** The values a rule's `value` hook judges: at some paths, or, anywhere, those a test of the value alone picks. */
+export type ValueScope =
+  /** Dotted IR paths (a `*` segment stands for any one key or index), whatever the op. */
+  | { readonly paths: readonly string[] }
+  /** A test of the value alone, cheap and allocating nothing (e.g. `typeof v === 'number'`). */
+  | { readonly where: (value: unknown) => boolean };
 
 export type { RelatedInformation };

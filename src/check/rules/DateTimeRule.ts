@@ -3,11 +3,11 @@
  * (`Z` or `±HH:MM`), e.g. `2025-04-10T15:30:00+08:00`, and names a real calendar instant.
  * Spec: spec/checks.md#invalid-datetime
  */
-import { fieldTable } from '../paths.js';
+import { fieldTable, tablePaths } from '../paths.js';
 import type { Rule } from '../rule.js';
 
 /** The datetime fields of the IR (free-form facet keys such as `facets.launch_date` are data, not checked). */
-export const isDateTimeField = fieldTable([
+const DATETIME_FIELDS = [
   '*:target.filter.time_range.start',
   '*:target.filter.time_range.end',
   '*:target.filter.expire_before',
@@ -31,7 +31,8 @@ export const isDateTimeField = fieldTable([
   'Encode:args.valid_from',
   'Retrieve:args.as_of',
   'Summarize:args.as_of',
-]);
+];
+export const isDateTimeField = fieldTable(DATETIME_FIELDS);
 
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))?$/;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -62,6 +63,7 @@ export function parseDateTime(text: string): number | string {
 export const DateTimeRule: Rule = {
   name: 'DateTimeRule',
   codes: { 'invalid-datetime': 'error' },
+  values: { paths: tablePaths(DATETIME_FIELDS) },
   value(value, path, ctx) {
     if (typeof value !== 'string' || !isDateTimeField(ctx.ir.op, path)) return;
     const parsed = parseDateTime(value);

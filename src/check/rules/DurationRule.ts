@@ -4,10 +4,11 @@
  * Spec: spec/checks.md#invalid-duration
  */
 import { parse } from 'tinyduration';
-import { fieldTable } from '../paths.js';
+import { fieldTable, tablePaths } from '../paths.js';
 import type { Rule } from '../rule.js';
 
-export const isDurationField = fieldTable(['Expire:args.ttl', 'Delete:args.older_than', 'Update:args.set.ttl']);
+const DURATION_FIELDS = ['Expire:args.ttl', 'Delete:args.older_than', 'Update:args.set.ttl'];
+export const isDurationField = fieldTable(DURATION_FIELDS);
 
 /** Why the text is not a positive ISO-8601 duration, or undefined when it is one. */
 export function durationProblem(text: string): string | undefined {
@@ -25,6 +26,7 @@ export function durationProblem(text: string): string | undefined {
 export const DurationRule: Rule = {
   name: 'DurationRule',
   codes: { 'invalid-duration': 'error' },
+  values: { paths: tablePaths(DURATION_FIELDS) },
   value(value, path, ctx) {
     if (typeof value !== 'string' || !isDurationField(ctx.ir.op, path)) return;
     const problem = durationProblem(value);

@@ -22,7 +22,6 @@ export const ExperienceRule: Rule = {
   statement(ir, ctx) {
     const args = (ir.args ?? {}) as Record<string, unknown>;
     const level = args.level;
-    const name = (path: string) => spell(ctx, path);
     if (ir.op === 'Promote' && typeof args.reward === 'number' && !(args.reward >= 0 && args.reward <= 1)) {
       const bound = args.reward < 0 ? 0 : 1;
       ctx.report({
@@ -33,7 +32,7 @@ export const ExperienceRule: Rule = {
       });
     }
     if (ir.op === 'Encode' && args.episode_id !== undefined && level !== 'turn') {
-      ctx.report({ code: 'level-mismatch', message: `${name('args.episode_id')} names a turn's episode: the record needs ${ctx.source === 'dsl' ? 'LEVEL turn' : 'args.level = "turn"'}`, path: 'args.episode_id' });
+      ctx.report({ code: 'level-mismatch', message: `${spell(ctx, 'args.episode_id')} names a turn's episode: the record needs ${ctx.source === 'dsl' ? 'LEVEL turn' : 'args.level = "turn"'}`, path: 'args.episode_id' });
     }
     if (ir.op === 'Split' && level === 'episode') {
       ctx.report({ code: 'level-mismatch', message: 'SPLIT makes the pieces turns of the source episode: the level is `turn`', path: 'args.level', fix: clampLevel(ctx) });
@@ -41,12 +40,12 @@ export const ExperienceRule: Rule = {
     if (ir.op !== 'Retrieve') return;
     if (level === undefined) {
       for (const key of ['pick', 'selector', 'expand']) {
-        if (args[key] !== undefined) ctx.report({ code: 'level-mismatch', message: `${name(`args.${key}`)} belongs to a two-stage retrieval: add ${ctx.source === 'dsl' ? 'LEVEL episode or LEVEL turn' : 'args.level'}`, path: `args.${key}` });
+        if (args[key] !== undefined) ctx.report({ code: 'level-mismatch', message: `${spell(ctx, `args.${key}`)} belongs to a two-stage retrieval: add ${ctx.source === 'dsl' ? 'LEVEL episode or LEVEL turn' : 'args.level'}`, path: `args.${key}` });
       }
       return;
     }
     if (args.expand !== undefined && level !== 'turn') {
-      ctx.report({ code: 'level-mismatch', message: `${name('args.expand')} adds each selected turn's episode: it needs ${ctx.source === 'dsl' ? 'LEVEL turn' : 'args.level = "turn"'}`, path: 'args.expand' });
+      ctx.report({ code: 'level-mismatch', message: `${spell(ctx, 'args.expand')} adds each selected turn's episode: it needs ${ctx.source === 'dsl' ? 'LEVEL turn' : 'args.level = "turn"'}`, path: 'args.expand' });
     }
     const search = ir.target?.search;
     if (!search) {

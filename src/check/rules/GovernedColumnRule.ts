@@ -8,7 +8,7 @@
  * Spec: spec/checks.md#governed-column
  */
 import { ON_EXPIRE } from '../../ir/schema.js';
-import type { Rule } from '../rule.js';
+import type { Rule, RuleContext } from '../rule.js';
 
 const LOCK_MODE_VALUES = ['read_only', 'append_only', 'custom'];
 /** Columns the engine keeps itself: no clause writes them. */
@@ -20,26 +20,28 @@ export const FEEDBACK_ONLY = ['utility', 'utility_n'];
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** `args[key]`, when given, is a string among `values` (a function, not a closure per statement: this runs for every one). */
+function enumCheck(args: Record<string, unknown>, ctx: RuleContext, key: string, values: readonly string[], what: string): void {
+  const v = args[key];
+  if (v === undefined) return;
+  if (typeof v !== 'string') ctx.report({ code: 'invalid-type', message: `\`${key}\` must be a string (${what})`, path: `args.${key}` });
+  else if (!values.includes(v)) ctx.report({ code: 'invalid-enum', message: `\`${key}\` must be one of ${values.join(', ')} (${what}), got '${v}'`, path: `args.${key}` });
+}
+
 export const GovernedColumnRule: Rule = {
   name: 'GovernedColumnRule',
   codes: { 'governed-column': 'error', 'invalid-enum': 'error', 'invalid-type': 'error' },
   statement(ir, ctx) {
     const args: unknown = ir.args;
     if (!isObject(args)) return;
-    const enumCheck = (key: string, values: readonly string[], what: string) => {
-      const v = args[key];
-      if (v === undefined) return;
-      if (typeof v !== 'string') ctx.report({ code: 'invalid-type', message: `\`${key}\` must be a string (${what})`, path: `args.${key}` });
-      else if (!values.includes(v)) ctx.report({ code: 'invalid-enum', message: `\`${key}\` must be one of ${values.join(', ')} (${what}), got '${v}'`, path: `args.${key}` });
-    };
     if (ir.op === 'Lock' || ir.op === 'Encode') {
-      enumCheck('lock_mode', LOCK_MODE_VALUES, 'the lock mode');
+      enumCheck(args, ctx, 'lock_mode', LOCK_MODE_VALUES, 'the lock mode');
       const expires = args.lock_expires;
       if (expires !== undefined && typeof expires !== 'string') ctx.report({ code: 'invalid-type', message: '`lock_expires` must be a date-time string', path: 'args.lock_expires' });
     }
     if (ir.op === 'Encode') {
-      enumCheck('expire_action', ON_EXPIRE, 'the expiry action');
-      enumCheck('on_expire', ON_EXPIRE, 'the expiry action');
+      enumCheck(args, ctx, 'expire_action', ON_EXPIRE, 'the expiry action');
+      enumCheck(args, ctx, 'on_expire', ON_EXPIRE, 'the expiry action');
       for (const key of ENGINE_COLUMNS) {
         if (args[key] !== undefined) ctx.report({ code: 'governed-column', message: `\`${key}\` is kept by the engine (the owner is the caller's actor); no statement may set it`, path: `args.${key}` });
       }

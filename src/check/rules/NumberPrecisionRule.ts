@@ -6,11 +6,16 @@
  */
 import type { Rule } from '../rule.js';
 
+function isUnsafeInteger(value: unknown): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value);
+}
+
 export const NumberPrecisionRule: Rule = {
   name: 'NumberPrecisionRule',
   codes: { 'unsafe-integer': 'warning' },
+  values: { where: isUnsafeInteger },
   value(value, path, ctx) {
-    if (typeof value !== 'number' || !Number.isInteger(value) || Number.isSafeInteger(value)) return;
+    if (!isUnsafeInteger(value)) return;
     ctx.report({
       code: 'unsafe-integer',
       message: `this integer is beyond 2^53 − 1, so the IR (a JSON number, read as a double) holds it as ${String(value)}; write it as a string to keep every digit`,

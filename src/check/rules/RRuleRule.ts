@@ -44,6 +44,7 @@ export function rruleProblem(text: string): string | undefined {
 export const RRuleRule: Rule = {
   name: 'RRuleRule',
   codes: { 'invalid-rrule': 'error', 'rrule-until-normalised': 'warning' },
+  values: { paths: ['args.remind.rrule'] },
   value(value, path, ctx) {
     if (ctx.ir.op !== 'Promote' || path !== 'args.remind.rrule' || typeof value !== 'string') return;
     const problem = rruleProblem(value);

@@ -51,6 +51,7 @@ for (const b of BOUNDS) {
 export const RangeRule: Rule = {
   name: 'RangeRule',
   codes: { 'out-of-range': 'error', 'empty-weight-range': 'error' },
+  values: { paths: [...BOUND_AT.keys()] },
   statement(ir, ctx) {
     const gte = valueAt(ir, 'target.filter.weight_gte');
     const lte = valueAt(ir, 'target.filter.weight_lte');

@@ -8,7 +8,7 @@
 import { closest } from '../../diagnostics/suggest.js';
 import type { IR } from '../../ir/schema.js';
 import { LET_BINDS, REF_ARGS, hasRefKey, isRef, isRefPath } from '../../language/index.js';
-import type { Rule } from '../rule.js';
+import type { Rule, RuleContext } from '../rule.js';
 
 /** The references of a statement where ids go, with their IR paths. */
 export function refsOf(ir: IR): Array<{ readonly path: string; readonly name: string }> {
@@ -22,12 +22,16 @@ export function refsOf(ir: IR): Array<{ readonly path: string; readonly name: st
   return out;
 }
 
+/** Statement `j` of the checked ones numbered as the person sees it (1-based, in the whole script). */
+function number(ctx: RuleContext, j: number): number {
+  return ctx.statement - ctx.index + j + 1;
+}
+
 export const ReferenceRule: Rule = {
   name: 'ReferenceRule',
   codes: { 'ref-undefined': 'error', 'ref-before-let': 'error', 'let-duplicate': 'error', 'let-not-ids': 'error', 'ref-misplaced': 'error' },
+  values: { where: hasRefKey },
   statement(ir, ctx) {
-    // Statements are numbered as the person sees them (1-based, in the whole script).
-    const number = (j: number) => ctx.statement - ctx.index + j + 1;
     const name = ir._let;
     if (name !== undefined) {
       if (LET_BINDS[ir.op] === undefined) {
@@ -37,7 +41,7 @@ export const ReferenceRule: Rule = {
       }
       const first = ctx.script.findIndex((s, j) => j < ctx.index && s._let === name);
       if (first >= 0) {
-        ctx.report({ code: 'let-duplicate', message: `$${name} is already bound by statement ${number(first)}; a name is bound once per script, so give this binding another name`, path: '_let' });
+        ctx.report({ code: 'let-duplicate', message: `$${name} is already bound by statement ${number(ctx, first)}; a name is bound once per script, so give this binding another name`, path: '_let' });
       }
     }
     for (const ref of refsOf(ir)) {
@@ -48,7 +52,7 @@ export const ReferenceRule: Rule = {
         const hint = near ? `; did you mean $${near}?` : `; bind it first with LET $${ref.name} = …`;
         ctx.report({ code: 'ref-undefined', message: `$${ref.name} is not bound by any statement of this script${hint}`, path: ref.path });
       } else if (binder >= ctx.index) {
-        const where = binder === ctx.index ? 'by this statement itself' : `only later, by statement ${number(binder)}`;
+        const where = binder === ctx.index ? 'by this statement itself' : `only later, by statement ${number(ctx, binder)}`;
         ctx.report({ code: 'ref-before-let', message: `$${ref.name} is bound ${where}; a reference reads the ids an earlier statement bound`, path: ref.path });
       }
     }

@@ -9,7 +9,7 @@ import { FILTER_KEYS, TARGET_KEYS, TIME_RANGE_KEYS } from '../../lower/index.js'
 import { closest } from '../../diagnostics/suggest.js';
 import type { Fix } from '../../diagnostics/diagnostic.js';
 import { resolveKeyRange, type SourceMap } from '../../diagnostics/sourceMap.js';
-import { spell } from '../paths.js';
+import { spell, valueAt } from '../paths.js';
 import type { Rule } from '../rule.js';
 
 /**
@@ -40,10 +40,6 @@ const CONDITION_OBJECTS: ReadonlyArray<{ readonly path: string; readonly known: 
   { path: 'target.filter.time_range', known: TIME_RANGE_KEYS },
 ];
 
-function at(root: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), root);
-}
-
 export const UnknownConditionRule: Rule = {
   name: 'UnknownConditionRule',
   codes: { 'unknown-condition': 'error' },
@@ -51,9 +47,8 @@ export const UnknownConditionRule: Rule = {
     // The engine's own test (src/lower reportIgnored): only a read may leave a condition unapplied.
     const read = ir.op === 'Retrieve' || ir.op === 'Summarize';
     for (const { path, known } of CONDITION_OBJECTS) {
-      const obj = at(ir, path);
+      const obj = valueAt(ir, path);
       if (!isObject(obj)) continue;
-      const unknown = Object.keys(obj).filter((k) => !known.includes(k));
       for (const key of Object.keys(obj)) {
         if (known.includes(key)) continue;
         const guess = closest(key, known);
@@ -64,7 +59,7 @@ export const UnknownConditionRule: Rule = {
         const facet = path === 'target.filter' && !guess;
         const hint = guess ? `; did you mean '${guess}'?` : facet ? `; a facet condition is written ${dsl ? `facets = { ${key}: … }` : `facets.${key}`}` : '';
         const field = spell(ctx, `${path}.${key}`);
-        const fix = dsl && facet && unknown.length === 1 && obj.facets === undefined ? facetFix(ctx.sourceMap, key) : undefined;
+        const fix = dsl && facet && Object.keys(obj).filter((k) => !known.includes(k)).length === 1 && obj.facets === undefined ? facetFix(ctx.sourceMap, key) : undefined;
         ctx.report({
           code: 'unknown-condition',
           severity: read ? 'warning' : 'error',
