@@ -10,7 +10,7 @@
  * statement gets a precise diagnostic instead of a generic parse error). The keyword alternatives
  * of `valueClause`, `listClause`, `flagClause` and `searchOption` are read from that table.
  */
-import { CstParser, EmbeddedActionsParser, type CstNode, type IOrAlt, type OrMethodOpts, type IParserErrorMessageProvider, type ParserMethod, type TokenType, defaultParserErrorProvider, type IToken, tokenMatcher } from 'chevrotain';
+import { CstParser, EmbeddedActionsParser, type CstNode, type IOrAlt, type ManySepMethodOpts, type OrMethodOpts, type IParserErrorMessageProvider, type ParserMethod, type TokenType, defaultParserErrorProvider, type IToken, tokenMatcher } from 'chevrotain';
 import * as T from './tokens.js';
 import { FLAG_KEYWORDS, LIST_KEYWORDS, LIST_ITEMS, SEARCH_OPTION_NAMES, VALUE_KEYWORDS, type Keyword } from '../src/language/index.js';
 import type * as A from '../src/syntax/ast.js';
@@ -109,6 +109,13 @@ function grammar(Base: typeof EmbeddedActionsParser) {
      * parse time (Chevrotain's documented "cache the alternatives" optimisation).
      */
     readonly alts: Record<string, IOrAlt<unknown>[]> = {};
+    /**
+     * The separated repetitions' options, built once like the alternatives (a `DEF` closure per
+     * call cost an allocation and, under tsx, a `defineProperty` for its name): each `DEF` adds
+     * the item it reads to the list on top of `lists`, which its rule pushes before and pops after.
+     */
+    readonly seps: Record<string, ManySepMethodOpts<unknown>> = {};
+    readonly lists: unknown[][] = [];
     conditionAlts?: OrMethodOpts<unknown>;
     /** The actions build the AST: set once the grammar is recorded, in the embedded-actions parser only. */
     ast = false;
@@ -131,6 +138,8 @@ function grammar(Base: typeof EmbeddedActionsParser) {
 
     /** statement := letBinding? verb StringLiteral? clause* ';'?   (the `;` may be left out only at the end) */
     statement = this.RULE('statement', (): RawStatement => {
+      // A statement the happy path gave up on may have left lists behind (see `seps`).
+      this.lists.length = 0;
       const binding = this.OPTION3(() => this.SUBRULE(this.letBinding));
       const verb = this.SUBRULE(this.verb);
       const t = this.OPTION(() => this.CONSUME(T.StringLiteral, { LABEL: 'text' }));
@@ -366,7 +375,9 @@ function grammar(Base: typeof EmbeddedActionsParser) {
     /** elementList := element (',' element)* */
     elementList = this.RULE('elementList', (): A.ValueList => {
       const items: A.Value[] = [];
-      this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => { items.push(this.SUBRULE(this.element)); } });
+      this.lists.push(items);
+      this.AT_LEAST_ONE_SEP(this.seps.elementList ??= { SEP: T.Comma, DEF: () => { this.lists[this.lists.length - 1].push(this.SUBRULE(this.element)); } });
+      this.lists.pop();
       return this.ast ? valueList(items)! : NO_AST;
     });
 
@@ -410,7 +421,9 @@ function grammar(Base: typeof EmbeddedActionsParser) {
     setClause = this.RULE('setClause', (): A.SetClause => {
       const kw = this.CONSUME(T.KW.SET);
       const assignments: A.Assignment[] = [];
-      this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => { assignments.push(this.SUBRULE(this.assignment)); } });
+      this.lists.push(assignments);
+      this.AT_LEAST_ONE_SEP(this.seps.setClause ??= { SEP: T.Comma, DEF: () => { this.lists[this.lists.length - 1].push(this.SUBRULE(this.assignment)); } });
+      this.lists.pop();
       return this.ast ? { kind: 'SetClause', assignments, loc: spanFrom(kw, assignments[assignments.length - 1].loc) } : NO_AST;
     });
 
@@ -426,7 +439,9 @@ function grammar(Base: typeof EmbeddedActionsParser) {
     withClause = this.RULE('withClause', (): A.WithClause => {
       const kw = this.CONSUME(T.KW.WITH);
       const path: A.Key[] = [];
-      this.AT_LEAST_ONE_SEP({ SEP: T.Dot, DEF: () => { path.push(this.SUBRULE(this.key)); } });
+      this.lists.push(path);
+      this.AT_LEAST_ONE_SEP(this.seps.withClause ??= { SEP: T.Dot, DEF: () => { this.lists[this.lists.length - 1].push(this.SUBRULE(this.key)); } });
+      this.lists.pop();
       this.CONSUME(T.Equals);
       const value = this.SUBRULE(this.value);
       return this.ast ? { kind: 'WithClause', path, value, loc: spanFrom(kw, value.loc) } : NO_AST;
@@ -435,7 +450,9 @@ function grammar(Base: typeof EmbeddedActionsParser) {
     /** valueList := value (',' value)*   (a single bracketed list is the list itself) */
     valueList = this.RULE('valueList', (): A.ValueList => {
       const items: A.Value[] = [];
-      this.AT_LEAST_ONE_SEP({ SEP: T.Comma, DEF: () => { items.push(this.SUBRULE(this.value)); } });
+      this.lists.push(items);
+      this.AT_LEAST_ONE_SEP(this.seps.valueList ??= { SEP: T.Comma, DEF: () => { this.lists[this.lists.length - 1].push(this.SUBRULE(this.value)); } });
+      this.lists.pop();
       return this.ast ? valueList(items)! : NO_AST;
     });
 
@@ -461,7 +478,9 @@ function grammar(Base: typeof EmbeddedActionsParser) {
     list = this.RULE('list', (): A.ListValue => {
       const open = this.CONSUME(T.LBracket);
       const items: A.Value[] = [];
-      this.MANY_SEP({ SEP: T.Comma, DEF: () => { items.push(this.SUBRULE(this.element)); } });
+      this.lists.push(items);
+      this.MANY_SEP(this.seps.list ??= { SEP: T.Comma, DEF: () => { this.lists[this.lists.length - 1].push(this.SUBRULE(this.element)); } });
+      this.lists.pop();
       const close = this.CONSUME(T.RBracket);
       return this.ast ? { kind: 'List', items, loc: tokenSpan(open, close) } : NO_AST;
     });
@@ -470,7 +489,9 @@ function grammar(Base: typeof EmbeddedActionsParser) {
     object = this.RULE('object', (): A.ObjectValue => {
       const open = this.CONSUME(T.LBrace);
       const entries: A.ObjectEntry[] = [];
-      this.MANY_SEP({ SEP: T.Comma, DEF: () => { entries.push(this.SUBRULE(this.entry)); } });
+      this.lists.push(entries);
+      this.MANY_SEP(this.seps.object ??= { SEP: T.Comma, DEF: () => { this.lists[this.lists.length - 1].push(this.SUBRULE(this.entry)); } });
+      this.lists.pop();
       const close = this.CONSUME(T.RBrace);
       return this.ast ? { kind: 'Object', entries, loc: tokenSpan(open, close) } : NO_AST;
     });
