@@ -13,14 +13,17 @@ import { MAX_IR_DEPTH, STAGES } from '../language/index.js';
 import { IR } from './schema.js';
 import { isWellFormedText } from './validate.js';
 
-type Check = (value: unknown) => boolean;
+/** Whether `value`, found `depth` levels down in the IR (the IR itself is 0), conforms. */
+type Check = (value: unknown, depth: number) => boolean;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * The part of `validateIr`'s value inspection the schema does not express: every object and list
  * less than MAX_IR_DEPTH levels down, every number finite, no string or key with a lone surrogate,
- * nothing that is not JSON.
+ * nothing that is not JSON. The compiled checks apply it as they go (one walk): to the values the
+ * schema types themselves, and through this function to the values it leaves open (`unknown`, the
+ * unknown keys of a loose object).
  */
 function plainJson(value: unknown, depth: number): boolean {
   switch (typeof value) {
@@ -67,11 +70,11 @@ function compile(schema: z.core.$ZodType, nearMiss: boolean, seen: Caches): Chec
     else return NEVER;
   }
   switch (def.type) {
-    case 'string': return pattern ? (v) => typeof v === 'string' && pattern.test(v) : (v) => typeof v === 'string';
+    case 'string': return pattern ? (v) => typeof v === 'string' && isWellFormedText(v) && pattern.test(v) : (v) => typeof v === 'string' && isWellFormedText(v);
     case 'number': return intOnly ? (v) => Number.isSafeInteger(v) : (v) => typeof v === 'number' && Number.isFinite(v);
     case 'boolean': return (v) => typeof v === 'boolean';
     case 'null': return (v) => v === null;
-    case 'unknown': return () => true;
+    case 'unknown': return plainJson;
     case 'enum': {
       const values = new Set(Object.values(def.entries as Record<string, unknown>));
       return (v) => values.has(v as never);
@@ -82,24 +85,27 @@ function compile(schema: z.core.$ZodType, nearMiss: boolean, seen: Caches): Chec
     }
     case 'optional': {
       const inner = compile(def.innerType as z.core.$ZodType, nearMiss, seen);
-      return (v) => v === undefined || inner(v);
+      return (v, depth) => v === undefined || inner(v, depth);
     }
     case 'array': {
       const element = compile(def.element as z.core.$ZodType, nearMiss, seen);
-      return (v) => {
-        if (!Array.isArray(v)) return false;
-        for (let i = 0; i < v.length; i++) if (!element(v[i])) return false;
+      return (v, depth) => {
+        if (!Array.isArray(v) || depth >= MAX_IR_DEPTH) return false;
+        for (let i = 0; i < v.length; i++) if (!element(v[i], depth + 1)) return false;
         return true;
       };
     }
     case 'union': {
       const options = (def.options as z.core.$ZodType[]).map((o) => compile(o, false, seen));
-      return (v) => options.some((o) => o(v));
+      return (v, depth) => {
+        for (let i = 0; i < options.length; i++) if (options[i](v, depth)) return true;
+        return false;
+      };
     }
     case 'lazy': {
       // Recursive (JsonValue): compiled on first use, through the cache.
       let inner: Check | undefined;
-      const self: Check = (v) => (inner ??= compile((def.getter as () => z.core.$ZodType)(), false, seen))(v);
+      const self: Check = (v, depth) => (inner ??= compile((def.getter as () => z.core.$ZodType)(), false, seen))(v, depth);
       cache.set(schema, self);
       return self;
     }
@@ -107,9 +113,12 @@ function compile(schema: z.core.$ZodType, nearMiss: boolean, seen: Caches): Chec
       const keyType = (def.keyType as z.core.$ZodType)._zod.def;
       if (keyType.type !== 'string' || (keyType as { checks?: unknown[] }).checks?.length) return NEVER;
       const value = compile(def.valueType as z.core.$ZodType, false, seen);
-      return (v) => {
-        if (!isRecord(v)) return false;
-        for (const k in v) if (!value(v[k])) return false;
+      return (v, depth) => {
+        if (!isRecord(v) || depth >= MAX_IR_DEPTH) return false;
+        for (const k in v) {
+          if (!value(v[k], depth + 1)) return false;
+          if (Object.hasOwn(v, k) && !isWellFormedText(k)) return false;
+        }
         return true;
       };
     }
@@ -120,21 +129,23 @@ function compile(schema: z.core.$ZodType, nearMiss: boolean, seen: Caches): Chec
       if (catchall !== 'unknown' && catchall !== 'never') return NEVER;
       const loose = catchall === 'unknown';
       const known = Object.keys(shape);
-      const fields = new Map<string, Check>();
-      const self: Check = (v) => {
-        if (!isRecord(v)) return false;
+      const knownSet = new Set(known);
+      const fieldChecks: Check[] = [];
+      const self: Check = (v, depth) => {
+        if (!isRecord(v) || depth >= MAX_IR_DEPTH) return false;
         // Inherited keys too, as zod reads them.
-        for (const [k, check] of fields) if (!check(v[k])) return false;
+        for (let i = 0; i < known.length; i++) if (!fieldChecks[i](v[known[i]], depth + 1)) return false;
         for (const k in v) {
-          if (fields.has(k)) continue;
+          if (knownSet.has(k)) continue;
           if (!loose) return false;
           if (nearMiss && closest(k, known, 2) !== undefined) return false;
+          if (Object.hasOwn(v, k) && (!isWellFormedText(k) || !plainJson(v[k], depth + 1))) return false;
         }
         return true;
       };
       // Cached before its fields are compiled, so that a recursive schema refers to itself.
       cache.set(schema, self);
-      for (const k of known) fields.set(k, compile(shape[k], nearMiss, seen));
+      for (const k of known) fieldChecks.push(compile(shape[k], nearMiss, seen));
       return self;
     }
     default:
@@ -163,5 +174,5 @@ export function conformsToIr(json: unknown): boolean {
     if (Object.hasOwn(target, 'time_range')) return false;
     if (isRecord(target.filter) && Object.hasOwn(target.filter, 'tags')) return false;
   }
-  return plainJson(json, 0) && check(json);
+  return check(json, 0);
 }

@@ -58,7 +58,7 @@ export function attachComments(text: string, raw: RawStatement[], commentTokens:
  * last one; with no clauses at all, it leads the statement).
  */
 function attachClauseComments(text: string, clauses: readonly A.Clause[], inside: A.Comment[], statementLeading: A.Comment[]): A.Clause[] {
-  if (inside.length === 0) return [...clauses];
+  if (inside.length === 0) return clauses as A.Clause[];
   if (clauses.length === 0) {
     statementLeading.push(...inside);
     return [];
@@ -90,7 +90,9 @@ function markBlankLines(text: string, run: A.Comment[]): A.Comment[] {
   return run.map((c, i) => (i > 0 && blankBetween(text, run[i - 1].loc.end.offset, c.loc.start.offset) ? { ...c, blankLineBefore: true } : c));
 }
 
+/** The position after the last character (the lines counted without splitting the text into them). */
 function endPosition(text: string) {
-  const lines = text.split('\n');
-  return { line: lines.length, column: lines[lines.length - 1].length + 1, offset: text.length };
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) line++;
+  return { line, column: text.length - text.lastIndexOf('\n'), offset: text.length };
 }
