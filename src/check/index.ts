@@ -60,38 +60,58 @@ export function check(irs: readonly IR[], options: CheckOptions = {}): Diagnosti
 }
 
 /**
- * Where the value rules look: a trie of the path segments their scopes name, each node with the
- * rules judging the values at it; the rules scoped by a test of the value; the rules with no scope.
+ * Where the value rules look: a trie of the path segments their scopes name. Each node lists the
+ * rules to call on a value there, in the rules' order: those scoped to it, those scoped by a test
+ * of the value (with the test), those with no scope; `off` lists the latter two, for the values
+ * off the trie (most of them: texts, tags, facets).
  */
 interface Trie {
   readonly rules: Set<Rule>;
   readonly next: Map<string, Trie>;
+  calls: readonly Call[];
+}
+interface Call {
+  readonly rule: Rule;
+  readonly where: ((value: unknown) => boolean) | undefined;
 }
 interface Plan {
   readonly rules: readonly Rule[];
   readonly root: Trie;
+  readonly off: readonly Call[];
 }
 const PLANS = new WeakMap<readonly Rule[], Plan>();
 
-function planOf(rules: readonly Rule[]): Plan {
-  const cached = PLANS.get(rules);
+function planOf(all: readonly Rule[]): Plan {
+  const cached = PLANS.get(all);
   if (cached) return cached;
-  const root: Trie = { rules: new Set(), next: new Map() };
+  const rules = all.filter((r) => r.value);
+  const root: Trie = { rules: new Set(), next: new Map(), calls: [] };
   for (const rule of rules) {
     const scope = rule.values;
-    if (!rule.value || !scope || !('paths' in scope)) continue;
+    if (!scope || !('paths' in scope)) continue;
     for (const path of scope.paths) {
       let node = root;
       for (const segment of path === '' ? [] : path.split('.')) {
         let child = node.next.get(segment);
-        if (!child) node.next.set(segment, (child = { rules: new Set(), next: new Map() }));
+        if (!child) node.next.set(segment, (child = { rules: new Set(), next: new Map(), calls: [] }));
         node = child;
       }
       node.rules.add(rule);
     }
   }
-  const plan = { rules: rules.filter((r) => r.value), root };
-  PLANS.set(rules, plan);
+  const callsAt = (node: Trie | undefined): Call[] => rules.flatMap((rule): Call[] => {
+    const scope = rule.values;
+    if (scope === undefined) return [{ rule, where: undefined }];
+    if ('where' in scope) return [{ rule, where: scope.where }];
+    return node?.rules.has(rule) ? [{ rule, where: undefined }] : [];
+  });
+  const fill = (node: Trie): void => {
+    node.calls = callsAt(node);
+    for (const child of node.next.values()) fill(child);
+  };
+  fill(root);
+  const plan = { rules, root, off: callsAt(undefined) };
+  PLANS.set(all, plan);
   return plan;
 }
 
@@ -112,9 +132,10 @@ function pathOf(keys: ReadonlyArray<string | number>, depth: number): string {
 function walk(value: unknown, node: Trie | undefined, keys: Array<string | number>, depth: number, plan: Plan, ctx: RuleContext, state: { rule: Rule }, skip: ReadonlySet<string> | undefined): void {
   let path: string | undefined;
   if (skip !== undefined && skip.size > 0 && skip.has((path = pathOf(keys, depth)))) return;
-  for (const rule of plan.rules) {
-    const scope = rule.values;
-    if (scope !== undefined && ('paths' in scope ? node === undefined || !node.rules.has(rule) : !scope.where(value))) continue;
+  const calls = node === undefined ? plan.off : node.calls;
+  for (let i = 0; i < calls.length; i++) {
+    const { rule, where } = calls[i];
+    if (where !== undefined && !where(value)) continue;
     state.rule = rule;
     rule.value!(value, (path ??= pathOf(keys, depth)), ctx);
   }
@@ -127,7 +148,8 @@ function walk(value: unknown, node: Trie | undefined, keys: Array<string | numbe
       walk(value[k], next && (next.get(String(k)) ?? star), keys, depth + 1, plan, ctx, state, skip);
     }
   } else {
-    for (const k of Object.keys(value)) {
+    for (const k in value) {
+      if (!Object.hasOwn(value, k)) continue;
       keys[depth] = k;
       walk((value as Record<string, unknown>)[k], next && (next.get(k) ?? star), keys, depth + 1, plan, ctx, state, skip);
     }
