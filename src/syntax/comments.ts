@@ -38,8 +38,15 @@ export function attachComments(text: string, raw: RawStatement[], commentTokens:
     const lastComment = leading[leading.length - 1];
     const blankLineAfterComments = !!lastComment && lastComment.loc.end.offset < s.loc.start.offset && blankBetween(text, lastComment.loc.end.offset, s.loc.start.offset);
     prevEnd = (trailing ?? s).loc.end.offset;
+    const leadingComments = markBlankLines(text, leading);
+    // The usual statement (no binding, nothing after it on its line, no empty line before it) is
+    // built without the spreads, with its keys in the same order.
+    if (!s.binding && !trailing && !blankLineBefore && !blankLineAfterComments) {
+      statements.push({ kind: 'Statement', verb: s.verb, text: s.text, clauses, leadingComments, loc: s.loc });
+      return;
+    }
     statements.push({
-      kind: 'Statement', ...(s.binding ? { binding: s.binding } : {}), verb: s.verb, text: s.text, clauses, leadingComments: markBlankLines(text, leading),
+      kind: 'Statement', ...(s.binding ? { binding: s.binding } : {}), verb: s.verb, text: s.text, clauses, leadingComments,
       ...(trailing ? { trailingComment: trailing } : {}), ...(blankLineBefore ? { blankLineBefore } : {}),
       ...(blankLineAfterComments ? { blankLineAfterComments } : {}), loc: s.loc,
     });
@@ -81,12 +88,23 @@ function attachClauseComments(text: string, clauses: readonly A.Clause[], inside
   }));
 }
 
+/** `/\n[ \t\r]*\n/` matches `text` between `from` and `to` (scanned in place, no slice). */
 function blankBetween(text: string, from: number, to: number): boolean {
-  return /\n[ \t\r]*\n/.test(text.slice(from, to));
+  let afterLineBreak = false;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      if (afterLineBreak) return true;
+      afterLineBreak = true;
+    } else if (c !== 32 && c !== 9 && c !== 13) afterLineBreak = false;
+  }
+  return false;
 }
 
 /** Marks comments (after the first of a run) that have an empty line before them. */
 function markBlankLines(text: string, run: A.Comment[]): A.Comment[] {
+  // A run of none or one (the usual) has nothing to mark; every run given here is a fresh array.
+  if (run.length < 2) return run;
   return run.map((c, i) => (i > 0 && blankBetween(text, run[i - 1].loc.end.offset, c.loc.start.offset) ? { ...c, blankLineBefore: true } : c));
 }
 
