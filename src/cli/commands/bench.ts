@@ -1,8 +1,9 @@
 /**
- * `t2m bench <samples.jsonl> [--json] [--only <op>] [--strict]`: the Text2Mem benchmark against this engine;
+ * `t2m bench <samples.jsonl> [--json] [--only <op>] [--strict] [--threads <n>]`: the Text2Mem benchmark against this engine;
  * with `--plan --base-url … --model …`, the planning evaluation (SMA, ESR, EMR; spec/planning.md).
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
 import { addModelOptions, modelOptions, type ModelFlags } from './plan.js';
@@ -16,9 +17,10 @@ export function benchCommand(program: Command): void {
     .option('--only <op>', 'only samples of this operation (e.g. Label)')
     .option('--strict', 'strict policy: warnings refuse a statement, the slips read as meant (no stage, filter.tags, …) included')
     .option('--db <store>', "the backend each sample runs on, in a fresh store: ':memory:' (default; SQLite), 'pglite:' or 'postgres://…' (a fresh schema per sample)")
+    .option('--threads <n>', 'threads the samples run on, in this one process (default: 2, or 1 on a one-core machine); the report is the same')
     .option('--plan', 'planning evaluation: NL request → plan (the model flags below) → run → assertions')
     .option('--limit <n>', 'with --plan: at most n samples'))
-    .action(async (file: string, opts: { json?: boolean; only?: string; strict?: boolean; plan?: boolean; limit?: string; db?: string } & ModelFlags) => {
+    .action(async (file: string, opts: { json?: boolean; only?: string; strict?: boolean; plan?: boolean; limit?: string; db?: string; threads?: string } & ModelFlags) => {
       let text: string;
       try {
         text = readFileSync(file, 'utf8');
@@ -75,9 +77,21 @@ export function benchCommand(program: Command): void {
         }
         backend = opened;
       }
+      const threads = opts.threads === undefined ? Math.min(2, availableParallelism()) : Number(opts.threads);
+      if (!(Number.isInteger(threads) && threads >= 1)) {
+        process.stderr.write('t2m bench: --threads must be a positive integer\n');
+        process.exitCode = 2;
+        return;
+      }
       let report: Awaited<ReturnType<typeof runBenchmark>>;
       try {
-        report = await runBenchmark(samples, { only: opts.only, policy: opts.strict ? 'strict' : 'default', onProgress: onProgress(25), backend: backend?.backend });
+        const options = { only: opts.only, policy: opts.strict ? 'strict' : 'default', onProgress: onProgress(25) } as const;
+        // Samples on a backend of their own run one at a time; on the in-memory default, on `threads` threads.
+        if (backend?.backend || threads === 1) report = await runBenchmark(samples, { ...options, backend: backend?.backend });
+        else {
+          const { runBenchmarkThreads } = await import('../../node/bench-pool.js');
+          report = await runBenchmarkThreads(samples, { ...options, threads });
+        }
       } finally {
         await backend?.close();
       }
