@@ -35,8 +35,11 @@ export function benchCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      // The other threads start first, so that their start-up overlaps this one's (src/node/bench-pool.ts).
-      const pool = threads > 1 && !opts.plan && (opts.db === undefined || opts.db === ':memory:') ? (await import('../../node/bench-pool.js')).startBenchThreads(threads) : undefined;
+      // The other threads start first, so that their start-up overlaps this one's (src/node/bench-pool.ts);
+      // a file of a few samples (a thread takes 8 at a time) is not worth a thread.
+      let lines = 0;
+      for (let at = text.indexOf('\n'); at >= 0 && lines < 16; at = text.indexOf('\n', at + 1)) lines++;
+      const pool = threads > 1 && lines >= 16 && !opts.plan && (opts.db === undefined || opts.db === ':memory:') ? (await import('../../node/bench-pool.js')).startBenchThreads(threads) : undefined;
       try {
         // Loaded on use so the other commands do not pay for the engine (sql.js).
         const { formatReport, parseSamples, runBenchmark } = await loaded(import('../../conformance/index.js'));
