@@ -86,4 +86,21 @@ describe('sql.js driver journal', () => {
     expect(reopened.ok).toBe(true);
     d.close();
   });
+
+  it('keeps its lock between transactions (locking_mode EXCLUSIVE: no other connection can reach it) and still exports and reopens', async () => {
+    const store = await createStore();
+    const d = store.driver;
+    expect(d.all('PRAGMA locking_mode')).toEqual([{ locking_mode: 'exclusive' }]);
+    d.begin();
+    d.run(`INSERT INTO t2m_meta (key, value) VALUES ('x', '1')`);
+    d.commit();
+    d.begin();
+    d.run(`UPDATE t2m_meta SET value = '2' WHERE key = 'x'`);
+    d.rollback();
+    expect(d.all(`SELECT value FROM t2m_meta WHERE key = 'x'`)).toEqual([{ value: '1' }]);
+    const { openStore } = await import('../../src/execute/store.js');
+    const reopened = await openStore({ data: d.export!() });
+    expect(reopened.ok && reopened.store.driver.all(`SELECT value FROM t2m_meta WHERE key = 'x'`)).toEqual([{ value: '1' }]);
+    d.close();
+  });
 });
