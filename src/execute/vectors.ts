@@ -194,7 +194,7 @@ export class VectorIndex {
     for (let k = 0; k < cand.length; k++) {
       if (candA[k] < floor) continue;
       const score = this.exact(q, nz, cand[k]);
-      if (score > top.floor) top.push(this.ids[cand[k]], score);
+      if (score > 0 && score >= top.floor) top.push(this.ids[cand[k]], score);
     }
     return top.sorted();
   }
@@ -204,7 +204,7 @@ export class VectorIndex {
     const top = new TopN(n);
     for (let i = 0; i < this.ids.length; i++) {
       const score = this.exact(q, nz, i);
-      if (score > top.floor) top.push(this.ids[i], score);
+      if (score > 0 && score >= top.floor) top.push(this.ids[i], score);
     }
     return top.sorted();
   }
@@ -229,14 +229,27 @@ export class VectorIndex {
   }
 }
 
-/** The n best (id, score) pairs seen, by a min-heap (also the keyword index's). */
+/**
+ * The n best (id, score) pairs seen, by a min-heap (also the keyword index's), ties by the smaller
+ * id: what it keeps does not depend on the order the pairs come in (so pruning cannot change it).
+ */
 export class TopN {
   private readonly ids: number[] = [];
   private readonly scores: number[] = [];
   constructor(private readonly n: number) {}
-  /** Scores at or below it cannot enter (0 until n are held: only positive scores are kept by the callers). */
+  /** Scores below it cannot enter (0 until n are held: the callers keep only positive scores); equal ones may (by a smaller id). */
   get floor(): number {
     return this.ids.length < this.n ? 0 : this.scores[0];
+  }
+  /** Whether entry a ranks below entry b (lower score, or the same score and a larger id). */
+  private below(a: number, b: number): boolean {
+    const { scores, ids } = this;
+    return scores[a] < scores[b] || (scores[a] === scores[b] && ids[a] > ids[b]);
+  }
+  private swap(a: number, b: number): void {
+    const { scores, ids } = this;
+    [ids[a], ids[b]] = [ids[b], ids[a]];
+    [scores[a], scores[b]] = [scores[b], scores[a]];
   }
   push(id: number, score: number): void {
     const { ids, scores, n } = this;
@@ -246,25 +259,23 @@ export class TopN {
       let i = ids.length - 1;
       while (i > 0) {
         const p = (i - 1) >> 1;
-        if (scores[p] <= scores[i]) break;
-        [ids[p], ids[i]] = [ids[i], ids[p]];
-        [scores[p], scores[i]] = [scores[i], scores[p]];
+        if (!this.below(i, p)) break;
+        this.swap(p, i);
         i = p;
       }
       return;
     }
-    if (n === 0 || score <= scores[0]) return;
+    if (n === 0 || score < scores[0] || (score === scores[0] && id > ids[0])) return;
     ids[0] = id;
     scores[0] = score;
     let i = 0;
     for (;;) {
       const l = 2 * i + 1, r = l + 1;
       let m = i;
-      if (l < ids.length && scores[l] < scores[m]) m = l;
-      if (r < ids.length && scores[r] < scores[m]) m = r;
+      if (l < ids.length && this.below(l, m)) m = l;
+      if (r < ids.length && this.below(r, m)) m = r;
       if (m === i) break;
-      [ids[m], ids[i]] = [ids[i], ids[m]];
-      [scores[m], scores[i]] = [scores[i], scores[m]];
+      this.swap(m, i);
       i = m;
     }
   }
