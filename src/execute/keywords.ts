@@ -205,16 +205,21 @@ export class KeywordIndex {
     // term order, as above), each term by binary search of its postings (in slot order) for each
     // of them, or by one pass over its postings when that is cheaper.
     const mark = this.mark;
-    const open: number[] = [];
+    // The open records, moved to the front of `touched` (the others' scores are cleared now).
+    let open = 0;
     for (let c = 0; c < count; c++) {
       const i = touched[c];
-      if (s[i] + rest[j] >= floor) open.push(i), (mark[i] = 1);
+      if (s[i] + rest[j] >= floor) {
+        mark[i] = 1;
+        touched[open++] = i;
+      } else s[i] = 0;
     }
     for (let r = j; r < list.length; r++) {
       const { p, idf } = list[r];
       const { slots: at, tf } = p;
-      if (open.length * Math.log2(at.length + 1) < at.length) {
-        for (const i of open) {
+      if (open * Math.log2(at.length + 1) < at.length) {
+        for (let c = 0; c < open; c++) {
+          const i = touched[c];
           const k = find(at, i);
           if (k >= 0) s[i] += idf * ((tf[k] * (k1 + 1)) / (tf[k] + norm[i]));
         }
@@ -225,11 +230,12 @@ export class KeywordIndex {
         }
       }
     }
-    for (const i of open) {
+    for (let c = 0; c < open; c++) {
+      const i = touched[c];
       top.push(ids[i], s[i]);
       mark[i] = 0;
+      s[i] = 0;
     }
-    for (let c = 0; c < count; c++) s[touched[c]] = 0;
     return top.sorted();
   }
 
