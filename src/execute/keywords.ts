@@ -22,6 +22,9 @@ interface Postings {
   tf: number[];
   /** Live postings (the others belong to records that left or changed). */
   df: number;
+  /** The largest count and the shortest record among its postings ever (bounds of what the term can add to a score). */
+  maxTf: number;
+  minLength: number;
 }
 
 export class KeywordIndex {
@@ -36,6 +39,14 @@ export class KeywordIndex {
   private dead = 0;
   private tokens = 0;
   private scores = new Float64Array(1024);
+  /** Scratch of one search: the slots it has scored so far. */
+  private touched = new Int32Array(1024);
+  /** Scratch of one search: 1 for the slots that may still reach the n-th best after pruning. */
+  private mark = new Uint8Array(1024);
+  /** Per slot: BM25's length normalisation k1 · (1 − b + b · length / avg) for the mean length `normMean` (recomputed when it moves). */
+  private norm = new Float64Array(1024);
+  private normSlots = 0;
+  private normMean = -1;
   /** The store's index counter this index reflects, and the engine writes applied since it was read. */
   version = -1;
   pending = 0;
@@ -78,10 +89,12 @@ export class KeywordIndex {
     this.tokens += words.length;
     for (const [term, tf] of counts) {
       let p = this.terms.get(term);
-      if (!p) this.terms.set(term, (p = { slots: [], tf: [], df: 0 }));
+      if (!p) this.terms.set(term, (p = { slots: [], tf: [], df: 0, maxTf: 0, minLength: Infinity }));
       p.slots.push(i);
       p.tf.push(tf);
       p.df++;
+      if (tf > p.maxTf) p.maxTf = tf;
+      if (words.length < p.minLength) p.minLength = words.length;
     }
     if (this.dead > 1024 && this.dead > this.slot.size) this.compact();
   }
@@ -127,6 +140,7 @@ export class KeywordIndex {
     this.slotTerms = terms;
     this.slotTf = tfs;
     this.dead = 0;
+    this.normSlots = 0;
   }
 
   /**
@@ -138,50 +152,108 @@ export class KeywordIndex {
   search(terms: readonly string[], n: number): Scored[] {
     const slots = this.slotId.length;
     if (!this.docs || n <= 0) return [];
-    if (this.scores.length < slots) this.scores = new Float64Array(Math.max(slots, 2 * this.scores.length));
+    if (this.scores.length < slots) {
+      const size = Math.max(slots, 2 * this.scores.length);
+      this.scores = new Float64Array(size);
+      this.touched = new Int32Array(size);
+      this.mark = new Uint8Array(size);
+    }
     const s = this.scores;
     const { k1, b } = BM25;
     const avg = this.meanLength;
-    const ids = this.slotId, lengths = this.slotLength;
-    const weight = (tf: number, i: number) => (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lengths[i]) / avg));
+    const ids = this.slotId;
+    const norm = this.normalisation(avg);
     const list = [...new Set(terms)].flatMap((t) => {
       const p = this.terms.get(t);
       return p?.df ? [{ p, idf: this.idf(t) }] : [];
     });
     list.sort((x, y) => y.idf - x.idf);
-    // rest[j]: the most terms j… can add to a record's score.
+    // rest[j]: the most terms j… can add to a record's score (a term adds at most its weight at its
+    // largest count in its shortest record; the margin covers the order of the float additions).
     const rest = new Array<number>(list.length + 1).fill(0);
-    for (let j = list.length - 1; j >= 0; j--) rest[j] = rest[j + 1] + list[j].idf * (k1 + 1);
-    const touched: number[] = [];
+    for (let j = list.length - 1; j >= 0; j--) {
+      const { p, idf } = list[j];
+      rest[j] = rest[j + 1] + idf * ((p.maxTf * (k1 + 1)) / (p.maxTf + k1 * (1 - b + (b * p.minLength) / avg)));
+    }
+    for (let j = 0; j < list.length; j++) rest[j] *= 1 + 1e-9;
+    const touched = this.touched;
+    let count = 0;
     let j = 0;
     let floor = 0;
     for (; j < list.length; j++) {
-      if (j > 0 && touched.length >= n && rest[j] < (floor = nthBest(s, touched, n))) break;
+      if (j > 0 && count >= n && rest[j] < (floor = nthBest(s, touched, count, n))) break;
       const { p, idf } = list[j];
       const { slots: at, tf } = p;
       for (let k = 0; k < at.length; k++) {
         const i = at[k];
         if (!ids[i]) continue;
-        if (s[i] === 0) touched.push(i);
-        s[i] += idf * weight(tf[k], i);
+        if (s[i] === 0) touched[count++] = i;
+        const t = tf[k];
+        s[i] += idf * ((t * (k1 + 1)) / (t + norm[i]));
       }
     }
     const top = new TopN(n);
-    for (const i of touched) {
-      if (j === list.length) top.push(ids[i], s[i]);
-      else if (s[i] + rest[j] >= floor) {
-        // Could still reach the n-th best: add the remaining terms (postings are in slot order).
-        let score = s[i];
-        for (let r = j; r < list.length; r++) {
-          const { p, idf } = list[r];
-          const k = find(p.slots, i);
-          if (k >= 0) score += idf * weight(p.tf[k], i);
-        }
-        top.push(ids[i], score);
+    if (j === list.length) {
+      for (let c = 0; c < count; c++) {
+        const i = touched[c];
+        if (s[i] >= top.floor) top.push(ids[i], s[i]);
+        s[i] = 0;
       }
+      return top.sorted();
+    }
+    // Pruned: only the records that could still reach the n-th best get the remaining terms (in
+    // term order, as above), each term by binary search of its postings (in slot order) for each
+    // of them, or by one pass over its postings when that is cheaper.
+    const mark = this.mark;
+    // The open records, moved to the front of `touched` (the others' scores are cleared now).
+    let open = 0;
+    for (let c = 0; c < count; c++) {
+      const i = touched[c];
+      if (s[i] + rest[j] >= floor) {
+        mark[i] = 1;
+        touched[open++] = i;
+      } else s[i] = 0;
+    }
+    for (let r = j; r < list.length; r++) {
+      const { p, idf } = list[r];
+      const { slots: at, tf } = p;
+      if (open * Math.log2(at.length + 1) < at.length) {
+        for (let c = 0; c < open; c++) {
+          const i = touched[c];
+          const k = find(at, i);
+          if (k >= 0) s[i] += idf * ((tf[k] * (k1 + 1)) / (tf[k] + norm[i]));
+        }
+      } else {
+        for (let k = 0; k < at.length; k++) {
+          const i = at[k];
+          if (mark[i]) s[i] += idf * ((tf[k] * (k1 + 1)) / (tf[k] + norm[i]));
+        }
+      }
+    }
+    for (let c = 0; c < open; c++) {
+      const i = touched[c];
+      top.push(ids[i], s[i]);
+      mark[i] = 0;
       s[i] = 0;
     }
     return top.sorted();
+  }
+
+  /** k1 · (1 − b + b · length / avg) per slot, for the mean length `avg` (the same operations as BM25's weight inline). */
+  private normalisation(avg: number): Float64Array {
+    const slots = this.slotId.length;
+    if (this.norm.length < slots) {
+      const wider = new Float64Array(Math.max(slots, 2 * this.norm.length));
+      wider.set(this.norm);
+      this.norm = wider;
+    }
+    if (avg !== this.normMean) this.normSlots = 0;
+    const { k1, b } = BM25;
+    const norm = this.norm, lengths = this.slotLength;
+    for (let i = this.normSlots; i < slots; i++) norm[i] = k1 * (1 - b + (b * lengths[i]) / avg);
+    this.normSlots = slots;
+    this.normMean = avg;
+    return norm;
   }
 
   /** The `n` best by BM25 among the records `ids` (those a selective filter admits), best first (ties by id). */
@@ -206,11 +278,22 @@ export class KeywordIndex {
   }
 }
 
-/** The n-th largest of `s` over `at` (at.length ≥ n). */
-function nthBest(s: Float64Array, at: readonly number[], n: number): number {
-  const top = new TopN(n);
-  for (const i of at) if (s[i] > top.floor) top.push(i, s[i]);
-  return top.floor;
+/** The n-th largest of `s` over at[0 … count) (count ≥ n): a buffer of 4n values, cut back to the best n when full. */
+function nthBest(s: Float64Array, at: Int32Array, count: number, n: number): number {
+  const best: number[] = [];
+  let floor = -Infinity;
+  for (let c = 0; c < count; c++) {
+    const x = s[at[c]];
+    if (x <= floor) continue;
+    best.push(x);
+    if (best.length >= 4 * n) {
+      best.sort((u, v) => v - u);
+      best.length = n;
+      floor = best[n - 1];
+    }
+  }
+  best.sort((u, v) => v - u);
+  return best[n - 1];
 }
 
 /** Where `slot` is in the ascending `slots`, or -1. */

@@ -8,27 +8,52 @@
  * Search is an exact cosine scan (vectors are unit length, so a dot product), stored by dimension
  * (one Float32Array per dimension) so that a scan reads only the dimensions where the query is
  * not zero: a query of a few words touches 25–40 of the offline embedder's 256 dimensions, so the
- * exact scan of 100k vectors costs what a scan of 15k full vectors would (spec/retrieval.md). No
- * prefilter, so nothing is missed.
+ * exact scan of 100k vectors costs what a scan of 15k full vectors would; an integer prescan of
+ * packed pairs halves the multiply-adds and an exact rescoring of the few slots it cannot rule out
+ * keeps the result that of a brute-force scan (VectorIndex, spec/retrieval.md): nothing is missed.
  */
 import { compileVectorLoad, compileVectorVersion, unpackVector } from '../compile/index.js';
 import type { AnySqlDriver } from './driver.js';
 import { all, type Io } from './io.js';
 import type { Store } from './store.js';
 
-/** Slots scored together across all of a query's dimensions (their scores stay in cache). */
+/** Slots (pairs of slots, in the prescan) scored together across all of a query's dimensions (their scores stay in cache). */
 const BLOCK = 1024;
+/** The prescan's integer grid: a coordinate x (|x| ≤ 1, vectors are unit length) is held as round(x · GRID). */
+const GRID = 2048;
+/** Two slots share one float64 of each dimension: slot 2p in the low lane, slot 2p + 1 times LANE. */
+const LANE = 2 ** 26;
+/**
+ * The query's integer weights sum to at most this (+ 0.5 per dimension, ≤ 128): with |coordinate| ≤ GRID,
+ * a lane's sum stays below 2^25 = LANE / 2, so both lanes come back exactly from one float64 (< 2^53).
+ */
+const WEIGHTS = 16000;
 
 export interface Scored {
   readonly id: number;
   readonly score: number;
 }
 
+/**
+ * Exact nearest-neighbour search in two steps (spec/retrieval.md, "Vector search"):
+ *   1. a prescan in integers: every coordinate rounded to a grid of 1/GRID and two slots packed in
+ *      one float64 per dimension (`packed`), the query's weights rounded to integers: each
+ *      multiply-add scores two slots at once, exactly (integer sums below 2^53), so the prescan
+ *      gives every slot its approximate score A with |cosine − A| ≤ E, a bound computed per query;
+ *   2. an exact rescoring (the Float32 coordinates, the same operations in the same order as a
+ *      plain scan, so the scores are bit for bit those of one) of the slots whose A is within 2E of
+ *      the n-th best A: no slot outside can be among the n nearest. About n + 10 slots are rescored.
+ */
 export class VectorIndex {
   private ids: number[] = [];
   /** columns[j][i]: dimension j of the vector in slot i. */
   private columns: Float32Array[];
-  private scores: Float64Array;
+  /** packed[j][p]: round(columns[j][2p] · GRID) + round(columns[j][2p + 1] · GRID) · LANE, for every slot below capacity. */
+  private packed: Float64Array[];
+  /** The largest |coordinate| ever held in each dimension (an upper bound of the live ones). */
+  private readonly maxAbs: Float64Array;
+  /** Scratch of one search: the prescan's sums (per pair of slots). */
+  private sums: Float64Array;
   private readonly slot = new Map<number, number>();
   /** The store's index counter this index reflects, and the engine writes applied since it was read. */
   version = -1;
@@ -36,7 +61,9 @@ export class VectorIndex {
 
   constructor(readonly model: string, readonly dimensions: number, capacity = 1024) {
     this.columns = Array.from({ length: dimensions }, () => new Float32Array(capacity));
-    this.scores = new Float64Array(capacity);
+    this.packed = Array.from({ length: dimensions }, () => new Float64Array(capacity / 2));
+    this.maxAbs = new Float64Array(dimensions);
+    this.sums = new Float64Array(capacity / 2);
   }
 
   get size(): number {
@@ -53,12 +80,21 @@ export class VectorIndex {
     let i = at;
     if (i === undefined) {
       i = this.ids.length;
-      if (i >= this.scores.length) this.grow();
+      if (i >= 2 * this.sums.length) this.grow();
       this.ids.push(id);
       this.slot.set(id, i);
     }
-    const cols = this.columns;
-    for (let j = 0; j < cols.length; j++) cols[j][i] = v[j];
+    for (let j = 0; j < this.dimensions; j++) this.write(j, i, v[j]);
+  }
+
+  /** Sets dimension j of slot i, in the columns and the packed grid (only the slot's lane moves). */
+  private write(j: number, i: number, x: number): void {
+    const c = this.columns[j];
+    const lane = i & 1 ? LANE : 1;
+    this.packed[j][i >> 1] += (Math.round(Math.fround(x) * GRID) - Math.round(c[i] * GRID)) * lane;
+    c[i] = x;
+    const a = Math.abs(c[i]);
+    if (a > this.maxAbs[j]) this.maxAbs[j] = a;
   }
 
   private removeAt(id: number, at: number): void {
@@ -67,68 +103,154 @@ export class VectorIndex {
       const moved = this.ids[last];
       this.ids[at] = moved;
       this.slot.set(moved, at);
-      for (const c of this.columns) c[at] = c[last];
+      for (let j = 0; j < this.dimensions; j++) this.write(j, at, this.columns[j][last]);
     }
     this.ids.pop();
     this.slot.delete(id);
   }
 
   private grow(): void {
-    const capacity = this.scores.length * 2;
-    this.columns = this.columns.map((c) => {
-      const wider = new Float32Array(capacity);
-      wider.set(c);
-      return wider;
-    });
-    this.scores = new Float64Array(capacity);
+    const capacity = this.sums.length * 4;
+    const wider = <T extends Float32Array | Float64Array>(c: T, make: (n: number) => T, n: number) => {
+      const w = make(n);
+      w.set(c);
+      return w;
+    };
+    this.columns = this.columns.map((c) => wider(c, (k) => new Float32Array(k), capacity));
+    this.packed = this.packed.map((c) => wider(c, (k) => new Float64Array(k), capacity / 2));
+    this.sums = new Float64Array(capacity / 2);
   }
 
-  /** The `n` nearest vectors to the unit vector `q`, best first (cosine > 0 only): an exact scan of the query's non-zero dimensions. */
+  /** The `n` nearest vectors to the unit vector `q`, best first (cosine > 0 only): exact (a prescan in integers, then the candidates rescored). */
   nearest(q: Float32Array, n: number): Scored[] {
     const count = this.ids.length;
     if (!count || q.length !== this.dimensions || n <= 0) return [];
-    const s = this.scores;
-    s.fill(0, 0, count);
-    // Eight (then four) dimensions per pass over the scores: fewer passes, less memory traffic;
-    // and the slots in blocks of BLOCK, so a block's scores stay in cache across the passes
-    // (the same operations per slot in the same order: the scores are bit for bit those of one pass per group).
     const nz: number[] = [];
     for (let j = 0; j < q.length; j++) if (q[j] !== 0) nz.push(j);
-    const cols = this.columns;
+    // Integer weights w = round(q · f), f as large as the lanes allow: |c| ≤ round(maxAbs · GRID) =: m,
+    // so a lane's sum is at most Σ (|q| f + 0.5) m, which must stay below LANE / 2.
+    let qm = 0, half = 0;
+    for (const j of nz) {
+      const m = Math.round(this.maxAbs[j] * GRID);
+      qm += Math.abs(q[j]) * m;
+      half += m / 2;
+    }
+    const f = (LANE / 2 - 1 - half) / qm;
+    if (!(f > 0 && Number.isFinite(f))) return this.scan(q, nz, n);
+    const w = nz.map((j) => Math.round(q[j] * f));
+    // cosine − A = Σ (q − w/f)·x + Σ (w/f)·(x − c/GRID): at most E (plus slack for the float rounding of the exact scores).
+    let e = 1e-9;
+    for (let k = 0; k < nz.length; k++) e += Math.abs(q[nz[k]] - w[k] / f) * this.maxAbs[nz[k]] + (Math.abs(w[k]) / f) * (0.5 / GRID);
+    const pairs = (count + 1) >> 1;
+    const s = this.sums;
+    s.fill(0, 0, pairs);
+    // Eight dimensions per pass over the sums, the pairs in blocks of BLOCK (their sums stay in cache).
+    const cols = this.packed;
     const eights = nz.length - (nz.length % 8);
-    const fours = eights + ((nz.length - eights) & ~3);
-    for (let from = 0; from < count; from += BLOCK) {
-      const to = Math.min(count, from + BLOCK);
+    for (let from = 0; from < pairs; from += BLOCK) {
+      const to = Math.min(pairs, from + BLOCK);
       let k = 0;
       for (; k < eights; k += 8) {
-        const w0 = q[nz[k]], w1 = q[nz[k + 1]], w2 = q[nz[k + 2]], w3 = q[nz[k + 3]], w4 = q[nz[k + 4]], w5 = q[nz[k + 5]], w6 = q[nz[k + 6]], w7 = q[nz[k + 7]];
+        const w0 = w[k], w1 = w[k + 1], w2 = w[k + 2], w3 = w[k + 3], w4 = w[k + 4], w5 = w[k + 5], w6 = w[k + 6], w7 = w[k + 7];
         const c0 = cols[nz[k]], c1 = cols[nz[k + 1]], c2 = cols[nz[k + 2]], c3 = cols[nz[k + 3]], c4 = cols[nz[k + 4]], c5 = cols[nz[k + 5]], c6 = cols[nz[k + 6]], c7 = cols[nz[k + 7]];
         for (let i = from; i < to; i++) s[i] += w0 * c0[i] + w1 * c1[i] + w2 * c2[i] + w3 * c3[i] + w4 * c4[i] + w5 * c5[i] + w6 * c6[i] + w7 * c7[i];
       }
-      for (; k < fours; k += 4) {
-        const wa = q[nz[k]], wb = q[nz[k + 1]], wc = q[nz[k + 2]], wd = q[nz[k + 3]];
-        const ca = cols[nz[k]], cb = cols[nz[k + 1]], cc = cols[nz[k + 2]], cd = cols[nz[k + 3]];
-        for (let i = from; i < to; i++) s[i] += wa * ca[i] + wb * cb[i] + wc * cc[i] + wd * cd[i];
-      }
       for (; k < nz.length; k++) {
-        const w = q[nz[k]], c = cols[nz[k]];
-        for (let i = from; i < to; i++) s[i] += w * c[i];
+        const wk = w[k], c = cols[nz[k]];
+        for (let i = from; i < to; i++) s[i] += wk * c[i];
       }
     }
+    // Unpack both lanes (in grid units: A = lane / (f · GRID)), tracking the n-th best A so far (it
+    // only rises) and keeping the slots within 2E of it as candidates.
+    const band = 2 * e * f * GRID;
+    const best: number[] = [];
+    let nth = -Infinity;
+    const cand: number[] = [], candA: number[] = [];
+    for (let p = 0; p < pairs; p++) {
+      const t = s[p];
+      const hi = Math.round(t * (1 / LANE));
+      for (let lane = 0; lane < 2; lane++) {
+        const v = lane ? hi : t - hi * LANE;
+        if (v < nth - band) continue;
+        const i = 2 * p + lane;
+        if (i >= count) break;
+        cand.push(i);
+        candA.push(v);
+        if (v <= nth) continue;
+        best.push(v);
+        if (best.length >= 4 * n) {
+          best.sort((x, y) => y - x);
+          best.length = n;
+          nth = best[n - 1];
+        }
+      }
+    }
+    if (best.length >= n) {
+      best.sort((x, y) => y - x);
+      nth = best[n - 1];
+    }
+    // A slot among the n nearest has cosine ≥ (n-th best A) − E, so A ≥ (n-th best A) − 2E; and cosine > 0, so A > −E.
+    const floor = Math.max(nth - band, -band / 2);
     const top = new TopN(n);
-    for (let i = 0; i < count; i++) if (s[i] > top.floor) top.push(this.ids[i], s[i]);
+    for (let k = 0; k < cand.length; k++) {
+      if (candA[k] < floor) continue;
+      const score = this.exact(q, nz, cand[k]);
+      if (score > 0 && score >= top.floor) top.push(this.ids[cand[k]], score);
+    }
     return top.sorted();
+  }
+
+  /** The n best exact scores of all slots (when the coordinates are too large for the prescan's lanes). */
+  private scan(q: Float32Array, nz: readonly number[], n: number): Scored[] {
+    const top = new TopN(n);
+    for (let i = 0; i < this.ids.length; i++) {
+      const score = this.exact(q, nz, i);
+      if (score > 0 && score >= top.floor) top.push(this.ids[i], score);
+    }
+    return top.sorted();
+  }
+
+  /** Slot i's cosine to q: the operations, in the order, of a scan of q's non-zero dimensions eight (then four, then one) at a time. */
+  private exact(q: Float32Array, nz: readonly number[], i: number): number {
+    const c = this.columns;
+    const eights = nz.length - (nz.length % 8);
+    const fours = eights + ((nz.length - eights) & ~3);
+    let s = 0;
+    let k = 0;
+    for (; k < eights; k += 8) {
+      const j0 = nz[k], j1 = nz[k + 1], j2 = nz[k + 2], j3 = nz[k + 3], j4 = nz[k + 4], j5 = nz[k + 5], j6 = nz[k + 6], j7 = nz[k + 7];
+      s += q[j0] * c[j0][i] + q[j1] * c[j1][i] + q[j2] * c[j2][i] + q[j3] * c[j3][i] + q[j4] * c[j4][i] + q[j5] * c[j5][i] + q[j6] * c[j6][i] + q[j7] * c[j7][i];
+    }
+    for (; k < fours; k += 4) {
+      const j0 = nz[k], j1 = nz[k + 1], j2 = nz[k + 2], j3 = nz[k + 3];
+      s += q[j0] * c[j0][i] + q[j1] * c[j1][i] + q[j2] * c[j2][i] + q[j3] * c[j3][i];
+    }
+    for (; k < nz.length; k++) s += q[nz[k]] * c[nz[k]][i];
+    return s;
   }
 }
 
-/** The n best (id, score) pairs seen, by a min-heap (also the keyword index's). */
+/**
+ * The n best (id, score) pairs seen, by a min-heap (also the keyword index's), ties by the smaller
+ * id: what it keeps does not depend on the order the pairs come in (so pruning cannot change it).
+ */
 export class TopN {
   private readonly ids: number[] = [];
   private readonly scores: number[] = [];
   constructor(private readonly n: number) {}
-  /** Scores at or below it cannot enter (0 until n are held: only positive scores are kept by the callers). */
+  /** Scores below it cannot enter (0 until n are held: the callers keep only positive scores); equal ones may (by a smaller id). */
   get floor(): number {
     return this.ids.length < this.n ? 0 : this.scores[0];
+  }
+  /** Whether entry a ranks below entry b (lower score, or the same score and a larger id). */
+  private below(a: number, b: number): boolean {
+    const { scores, ids } = this;
+    return scores[a] < scores[b] || (scores[a] === scores[b] && ids[a] > ids[b]);
+  }
+  private swap(a: number, b: number): void {
+    const { scores, ids } = this;
+    [ids[a], ids[b]] = [ids[b], ids[a]];
+    [scores[a], scores[b]] = [scores[b], scores[a]];
   }
   push(id: number, score: number): void {
     const { ids, scores, n } = this;
@@ -138,25 +260,23 @@ export class TopN {
       let i = ids.length - 1;
       while (i > 0) {
         const p = (i - 1) >> 1;
-        if (scores[p] <= scores[i]) break;
-        [ids[p], ids[i]] = [ids[i], ids[p]];
-        [scores[p], scores[i]] = [scores[i], scores[p]];
+        if (!this.below(i, p)) break;
+        this.swap(p, i);
         i = p;
       }
       return;
     }
-    if (n === 0 || score <= scores[0]) return;
+    if (n === 0 || score < scores[0] || (score === scores[0] && id > ids[0])) return;
     ids[0] = id;
     scores[0] = score;
     let i = 0;
     for (;;) {
       const l = 2 * i + 1, r = l + 1;
       let m = i;
-      if (l < ids.length && scores[l] < scores[m]) m = l;
-      if (r < ids.length && scores[r] < scores[m]) m = r;
+      if (l < ids.length && this.below(l, m)) m = l;
+      if (r < ids.length && this.below(r, m)) m = r;
       if (m === i) break;
-      [ids[m], ids[i]] = [ids[i], ids[m]];
-      [scores[m], scores[i]] = [scores[i], scores[m]];
+      this.swap(m, i);
       i = m;
     }
   }
