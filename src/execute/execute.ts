@@ -205,13 +205,19 @@ export class Execution {
   /** Writes `changes` to `row` and records before/after images of the changed fields. */
   *update(row: Row, changes: Record<string, unknown>): Io<void> {
     if (this.refusal) return;
-    const changed = Object.keys(changes).filter((k) => JSON.stringify(row[k] ?? null) !== JSON.stringify(changes[k] ?? null));
-    if (!changed.length) return;
+    const changed: string[] = [];
     const set: Record<string, unknown> = {};
-    for (const k of changed) set[k] = changes[k];
+    let searched = false;
+    for (const k in changes) {
+      if (sameValue(row[k], changes[k])) continue;
+      changed.push(k);
+      set[k] = changes[k];
+      if ((SEARCHED_FIELDS as readonly string[]).includes(k)) searched = true;
+    }
+    if (!changed.length) return;
     if (!this.effectGuard(row, set)) return;
     set.updated_at = this.op.now;
-    if (changed.some((k) => (SEARCHED_FIELDS as readonly string[]).includes(k))) {
+    if (searched) {
       const searchText = searchTextOf({ ...row, ...set });
       if (searchText !== (row.search_text ?? null)) set.search_text = searchText;
     }
@@ -315,8 +321,27 @@ const clamp01 = (x: number) => Math.round(Math.min(1, Math.max(0, x)) * 1e6) / 1
  * from the text (embedding_model says how), and the vectors would be most of every audit entry.
  */
 function withoutVector(image: Record<string, unknown>): Record<string, unknown> {
-  if (!('embedding' in image) && !Object.keys(image).some((k) => DERIVED_COLUMNS.has(k))) return image;
-  return Object.fromEntries(Object.entries(image).filter(([k]) => k !== 'embedding' && !DERIVED_COLUMNS.has(k)));
+  let derived = false;
+  for (const k in image) if (k === 'embedding' || DERIVED_COLUMNS.has(k)) { derived = true; break; }
+  if (!derived) return image;
+  const out: Record<string, unknown> = {};
+  for (const k in image) if (k !== 'embedding' && !DERIVED_COLUMNS.has(k)) put(out, k, image[k]);
+  return out;
+}
+
+/**
+ * Whether a write would leave a field as it is: the two values' JSON is the same (a missing value
+ * counts as null). Strings and finite numbers are compared directly, which is the same verdict.
+ */
+function sameValue(a: unknown, b: unknown): boolean {
+  const x = a ?? null;
+  const y = b ?? null;
+  if (x === y) return true;
+  const tx = typeof x;
+  const ty = typeof y;
+  if (tx === 'string' && ty === 'string') return false;
+  if (tx === 'number' && ty === 'number' && Number.isFinite(x) && Number.isFinite(y)) return false;
+  return JSON.stringify(x) === JSON.stringify(y);
 }
 
 /** A vector as Float32 (an embedder's output or a packed BLOB read back); null for anything else. */
@@ -328,7 +353,15 @@ function asVector(v: unknown): Float32Array | null {
 }
 
 function pick(row: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.map((k) => [k, row[k] ?? null]));
+  const out: Record<string, unknown> = {};
+  for (const k of keys) put(out, k, row[k] ?? null);
+  return out;
+}
+
+/** `o[key] = value` as an own property, whatever the key (`__proto__` included). */
+function put(o: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') setOwnKey(o, key, value);
+  else o[key] = value;
 }
 
 const asTags = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
@@ -656,8 +689,7 @@ function* withAudit(x: Execution, ids: number[]): Io<StatementResult> {
       op: op.kind,
       ir: auditIr(op.ir, changes),
       affectedIds: changes.map((c) => c.id),
-      before: Object.fromEntries(changes.map((c) => [c.id, c.before])),
-      after: Object.fromEntries(changes.map((c) => [c.id, c.after])),
+      ...images(changes),
     }, x.store.dialect);
     // The audit log keeps the full images; the result lists the statement with the images the
     // actor may see (records it may not read are redacted, as in `changes`).
@@ -667,6 +699,17 @@ function* withAudit(x: Execution, ids: number[]): Io<StatementResult> {
     x.sql.push(x.unreadable.size ? entry(x.visibleChanges()) : full);
   }
   return x.result(ids);
+}
+
+/** The before and after images of a statement's changes, by record id (one pass, no intermediate pairs). */
+function images(changes: readonly Change[]): { before: Record<number, unknown>; after: Record<number, unknown> } {
+  const before: Record<number, unknown> = {};
+  const after: Record<number, unknown> = {};
+  for (const c of changes) {
+    before[c.id] = c.before;
+    after[c.id] = c.after;
+  }
+  return { before, after };
 }
 
 /** Strings at least this long that the IR shares with an after image are stored once, in the image. */
@@ -687,7 +730,12 @@ function setOwnKey(o: Record<string, unknown>, key: string, value: unknown): voi
 function auditIr(ir: unknown, changes: readonly Change[]): unknown {
   const shared = new Map<string, [number, string]>();
   for (const c of changes) {
-    for (const [field, v] of Object.entries(c.after ?? {})) if (typeof v === 'string' && v.length >= AUDIT_SHARED_TEXT && !shared.has(v)) shared.set(v, [c.id, field]);
+    const after = c.after;
+    if (!after) continue;
+    for (const field in after) {
+      const v = after[field];
+      if (typeof v === 'string' && v.length >= AUDIT_SHARED_TEXT && Object.hasOwn(after, field) && !shared.has(v)) shared.set(v, [c.id, field]);
+    }
   }
   if (!shared.size) return ir;
   const refs: AuditRef[] = [];
