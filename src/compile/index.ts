@@ -364,11 +364,14 @@ export interface AuditEntry {
   readonly affectedIds: readonly number[];
   readonly before: unknown;
   readonly after: unknown;
+  /** `before` and `after` already serialised as JSON (the engine writes them in one pass); preferred when given. */
+  readonly imagesJson?: { readonly before: string; readonly after: string };
 }
 
 export function compileAuditInsert(e: AuditEntry, d: Dialect): SqlStatement {
   const p = new ParamList(d);
-  const vals = [e.tenant, e.traceId ?? null, e.at, e.actor, e.op, JSON.stringify(e.ir ?? null), JSON.stringify(e.affectedIds), JSON.stringify(e.before ?? null), JSON.stringify(e.after ?? null)];
+  const vals = [e.tenant, e.traceId ?? null, e.at, e.actor, e.op, JSON.stringify(e.ir ?? null), JSON.stringify(e.affectedIds),
+    e.imagesJson?.before ?? JSON.stringify(e.before ?? null), e.imagesJson?.after ?? JSON.stringify(e.after ?? null)];
   return {
     sql: `INSERT INTO ${d.quoteIdent('audit_log')} (tenant, trace_id, at, actor, op, ir, affected_ids, before, after) VALUES (${vals.map((v) => p.bind(v)).join(', ')})`,
     params: p.values,
