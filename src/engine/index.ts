@@ -208,15 +208,15 @@ function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options: RunOpt
   const results: StatementResult[] = [];
   const refuse = (diagnostics: readonly Diagnostic[]) => ({ commit: false, value: { ok: false, results, diagnostics } as RunResult });
   const hooks = { selector: options.selector };
-  // What every statement's lowering shares: the clock as text and the run's identity.
-  const context = { now, nowText: formatUtc(now), actor: options.actor, tenant: script.tenant, traceId: script.traceId };
+  // The clock as text, once per script (every statement's lowering stamps it).
+  const nowText = formatUtc(now);
   const bindings = new Map<string, Binding>();
   for (const [i, written] of script.irs.entries()) {
     // References (`$n`) become the ids their binding holds, now that the statements before ran.
     const resolved = resolveRefs(written, bindings);
     if (!resolved.ok) return refuse(resolved.diagnostics.map(at(i)));
     const ir = resolved.ir;
-    const lowered = lowerIr(ir, { ...context, statement: i });
+    const lowered = lowerIr(ir, { now, nowText, actor: options.actor, tenant: script.tenant, traceId: script.traceId, statement: i });
     if (!lowered.ok) return refuse(lowered.diagnostics.map(at(i)));
     warnings.push(...lowered.warnings.map(at(i)));
     const op = lowered.operation;

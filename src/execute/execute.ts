@@ -391,13 +391,12 @@ function newWeight(current: unknown, change: WeightChange): number | undefined {
 function* encode(x: Execution, op: EncodeOp): Io<number[]> {
   const text = String(op.values.text ?? '');
   if (typeof op.values.episode_id === 'number' && !(yield* checkEpisode(x, op.values.episode_id))) return [];
-  const values: Record<string, unknown> = {
-    ...op.values,
-    owner: op.actor ?? null,
-    created_at: op.now,
-    updated_at: op.now,
-    deleted: 0,
-  };
+  // Copied, then extended (not `{ ...op.values, owner, … }`: see Execution.insert).
+  const values: Record<string, unknown> = Object.assign({}, op.values);
+  values.owner = op.actor ?? null;
+  values.created_at = op.now;
+  values.updated_at = op.now;
+  values.deleted = 0;
   if (op.embedding) Object.assign(values, { embedding: op.embedding, embedding_model: 'caller' });
   else if (!op.skipEmbedding) Object.assign(values, yield* x.embedding(text));
   if (!op.fact) return [yield* x.insert(values)];

@@ -58,7 +58,7 @@ export function lowerIr(ir: IR, ctx: LowerContext): LowerResult {
   refuseLeadingBom(l, ir.args, 'args');
   if (l.errors.length) return { ok: false, diagnostics: l.errors };
   // The IR is the caller's object: it is referenced, never frozen.
-  for (const [key, value] of Object.entries(op)) if (key !== 'ir') deepFreeze(value);
+  for (const key in op) if (key !== 'ir') deepFreeze((op as unknown as Record<string, unknown>)[key]);
   return { ok: true, operation: Object.freeze(op), warnings: l.warnings };
 }
 
@@ -71,7 +71,7 @@ function lowerOp(l: Lowerer, ir: IR, base: OperationBase): Operation {
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
+    for (const k in value) deepFreeze((value as Record<string, unknown>)[k]);
   }
   return value;
 }
