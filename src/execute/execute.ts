@@ -22,7 +22,9 @@ import type {
 } from '../lower/operation.js';
 import { canRead, effectsOf, lockActive, lockDenies, lockRefusal, nonAdditive, writeRefusal } from './governance.js';
 import type { AnySqlDriver } from './driver.js';
-import { all as ioAll, embed as ioEmbed, run as ioRun, type Io } from './io.js';
+import { all as ioAll, run as ioRun, type Io } from './io.js';
+import type { SqlRow } from './driver.js';
+import type { EmbedResult } from './text.js';
 import { checkEpisode, episodeSource, feedbackValues, selectExperience, turnPiece, type ExperienceReport, type Selector } from './experience.js';
 import type { Store } from './store.js';
 import { DERIVED_COLUMNS } from '../compile/columns.js';
@@ -107,11 +109,13 @@ export class Execution {
 
   *query(stmt: SqlStatement): Io<Row[]> {
     this.sql.push(stmt);
-    return (yield* ioAll(stmt.sql, stmt.params)).map((r) => decodeRow(r) as Row);
+    // Queries are yielded as they are (what `ioAll` and `ioRun` yield), one generator level less.
+    const rows = (yield { kind: 'all', sql: stmt.sql, params: stmt.params }) as SqlRow[];
+    return rows.map((r) => decodeRow(r) as Row);
   }
   *write(stmt: SqlStatement): Io<number> {
     this.sql.push(stmt);
-    return yield* ioRun(stmt.sql, stmt.params);
+    return (yield { kind: 'run', sql: stmt.sql, params: stmt.params }) as number;
   }
   warn(code: Code, message: string, path?: string): void {
     this.warnings.push(diagnostic(code, message, { severity: 'warning', path, statement: this.index }));
@@ -251,7 +255,9 @@ export class Execution {
     values.search_text = searchTextOf(values);
     const stmt = compileInsert(values, this.store.dialect);
     this.sql.push(stmt);
-    const rows = yield* ioAll(stmt.sql, stmt.params);
+    // The query yielded here, not through `ioAll`: each generator level a query passes through is
+    // resumed once per query, and an Encode's queries pass through the most (./io.ts).
+    const rows = (yield { kind: 'all', sql: stmt.sql, params: stmt.params }) as SqlRow[];
     const id = Number(rows[0]?.id ?? (yield* ioAll(this.store.dialect.lastInsertId(), []))[0].id);
     noteVectorWrite(this.store, id, values.embedding_model, values.deleted ? null : asVector(values.embedding_f32));
     // The after image: the record as written, without its vectors and search tokens (withoutVector),
@@ -294,7 +300,7 @@ export class Execution {
    * statement is refused (nothing to set; the caller's transaction rolls its writes back).
    */
   *embedding(text: string): Io<{ embedding: null; embedding_f32: Float32Array; embedding_model: string } | Record<string, never>> {
-    const r = yield* ioEmbed([text]);
+    const r = (yield { kind: 'embed', texts: [text] }) as EmbedResult;
     if (!r.ok) {
       this.refuse(r.diagnostics[0].code, r.diagnostics[0].message);
       return {};
@@ -638,7 +644,11 @@ export function* executeOperationIo(
     const written = yield* writes;
     return x.refusal ? { ok: false, diagnostics: [x.refusal] } : { ok: true, result: yield* withAudit(x, written) };
   }
-  if (op.kind === 'Encode') return yield* done(encode(x, op));
+  if (op.kind === 'Encode') {
+    // `done`, one generator level less on the path every Encode's queries take.
+    const written = yield* encode(x, op);
+    return x.refusal ? { ok: false, diagnostics: [x.refusal] } : { ok: true, result: yield* withAudit(x, written) };
+  }
   // A read returns at most maxRows rows: a filter read asks the store for one more (to know
   // whether it was cut), a search scores its candidates and is cut after ranking.
   const capped = op.kind === 'Retrieve' && !op.selection.search && Number.isFinite(maxRows) && !(op.selection.limit !== undefined && op.selection.limit <= maxRows)
@@ -709,7 +719,7 @@ function* withAudit(x: Execution, ids: number[]): Io<StatementResult> {
     // The audit log keeps the full images; the result lists the statement with the images the
     // actor may see (records it may not read are redacted, as in `changes`).
     const full = entry(x.changes);
-    yield* ioRun(full.sql, full.params);
+    yield { kind: 'run', sql: full.sql, params: full.params };
     for (const id of x.erased) yield* x.write(compileAuditScrub(id, x.store.dialect, op.tenant));
     x.sql.push(x.unreadable.size ? entry(x.visibleChanges()) : full);
   }
