@@ -310,7 +310,7 @@ export class Execution {
 
   /** The changes as the actor may see them: images of records it may not read are redacted. */
   visibleChanges(): Change[] {
-    return this.changes.map((c) => (this.unreadable.has(c.id) ? redacted(c) : c));
+    return this.unreadable.size ? this.changes.map((c) => (this.unreadable.has(c.id) ? redacted(c) : c)) : this.changes;
   }
 
   result(ids: readonly number[], extra: Partial<StatementResult> = {}): StatementResult {
