@@ -76,7 +76,12 @@ export function unpackVector(b: Uint8Array): Float32Array {
  * columns are looked at, not every key.
  */
 export function decodeRow(row: Record<string, SqlValue>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...row };
+  return decodeOwnedRow({ ...row });
+}
+
+/** `decodeRow` of a row nobody else holds (fresh from the driver): its JSON columns are parsed in place. */
+export function decodeOwnedRow(row: Record<string, unknown>): Record<string, unknown> {
+  const out = row;
   for (const k of JSON_COLUMN_NAMES) {
     const v = out[k];
     if (typeof v !== 'string') continue;

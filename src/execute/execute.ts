@@ -9,7 +9,7 @@
  * `executeOperationIo` runs on a synchronous or an asynchronous driver alike.
  */
 import {
-  compile, compileAuditInsert, compileAuditScrub, compileDeleteById, compileFactVersions, compileInsert, compileTargetSelect, compileUpdateById, decodeRow,
+  compile, compileAuditInsert, compileAuditScrub, compileDeleteById, compileFactVersions, compileInsert, compileTargetSelect, compileUpdateById, decodeOwnedRow, decodeRow,
   unpackVector, type SqlStatement,
 } from '../compile/index.js';
 import { diagnostic, type Code } from '../diagnostics/codes.js';
@@ -111,7 +111,9 @@ export class Execution {
     this.sql.push(stmt);
     // Queries are yielded as they are (what `ioAll` and `ioRun` yield), one generator level less.
     const rows = (yield { kind: 'all', sql: stmt.sql, params: stmt.params }) as SqlRow[];
-    return rows.map((r) => decodeRow(r) as Row);
+    // The driver's rows are fresh objects only this statement holds: decoded in place.
+    for (const r of rows) decodeOwnedRow(r);
+    return rows as unknown as Row[];
   }
   *write(stmt: SqlStatement): Io<number> {
     this.sql.push(stmt);
