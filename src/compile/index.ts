@@ -70,19 +70,32 @@ export function unpackVector(b: Uint8Array): Float32Array {
   return out;
 }
 
-/** Decodes a row read from the driver: JSON columns parsed (bad JSON kept as text). */
+/**
+ * Decodes a row read from the driver: JSON columns parsed (bad JSON kept as text). A copy with
+ * the same keys in the same order (the spread copies the row's shape at once); only the few JSON
+ * columns are looked at, not every key.
+ */
 export function decodeRow(row: Record<string, SqlValue>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k in row) {
-    const v = row[k];
-    if (typeof v === 'string' && JSON_COLUMNS.has(k)) {
-      try { out[k] = JSON.parse(v); } catch { out[k] = v; }
-    } else out[k] = v;
+  return decodeOwnedRow({ ...row });
+}
+
+/** `decodeRow` of a row nobody else holds (fresh from the driver): its JSON columns are parsed in place. */
+export function decodeOwnedRow(row: Record<string, unknown>): Record<string, unknown> {
+  const out = row;
+  for (const k of JSON_COLUMN_NAMES) {
+    const v = out[k];
+    if (typeof v !== 'string') continue;
+    // The values most rows hold, without the parser (each is a fresh value, as JSON.parse gives).
+    if (v === '[]') out[k] = [];
+    else if (v === '{}') out[k] = {};
+    else {
+      try { out[k] = JSON.parse(v); } catch { /* kept as text */ }
+    }
   }
   return out;
 }
 
-const JSON_COLUMNS: ReadonlySet<string> = new Set(MEMORY_COLUMNS.filter((c) => c.kind === 'json-array' || c.kind === 'json-object').map((c) => c.name));
+const JSON_COLUMN_NAMES: readonly string[] = MEMORY_COLUMNS.filter((c) => c.kind === 'json-array' || c.kind === 'json-object').map((c) => c.name);
 
 function filterWhere(f: LoweredFilter, d: Dialect, p: ParamList, out: string[]): void {
   const q = d.quoteIdent;
@@ -356,11 +369,14 @@ export interface AuditEntry {
   readonly affectedIds: readonly number[];
   readonly before: unknown;
   readonly after: unknown;
+  /** `before` and `after` already serialised as JSON (the engine writes them in one pass); preferred when given. */
+  readonly imagesJson?: { readonly before: string; readonly after: string };
 }
 
 export function compileAuditInsert(e: AuditEntry, d: Dialect): SqlStatement {
   const p = new ParamList(d);
-  const vals = [e.tenant, e.traceId ?? null, e.at, e.actor, e.op, JSON.stringify(e.ir ?? null), JSON.stringify(e.affectedIds), JSON.stringify(e.before ?? null), JSON.stringify(e.after ?? null)];
+  const vals = [e.tenant, e.traceId ?? null, e.at, e.actor, e.op, JSON.stringify(e.ir ?? null), JSON.stringify(e.affectedIds),
+    e.imagesJson?.before ?? JSON.stringify(e.before ?? null), e.imagesJson?.after ?? JSON.stringify(e.after ?? null)];
   return {
     sql: `INSERT INTO ${d.quoteIdent('audit_log')} (tenant, trace_id, at, actor, op, ir, affected_ids, before, after) VALUES (${vals.map((v) => p.bind(v)).join(', ')})`,
     params: p.values,

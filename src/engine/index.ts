@@ -208,15 +208,17 @@ function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options: RunOpt
   const results: StatementResult[] = [];
   const refuse = (diagnostics: readonly Diagnostic[]) => ({ commit: false, value: { ok: false, results, diagnostics } as RunResult });
   const hooks = { selector: options.selector };
+  // The clock as text, once per script (every statement's lowering stamps it).
+  const nowText = formatUtc(now);
   const bindings = new Map<string, Binding>();
   for (const [i, written] of script.irs.entries()) {
     // References (`$n`) become the ids their binding holds, now that the statements before ran.
     const resolved = resolveRefs(written, bindings);
     if (!resolved.ok) return refuse(resolved.diagnostics.map(at(i)));
     const ir = resolved.ir;
-    const lowered = lowerIr(ir, { now, actor: options.actor, tenant: script.tenant, traceId: script.traceId, statement: i });
+    const lowered = lowerIr(ir, { now, nowText, actor: options.actor, tenant: script.tenant, traceId: script.traceId, statement: i });
     if (!lowered.ok) return refuse(lowered.diagnostics.map(at(i)));
-    warnings.push(...lowered.warnings.map(at(i)));
+    if (lowered.warnings.length) warnings.push(...lowered.warnings.map(at(i)));
     const op = lowered.operation;
     const outcome = op.dryRun
       ? yield* store.transactionIo(function* () { return { commit: false, value: yield* executeOperationIo(store, op, i, limits, hooks) }; })
@@ -232,7 +234,7 @@ function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options: RunOpt
     }
     if (!outcome.ok) return refuse(outcome.diagnostics.map(at(i)));
     if (ir._let !== undefined) bindings.set(ir._let, { ids: boundIds(ir.op, outcome.result), statement: i, op: ir.op });
-    warnings.push(...outcome.result.warnings.map(at(i)));
+    if (outcome.result.warnings.length) warnings.push(...outcome.result.warnings.map(at(i)));
     results.push(options.dryRun && !outcome.result.dryRun ? { ...outcome.result, dryRun: true } : outcome.result);
   }
   return { commit: !options.dryRun, value: { ok: true, results, diagnostics: warnings } as RunResult };

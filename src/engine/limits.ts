@@ -41,6 +41,7 @@ export function checkLimits(irs: readonly unknown[], limits: Required<Limits>): 
   const pathOf = (e: Entry): string => (e.parent ? `${pathOf(e.parent)}.${e.key}` : e.key);
   irs.forEach((ir, statement) => {
     const args = ir && typeof ir === 'object' ? (ir as Record<string, unknown>).args : undefined;
+    if (longestString(args) <= limits.maxTextLength) return;
     const stack: Entry[] = [{ v: args, key: 'args', parent: null }];
     while (stack.length && out.length < 10) {
       const e = stack.pop()!;
@@ -56,4 +57,19 @@ export function checkLimits(irs: readonly unknown[], limits: Required<Limits>): 
     }
   });
   return out;
+}
+
+/** The length of the longest string in `value` (0 when none): the common case, within the limit, without spelling paths. */
+function longestString(value: unknown): number {
+  let longest = 0;
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (v.length > longest) longest = v.length;
+    } else if (v && typeof v === 'object') {
+      for (const k in v) if (Object.hasOwn(v, k)) stack.push((v as Record<string, unknown>)[k]);
+    }
+  }
+  return longest;
 }

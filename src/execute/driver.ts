@@ -17,7 +17,10 @@ export interface SqlDriver {
   readonly kind: string;
   /** Where the database lives: `:memory:` or a file path. */
   readonly location: string;
-  /** Runs one statement and returns its rows (none for a statement that returns no data). */
+  /**
+   * Runs one statement and returns its rows (none for a statement that returns no data), as
+   * fresh objects the caller owns: the engine decodes and updates them in place.
+   */
   all(sql: string, params?: SqlParams): SqlRow[];
   /** Runs one statement and returns the number of rows it changed. */
   run(sql: string, params?: SqlParams): number;
@@ -47,6 +50,7 @@ export interface AsyncSqlDriver {
   /** Where the database lives: `pglite:` (memory), `pglite:./dir`, or a `postgres://` URL without its password. */
   readonly location: string;
   readonly async: true;
+  /** As `SqlDriver.all`: fresh row objects the caller owns. */
   all(sql: string, params?: SqlParams): Promise<SqlRow[]>;
   run(sql: string, params?: SqlParams): Promise<number>;
   exec(sql: string): Promise<void>;

@@ -9,7 +9,7 @@
  * `executeOperationIo` runs on a synchronous or an asynchronous driver alike.
  */
 import {
-  compile, compileAuditInsert, compileAuditScrub, compileDeleteById, compileFactVersions, compileInsert, compileTargetSelect, compileUpdateById, decodeRow,
+  compile, compileAuditInsert, compileAuditScrub, compileDeleteById, compileFactVersions, compileInsert, compileTargetSelect, compileUpdateById, decodeOwnedRow, decodeRow,
   unpackVector, type SqlStatement,
 } from '../compile/index.js';
 import { diagnostic, type Code } from '../diagnostics/codes.js';
@@ -22,7 +22,9 @@ import type {
 } from '../lower/operation.js';
 import { canRead, effectsOf, lockActive, lockDenies, lockRefusal, nonAdditive, writeRefusal } from './governance.js';
 import type { AnySqlDriver } from './driver.js';
-import { all as ioAll, embed as ioEmbed, run as ioRun, type Io } from './io.js';
+import { all as ioAll, run as ioRun, type Io } from './io.js';
+import type { SqlRow } from './driver.js';
+import type { EmbedResult } from './text.js';
 import { checkEpisode, episodeSource, feedbackValues, selectExperience, turnPiece, type ExperienceReport, type Selector } from './experience.js';
 import type { Store } from './store.js';
 import { DERIVED_COLUMNS } from '../compile/columns.js';
@@ -107,11 +109,15 @@ export class Execution {
 
   *query(stmt: SqlStatement): Io<Row[]> {
     this.sql.push(stmt);
-    return (yield* ioAll(stmt.sql, stmt.params)).map((r) => decodeRow(r) as Row);
+    // Queries are yielded as they are (what `ioAll` and `ioRun` yield), one generator level less.
+    const rows = (yield { kind: 'all', sql: stmt.sql, params: stmt.params }) as SqlRow[];
+    // The driver's rows are fresh objects only this statement holds: decoded in place.
+    for (const r of rows) decodeOwnedRow(r);
+    return rows as unknown as Row[];
   }
   *write(stmt: SqlStatement): Io<number> {
     this.sql.push(stmt);
-    return yield* ioRun(stmt.sql, stmt.params);
+    return (yield { kind: 'run', sql: stmt.sql, params: stmt.params }) as number;
   }
   warn(code: Code, message: string, path?: string): void {
     this.warnings.push(diagnostic(code, message, { severity: 'warning', path, statement: this.index }));
@@ -205,13 +211,19 @@ export class Execution {
   /** Writes `changes` to `row` and records before/after images of the changed fields. */
   *update(row: Row, changes: Record<string, unknown>): Io<void> {
     if (this.refusal) return;
-    const changed = Object.keys(changes).filter((k) => JSON.stringify(row[k] ?? null) !== JSON.stringify(changes[k] ?? null));
-    if (!changed.length) return;
+    const changed: string[] = [];
     const set: Record<string, unknown> = {};
-    for (const k of changed) set[k] = changes[k];
+    let searched = false;
+    for (const k in changes) {
+      if (sameValue(row[k], changes[k])) continue;
+      changed.push(k);
+      set[k] = changes[k];
+      if ((SEARCHED_FIELDS as readonly string[]).includes(k)) searched = true;
+    }
+    if (!changed.length) return;
     if (!this.effectGuard(row, set)) return;
     set.updated_at = this.op.now;
-    if (changed.some((k) => (SEARCHED_FIELDS as readonly string[]).includes(k))) {
+    if (searched) {
       const searchText = searchTextOf({ ...row, ...set });
       if (searchText !== (row.search_text ?? null)) set.search_text = searchText;
     }
@@ -232,18 +244,29 @@ export class Execution {
     Object.assign(row, set);
   }
 
-  /** Inserts a record into the run's tenant, with the run's provenance (trace id, statement). */
-  *insert(fields: Record<string, unknown>): Io<number> {
-    const values: Record<string, unknown> = { ...fields, tenant: this.op.tenant, trace_id: this.op.traceId || null, statement_index: this.index };
+  /**
+   * Inserts a record into the run's tenant, with the run's provenance (trace id, statement).
+   * Takes `values` as its own: the provenance and the search tokens are added to it (callers pass
+   * a fresh object; copying it again, or `{ ...values, tenant, … }`, a spread followed by more keys
+   * and V8's slow path on these twenty-key objects, cost microseconds a record).
+   */
+  *insert(values: Record<string, unknown>): Io<number> {
+    values.tenant = this.op.tenant;
+    values.trace_id = this.op.traceId || null;
+    values.statement_index = this.index;
     values.search_text = searchTextOf(values);
     const stmt = compileInsert(values, this.store.dialect);
     this.sql.push(stmt);
-    const rows = yield* ioAll(stmt.sql, stmt.params);
+    // The query yielded here, not through `ioAll`: each generator level a query passes through is
+    // resumed once per query, and an Encode's queries pass through the most (./io.ts).
+    const rows = (yield { kind: 'all', sql: stmt.sql, params: stmt.params }) as SqlRow[];
     const id = Number(rows[0]?.id ?? (yield* ioAll(this.store.dialect.lastInsertId(), []))[0].id);
     noteVectorWrite(this.store, id, values.embedding_model, values.deleted ? null : asVector(values.embedding_f32));
-    // The after image: the record as written, without its vectors and search tokens (withoutVector).
-    const after: Record<string, unknown> = { id };
-    for (const k in values) if (k !== 'embedding' && !DERIVED_COLUMNS.has(k)) after[k] = values[k];
+    // The after image: the record as written, without its vectors and search tokens (withoutVector),
+    // built by spreading: adding twenty fields one by one leaves an object V8 keeps as a dictionary,
+    // slow to build and to serialise into the audit entry.
+    const { embedding: _vector, embedding_f32: _packed, search_text: _tokens, ...written } = values;
+    const after: Record<string, unknown> = { id, ...written };
     noteKeywordWrite(this.store, id, values.deleted ? null : values.search_text as string);
     this.changes.push({ id, before: null, after });
     return id;
@@ -279,7 +302,7 @@ export class Execution {
    * statement is refused (nothing to set; the caller's transaction rolls its writes back).
    */
   *embedding(text: string): Io<{ embedding: null; embedding_f32: Float32Array; embedding_model: string } | Record<string, never>> {
-    const r = yield* ioEmbed([text]);
+    const r = (yield { kind: 'embed', texts: [text] }) as EmbedResult;
     if (!r.ok) {
       this.refuse(r.diagnostics[0].code, r.diagnostics[0].message);
       return {};
@@ -289,7 +312,7 @@ export class Execution {
 
   /** The changes as the actor may see them: images of records it may not read are redacted. */
   visibleChanges(): Change[] {
-    return this.changes.map((c) => (this.unreadable.has(c.id) ? redacted(c) : c));
+    return this.unreadable.size ? this.changes.map((c) => (this.unreadable.has(c.id) ? redacted(c) : c)) : this.changes;
   }
 
   result(ids: readonly number[], extra: Partial<StatementResult> = {}): StatementResult {
@@ -310,13 +333,35 @@ function redacted(c: Change): Change {
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
 const clamp01 = (x: number) => Math.round(Math.min(1, Math.max(0, x)) * 1e6) / 1e6;
 
+// The insert's after image leaves out exactly these derived columns (Execution.insert).
+if (DERIVED_COLUMNS.size !== 2 || !DERIVED_COLUMNS.has('search_text') || !DERIVED_COLUMNS.has('embedding_f32')) throw new Error('internal: DERIVED_COLUMNS changed: update Execution.insert');
+
 /**
  * Before/after images leave out the embedding vectors and the search tokens: they are derived
  * from the text (embedding_model says how), and the vectors would be most of every audit entry.
  */
 function withoutVector(image: Record<string, unknown>): Record<string, unknown> {
-  if (!('embedding' in image) && !Object.keys(image).some((k) => DERIVED_COLUMNS.has(k))) return image;
-  return Object.fromEntries(Object.entries(image).filter(([k]) => k !== 'embedding' && !DERIVED_COLUMNS.has(k)));
+  let derived = false;
+  for (const k in image) if (k === 'embedding' || DERIVED_COLUMNS.has(k)) { derived = true; break; }
+  if (!derived) return image;
+  const out: Record<string, unknown> = {};
+  for (const k in image) if (k !== 'embedding' && !DERIVED_COLUMNS.has(k)) put(out, k, image[k]);
+  return out;
+}
+
+/**
+ * Whether a write would leave a field as it is: the two values' JSON is the same (a missing value
+ * counts as null). Strings and finite numbers are compared directly, which is the same verdict.
+ */
+function sameValue(a: unknown, b: unknown): boolean {
+  const x = a ?? null;
+  const y = b ?? null;
+  if (x === y) return true;
+  const tx = typeof x;
+  const ty = typeof y;
+  if (tx === 'string' && ty === 'string') return false;
+  if (tx === 'number' && ty === 'number' && Number.isFinite(x) && Number.isFinite(y)) return false;
+  return JSON.stringify(x) === JSON.stringify(y);
 }
 
 /** A vector as Float32 (an embedder's output or a packed BLOB read back); null for anything else. */
@@ -328,7 +373,15 @@ function asVector(v: unknown): Float32Array | null {
 }
 
 function pick(row: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.map((k) => [k, row[k] ?? null]));
+  const out: Record<string, unknown> = {};
+  for (const k of keys) put(out, k, row[k] ?? null);
+  return out;
+}
+
+/** `o[key] = value` as an own property, whatever the key (`__proto__` included). */
+function put(o: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') setOwnKey(o, key, value);
+  else o[key] = value;
 }
 
 const asTags = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
@@ -348,13 +401,12 @@ function newWeight(current: unknown, change: WeightChange): number | undefined {
 function* encode(x: Execution, op: EncodeOp): Io<number[]> {
   const text = String(op.values.text ?? '');
   if (typeof op.values.episode_id === 'number' && !(yield* checkEpisode(x, op.values.episode_id))) return [];
-  const values: Record<string, unknown> = {
-    ...op.values,
-    owner: op.actor ?? null,
-    created_at: op.now,
-    updated_at: op.now,
-    deleted: 0,
-  };
+  // Copied, then extended (not `{ ...op.values, owner, … }`: see Execution.insert).
+  const values: Record<string, unknown> = Object.assign({}, op.values);
+  values.owner = op.actor ?? null;
+  values.created_at = op.now;
+  values.updated_at = op.now;
+  values.deleted = 0;
   if (op.embedding) Object.assign(values, { embedding: op.embedding, embedding_model: 'caller' });
   else if (!op.skipEmbedding) Object.assign(values, yield* x.embedding(text));
   if (!op.fact) return [yield* x.insert(values)];
@@ -372,7 +424,9 @@ function* supersede(x: Execution, fact: FactWrite, values: Record<string, unknow
   const before = versions.filter((v) => String(v.valid_from ?? '') <= fact.validFrom);
   const prev = before[before.length - 1];
   const next = versions.find((v) => String(v.valid_from ?? '') > fact.validFrom);
-  const id = yield* x.insert({ ...values, valid_to: next?.valid_from ?? null, supersedes: prev?.id ?? null });
+  values.valid_to = next?.valid_from ?? null;
+  values.supersedes = prev?.id ?? null;
+  const id = yield* x.insert(values);
   if (prev) yield* x.update(prev, { valid_to: fact.validFrom });
   if (next) yield* x.update(next, { supersedes: id });
   return id;
@@ -592,7 +646,11 @@ export function* executeOperationIo(
     const written = yield* writes;
     return x.refusal ? { ok: false, diagnostics: [x.refusal] } : { ok: true, result: yield* withAudit(x, written) };
   }
-  if (op.kind === 'Encode') return yield* done(encode(x, op));
+  if (op.kind === 'Encode') {
+    // `done`, one generator level less on the path every Encode's queries take.
+    const written = yield* encode(x, op);
+    return x.refusal ? { ok: false, diagnostics: [x.refusal] } : { ok: true, result: yield* withAudit(x, written) };
+  }
   // A read returns at most maxRows rows: a filter read asks the store for one more (to know
   // whether it was cut), a search scores its candidates and is cut after ranking.
   const capped = op.kind === 'Retrieve' && !op.selection.search && Number.isFinite(maxRows) && !(op.selection.limit !== undefined && op.selection.limit <= maxRows)
@@ -656,17 +714,51 @@ function* withAudit(x: Execution, ids: number[]): Io<StatementResult> {
       op: op.kind,
       ir: auditIr(op.ir, changes),
       affectedIds: changes.map((c) => c.id),
-      before: Object.fromEntries(changes.map((c) => [c.id, c.before])),
-      after: Object.fromEntries(changes.map((c) => [c.id, c.after])),
+      before: null,
+      after: null,
+      imagesJson: imagesJson(changes),
     }, x.store.dialect);
     // The audit log keeps the full images; the result lists the statement with the images the
     // actor may see (records it may not read are redacted, as in `changes`).
     const full = entry(x.changes);
-    yield* ioRun(full.sql, full.params);
+    yield { kind: 'run', sql: full.sql, params: full.params };
     for (const id of x.erased) yield* x.write(compileAuditScrub(id, x.store.dialect, op.tenant));
     x.sql.push(x.unreadable.size ? entry(x.visibleChanges()) : full);
   }
   return x.result(ids);
+}
+
+/** The before and after images of a statement's changes, by record id (one pass, no intermediate pairs). */
+function images(changes: readonly Change[]): { before: Record<number, unknown>; after: Record<number, unknown> } {
+  const before: Record<number, unknown> = {};
+  const after: Record<number, unknown> = {};
+  for (const c of changes) {
+    before[c.id] = c.before;
+    after[c.id] = c.after;
+  }
+  return { before, after };
+}
+
+/**
+ * `JSON.stringify` of `images(changes)`, written directly when the ids ascend without repeats
+ * (then an object keyed by them serialises in that order): an object keyed by large integers is
+ * kept as a sparse dictionary, slow to build and to serialise. Otherwise through `images`.
+ */
+function imagesJson(changes: readonly Change[]): { before: string; after: string } {
+  let before = '{';
+  let after = '{';
+  let last = 0;
+  for (const c of changes) {
+    if (!(Number.isSafeInteger(c.id) && c.id > last && c.id < 2 ** 32 - 1) || c.before === undefined || c.after === undefined) {
+      const { before: b, after: a } = images(changes);
+      return { before: JSON.stringify(b), after: JSON.stringify(a) };
+    }
+    const sep = last ? ',' : '';
+    before += `${sep}"${c.id}":${JSON.stringify(c.before)}`;
+    after += `${sep}"${c.id}":${JSON.stringify(c.after)}`;
+    last = c.id;
+  }
+  return { before: before + '}', after: after + '}' };
 }
 
 /** Strings at least this long that the IR shares with an after image are stored once, in the image. */
@@ -687,7 +779,12 @@ function setOwnKey(o: Record<string, unknown>, key: string, value: unknown): voi
 function auditIr(ir: unknown, changes: readonly Change[]): unknown {
   const shared = new Map<string, [number, string]>();
   for (const c of changes) {
-    for (const [field, v] of Object.entries(c.after ?? {})) if (typeof v === 'string' && v.length >= AUDIT_SHARED_TEXT && !shared.has(v)) shared.set(v, [c.id, field]);
+    const after = c.after;
+    if (!after) continue;
+    for (const field in after) {
+      const v = after[field];
+      if (typeof v === 'string' && v.length >= AUDIT_SHARED_TEXT && Object.hasOwn(after, field) && !shared.has(v)) shared.set(v, [c.id, field]);
+    }
   }
   if (!shared.size) return ir;
   const refs: AuditRef[] = [];

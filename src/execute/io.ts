@@ -5,7 +5,9 @@
  *
  *     const rows = yield* all(sql, params);   // rows: SqlRow[]
  *
- * Whoever holds the driver answers them: `driveSync` at once, for the synchronous SQLite drivers
+ * (`all` only wraps the yield; the engine's hot paths yield the `Query` object themselves, since
+ * every generator level a query passes through is resumed once per query.) Whoever holds the
+ * driver answers them: `driveSync` at once, for the synchronous SQLite drivers
  * (sql.js, better-sqlite3: `run`, `sweep`… stay synchronous), `driveAsync` after an await, for
  * the asynchronous PostgreSQL drivers (`runAsync`, `sweepAsync`…). One engine code path serves
  * both. Transactions go through the same seam (`begin`, `commit`, `rollback`, and savepoints as

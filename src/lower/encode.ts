@@ -30,6 +30,10 @@ const ENCODE_ARGS = [
 /** Columns the engine keeps itself; an Encode arg naming one is ignored with a warning. */
 const ENGINE_MANAGED = ['id', 'owner', 'created_at', 'updated_at', 'deleted', 'deleted_at', 'embedding_model', 'lineage_parents', 'lineage_children',
   'tenant', 'valid_to', 'supersedes', 'trace_id', 'statement_index', 'utility', 'utility_n'];
+/** The lists above as sets, for the per-key lookups of every Encode. */
+const PAYLOAD_KEYS: ReadonlySet<string> = new Set([...PAYLOAD_CONTENT, ...PAYLOAD_METADATA]);
+const ENCODE_ARG_SET: ReadonlySet<string> = new Set(ENCODE_ARGS);
+const ENGINE_MANAGED_SET: ReadonlySet<string> = new Set(ENGINE_MANAGED);
 const LOCK_COLUMN_MODES = ['read_only', 'append_only', 'custom'];
 
 export function lowerEncode(l: Lowerer, ir: IROf<'Encode'>): { values: ColumnValues; skipEmbedding: boolean; embedding?: readonly number[]; fact?: FactWrite } {
@@ -56,12 +60,12 @@ export function lowerEncode(l: Lowerer, ir: IROf<'Encode'>): { values: ColumnVal
   // (payload extras such as knowledge_type and context included); explicit facets win.
   const facets: Record<string, JsonValue> = {};
   for (const [key, v] of Object.entries(payload)) {
-    if (!PAYLOAD_CONTENT.includes(key) && !PAYLOAD_METADATA.includes(key)) setOwn(facets, key, asJson(v));
+    if (!PAYLOAD_KEYS.has(key)) setOwn(facets, key, asJson(v));
   }
   for (const [key, v] of Object.entries(a)) {
-    if (ENGINE_MANAGED.includes(key)) {
+    if (ENGINE_MANAGED_SET.has(key)) {
       l.warn('ignored-arg', `Encode ignores '${key}': the engine sets it (owner is the acting actor)`, `args.${key}`);
-    } else if (!ENCODE_ARGS.includes(key)) setOwn(facets, key, asJson(v));
+    } else if (!ENCODE_ARG_SET.has(key)) setOwn(facets, key, asJson(v));
   }
   // Some IRs spell a key with stray spaces (" facets"); read it as the intended key.
   for (const f of [payload.facets, a[' facets'], a.facets]) if (isPlainObject(f)) assignOwn(facets, f);

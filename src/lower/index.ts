@@ -31,6 +31,8 @@ export interface LowerContext {
   readonly traceId?: string;
   /** The statement's index in its script. */
   readonly statement?: number;
+  /** `now` as UTC text (`formatUtc(now)`), when the caller has it already (once per script). */
+  readonly nowText?: string;
 }
 
 export type LowerResult =
@@ -47,7 +49,7 @@ export function lowerIr(ir: IR, ctx: LowerContext): LowerResult {
     tenant: ctx.tenant ?? DEFAULT_TENANT,
     traceId: ctx.traceId ?? '',
     statement: ctx.statement ?? 0,
-    now: formatUtc(ctx.now),
+    now: ctx.nowText ?? formatUtc(ctx.now),
     dryRun: meta.dry_run === true,
     confirmation: meta.confirmation === true,
   };
@@ -56,7 +58,7 @@ export function lowerIr(ir: IR, ctx: LowerContext): LowerResult {
   refuseLeadingBom(l, ir.args, 'args');
   if (l.errors.length) return { ok: false, diagnostics: l.errors };
   // The IR is the caller's object: it is referenced, never frozen.
-  for (const [key, value] of Object.entries(op)) if (key !== 'ir') deepFreeze(value);
+  for (const key in op) if (key !== 'ir') deepFreeze((op as unknown as Record<string, unknown>)[key]);
   return { ok: true, operation: Object.freeze(op), warnings: l.warnings };
 }
 
@@ -69,9 +71,23 @@ function lowerOp(l: Lowerer, ir: IR, base: OperationBase): Operation {
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
+    for (const k in value) deepFreeze((value as Record<string, unknown>)[k]);
   }
   return value;
+}
+
+/** Whether some string in `value` starts with U+FEFF (the common answer, no, without spelling paths). */
+function hasLeadingBom(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (v.charCodeAt(0) === 0xfeff) return true;
+    } else if (v && typeof v === 'object') {
+      for (const k in v) if (Object.hasOwn(v, k)) stack.push((v as Record<string, unknown>)[k]);
+    }
+  }
+  return false;
 }
 
 /**
@@ -81,6 +97,7 @@ function deepFreeze<T>(value: T): T {
  * depth is bounded by validation, but the walk need not rely on it.
  */
 function refuseLeadingBom(l: Lowerer, value: unknown, path: string): void {
+  if (!hasLeadingBom(value)) return;
   // Each entry is a value and the entry of its parent, with its key: paths are spelled only for a refusal.
   type Entry = { readonly v: unknown; readonly key: string; readonly parent: Entry | null };
   const pathOf = (e: Entry): string => (e.parent ? `${pathOf(e.parent)}.${e.key}` : e.key);

@@ -5,7 +5,7 @@
  */
 import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
 import type { JsonValue } from '../ir/schema.js';
-import { addDuration, formatUtc, parseDuration, parseInstant } from './time.js';
+import { addDuration, formatUtc, parseDuration, parseInstant, utcText } from './time.js';
 
 export class Lowerer {
   readonly errors: Diagnostic[] = [];
@@ -22,12 +22,12 @@ export class Lowerer {
   /** An instant as UTC `YYYY-MM-DDTHH:MM:SSZ`. */
   instant(value: string | undefined, path: string): string | undefined {
     if (value === undefined) return undefined;
-    const d = parseInstant(value);
-    if (!d) {
+    const utc = utcText(value);
+    if (utc === null) {
       this.error('invalid-datetime', `'${value}' is not an ISO-8601 date or date-time`, path);
       return undefined;
     }
-    return formatUtc(d);
+    return utc;
   }
 
   /** now ± an ISO or short duration. */

@@ -8,6 +8,27 @@ export function formatUtc(date: Date): string {
   return date.toISOString().slice(0, 19) + 'Z';
 }
 
+const CANONICAL_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * `formatUtc(parseInstant(text))`, or null where that parse fails. Text already in the form
+ * `YYYY-MM-DDTHH:MM:SSZ` (most stored and generated times) is checked and returned as it is,
+ * without building dates; anything else goes through the parser.
+ */
+export function utcText(text: string): string | null {
+  const m = CANONICAL_UTC.exec(text);
+  if (m) {
+    const y = +m[1], mo = +m[2], d = +m[3];
+    const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+    const days = mo === 2 && leap ? 29 : DAYS_IN_MONTH[mo - 1];
+    // Years before 1000 take the parser's path (Date.UTC reads 0–99 as 19xx, which it refuses).
+    if (y >= 1000 && mo >= 1 && mo <= 12 && d >= 1 && d <= days && +m[4] <= 23 && +m[5] <= 59 && +m[6] <= 59) return text;
+  }
+  const date = parseInstant(text);
+  return date ? formatUtc(date) : null;
+}
+
 /**
  * Parses an ISO-8601 date or date-time; a date alone means midnight UTC and a time without an
  * offset is read as UTC. Returns null for anything else (including impossible dates).
