@@ -10,8 +10,8 @@ import type { Io } from '../src/execute/io.js';
 
 const t0 = performance.now();
 const { readFileSync } = await import('node:fs');
-const { parseSamples, runEachIo, evaluateRanking, evaluateAssertion, openSharedStore } = await import('../src/conformance/index.js');
-const { loadSqlJs } = await import('../src/execute/store.js');
+const { parseSamples, runEachIo, evaluateRanking, evaluateAssertion } = await import('../src/conformance/index.js');
+const { loadSqlJs, openStore } = await import('../src/execute/store.js');
 const { forgetVectorIndex } = await import('../src/execute/vectors.js');
 const tImport = performance.now();
 
@@ -22,7 +22,9 @@ const { samples } = parseSamples(readFileSync(file, 'utf8'));
 const tParse = performance.now();
 const SQL = await loadSqlJs();
 const tWasm = performance.now();
-const store = await openSharedStore(SQL);
+const opened = await openStore({ sqlJs: SQL });
+if (!opened.ok) throw new Error('cannot open an empty store');
+const store = opened.store;
 const tStore = performance.now();
 
 // Statements compiled (the driver keeps them prepared: how often it still compiles one).

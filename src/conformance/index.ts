@@ -248,50 +248,32 @@ function* sampleIo(store: Store<AnySqlDriver>, sample: Sample, op: string, polic
   };
 }
 
-/** The samples `only` selects (all when it is absent), in order. */
-export function chooseSamples(samples: readonly Sample[], only?: string): readonly Sample[] {
-  return only ? samples.filter((s) => sampleOp(s).toLowerCase() === only.toLowerCase()) : samples;
-}
-
-/** A report with nothing tallied yet (`tallySample` adds each sample's outcome, in sample order). */
-export function emptyReport(): BenchReport {
-  return { samples: tally(), assertions: tally(), ranking: tally(), by_op: {}, failures: [] };
-}
-
-/** An empty in-memory store for `runSampleShared` to run every sample on. */
-export async function openSharedStore(sqlJs?: SqlJsStatic): Promise<Store> {
-  const opened = await openStore({ sqlJs: sqlJs ?? (await loadSqlJs()) });
-  if (!opened.ok) throw new Error('internal: cannot open an empty store');
-  return opened.store;
-}
-
-/**
- * One sample on the shared in-memory store, inside a transaction that is never committed: the
- * next sample finds the store as fresh as a new one, and the prepared statements of the last.
- */
-export function runSampleShared(store: Store, sample: Sample, policy: Policy = 'default'): SampleOutcome {
-  const op = sampleOp(sample);
-  const outcome = store.drive(store.transactionIo(function* () {
-    return { commit: false, value: yield* sampleIo(store, sample, op, policy) };
-  }));
-  // The in-memory vector index, which follows the store's writes, is dropped with the transaction.
-  forgetVectorIndex(store);
-  return outcome;
-}
-
 export async function runBenchmark(samples: readonly Sample[], options: BenchOptions = {}): Promise<BenchReport> {
-  const chosen = chooseSamples(samples, options.only);
-  const report = emptyReport();
+  const chosen = options.only ? samples.filter((s) => sampleOp(s).toLowerCase() === options.only!.toLowerCase()) : samples;
+  const report: BenchReport = { samples: tally(), assertions: tally(), ranking: tally(), by_op: {}, failures: [] };
   const policy = options.policy ?? 'default';
-  const shared = options.backend ? undefined : await openSharedStore(options.sqlJs);
+  let shared: Store | undefined;
+  if (!options.backend) {
+    const opened = await openStore({ sqlJs: options.sqlJs ?? (await loadSqlJs()) });
+    if (!opened.ok) throw new Error('internal: cannot open an empty store');
+    shared = opened.store;
+  }
   try {
     for (const [i, sample] of chosen.entries()) {
+      const op = sampleOp(sample);
       let outcome: SampleOutcome;
-      if (shared) outcome = runSampleShared(shared, sample, policy);
-      else {
+      if (shared) {
+        const store = shared;
+        // The sample's transaction is never committed; the in-memory vector index, which follows
+        // the store's writes, is dropped with it.
+        outcome = store.drive(store.transactionIo(function* () {
+          return { commit: false, value: yield* sampleIo(store, sample, op, policy) };
+        }));
+        forgetVectorIndex(store);
+      } else {
         const store = await options.backend!.open(i);
         try {
-          outcome = await store.driveAsync(sampleIo(store, sample, sampleOp(sample), policy));
+          outcome = await store.driveAsync(sampleIo(store, sample, op, policy));
         } finally {
           await options.backend!.release(store, i);
         }
@@ -306,8 +288,8 @@ export async function runBenchmark(samples: readonly Sample[], options: BenchOpt
   return report;
 }
 
-/** Adds one sample's outcome to the report (samples are tallied in order: the failures list and `by_op` keep it). */
-export function tallySample(report: BenchReport, sample: Sample, outcome: SampleOutcome): void {
+/** Adds one sample's outcome to the report. */
+function tallySample(report: BenchReport, sample: Sample, outcome: SampleOutcome): void {
   const op = outcome.op;
   const byOp = (report.by_op[op] ??= { samples: tally(), assertions: tally(), ranking: tally() });
   const fail = (kind: Failure['kind'], name: string, why: string) => report.failures.push({ sample: sample.id, op, kind, name, why });

@@ -1,9 +1,8 @@
 /**
- * `t2m bench <samples.jsonl> [--json] [--only <op>] [--strict] [--threads <n>]`: the Text2Mem benchmark against this engine;
+ * `t2m bench <samples.jsonl> [--json] [--only <op>] [--strict]`: the Text2Mem benchmark against this engine;
  * with `--plan --base-url … --model …`, the planning evaluation (SMA, ESR, EMR; spec/planning.md).
  */
 import { readFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
 import { addModelOptions, modelOptions, type ModelFlags } from './plan.js';
@@ -17,10 +16,9 @@ export function benchCommand(program: Command): void {
     .option('--only <op>', 'only samples of this operation (e.g. Label)')
     .option('--strict', 'strict policy: warnings refuse a statement, the slips read as meant (no stage, filter.tags, …) included')
     .option('--db <store>', "the backend each sample runs on, in a fresh store: ':memory:' (default; SQLite), 'pglite:' or 'postgres://…' (a fresh schema per sample)")
-    .option('--threads <n>', 'threads the samples run on, in this one process (default: 2 when a core is free by the load average, else 1); the report is the same')
     .option('--plan', 'planning evaluation: NL request → plan (the model flags below) → run → assertions')
     .option('--limit <n>', 'with --plan: at most n samples'))
-    .action(async (file: string, opts: { json?: boolean; only?: string; strict?: boolean; plan?: boolean; limit?: string; db?: string; threads?: string } & ModelFlags) => {
+    .action(async (file: string, opts: { json?: boolean; only?: string; strict?: boolean; plan?: boolean; limit?: string; db?: string } & ModelFlags) => {
       let text: string;
       try {
         text = readFileSync(file, 'utf8');
@@ -29,85 +27,65 @@ export function benchCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      // A second thread pays for loading and optimising the engine again (about a sixth more CPU):
-      // a win only with a core to spare, so by default two when the last minute's load leaves one free.
-      const spare = availableParallelism() - loadavg()[0];
-      const threads = opts.threads === undefined ? (spare >= 1.5 ? 2 : 1) : Number(opts.threads);
-      if (!(Number.isInteger(threads) && threads >= 1)) {
-        process.stderr.write('t2m bench: --threads must be a positive integer\n');
+      // Loaded on use so the other commands do not pay for the engine (sql.js).
+      const { formatReport, parseSamples, runBenchmark } = await loaded(import('../../conformance/index.js'));
+      const { samples, errors } = parseSamples(text);
+      for (const e of errors) process.stderr.write(`${file}: ${e}\n`);
+      if (errors.length) {
         process.exitCode = 2;
         return;
       }
-      // The other threads start first, so that their start-up overlaps this one's (src/node/bench-pool.ts);
-      // a file of a few samples (a thread takes 8 at a time) is not worth a thread.
-      let lines = 0;
-      for (let at = text.indexOf('\n'); at >= 0 && lines < 16; at = text.indexOf('\n', at + 1)) lines++;
-      const pool = threads > 1 && lines >= 16 && !opts.plan && (opts.db === undefined || opts.db === ':memory:') ? (await import('../../node/bench-pool.js')).startBenchThreads(threads) : undefined;
-      try {
-        // Loaded on use so the other commands do not pay for the engine (sql.js).
-        const { formatReport, parseSamples, runBenchmark } = await loaded(import('../../conformance/index.js'));
-        const { samples, errors } = parseSamples(text);
-        for (const e of errors) process.stderr.write(`${file}: ${e}\n`);
-        if (errors.length) {
+      const tty = process.stderr.isTTY;
+      const onProgress = (every: number) => (done: number, total: number) => {
+        if (done % every !== 0 && done !== total) return;
+        const width = 30;
+        const filled = Math.round((done / total) * width);
+        const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`;
+        process.stderr.write(tty ? `\r${bar}${done === total ? '\n' : ''}` : `${bar}\n`);
+      };
+      if (opts.plan) {
+        const [{ GBNF }, { openAIProvider }, { formatPlanReport, runPlanBenchmark }] = await loaded(Promise.all([
+          import('../../agents/gbnf.js'), import('../../agents/openai.js'), import('../../agents/plan-bench.js'),
+        ]));
+        const resolved = modelOptions(opts, { GBNF, openAIProvider });
+        if (!resolved.ok) {
+          process.stderr.write(`t2m bench: ${resolved.message}\n`);
           process.exitCode = 2;
           return;
         }
-        const tty = process.stderr.isTTY;
-        const onProgress = (every: number) => (done: number, total: number) => {
-          if (done % every !== 0 && done !== total) return;
-          const width = 30;
-          const filled = Math.round((done / total) * width);
-          const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`;
-          process.stderr.write(tty ? `\r${bar}${done === total ? '\n' : ''}` : `${bar}\n`);
-        };
-        if (opts.plan) {
-          const [{ GBNF }, { openAIProvider }, { formatPlanReport, runPlanBenchmark }] = await loaded(Promise.all([
-            import('../../agents/gbnf.js'), import('../../agents/openai.js'), import('../../agents/plan-bench.js'),
-          ]));
-          const resolved = modelOptions(opts, { GBNF, openAIProvider });
-          if (!resolved.ok) {
-            process.stderr.write(`t2m bench: ${resolved.message}\n`);
-            process.exitCode = 2;
-            return;
-          }
-          const limit = opts.limit === undefined ? undefined : Number(opts.limit);
-          if (limit !== undefined && !(Number.isInteger(limit) && limit >= 0)) {
-            process.stderr.write('t2m bench: --limit must be a non-negative integer\n');
-            process.exitCode = 2;
-            return;
-          }
-          const report = await runPlanBenchmark(samples, { ...(resolved.options as unknown as Parameters<typeof runPlanBenchmark>[1]), only: opts.only, limit, onProgress: onProgress(5) });
-          process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatPlanReport(report)}\n`);
+        const limit = opts.limit === undefined ? undefined : Number(opts.limit);
+        if (limit !== undefined && !(Number.isInteger(limit) && limit >= 0)) {
+          process.stderr.write('t2m bench: --limit must be a non-negative integer\n');
+          process.exitCode = 2;
           return;
         }
-        let backend: import('../../node/bench-backend.js').OpenBackend | undefined;
-        if (opts.db !== undefined) {
-          const [{ parseStoreUrl, isDiagnostic }, { benchBackend }] = await loaded(Promise.all([import('../../node/store-url.js'), import('../../node/bench-backend.js')]));
-          const url = parseStoreUrl(opts.db);
-          const opened = isDiagnostic(url) ? url : await benchBackend(url);
-          if ('code' in opened) {
-            process.stderr.write(`t2m bench: ${opened.code}: ${opened.message}\n`);
-            process.exitCode = 2;
-            return;
-          }
-          backend = opened;
-        }
-        let report: Awaited<ReturnType<typeof runBenchmark>>;
-        try {
-          const options = { only: opts.only, policy: opts.strict ? 'strict' : 'default', onProgress: onProgress(25) } as const;
-          // Samples on a backend of their own run one at a time; on the in-memory default, on `threads` threads.
-          report = pool && !backend?.backend ? await pool.run(samples, options) : await runBenchmark(samples, { ...options, backend: backend?.backend });
-        } finally {
-          await backend?.close();
-        }
-        if (opts.json) {
-          const { failures, ...summary } = report;
-          process.stdout.write(JSON.stringify({ ...summary, failures }, null, 2) + '\n');
-        } else process.stdout.write(formatReport(report) + '\n');
-        const rate = (t: { total: number; passed: number }) => (t.total ? t.passed / t.total : 1);
-        if (rate(report.assertions) < 0.99 || rate(report.ranking) < 0.99) process.exitCode = 1;
-      } finally {
-        await pool?.close();
+        const report = await runPlanBenchmark(samples, { ...(resolved.options as unknown as Parameters<typeof runPlanBenchmark>[1]), only: opts.only, limit, onProgress: onProgress(5) });
+        process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatPlanReport(report)}\n`);
+        return;
       }
+      let backend: import('../../node/bench-backend.js').OpenBackend | undefined;
+      if (opts.db !== undefined) {
+        const [{ parseStoreUrl, isDiagnostic }, { benchBackend }] = await loaded(Promise.all([import('../../node/store-url.js'), import('../../node/bench-backend.js')]));
+        const url = parseStoreUrl(opts.db);
+        const opened = isDiagnostic(url) ? url : await benchBackend(url);
+        if ('code' in opened) {
+          process.stderr.write(`t2m bench: ${opened.code}: ${opened.message}\n`);
+          process.exitCode = 2;
+          return;
+        }
+        backend = opened;
+      }
+      let report: Awaited<ReturnType<typeof runBenchmark>>;
+      try {
+        report = await runBenchmark(samples, { only: opts.only, policy: opts.strict ? 'strict' : 'default', onProgress: onProgress(25), backend: backend?.backend });
+      } finally {
+        await backend?.close();
+      }
+      if (opts.json) {
+        const { failures, ...summary } = report;
+        process.stdout.write(JSON.stringify({ ...summary, failures }, null, 2) + '\n');
+      } else process.stdout.write(formatReport(report) + '\n');
+      const rate = (t: { total: number; passed: number }) => (t.total ? t.passed / t.total : 1);
+      if (rate(report.assertions) < 0.99 || rate(report.ranking) < 0.99) process.exitCode = 1;
     });
 }
