@@ -9,7 +9,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { rng, zipfVocabulary } from './workload.js';
+import { rng, searchCorpus } from './workload.js';
 
 type Engine = typeof import('../src/engine/index.js');
 const other = process.env.T2M_ENGINE_B;
@@ -28,23 +28,7 @@ const NOW = '2026-01-01T00:00:00Z';
 const A: Engine = await import('../src/engine/index.js');
 const B: Engine = await import(pathToFileURL(resolve(other)).href);
 
-const vocabulary = zipfVocabulary();
-const texts: string[] = [];
-function encodeIr(i: number, r: () => number) {
-  const text = vocabulary.text(r, 8 + Math.floor(r() * 18));
-  texts[i] = text;
-  const day = Math.floor(r() * 365);
-  return {
-    stage: 'ENC', op: 'Encode',
-    args: { payload: { text }, type: 'note', tags: [`tag${Math.floor(r() * 100)}`], time: new Date(Date.UTC(2025, 0, 1) + day * 86_400_000).toISOString().slice(0, 19) + 'Z' },
-  };
-}
-function queryOf(r: () => number): string {
-  const words = texts[Math.floor(r() * texts.length)].split(' ');
-  const n = 2 + Math.floor(r() * 3);
-  const start = Math.floor(r() * Math.max(1, words.length - n));
-  return words.slice(start, start + n).join(' ');
-}
+const { encodeIr, queryOf } = searchCorpus();
 const pct = (xs: number[], p: number) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 
 const engines = [{ name: 'this', e: A, store: await A.createStore(), p95: [] as number[] }, { name: 'other', e: B, store: await B.createStore(), p95: [] as number[] }];

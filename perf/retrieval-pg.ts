@@ -24,7 +24,7 @@ import { NgramEmbedder } from '../src/execute/text.js';
 import { PgliteDriver } from '../src/postgres/pglite-driver.js';
 import { preparePostgresStore } from '../src/postgres/open.js';
 import { openOnDriver } from '../src/postgres/store.js';
-import { NOW, rng, TAGS, zipfVocabulary } from './workload.js';
+import { NOW, rng, TAGS, searchCorpus } from './workload.js';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(name);
@@ -34,19 +34,7 @@ const SIZES = (arg('--sizes') ?? '1000,10000').split(',').map(Number);
 const QUERIES = Number(arg('--queries') ?? 100);
 const WARMUP = 10;
 
-const vocabulary = zipfVocabulary();
-const texts: string[] = [];
-function encodeIr(i: number, r: () => number) {
-  const text = vocabulary.text(r, 8 + Math.floor(r() * 18));
-  texts[i] = text;
-  return { stage: 'ENC', op: 'Encode', args: { payload: { text }, type: 'note', tags: [TAGS[Math.floor(r() * 10)]] } };
-}
-function queryOf(r: () => number): string {
-  const words = texts[Math.floor(r() * texts.length)].split(' ');
-  const n = 2 + Math.floor(r() * 3);
-  const start = Math.floor(r() * Math.max(1, words.length - n));
-  return words.slice(start, start + n).join(' ');
-}
+const { encodeIr, queryOf } = searchCorpus(false);
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 const f1 = (x: number) => x.toFixed(1);
 

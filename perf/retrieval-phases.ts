@@ -12,7 +12,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import * as engine from '../src/engine/index.js';
 import { KeywordIndex } from '../src/execute/keywords.js';
 import { VectorIndex } from '../src/execute/vectors.js';
-import { rng, zipfVocabulary } from './workload.js';
+import { rng, searchCorpus } from './workload.js';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(name);
@@ -23,23 +23,7 @@ const QUERIES = Number(arg('--queries') ?? 400);
 const WARMUP = 20;
 const NOW = '2026-01-01T00:00:00Z';
 
-const vocabulary = zipfVocabulary();
-const texts: string[] = [];
-function encodeIr(i: number, r: () => number) {
-  const text = vocabulary.text(r, 8 + Math.floor(r() * 18));
-  texts[i] = text;
-  const day = Math.floor(r() * 365);
-  return {
-    stage: 'ENC', op: 'Encode',
-    args: { payload: { text }, type: 'note', tags: [`tag${Math.floor(r() * 100)}`], time: new Date(Date.UTC(2025, 0, 1) + day * 86_400_000).toISOString().slice(0, 19) + 'Z' },
-  };
-}
-function queryOf(r: () => number): string {
-  const words = texts[Math.floor(r() * texts.length)].split(' ');
-  const n = 2 + Math.floor(r() * 3);
-  const start = Math.floor(r() * Math.max(1, words.length - n));
-  return words.slice(start, start + n).join(' ');
-}
+const { encodeIr, queryOf } = searchCorpus();
 
 // Per-query phase totals, filled by the wrappers below.
 let phase: Record<string, number> = {};

@@ -12,7 +12,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { rng, zipfVocabulary } from './workload.js';
+import { rng, searchCorpus } from './workload.js';
 
 const argIndex = process.argv.indexOf('--sizes');
 const SIZES = argIndex > 0 ? process.argv[argIndex + 1].split(',').map(Number) : [1_000, 10_000, 100_000];
@@ -25,25 +25,7 @@ const enginePath = process.env.T2M_ENGINE;
 const engine: Engine = await import(enginePath ? pathToFileURL(resolve(enginePath)).href : '../src/engine/index.js');
 
 
-const vocabulary = zipfVocabulary();
-
-const texts: string[] = [];
-function encodeIr(i: number, r: () => number) {
-  const text = vocabulary.text(r, 8 + Math.floor(r() * 18));
-  texts[i] = text;
-  const day = Math.floor(r() * 365);
-  return {
-    stage: 'ENC', op: 'Encode',
-    args: { payload: { text }, type: 'note', tags: [`tag${Math.floor(r() * 100)}`], time: new Date(Date.UTC(2025, 0, 1) + day * 86_400_000).toISOString().slice(0, 19) + 'Z' },
-  };
-}
-
-function queryOf(r: () => number): string {
-  const words = texts[Math.floor(r() * texts.length)].split(' ');
-  const n = 2 + Math.floor(r() * 3);
-  const start = Math.floor(r() * Math.max(1, words.length - n));
-  return words.slice(start, start + n).join(' ');
-}
+const { encodeIr, queryOf } = searchCorpus();
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 const ms = (x: number) => x.toFixed(1).padStart(8);

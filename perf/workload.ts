@@ -63,3 +63,32 @@ export function zipfVocabulary(seed = 42, size = 5000): { readonly words: readon
   };
   return { words, text: (r, n) => Array.from({ length: n }, () => word(r)).join(' ') };
 }
+
+/**
+ * The corpus and queries of the search benchmarks (perf/retrieval*.ts): `encodeIr(i, r)` is the
+ * Encode IR of memory i, a Zipf text of 8–25 words with one tag (of 100, or of `TAGS`' first 10
+ * without a time when `timed` is false, as perf/retrieval-pg.ts wants) and a time in 2025;
+ * `queryOf(r)` is 2–4 consecutive words of a text stored so far.
+ */
+export function searchCorpus(timed = true): { encodeIr(i: number, r: () => number): unknown; queryOf(r: () => number): string } {
+  const vocabulary = zipfVocabulary();
+  const texts: string[] = [];
+  return {
+    encodeIr(i, r) {
+      const text = vocabulary.text(r, 8 + Math.floor(r() * 18));
+      texts[i] = text;
+      if (!timed) return { stage: 'ENC', op: 'Encode', args: { payload: { text }, type: 'note', tags: [TAGS[Math.floor(r() * 10)]] } };
+      const day = Math.floor(r() * 365);
+      return {
+        stage: 'ENC', op: 'Encode',
+        args: { payload: { text }, type: 'note', tags: [`tag${Math.floor(r() * 100)}`], time: new Date(Date.UTC(2025, 0, 1) + day * 86_400_000).toISOString().slice(0, 19) + 'Z' },
+      };
+    },
+    queryOf(r) {
+      const words = texts[Math.floor(r() * texts.length)].split(' ');
+      const n = 2 + Math.floor(r() * 3);
+      const start = Math.floor(r() * Math.max(1, words.length - n));
+      return words.slice(start, start + n).join(' ');
+    },
+  };
+}
