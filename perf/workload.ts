@@ -92,3 +92,33 @@ export function searchCorpus(timed = true): { encodeIr(i: number, r: () => numbe
     },
   };
 }
+
+const pct = (xs: number[], p: number) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+
+/**
+ * Times `a` and `b` on each query in turn, alternating which goes first (so that neither always
+ * follows the other's cache traffic), skips the first `warmup` queries, and prints p50/p95 of
+ * each, their ratio, and on how many queries the two returned the same (by JSON).
+ */
+export function alternateAB<Q>(title: string, queries: readonly Q[], warmup: number, a: (q: Q) => unknown, b: (q: Q) => unknown): void {
+  const ta: number[] = [], tb: number[] = [];
+  let same = 0;
+  for (const [i, q] of queries.entries()) {
+    const [first, second] = i % 2 ? [a, b] : [b, a];
+    let t = performance.now();
+    const x = first(q);
+    const dx = performance.now() - t;
+    t = performance.now();
+    const y = second(q);
+    const dy = performance.now() - t;
+    if (i < warmup) continue;
+    (first === a ? ta : tb).push(dx);
+    (first === a ? tb : ta).push(dy);
+    if (JSON.stringify(x) === JSON.stringify(y)) same++;
+  }
+  const n = queries.length - warmup;
+  console.log(`${title}, ${n} queries after ${warmup} warm-ups`);
+  console.log(`  this   p50 ${pct(ta, 0.5).toFixed(2)} ms  p95 ${pct(ta, 0.95).toFixed(2)} ms`);
+  console.log(`  other  p50 ${pct(tb, 0.5).toFixed(2)} ms  p95 ${pct(tb, 0.95).toFixed(2)} ms`);
+  console.log(`  ratio  p50 ×${(pct(ta, 0.5) / pct(tb, 0.5)).toFixed(2)}  p95 ×${(pct(ta, 0.95) / pct(tb, 0.95)).toFixed(2)}; same results on ${same} / ${n} queries`);
+}
