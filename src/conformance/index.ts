@@ -11,6 +11,7 @@ import { loadSqlJs, openStore, type Store } from '../execute/store.js';
 import { forgetVectorIndex } from '../execute/vectors.js';
 import type { Policy } from '../check/index.js';
 import { runIo, type RunOptions, type StatementResult } from '../engine/index.js';
+import { withoutDoubleQuotedStrings } from './legacy-sql.js';
 import { sqliteAssertionToPostgres } from './postgres.js';
 
 export interface Assertion {
@@ -138,7 +139,8 @@ export function evaluateAssertionAsync(store: Store<AnySqlDriver>, a: Assertion)
 /** An assertion as a query (src/execute/io.ts): an SQL error in it is a failed assertion, not a crash. */
 function* assertionIo(store: Store<AnySqlDriver>, a: Assertion): Io<{ passed: boolean; actual: number | string }> {
   const { sql, bind } = assertionSql(a);
-  const text = store.dialect.name === 'postgres' ? sqliteAssertionToPostgres(sql) : sql;
+  // better-sqlite3 is built without SQLite's legacy double-quoted strings, which the data relies on (./legacy-sql.ts).
+  const text = store.dialect.name === 'postgres' ? sqliteAssertionToPostgres(sql) : store.driver.kind === 'better-sqlite3' ? withoutDoubleQuotedStrings(sql) : sql;
   try {
     // Benchmark assertions are the benchmark's own SQL, run as given against the store's database.
     return counted(a, yield* all(text, bind));
@@ -211,6 +213,12 @@ export interface BenchOptions {
   readonly onSample?: (outcome: SampleOutcome) => void;
   /** Run the samples on another backend (`t2m bench --db`; see src/node/bench-backend.ts). */
   readonly backend?: BenchBackend;
+  /**
+   * The empty synchronous store the samples share (each in a transaction rolled back after it),
+   * e.g. a native in-memory SQLite store on Node (src/node/sqlite-file.ts `openMemoryStore`);
+   * default a sql.js store. The runner closes it at the end.
+   */
+  readonly store?: Store;
 }
 
 /** One sample's outcome in detail (the report keeps only its tallies and failures). */
@@ -252,8 +260,8 @@ export async function runBenchmark(samples: readonly Sample[], options: BenchOpt
   const chosen = options.only ? samples.filter((s) => sampleOp(s).toLowerCase() === options.only!.toLowerCase()) : samples;
   const report: BenchReport = { samples: tally(), assertions: tally(), ranking: tally(), by_op: {}, failures: [] };
   const policy = options.policy ?? 'default';
-  let shared: Store | undefined;
-  if (!options.backend) {
+  let shared: Store | undefined = options.backend ? undefined : options.store;
+  if (!options.backend && !shared) {
     const opened = await openStore({ sqlJs: options.sqlJs ?? (await loadSqlJs()) });
     if (!opened.ok) throw new Error('internal: cannot open an empty store');
     shared = opened.store;

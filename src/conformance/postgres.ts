@@ -13,23 +13,16 @@
  * Quoted strings are left alone. Parameters stay named; the driver numbers them.
  */
 import { MEMORY_COLUMNS } from '../compile/columns.js';
+import { outsideStrings, quotedWordsAsStrings } from './legacy-sql.js';
 
 const COLUMNS = new Set(MEMORY_COLUMNS.map((c) => c.name));
 const JSON_COLUMNS = MEMORY_COLUMNS.filter((c) => c.kind === 'json-array' || c.kind === 'json-object').map((c) => c.name);
 const JSON_LIKE = new RegExp(`\\b(${JSON_COLUMNS.join('|')})(\\s+(?:NOT\\s+)?LIKE\\b)`, 'gi');
 
-/** Applies `fn` to the parts of `sql` outside single-quoted strings. */
-function outsideStrings(sql: string, fn: (code: string) => string): string {
-  return sql
-    .split(/('(?:[^']|'')*')/)
-    .map((part, i) => (i % 2 === 1 ? part : fn(part)))
-    .join('');
-}
-
 export function sqliteAssertionToPostgres(sql: string): string {
   return outsideStrings(sql, (code) =>
     code
-      .replace(/"((?:[^"]|"")*)"/g, (whole, inner: string) => (COLUMNS.has(inner.toLowerCase()) ? whole : `'${inner.replace(/""/g, '"').replace(/'/g, "''")}'`))
+      .replace(...quotedWordsAsStrings(COLUMNS))
       .replace(/\bjson_each\s*\(/gi, 't2m_json_each(')
       .replace(/\bjson_extract\s*\(/gi, 't2m_json_extract(')
       .replace(JSON_LIKE, '$1::text$2')

@@ -6,7 +6,6 @@
  * and the browser alike, exportable as bytes); store files use the native driver in
  * src/node/sqlite-file.ts; an asynchronous driver comes prepared: `new Store(driver, { dialect })`.
  */
-import initSqlJs from 'sql.js';
 import type { SqlJsStatic } from 'sql.js';
 import type { Dialect, SqlStatement, SqlValue } from '../compile/dialect.js';
 import { sqlite } from '../compile/dialects/sqlite.js';
@@ -42,12 +41,16 @@ export type OpenResult = { readonly ok: true; readonly store: Store } | { readon
 
 let defaultModule: Promise<SqlJsStatic> | undefined;
 
+/**
+ * sql.js, initialised. Imported on first use: a process whose stores are all native or PostgreSQL
+ * (`t2m bench` on Node, store files) never loads it.
+ */
 export function loadSqlJs(options: Pick<StoreOptions, 'sqlJs' | 'locateFile' | 'wasmBinary'> = {}): Promise<SqlJsStatic> {
   if (options.sqlJs) return Promise.resolve(options.sqlJs);
   if (options.locateFile || options.wasmBinary) {
-    return initSqlJs({ locateFile: options.locateFile, wasmBinary: options.wasmBinary as ArrayBuffer | undefined });
+    return import('sql.js').then((m) => m.default({ locateFile: options.locateFile, wasmBinary: options.wasmBinary as ArrayBuffer | undefined }));
   }
-  defaultModule ??= initSqlJs();
+  defaultModule ??= import('sql.js').then((m) => m.default());
   return defaultModule;
 }
 

@@ -1,25 +1,32 @@
 /**
- * `t2m bench --db <store>`: where each benchmark sample runs. On PGlite or a server, one
- * connection and a fresh schema per sample (`t2m_bench_<pid>_<n>`, prepared as a store, dropped
- * after the sample); for `:memory:` and SQLite files, the default: a fresh in-memory SQLite store
- * per sample (the benchmark never needs a file).
+ * `t2m bench --db <store>`: where each benchmark sample runs. By default, and for an SQLite file
+ * (the benchmark never needs one), one in-memory SQLite store on the native driver
+ * (better-sqlite3), each sample in a transaction rolled back after it; `:memory:`, the same on
+ * sql.js (wasm, as the browser runs it). On PGlite or a server, one connection and a fresh schema
+ * per sample (`t2m_bench_<pid>_<n>`, prepared as a store, dropped after the sample).
  */
 import type { BenchBackend } from '../conformance/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AsyncSqlDriver } from '../execute/driver.js';
 import { Store } from '../execute/store.js';
 import { postgresDialectOf, preparePostgresStore } from '../postgres/open.js';
-import { connectPostgres } from '../postgres/store.js';
+import { openMemoryStore } from './sqlite-file.js';
 import type { StoreUrl } from './store-url.js';
 
 export interface OpenBackend {
+  /** A store per sample (PostgreSQL). */
   readonly backend?: BenchBackend;
+  /** The empty store every sample shares, each rolled back (the runner closes it); neither: sql.js's. */
+  readonly store?: Store;
   close(): Promise<void>;
 }
 
-/** The backend for `url`, or a diagnostic (an unreachable server). */
-export async function benchBackend(url: StoreUrl): Promise<OpenBackend | Diagnostic> {
-  if (url.kind === 'memory' || url.kind === 'file') return { close: async () => {} };
+/** The backend for `url` (none given: the default), or a diagnostic (an unreachable server). */
+export async function benchBackend(url?: StoreUrl): Promise<OpenBackend | Diagnostic> {
+  if (url === undefined || url.kind === 'file') return { store: openMemoryStore(), close: async () => {} };
+  if (url.kind === 'memory') return { close: async () => {} };
+  // Loaded only for PostgreSQL: pg and PGlite are large.
+  const { connectPostgres } = await import('../postgres/store.js');
   const driver = await connectPostgres(url);
   if ('code' in driver) return driver;
   return { backend: schemaPerSample(driver, (url.kind === 'postgres' ? url.schema : undefined) ?? 'public'), close: () => driver.close() };

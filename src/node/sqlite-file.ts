@@ -160,6 +160,24 @@ export function openStoreFile(path: string, options: StoreFileOptions = {}): Ope
   return { ok: true, store: new Store(driver, options) };
 }
 
+/**
+ * An empty store in memory on the native driver (`:memory:`): what `t2m bench` runs its samples
+ * on in Node (no wasm, no JavaScript binding layer). Gone when closed; the browser and
+ * `--db sqljs:` use sql.js (src/execute/store.ts `openStore`).
+ */
+export function openMemoryStore(options: Pick<StoreOptions, 'embedder' | 'summarizer'> = {}): Store {
+  const db = new Database(':memory:');
+  db.pragma('foreign_keys = OFF');
+  db.pragma('trusted_schema = OFF');
+  const driver = new NativeDriver(db, ':memory:');
+  const problems = prepareStore(driver, sqlite, { integrity: 'none' });
+  if (problems.length) {
+    driver.close();
+    throw new Error(`internal: cannot prepare an empty in-memory store: ${problems.map((p) => p.message).join('; ')}`);
+  }
+  return new Store(driver, options);
+}
+
 /** True for an error SQLite reported (through better-sqlite3); other errors are bugs and are rethrown. */
 export function isSqliteError(e: unknown): e is Error & { code: string } {
   return e instanceof Error && typeof (e as { code?: unknown }).code === 'string' && (e as unknown as { code: string }).code.startsWith('SQLITE_');

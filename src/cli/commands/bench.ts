@@ -15,7 +15,7 @@ export function benchCommand(program: Command): void {
     .option('--json', 'print the report as one JSON object')
     .option('--only <op>', 'only samples of this operation (e.g. Label)')
     .option('--strict', 'strict policy: warnings refuse a statement, the slips read as meant (no stage, filter.tags, …) included')
-    .option('--db <store>', "the backend each sample runs on, in a fresh store: ':memory:' (default; SQLite), 'pglite:' or 'postgres://…' (a fresh schema per sample)")
+    .option('--db <store>', "the backend each sample runs on, in a fresh store: SQLite in memory on the native driver (default), ':memory:' (SQLite in memory on sql.js, as in the browser), 'pglite:' or 'postgres://…' (a fresh schema per sample)")
     .option('--plan', 'planning evaluation: NL request → plan (the model flags below) → run → assertions')
     .option('--limit <n>', 'with --plan: at most n samples'))
     .action(async (file: string, opts: { json?: boolean; only?: string; strict?: boolean; plan?: boolean; limit?: string; db?: string } & ModelFlags) => {
@@ -27,8 +27,8 @@ export function benchCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      // Loaded on use so the other commands do not pay for the engine (sql.js).
-      const { formatReport, parseSamples, runBenchmark } = await loaded(import('../../conformance/index.js'));
+      // Loaded on use so the other commands do not pay for the engine.
+      const [{ formatReport, parseSamples, runBenchmark }, { benchBackend }] = await loaded(Promise.all([import('../../conformance/index.js'), import('../../node/bench-backend.js')]));
       const { samples, errors } = parseSamples(text);
       for (const e of errors) process.stderr.write(`${file}: ${e}\n`);
       if (errors.length) {
@@ -63,23 +63,20 @@ export function benchCommand(program: Command): void {
         process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatPlanReport(report)}\n`);
         return;
       }
-      let backend: import('../../node/bench-backend.js').OpenBackend | undefined;
-      if (opts.db !== undefined) {
-        const [{ parseStoreUrl, isDiagnostic }, { benchBackend }] = await loaded(Promise.all([import('../../node/store-url.js'), import('../../node/bench-backend.js')]));
-        const url = parseStoreUrl(opts.db);
-        const opened = isDiagnostic(url) ? url : await benchBackend(url);
-        if ('code' in opened) {
-          process.stderr.write(`t2m bench: ${opened.code}: ${opened.message}\n`);
-          process.exitCode = 2;
-          return;
-        }
-        backend = opened;
+      // The samples run on native SQLite in memory unless --db names another backend (src/node/bench-backend.ts).
+      const { parseStoreUrl, isDiagnostic } = await loaded(import('../../node/store-url.js'));
+      const url = opts.db === undefined ? undefined : parseStoreUrl(opts.db);
+      const backend = url !== undefined && isDiagnostic(url) ? url : await benchBackend(url);
+      if ('code' in backend) {
+        process.stderr.write(`t2m bench: ${backend.code}: ${backend.message}\n`);
+        process.exitCode = 2;
+        return;
       }
       let report: Awaited<ReturnType<typeof runBenchmark>>;
       try {
-        report = await runBenchmark(samples, { only: opts.only, policy: opts.strict ? 'strict' : 'default', onProgress: onProgress(25), backend: backend?.backend });
+        report = await runBenchmark(samples, { only: opts.only, policy: opts.strict ? 'strict' : 'default', onProgress: onProgress(25), backend: backend.backend, store: backend.store });
       } finally {
-        await backend?.close();
+        await backend.close();
       }
       if (opts.json) {
         const { failures, ...summary } = report;
