@@ -1,10 +1,10 @@
 /**
- * Where the shared benchmark's time goes, phase by phase (issue 14): module load, sql.js's wasm,
- * the empty store, then per sample the prerequisites, the gold statements, the assertions, the
+ * Where the shared benchmark's time goes, phase by phase (issue 14): module load, the empty store
+ * (native SQLite in memory as `t2m bench` runs it; `--sqljs`: sql.js, its wasm load included), then per sample the prerequisites, the gold statements, the assertions, the
  * ranking check and the transaction around them, each split into the engine's JavaScript and the
- * time in the driver (SQL in sql.js), with the costliest SQL texts. On a loaded machine compare
+ * time in the driver (SQL), with the costliest SQL texts. On a loaded machine compare
  * the shares, not the times.
- *   npx tsx perf/bench-phases.ts [file] [--sql 15]     (SQLW=3000 prints whole SQL texts)
+ *   npx tsx perf/bench-phases.ts [file] [--sql 15] [--sqljs]     (SQLW=3000 prints whole SQL texts)
  */
 import type { Io } from '../src/execute/io.js';
 
@@ -12,17 +12,19 @@ const t0 = performance.now();
 const { readFileSync } = await import('node:fs');
 const { parseSamples, runEachIo, evaluateRanking, evaluateAssertion } = await import('../src/conformance/index.js');
 const { loadSqlJs, openStore } = await import('../src/execute/store.js');
+const { openMemoryStore } = await import('../src/node/sqlite-file.js');
 const { forgetVectorIndex } = await import('../src/execute/vectors.js');
 const tImport = performance.now();
 
 const args = process.argv.slice(2);
 const file = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--sql') ?? 'fixtures/upstream/benchmark/text2mem-bench-v2.en.jsonl';
 const topSql = args.includes('--sql') ? Number(args[args.indexOf('--sql') + 1]) : 15;
+const sqljs = args.includes('--sqljs');
 const { samples } = parseSamples(readFileSync(file, 'utf8'));
 const tParse = performance.now();
-const SQL = await loadSqlJs();
+const SQL = sqljs ? await loadSqlJs() : undefined;
 const tWasm = performance.now();
-const opened = await openStore({ sqlJs: SQL });
+const opened = sqljs ? await openStore({ sqlJs: SQL }) : { ok: true as const, store: openMemoryStore() };
 if (!opened.ok) throw new Error('cannot open an empty store');
 const store = opened.store;
 const tStore = performance.now();
@@ -115,7 +117,7 @@ for (const p of ['prerequisites', 'gold', 'assertions', 'ranking'] as const) {
 const ms = (x: number) => `${x.toFixed(0).padStart(6)} ms`;
 console.log(`node start → imports done ${ms(tImport)}  (the imports ${ms(tImport - t0)})`);
 console.log(`parse samples             ${ms(tParse - tImport)}`);
-console.log(`sql.js wasm load          ${ms(tWasm - tParse)}`);
+if (sqljs) console.log(`sql.js wasm load          ${ms(tWasm - tParse)}`);
 console.log(`empty store               ${ms(tStore - tWasm)}`);
 console.log(`${samples.length} samples              ${ms(tEnd - tRun)} wall, ${ms((cpu.user + cpu.system) / 1000)} CPU; in the driver ${ms(inDriver)}`);
 console.log(`                                JS         SQL`);
@@ -123,7 +125,7 @@ for (const p of Object.keys(js) as Phase[]) console.log(`  ${p.padEnd(22)} ${ms(
 console.log(`statements compiled ${prepared} (${preparing.toFixed(0)} ms)`);
 if (topSql > 0) {
   console.log(`\ncostliest SQL (count, total ms, µs each):`);
-  for (const [text, e] of [...bySql].sort((a, b) => b[1].ms - a[1].ms).slice(0, topSql)) {
+  for (const [text, e] of [...bySql].sort(process.env.BYCOUNT ? (a, b) => b[1].n - a[1].n : (a, b) => b[1].ms - a[1].ms).slice(0, topSql)) {
     console.log(`${String(e.n).padStart(6)} ${e.ms.toFixed(0).padStart(6)} ${((1000 * e.ms) / e.n).toFixed(0).padStart(5)}  ${text.replace(/\s+/g, ' ').slice(0, Number(process.env.SQLW ?? 140))}`);
   }
 }

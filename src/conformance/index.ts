@@ -95,26 +95,52 @@ function sqlValue(v: unknown): SqlValue {
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** An assertion's SQL and where each named parameter's value comes from: `[name, param, element]` (element -1: the whole value). */
+interface AssertionPlan {
+  readonly sql: string;
+  readonly binds: readonly (readonly [string, string, number])[];
+}
+
+/** Plans by the assertion's shape (from, where, parameter names, list lengths): the benchmark repeats a few hundred shapes. */
+const plans = new Map<string, AssertionPlan>();
+const PLANS_KEPT = 4096;
+
+function assertionPlan(a: Assertion, params: Readonly<Record<string, unknown>>): AssertionPlan {
+  let shape = a.select.from;
+  for (const w of a.select.where) shape += '\u0000' + w;
+  for (const k in params) shape += '\u0001' + k + (Array.isArray(params[k]) ? `[${(params[k] as unknown[]).length}]` : '');
+  let plan = plans.get(shape);
+  if (plan) return plan;
+  const where = a.select.where.length ? a.select.where.map((w) => `(${w})`).join(' AND ') : '1 = 1';
+  let sql = `SELECT COUNT(*) AS n FROM ${a.select.from} WHERE ${where}`;
+  const binds: [string, string, number][] = [];
+  for (const [k, v] of Object.entries(params)) {
+    if (Array.isArray(v)) {
+      const inList = new RegExp(`\\bIN\\s*\\(\\s*:${escapeRe(k)}\\s*\\)`, 'gi');
+      if (inList.test(sql)) {
+        const names = v.map((_, i) => `${k}__${i}`);
+        sql = sql.replace(inList, `IN (${names.map((n) => `:${n}`).join(', ')})`);
+        names.forEach((n, i) => binds.push([n, k, i]));
+      }
+    }
+    if (new RegExp(`:${escapeRe(k)}\\b`).test(sql)) binds.push([k, k, -1]);
+  }
+  if (plans.size >= PLANS_KEPT) plans.clear();
+  plan = { sql, binds };
+  plans.set(shape, plan);
+  return plan;
+}
+
 /**
  * The SQL and bindings of an assertion. Its parameters are `params`, or `select.params` when the
  * data put them there; a list parameter bound inside `IN (:ids)` means the list, so the
  * placeholder becomes one placeholder per element (`IN (:ids_0, :ids_1)`).
  */
 export function assertionSql(a: Assertion): { sql: string; bind: Record<string, SqlValue> } {
-  const where = a.select.where.length ? a.select.where.map((w) => `(${w})`).join(' AND ') : '1 = 1';
-  let sql = `SELECT COUNT(*) AS n FROM ${a.select.from} WHERE ${where}`;
+  const params = a.params ?? a.select.params ?? {};
+  const { sql, binds } = assertionPlan(a, params);
   const bind: Record<string, SqlValue> = {};
-  for (const [k, v] of Object.entries(a.params ?? a.select.params ?? {})) {
-    if (Array.isArray(v)) {
-      const inList = new RegExp(`\\bIN\\s*\\(\\s*:${escapeRe(k)}\\s*\\)`, 'gi');
-      if (inList.test(sql)) {
-        const names = v.map((_, i) => `${k}__${i}`);
-        sql = sql.replace(inList, `IN (${names.map((n) => `:${n}`).join(', ')})`);
-        v.forEach((x, i) => (bind[names[i]] = sqlValue(x)));
-      }
-    }
-    if (new RegExp(`:${escapeRe(k)}\\b`).test(sql)) bind[k] = sqlValue(v);
-  }
+  for (const [name, k, i] of binds) bind[name] = sqlValue(i < 0 ? params[k] : (params[k] as unknown[])[i]);
   return { sql, bind };
 }
 

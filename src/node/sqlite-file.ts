@@ -22,10 +22,18 @@ function value(v: SqlValue): SqlValue | bigint | Buffer {
   return typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : v;
 }
 
+/** The arguments of a better-sqlite3 call: positional values, or one object of named ones. */
 function bindable(params: SqlParams | undefined): unknown[] {
   if (!params) return [];
-  if (Array.isArray(params)) return params.map(value);
-  return [Object.fromEntries(Object.entries(params).map(([k, v]) => [k, value(v)]))];
+  if (Array.isArray(params)) {
+    const out = new Array<unknown>(params.length);
+    for (let i = 0; i < params.length; i++) out[i] = value(params[i]);
+    return out;
+  }
+  const named: Record<string, unknown> = {};
+  const given = params as Readonly<Record<string, SqlValue>>;
+  for (const k in given) named[k] = value(given[k]);
+  return [named];
 }
 
 /** Prepared statements kept per database (the least recently used go first). */
