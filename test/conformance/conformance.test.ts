@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { runBenchmark, type BenchBackend, type Sample, type SampleOutcome } from '../../src/conformance/index.js';
 import { createStore, type AnySqlDriver, type Store } from '../../src/engine/index.js';
+import { openMemoryStore } from '../../src/node/sqlite-file.js';
 import { benchmarkSamples } from '../ir-corpus.js';
 
 /** Every sample's outcome (ids of every statement, each assertion's count, the ranking) from the shared-store run. */
@@ -37,5 +38,13 @@ describe('Text2Mem benchmark v2 (gold schemas)', () => {
     await runBenchmark(benchmarkSamples() as Sample[], { backend, onSample: (o) => fresh.push(o) });
     // Compared as text: the same ids, counts, errors and ranking, sample by sample.
     for (const [i, o] of fresh.entries()) expect(JSON.stringify(shared[i]), o.sample).toBe(JSON.stringify(o));
+  }, 120_000);
+
+  it('gives every sample the same outcome on native SQLite in memory (what `t2m bench` runs on) as on sql.js', async () => {
+    expect(shared).toHaveLength(1163);
+    const native: SampleOutcome[] = [];
+    await runBenchmark(benchmarkSamples() as Sample[], { store: openMemoryStore(), onSample: (o) => native.push(o) });
+    expect(native).toHaveLength(1163);
+    for (const [i, o] of native.entries()) expect(JSON.stringify(o), o.sample).toBe(JSON.stringify(shared[i]));
   }, 120_000);
 });

@@ -106,5 +106,8 @@ describe('t2m bench', () => {
     const report = JSON.parse(r.stdout);
     expect(report).toMatchObject({ samples: { total: 1, passed: 1 }, assertions: { total: 1, passed: 1 }, ranking: { total: 0, passed: 0 }, by_op: { Delete: { samples: { total: 1, passed: 1 } } } });
     expect(r.stderr).toMatch(/1\/1/);
+    // The default runs on native SQLite in memory, `--db :memory:` on sql.js: the same report.
+    const sqljs = t2m(['bench', f['s.jsonl'], '--json', '--only', 'Delete', '--db', ':memory:']);
+    expect([sqljs.status, sqljs.stdout]).toEqual([0, r.stdout]);
   });
 });
