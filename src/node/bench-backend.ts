@@ -18,12 +18,21 @@ export interface OpenBackend {
   readonly backend?: BenchBackend;
   /** The empty store every sample shares, each rolled back (the runner closes it); neither: sql.js's. */
   readonly store?: Store;
+  /** Why the default could not be had (native SQLite did not load), for stderr. */
+  readonly note?: string;
   close(): Promise<void>;
 }
 
 /** The backend for `url` (none given: the default), or a diagnostic (an unreachable server). */
 export async function benchBackend(url?: StoreUrl): Promise<OpenBackend | Diagnostic> {
-  if (url === undefined || url.kind === 'file') return { store: openMemoryStore(), close: async () => {} };
+  if (url === undefined || url.kind === 'file') {
+    try {
+      return { store: openMemoryStore(), close: async () => {} };
+    } catch (e) {
+      // better-sqlite3 is a native addon: where it was not built, the same run on sql.js.
+      return { note: `native SQLite is not available (${(e as Error).message.split('\n')[0]}); the samples run on sql.js`, close: async () => {} };
+    }
+  }
   if (url.kind === 'memory') return { close: async () => {} };
   // Loaded only for PostgreSQL: pg and PGlite are large.
   const { connectPostgres } = await import('../postgres/store.js');

@@ -72,6 +72,7 @@ export function benchCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
+      if (backend.note) process.stderr.write(`t2m bench: ${backend.note}\n`);
       let report: Awaited<ReturnType<typeof runBenchmark>>;
       try {
         report = await runBenchmark(samples, { only: opts.only, policy: opts.strict ? 'strict' : 'default', onProgress: onProgress(25), backend: backend.backend, store: backend.store });
