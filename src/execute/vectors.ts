@@ -144,9 +144,17 @@ export class VectorIndex {
     const pairs = (count + 1) >> 1;
     const s = this.sums;
     s.fill(0, 0, pairs);
-    // Eight dimensions per pass over the sums, the pairs in blocks of BLOCK (their sums stay in cache).
+    // Each block of BLOCK pairs is prescanned eight dimensions per pass (its sums stay in cache),
+    // then unpacked at once (in grid units: A = lane / (f · GRID)): the n-th best A so far is
+    // tracked (it only rises) and the slots within 2E of it kept as candidates.
     const cols = this.packed;
     const eights = nz.length - (nz.length % 8);
+    const band = 2 * e * f * GRID;
+    const best: number[] = [];
+    let nth = -Infinity;
+    // cosine > 0 is asked, so A > −E: below −E no slot is a candidate.
+    let cut = -band / 2;
+    const cand: number[] = [], candA: number[] = [];
     for (let from = 0; from < pairs; from += BLOCK) {
       const to = Math.min(pairs, from + BLOCK);
       let k = 0;
@@ -159,29 +167,19 @@ export class VectorIndex {
         const wk = w[k], c = cols[nz[k]];
         for (let i = from; i < to; i++) s[i] += wk * c[i];
       }
-    }
-    // Unpack both lanes (in grid units: A = lane / (f · GRID)), tracking the n-th best A so far (it
-    // only rises) and keeping the slots within 2E of it as candidates.
-    const band = 2 * e * f * GRID;
-    const best: number[] = [];
-    let nth = -Infinity;
-    const cand: number[] = [], candA: number[] = [];
-    for (let p = 0; p < pairs; p++) {
-      const t = s[p];
-      const hi = Math.round(t * (1 / LANE));
-      for (let lane = 0; lane < 2; lane++) {
-        const v = lane ? hi : t - hi * LANE;
-        if (v < nth - band) continue;
-        const i = 2 * p + lane;
-        if (i >= count) break;
-        cand.push(i);
-        candA.push(v);
-        if (v <= nth) continue;
-        best.push(v);
-        if (best.length >= 4 * n) {
-          best.sort((x, y) => y - x);
-          best.length = n;
-          nth = best[n - 1];
+      for (let p = from; p < to; p++) {
+        const t = s[p];
+        const hi = Math.round(t * (1 / LANE));
+        const lo = t - hi * LANE;
+        if (lo >= cut) {
+          cand.push(2 * p);
+          candA.push(lo);
+          if (lo > nth) cut = Math.max((nth = admit(best, lo, n, nth)) - band, -band / 2);
+        }
+        if (hi >= cut && 2 * p + 1 < count) {
+          cand.push(2 * p + 1);
+          candA.push(hi);
+          if (hi > nth) cut = Math.max((nth = admit(best, hi, n, nth)) - band, -band / 2);
         }
       }
     }
@@ -228,6 +226,15 @@ export class VectorIndex {
     for (; k < nz.length; k++) s += q[nz[k]] * c[nz[k]][i];
     return s;
   }
+}
+
+/** Adds `v` (above the n-th best `nth` so far) to `best`, a buffer of 4n values cut back to the best n when full; the n-th best now. */
+function admit(best: number[], v: number, n: number, nth: number): number {
+  best.push(v);
+  if (best.length < 4 * n) return nth;
+  best.sort((x, y) => y - x);
+  best.length = n;
+  return best[n - 1];
 }
 
 /**
