@@ -48,8 +48,13 @@ export class VectorIndex {
   private ids: number[] = [];
   /** columns[j][i]: dimension j of the vector in slot i. */
   private columns: Float32Array[];
-  /** packed[j][p]: round(columns[j][2p] · GRID) + round(columns[j][2p + 1] · GRID) · LANE, for every slot below capacity. */
-  private packed: Float64Array[];
+  /**
+   * packed[j · stride + p]: round(columns[j][2p] · GRID) + round(columns[j][2p + 1] · GRID) · LANE, for
+   * every slot below capacity (stride = capacity / 2). One array for all dimensions: V8 scans one
+   * typed array at several offsets faster than several typed arrays (×0.75–0.85 measured).
+   */
+  private packed: Float64Array;
+  private stride: number;
   /** The largest |coordinate| ever held in each dimension (an upper bound of the live ones). */
   private readonly maxAbs: Float64Array;
   /** Scratch of one search: the prescan's sums (per pair of slots). */
@@ -61,7 +66,8 @@ export class VectorIndex {
 
   constructor(readonly model: string, readonly dimensions: number, capacity = 1024) {
     this.columns = Array.from({ length: dimensions }, () => new Float32Array(capacity));
-    this.packed = Array.from({ length: dimensions }, () => new Float64Array(capacity / 2));
+    this.stride = capacity / 2;
+    this.packed = new Float64Array(dimensions * this.stride);
     this.maxAbs = new Float64Array(dimensions);
     this.sums = new Float64Array(capacity / 2);
   }
@@ -91,7 +97,7 @@ export class VectorIndex {
   private write(j: number, i: number, x: number): void {
     const c = this.columns[j];
     const lane = i & 1 ? LANE : 1;
-    this.packed[j][i >> 1] += (Math.round(Math.fround(x) * GRID) - Math.round(c[i] * GRID)) * lane;
+    this.packed[j * this.stride + (i >> 1)] += (Math.round(Math.fround(x) * GRID) - Math.round(c[i] * GRID)) * lane;
     c[i] = x;
     const a = Math.abs(c[i]);
     if (a > this.maxAbs[j]) this.maxAbs[j] = a;
@@ -117,7 +123,10 @@ export class VectorIndex {
       return w;
     };
     this.columns = this.columns.map((c) => wider(c, (k) => new Float32Array(k), capacity));
-    this.packed = this.packed.map((c) => wider(c, (k) => new Float64Array(k), capacity / 2));
+    const packed = new Float64Array(this.dimensions * (capacity / 2));
+    for (let j = 0; j < this.dimensions; j++) packed.set(this.packed.subarray(j * this.stride, (j + 1) * this.stride), j * (capacity / 2));
+    this.packed = packed;
+    this.stride = capacity / 2;
     this.sums = new Float64Array(capacity / 2);
   }
 
@@ -148,6 +157,7 @@ export class VectorIndex {
     // then unpacked at once (in grid units: A = lane / (f · GRID)): the n-th best A so far is
     // tracked (it only rises) and the slots within 2E of it kept as candidates.
     const cols = this.packed;
+    const at = nz.map((j) => j * this.stride);
     const eights = nz.length - (nz.length % 8);
     const band = 2 * e * f * GRID;
     const best: number[] = [];
@@ -160,12 +170,12 @@ export class VectorIndex {
       let k = 0;
       for (; k < eights; k += 8) {
         const w0 = w[k], w1 = w[k + 1], w2 = w[k + 2], w3 = w[k + 3], w4 = w[k + 4], w5 = w[k + 5], w6 = w[k + 6], w7 = w[k + 7];
-        const c0 = cols[nz[k]], c1 = cols[nz[k + 1]], c2 = cols[nz[k + 2]], c3 = cols[nz[k + 3]], c4 = cols[nz[k + 4]], c5 = cols[nz[k + 5]], c6 = cols[nz[k + 6]], c7 = cols[nz[k + 7]];
-        for (let i = from; i < to; i++) s[i] += w0 * c0[i] + w1 * c1[i] + w2 * c2[i] + w3 * c3[i] + w4 * c4[i] + w5 * c5[i] + w6 * c6[i] + w7 * c7[i];
+        const o0 = at[k], o1 = at[k + 1], o2 = at[k + 2], o3 = at[k + 3], o4 = at[k + 4], o5 = at[k + 5], o6 = at[k + 6], o7 = at[k + 7];
+        for (let i = from; i < to; i++) s[i] += w0 * cols[o0 + i] + w1 * cols[o1 + i] + w2 * cols[o2 + i] + w3 * cols[o3 + i] + w4 * cols[o4 + i] + w5 * cols[o5 + i] + w6 * cols[o6 + i] + w7 * cols[o7 + i];
       }
       for (; k < nz.length; k++) {
-        const wk = w[k], c = cols[nz[k]];
-        for (let i = from; i < to; i++) s[i] += wk * c[i];
+        const wk = w[k], o = at[k];
+        for (let i = from; i < to; i++) s[i] += wk * cols[o + i];
       }
       for (let p = from; p < to; p++) {
         const t = s[p];
