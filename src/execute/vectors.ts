@@ -255,6 +255,10 @@ export class TopN {
   private readonly ids: number[] = [];
   private readonly scores: number[] = [];
   constructor(private readonly n: number) {}
+  /** Whether n are held. */
+  get full(): boolean {
+    return this.ids.length >= this.n;
+  }
   /** Scores below it cannot enter (0 until n are held: the callers keep only positive scores); equal ones may (by a smaller id). */
   get floor(): number {
     return this.ids.length < this.n ? 0 : this.scores[0];
