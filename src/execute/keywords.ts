@@ -381,22 +381,29 @@ function bucket(buckets: Map<number, Bucket>, tf: number, length: number): Bucke
   return x;
 }
 
+/** Scratch of nthBest (a search allocates little: fewer GC pauses). */
+let buffer = new Float64Array(256);
+
 /** The n-th largest of `s` over at[0 … count) (count ≥ n): a buffer of 4n values, cut back to the best n when full. */
 function nthBest(s: Float64Array, at: Int32Array, count: number, n: number): number {
-  const best: number[] = [];
+  if (buffer.length < 4 * n) buffer = new Float64Array(4 * n);
+  const best = buffer;
+  let held = 0;
   let floor = -Infinity;
   for (let c = 0; c < count; c++) {
     const x = s[at[c]];
     if (x <= floor) continue;
-    best.push(x);
-    if (best.length >= 4 * n) {
-      best.sort((u, v) => v - u);
-      best.length = n;
-      floor = best[n - 1];
+    best[held++] = x;
+    if (held >= 4 * n) {
+      // Descending: a typed array sorts ascending, so the best n are the last n.
+      best.subarray(0, held).sort();
+      best.copyWithin(0, held - n, held);
+      held = n;
+      floor = best[0];
     }
   }
-  best.sort((u, v) => v - u);
-  return best[n - 1];
+  const kept = best.subarray(0, held).sort();
+  return kept[held - n];
 }
 
 /** Where `slot` is in the ascending `slots`, or -1. */

@@ -59,6 +59,9 @@ export class VectorIndex {
   private readonly maxAbs: Float64Array;
   /** Scratch of one search: the prescan's sums (per pair of slots). */
   private sums: Float64Array;
+  /** Scratch of one search: the prescan's candidates (slot, A), reused so a search allocates little (fewer GC pauses). */
+  private cand: Int32Array = new Int32Array(1024);
+  private candA: Float64Array = new Float64Array(1024);
   private readonly slot = new Map<number, number>();
   /** The store's index counter this index reflects, and the engine writes applied since it was read. */
   version = -1;
@@ -164,7 +167,8 @@ export class VectorIndex {
     let nth = -Infinity;
     // cosine > 0 is asked, so A > −E: below −E no slot is a candidate.
     let cut = -band / 2;
-    const cand: number[] = [], candA: number[] = [];
+    let cand: Int32Array = this.cand, candA: Float64Array = this.candA;
+    let nc = 0;
     for (let from = 0; from < pairs; from += BLOCK) {
       const to = Math.min(pairs, from + BLOCK);
       let k = 0;
@@ -182,13 +186,15 @@ export class VectorIndex {
         const hi = Math.round(t * (1 / LANE));
         const lo = t - hi * LANE;
         if (lo >= cut) {
-          cand.push(2 * p);
-          candA.push(lo);
+          if (nc === cand.length) ({ cand, candA } = this.moreCandidates());
+          cand[nc] = 2 * p;
+          candA[nc++] = lo;
           if (lo > nth) cut = Math.max((nth = admit(best, lo, n, nth)) - band, -band / 2);
         }
         if (hi >= cut && 2 * p + 1 < count) {
-          cand.push(2 * p + 1);
-          candA.push(hi);
+          if (nc === cand.length) ({ cand, candA } = this.moreCandidates());
+          cand[nc] = 2 * p + 1;
+          candA[nc++] = hi;
           if (hi > nth) cut = Math.max((nth = admit(best, hi, n, nth)) - band, -band / 2);
         }
       }
@@ -200,12 +206,22 @@ export class VectorIndex {
     // A slot among the n nearest has cosine ≥ (n-th best A) − E, so A ≥ (n-th best A) − 2E; and cosine > 0, so A > −E.
     const floor = Math.max(nth - band, -band / 2);
     const top = new TopN(n);
-    for (let k = 0; k < cand.length; k++) {
+    for (let k = 0; k < nc; k++) {
       if (candA[k] < floor) continue;
       const score = this.exact(q, nz, cand[k]);
       if (score > 0 && score >= top.floor) top.push(this.ids[cand[k]], score);
     }
     return top.sorted();
+  }
+
+  /** Doubles the candidates' scratch (keeping what it holds). */
+  private moreCandidates(): { cand: Int32Array; candA: Float64Array } {
+    const cand = new Int32Array(2 * this.cand.length), candA = new Float64Array(2 * this.cand.length);
+    cand.set(this.cand);
+    candA.set(this.candA);
+    this.cand = cand;
+    this.candA = candA;
+    return { cand, candA };
   }
 
   /** The n best exact scores of all slots (when the coordinates are too large for the prescan's lanes). */
