@@ -286,8 +286,11 @@ export class TopN {
   }
   private swap(a: number, b: number): void {
     const { scores, ids } = this;
-    [ids[a], ids[b]] = [ids[b], ids[a]];
-    [scores[a], scores[b]] = [scores[b], scores[a]];
+    const id = ids[a], score = scores[a];
+    ids[a] = ids[b];
+    scores[a] = scores[b];
+    ids[b] = id;
+    scores[b] = score;
   }
   push(id: number, score: number): void {
     const { ids, scores, n } = this;
