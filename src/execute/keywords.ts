@@ -208,12 +208,20 @@ export class KeywordIndex {
       if (j > 0 && count >= n && rest[j] < (floor = nthBest(s, touched, count, n))) break;
       const { p, idf } = list[j];
       const { slots: at, tf } = p;
+      // A record first met here that could not reach the floor even with every later term is left
+      // out (it cannot be among the best n; if a later term meets it, its score there is lower
+      // than its own, which is below the floor too).
+      const later = rest[j + 1];
       for (let k = 0; k < at.length; k++) {
         const i = at[k];
         if (!ids[i]) continue;
-        if (s[i] === 0) touched[count++] = i;
         const t = tf[k];
-        s[i] += idf * ((t * (k1 + 1)) / (t + norm[i]));
+        const x = idf * ((t * (k1 + 1)) / (t + norm[i]));
+        if (s[i] === 0) {
+          if (x + later < floor) continue;
+          touched[count++] = i;
+        }
+        s[i] += x;
       }
     }
     const top = new TopN(n);
