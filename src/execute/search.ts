@@ -182,20 +182,23 @@ export function* searchTarget(x: SearchContext, sel: Selection, opts: SelectOpti
     e.fused += alpha * s.score;
   });
   if (!parts.size) return { rows: [], scores: {}, explain: {} };
-  const explain: Record<number, ScoreExplanation> = {};
-  const ranked = [...parts.keys()].sort((a, b) => a - b).map((id) => {
+  const ranked: { row: Row; weight: number; score: number }[] = [];
+  for (const [id, e] of parts) {
     const row = admitted.get(id)!;
-    const e = parts.get(row.id)!;
     const weight = typeof row.weight === 'number' ? row.weight : 0.5;
-    const score = e.fused * (0.5 + weight);
+    ranked.push({ row, weight, score: e.fused * (0.5 + weight) });
+  }
+  ranked.sort((a, b) => b.score - a.score || a.row.id - b.row.id);
+  // Only the results are explained.
+  const explain: Record<number, ScoreExplanation> = {};
+  for (const { row, weight, score } of ranked.slice(0, k)) {
+    const e = parts.get(row.id)!;
     explain[row.id] = {
       bm25: e.bm25 === null ? null : round(e.bm25), bm25Rank: e.bm25Rank,
       vector: e.vector === null ? null : round(e.vector), vectorRank: e.vectorRank,
       fused: round(e.fused), weight, score: round(score),
     };
-    return { row, score };
-  });
-  ranked.sort((a, b) => b.score - a.score || a.row.id - b.row.id);
+  }
   const best = ranked.slice(0, k).map((r) => r.row.id);
   // Only the results are read whole (every column but the vectors).
   const byId = new Map((yield* x.query(compileAdmitted(sel, best, x.store.dialect, opts, true))).map((r) => [Number(r.id), r]));

@@ -48,12 +48,20 @@ export class VectorIndex {
   private ids: number[] = [];
   /** columns[j][i]: dimension j of the vector in slot i. */
   private columns: Float32Array[];
-  /** packed[j][p]: round(columns[j][2p] · GRID) + round(columns[j][2p + 1] · GRID) · LANE, for every slot below capacity. */
-  private packed: Float64Array[];
+  /**
+   * packed[j · stride + p]: round(columns[j][2p] · GRID) + round(columns[j][2p + 1] · GRID) · LANE, for
+   * every slot below capacity (stride = capacity / 2). One array for all dimensions: V8 scans one
+   * typed array at several offsets faster than several typed arrays (×0.75–0.85 measured).
+   */
+  private packed: Float64Array;
+  private stride: number;
   /** The largest |coordinate| ever held in each dimension (an upper bound of the live ones). */
   private readonly maxAbs: Float64Array;
   /** Scratch of one search: the prescan's sums (per pair of slots). */
   private sums: Float64Array;
+  /** Scratch of one search: the prescan's candidates (slot, A), reused so a search allocates little (fewer GC pauses). */
+  private cand: Int32Array = new Int32Array(1024);
+  private candA: Float64Array = new Float64Array(1024);
   private readonly slot = new Map<number, number>();
   /** The store's index counter this index reflects, and the engine writes applied since it was read. */
   version = -1;
@@ -61,7 +69,8 @@ export class VectorIndex {
 
   constructor(readonly model: string, readonly dimensions: number, capacity = 1024) {
     this.columns = Array.from({ length: dimensions }, () => new Float32Array(capacity));
-    this.packed = Array.from({ length: dimensions }, () => new Float64Array(capacity / 2));
+    this.stride = capacity / 2;
+    this.packed = new Float64Array(dimensions * this.stride);
     this.maxAbs = new Float64Array(dimensions);
     this.sums = new Float64Array(capacity / 2);
   }
@@ -91,7 +100,7 @@ export class VectorIndex {
   private write(j: number, i: number, x: number): void {
     const c = this.columns[j];
     const lane = i & 1 ? LANE : 1;
-    this.packed[j][i >> 1] += (Math.round(Math.fround(x) * GRID) - Math.round(c[i] * GRID)) * lane;
+    this.packed[j * this.stride + (i >> 1)] += (Math.round(Math.fround(x) * GRID) - Math.round(c[i] * GRID)) * lane;
     c[i] = x;
     const a = Math.abs(c[i]);
     if (a > this.maxAbs[j]) this.maxAbs[j] = a;
@@ -117,7 +126,10 @@ export class VectorIndex {
       return w;
     };
     this.columns = this.columns.map((c) => wider(c, (k) => new Float32Array(k), capacity));
-    this.packed = this.packed.map((c) => wider(c, (k) => new Float64Array(k), capacity / 2));
+    const packed = new Float64Array(this.dimensions * (capacity / 2));
+    for (let j = 0; j < this.dimensions; j++) packed.set(this.packed.subarray(j * this.stride, (j + 1) * this.stride), j * (capacity / 2));
+    this.packed = packed;
+    this.stride = capacity / 2;
     this.sums = new Float64Array(capacity / 2);
   }
 
@@ -144,44 +156,46 @@ export class VectorIndex {
     const pairs = (count + 1) >> 1;
     const s = this.sums;
     s.fill(0, 0, pairs);
-    // Eight dimensions per pass over the sums, the pairs in blocks of BLOCK (their sums stay in cache).
+    // Each block of BLOCK pairs is prescanned eight dimensions per pass (its sums stay in cache),
+    // then unpacked at once (in grid units: A = lane / (f · GRID)): the n-th best A so far is
+    // tracked (it only rises) and the slots within 2E of it kept as candidates.
     const cols = this.packed;
+    const at = nz.map((j) => j * this.stride);
     const eights = nz.length - (nz.length % 8);
+    const band = 2 * e * f * GRID;
+    const best: number[] = [];
+    let nth = -Infinity;
+    // cosine > 0 is asked, so A > −E: below −E no slot is a candidate.
+    let cut = -band / 2;
+    let cand: Int32Array = this.cand, candA: Float64Array = this.candA;
+    let nc = 0;
     for (let from = 0; from < pairs; from += BLOCK) {
       const to = Math.min(pairs, from + BLOCK);
       let k = 0;
       for (; k < eights; k += 8) {
         const w0 = w[k], w1 = w[k + 1], w2 = w[k + 2], w3 = w[k + 3], w4 = w[k + 4], w5 = w[k + 5], w6 = w[k + 6], w7 = w[k + 7];
-        const c0 = cols[nz[k]], c1 = cols[nz[k + 1]], c2 = cols[nz[k + 2]], c3 = cols[nz[k + 3]], c4 = cols[nz[k + 4]], c5 = cols[nz[k + 5]], c6 = cols[nz[k + 6]], c7 = cols[nz[k + 7]];
-        for (let i = from; i < to; i++) s[i] += w0 * c0[i] + w1 * c1[i] + w2 * c2[i] + w3 * c3[i] + w4 * c4[i] + w5 * c5[i] + w6 * c6[i] + w7 * c7[i];
+        const o0 = at[k], o1 = at[k + 1], o2 = at[k + 2], o3 = at[k + 3], o4 = at[k + 4], o5 = at[k + 5], o6 = at[k + 6], o7 = at[k + 7];
+        for (let i = from; i < to; i++) s[i] += w0 * cols[o0 + i] + w1 * cols[o1 + i] + w2 * cols[o2 + i] + w3 * cols[o3 + i] + w4 * cols[o4 + i] + w5 * cols[o5 + i] + w6 * cols[o6 + i] + w7 * cols[o7 + i];
       }
       for (; k < nz.length; k++) {
-        const wk = w[k], c = cols[nz[k]];
-        for (let i = from; i < to; i++) s[i] += wk * c[i];
+        const wk = w[k], o = at[k];
+        for (let i = from; i < to; i++) s[i] += wk * cols[o + i];
       }
-    }
-    // Unpack both lanes (in grid units: A = lane / (f · GRID)), tracking the n-th best A so far (it
-    // only rises) and keeping the slots within 2E of it as candidates.
-    const band = 2 * e * f * GRID;
-    const best: number[] = [];
-    let nth = -Infinity;
-    const cand: number[] = [], candA: number[] = [];
-    for (let p = 0; p < pairs; p++) {
-      const t = s[p];
-      const hi = Math.round(t * (1 / LANE));
-      for (let lane = 0; lane < 2; lane++) {
-        const v = lane ? hi : t - hi * LANE;
-        if (v < nth - band) continue;
-        const i = 2 * p + lane;
-        if (i >= count) break;
-        cand.push(i);
-        candA.push(v);
-        if (v <= nth) continue;
-        best.push(v);
-        if (best.length >= 4 * n) {
-          best.sort((x, y) => y - x);
-          best.length = n;
-          nth = best[n - 1];
+      for (let p = from; p < to; p++) {
+        const t = s[p];
+        const hi = Math.round(t * (1 / LANE));
+        const lo = t - hi * LANE;
+        if (lo >= cut) {
+          if (nc === cand.length) ({ cand, candA } = this.moreCandidates());
+          cand[nc] = 2 * p;
+          candA[nc++] = lo;
+          if (lo > nth) cut = Math.max((nth = admit(best, lo, n, nth)) - band, -band / 2);
+        }
+        if (hi >= cut && 2 * p + 1 < count) {
+          if (nc === cand.length) ({ cand, candA } = this.moreCandidates());
+          cand[nc] = 2 * p + 1;
+          candA[nc++] = hi;
+          if (hi > nth) cut = Math.max((nth = admit(best, hi, n, nth)) - band, -band / 2);
         }
       }
     }
@@ -192,12 +206,22 @@ export class VectorIndex {
     // A slot among the n nearest has cosine ≥ (n-th best A) − E, so A ≥ (n-th best A) − 2E; and cosine > 0, so A > −E.
     const floor = Math.max(nth - band, -band / 2);
     const top = new TopN(n);
-    for (let k = 0; k < cand.length; k++) {
+    for (let k = 0; k < nc; k++) {
       if (candA[k] < floor) continue;
       const score = this.exact(q, nz, cand[k]);
       if (score > 0 && score >= top.floor) top.push(this.ids[cand[k]], score);
     }
     return top.sorted();
+  }
+
+  /** Doubles the candidates' scratch (keeping what it holds). */
+  private moreCandidates(): { cand: Int32Array; candA: Float64Array } {
+    const cand = new Int32Array(2 * this.cand.length), candA = new Float64Array(2 * this.cand.length);
+    cand.set(this.cand);
+    candA.set(this.candA);
+    this.cand = cand;
+    this.candA = candA;
+    return { cand, candA };
   }
 
   /** The n best exact scores of all slots (when the coordinates are too large for the prescan's lanes). */
@@ -230,6 +254,15 @@ export class VectorIndex {
   }
 }
 
+/** Adds `v` (above the n-th best `nth` so far) to `best`, a buffer of 4n values cut back to the best n when full; the n-th best now. */
+function admit(best: number[], v: number, n: number, nth: number): number {
+  best.push(v);
+  if (best.length < 4 * n) return nth;
+  best.sort((x, y) => y - x);
+  best.length = n;
+  return best[n - 1];
+}
+
 /**
  * The n best (id, score) pairs seen, by a min-heap (also the keyword index's), ties by the smaller
  * id: what it keeps does not depend on the order the pairs come in (so pruning cannot change it).
@@ -238,6 +271,10 @@ export class TopN {
   private readonly ids: number[] = [];
   private readonly scores: number[] = [];
   constructor(private readonly n: number) {}
+  /** Whether n are held. */
+  get full(): boolean {
+    return this.ids.length >= this.n;
+  }
   /** Scores below it cannot enter (0 until n are held: the callers keep only positive scores); equal ones may (by a smaller id). */
   get floor(): number {
     return this.ids.length < this.n ? 0 : this.scores[0];
@@ -249,8 +286,11 @@ export class TopN {
   }
   private swap(a: number, b: number): void {
     const { scores, ids } = this;
-    [ids[a], ids[b]] = [ids[b], ids[a]];
-    [scores[a], scores[b]] = [scores[b], scores[a]];
+    const id = ids[a], score = scores[a];
+    ids[a] = ids[b];
+    scores[a] = scores[b];
+    ids[b] = id;
+    scores[b] = score;
   }
   push(id: number, score: number): void {
     const { ids, scores, n } = this;
