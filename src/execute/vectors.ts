@@ -67,7 +67,8 @@ export class VectorIndex {
   version = -1;
   pending = 0;
 
-  constructor(readonly model: string, readonly dimensions: number, capacity = 1024) {
+  /** Starts small (64 slots: 128 kB at 256 dimensions) and doubles: a store that searches a few records does not zero megabytes. */
+  constructor(readonly model: string, readonly dimensions: number, capacity = 64) {
     this.columns = Array.from({ length: dimensions }, () => new Float32Array(capacity));
     this.stride = capacity / 2;
     this.packed = new Float64Array(dimensions * this.stride);
