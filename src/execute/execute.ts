@@ -50,9 +50,12 @@ export interface RecordProvenance {
   readonly supersedes: number | null;
 }
 
+const stringOrNull = (v: unknown) => (typeof v === 'string' ? v : null);
+const numberOrNull = (v: unknown) => (typeof v === 'number' ? v : null);
+
 function provenanceOf(rows: readonly Row[]): Record<number, RecordProvenance> {
-  const s = (v: unknown) => (typeof v === 'string' ? v : null);
-  const n = (v: unknown) => (typeof v === 'number' ? v : null);
+  const s = stringOrNull;
+  const n = numberOrNull;
   return Object.fromEntries(rows.map((r) => [r.id, { actor: s(r.owner), trace_id: s(r.trace_id), statement: n(r.statement_index), episode: s(r.episode), supersedes: n(r.supersedes) }]));
 }
 
@@ -641,14 +644,21 @@ export function* executeOperationIo(
   store: Store<AnySqlDriver>, op: Operation, index: number, limits: { readonly maxRows?: number } = {}, hooks: { readonly selector?: Selector } = {},
 ): Io<ExecuteResult> {
   const x = new Execution(store, op, index);
+  if (op.kind === 'Encode') {
+    // One generator level less on the path every Encode's queries take, and none of the closures
+    // the other verbs need (function declarations are made on entry, whichever branch runs).
+    const written = yield* encode(x, op);
+    return x.refusal ? { ok: false, diagnostics: [x.refusal] } : { ok: true, result: yield* withAudit(x, written) };
+  }
+  return yield* executeTargetedIo(x, op, limits, hooks);
+}
+
+/** `executeOperationIo` of a targeted operation (every verb but Encode): its target rows, then the verb. */
+function* executeTargetedIo(x: Execution, op: Exclude<Operation, EncodeOp>, limits: { readonly maxRows?: number }, hooks: { readonly selector?: Selector }): Io<ExecuteResult> {
+  const store = x.store;
   const maxRows = limits.maxRows ?? Infinity;
   function* done(writes: Io<number[]>): Io<ExecuteResult> {
     const written = yield* writes;
-    return x.refusal ? { ok: false, diagnostics: [x.refusal] } : { ok: true, result: yield* withAudit(x, written) };
-  }
-  if (op.kind === 'Encode') {
-    // `done`, one generator level less on the path every Encode's queries take.
-    const written = yield* encode(x, op);
     return x.refusal ? { ok: false, diagnostics: [x.refusal] } : { ok: true, result: yield* withAudit(x, written) };
   }
   // A read returns at most maxRows rows: a filter read asks the store for one more (to know
@@ -706,26 +716,33 @@ export function* executeOperationIo(
 function* withAudit(x: Execution, ids: number[]): Io<StatementResult> {
   const op = x.op;
   if (x.changes.length) {
-    const entry = (changes: readonly Change[]) => compileAuditInsert({
-      tenant: op.tenant,
-      traceId: op.traceId || null,
-      at: op.now,
-      actor: op.actor ?? null,
-      op: op.kind,
-      ir: auditIr(op.ir, changes),
-      affectedIds: changes.map((c) => c.id),
-      before: null,
-      after: null,
-      imagesJson: imagesJson(changes),
-    }, x.store.dialect);
     // The audit log keeps the full images; the result lists the statement with the images the
     // actor may see (records it may not read are redacted, as in `changes`).
-    const full = entry(x.changes);
+    const full = auditEntry(x, x.changes);
     yield { kind: 'run', sql: full.sql, params: full.params };
     for (const id of x.erased) yield* x.write(compileAuditScrub(id, x.store.dialect, op.tenant));
-    x.sql.push(x.unreadable.size ? entry(x.visibleChanges()) : full);
+    x.sql.push(x.unreadable.size ? auditEntry(x, x.visibleChanges()) : full);
   }
   return x.result(ids);
+}
+
+/** The statement's audit entry for `changes`. */
+function auditEntry(x: Execution, changes: readonly Change[]): SqlStatement {
+  const op = x.op;
+  const affectedIds: number[] = [];
+  for (const c of changes) affectedIds.push(c.id);
+  return compileAuditInsert({
+    tenant: op.tenant,
+    traceId: op.traceId || null,
+    at: op.now,
+    actor: op.actor ?? null,
+    op: op.kind,
+    ir: auditIr(op.ir, changes),
+    affectedIds,
+    before: null,
+    after: null,
+    imagesJson: imagesJson(changes),
+  }, x.store.dialect);
 }
 
 /** The before and after images of a statement's changes, by record id (one pass, no intermediate pairs). */
