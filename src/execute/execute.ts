@@ -767,6 +767,8 @@ function imagesJson(changes: readonly Change[]): { before: string; after: string
   let last = 0;
   for (const c of changes) {
     if (!(Number.isSafeInteger(c.id) && c.id > last && c.id < 2 ** 32 - 1) || c.before === undefined || c.after === undefined) {
+      const sorted = byAscendingId(changes);
+      if (sorted) return imagesJson(sorted);
       const { before: b, after: a } = images(changes);
       return { before: JSON.stringify(b), after: JSON.stringify(a) };
     }
@@ -776,6 +778,18 @@ function imagesJson(changes: readonly Change[]): { before: string; after: string
     last = c.id;
   }
   return { before: before + '}', after: after + '}' };
+}
+
+/**
+ * The changes in the order an object keyed by their ids serialises them (integer keys ascending),
+ * each id once with its last images (a later assignment to a key replaces the value in place);
+ * undefined when some id is not such a key or an image is missing (then `images` decides).
+ */
+function byAscendingId(changes: readonly Change[]): Change[] | undefined {
+  for (const c of changes) if (!(Number.isSafeInteger(c.id) && c.id > 0 && c.id < 2 ** 32 - 1) || c.before === undefined || c.after === undefined) return undefined;
+  // Stable: of equal ids, the last change ends the run, and only it is kept.
+  const sorted = [...changes].sort((a, b) => a.id - b.id);
+  return sorted.filter((c, i) => i + 1 === sorted.length || sorted[i + 1].id !== c.id);
 }
 
 /** Strings at least this long that the IR shares with an after image are stored once, in the image. */
@@ -844,3 +858,6 @@ export function auditImages<R extends Record<string, unknown>>(r: R): { r: R; ir
   }
   return { r, ir, before, after };
 }
+
+/** For tests: the audit images' JSON of `changes` (imagesJson). */
+export const imagesJsonForTest = (changes: readonly Change[]) => imagesJson(changes);
