@@ -318,11 +318,13 @@ export class Execution {
     return this.unreadable.size ? this.changes.map((c) => (this.unreadable.has(c.id) ? redacted(c) : c)) : this.changes;
   }
 
-  result(ids: readonly number[], extra: Partial<StatementResult> = {}): StatementResult {
-    return {
+  result(ids: readonly number[], extra?: Partial<StatementResult>): StatementResult {
+    const result: StatementResult = {
       index: this.index, op: this.op.kind, ids, changes: this.visibleChanges(), warnings: this.warnings, sql: this.sql,
-      dryRun: this.op.dryRun, ...extra,
+      dryRun: this.op.dryRun,
     };
+    // Without extras (every write) no spread: a spread after keys takes V8's slow path (microseconds).
+    return extra ? { ...result, ...extra } : result;
   }
 }
 
