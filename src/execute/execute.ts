@@ -97,6 +97,9 @@ export type ExecuteResult =
   | { readonly ok: true; readonly result: StatementResult }
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
+/** SEARCHED_FIELDS as a set, for the per-row, per-field test of Execution.update. */
+const SEARCHED: ReadonlySet<string> = new Set(SEARCHED_FIELDS);
+
 const WRITE_OPS = new Set(['Update', 'Label', 'Promote', 'Demote', 'Merge', 'Split', 'Lock', 'Expire', 'Delete']);
 
 /** One statement's execution: its SQL, warnings, changes and refusal (experience.ts works on it too). */
@@ -221,7 +224,7 @@ export class Execution {
       if (sameValue(row[k], changes[k])) continue;
       changed.push(k);
       set[k] = changes[k];
-      if ((SEARCHED_FIELDS as readonly string[]).includes(k)) searched = true;
+      if (SEARCHED.has(k)) searched = true;
     }
     if (!changed.length) return;
     if (!this.effectGuard(row, set)) return;
@@ -659,10 +662,6 @@ export function* executeOperationIo(
 function* executeTargetedIo(x: Execution, op: Exclude<Operation, EncodeOp>, limits: { readonly maxRows?: number }, hooks: { readonly selector?: Selector }): Io<ExecuteResult> {
   const store = x.store;
   const maxRows = limits.maxRows ?? Infinity;
-  function* done(writes: Io<number[]>): Io<ExecuteResult> {
-    const written = yield* writes;
-    return x.refusal ? { ok: false, diagnostics: [x.refusal] } : { ok: true, result: yield* withAudit(x, written) };
-  }
   // A read returns at most maxRows rows: a filter read asks the store for one more (to know
   // whether it was cut), a search scores its candidates and is cut after ranking.
   const capped = op.kind === 'Retrieve' && !op.selection.search && Number.isFinite(maxRows) && !(op.selection.limit !== undefined && op.selection.limit <= maxRows)
@@ -681,11 +680,6 @@ function* executeTargetedIo(x: Execution, op: Exclude<Operation, EncodeOp>, limi
       rows = rows.filter((r) => !hidden.includes(r));
     }
   }
-  const all = () => rows.map((r) => r.id);
-  function* thenAll(writes: Io<void>): Io<number[]> {
-    yield* writes;
-    return all();
-  }
   switch (op.kind) {
     case 'Retrieve':
       if (op.experience) {
@@ -697,21 +691,36 @@ function* executeTargetedIo(x: Execution, op: Exclude<Operation, EncodeOp>, limi
         x.warn('truncated', `Retrieve matched more than ${maxRows} records; the first ${maxRows} are returned (RunOptions.limits.maxRows, t2m run --max-rows; or narrow it with LIMIT)`, 'target');
         rows = rows.slice(0, maxRows);
       }
-      return { ok: true, result: x.result(all(), { rows: rows.map((r) => project(r, op.include)), scores, explain, provenance: provenanceOf(rows) }) };
+      return { ok: true, result: x.result(rows.map((r) => r.id), { rows: rows.map((r) => project(r, op.include)), scores, explain, provenance: provenanceOf(rows) }) };
     case 'Summarize': {
       const texts = rows.filter((r) => typeof r.text === 'string').map((r) => ({ id: r.id, text: r.text as string }));
       const summary = store.summarizer.summarize(texts, { focus: op.focus, maxTokens: op.maxTokens });
-      return { ok: true, result: x.result(all(), { summary, scores, explain, provenance: provenanceOf(rows) }) };
+      return { ok: true, result: x.result(rows.map((r) => r.id), { summary, scores, explain, provenance: provenanceOf(rows) }) };
     }
-    case 'Update': return yield* done(thenAll(update(x, op, rows)));
-    case 'Label': return yield* done(thenAll(label(x, op, rows)));
-    case 'Promote': case 'Demote': return yield* done(thenAll(promote(x, op, rows)));
-    case 'Merge': return yield* done(merge(x, op, rows));
-    case 'Split': return yield* done(split(x, op, rows));
-    case 'Lock': return yield* done(thenAll(lock(x, op, rows)));
-    case 'Expire': return yield* done(thenAll(expire(x, op, rows)));
-    case 'Delete': return yield* done(thenAll(remove(x, op, rows)));
+    case 'Update': return yield* done(x, thenAll(update(x, op, rows), rows));
+    case 'Label': return yield* done(x, thenAll(label(x, op, rows), rows));
+    case 'Promote': case 'Demote': return yield* done(x, thenAll(promote(x, op, rows), rows));
+    case 'Merge': return yield* done(x, merge(x, op, rows));
+    case 'Split': return yield* done(x, split(x, op, rows));
+    case 'Lock': return yield* done(x, thenAll(lock(x, op, rows), rows));
+    case 'Expire': return yield* done(x, thenAll(expire(x, op, rows), rows));
+    case 'Delete': return yield* done(x, thenAll(remove(x, op, rows), rows));
   }
+}
+
+// The two below are module functions (closures made per statement cost an allocation each, and
+// under tsx a `defineProperty` for their names).
+
+/** A write's outcome: its refusal, or its result with its audit entry written. */
+function* done(x: Execution, writes: Io<number[]>): Io<ExecuteResult> {
+  const written = yield* writes;
+  return x.refusal ? { ok: false, diagnostics: [x.refusal] } : { ok: true, result: yield* withAudit(x, written) };
+}
+
+/** The writes, then the ids of the target rows (every one of them is reported, changed or not). */
+function* thenAll(writes: Io<void>, rows: readonly Row[]): Io<number[]> {
+  yield* writes;
+  return rows.map((r) => r.id);
 }
 
 /** Appends the statement's audit entry (writes only) and builds its result. */
