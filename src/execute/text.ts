@@ -125,13 +125,36 @@ export const SEARCHED_FIELDS = ['text', 'tags', 'subject', 'topic'] as const;
 
 /** The text a record is searched by: its text, tags, subject and topic. */
 export function searchedText(row: Readonly<Record<string, unknown>>): string {
-  const tags = Array.isArray(row.tags) ? row.tags.map(String) : [];
-  return [row.text, ...tags, row.subject, row.topic].filter((v) => typeof v === 'string' && v).join(' ');
+  // The non-empty strings of text, tags (each as a string; holes skipped), subject and topic, space-separated.
+  let out = joined('', row.text);
+  const tags = row.tags;
+  if (Array.isArray(tags)) for (let k = 0; k < tags.length; k++) if (Object.hasOwn(tags, k)) out = joined(out, String(tags[k]));
+  out = joined(out, row.subject);
+  return joined(out, row.topic);
 }
+
+/** `out` and `v` joined by a space when `v` is a non-empty string (`out` alone otherwise). */
+const joined = (out: string, v: unknown): string => (typeof v === 'string' && v ? (out ? `${out} ${v}` : v) : out);
 
 /** What the engine stores in `search_text`: the record's search tokens, space-separated (null when it has none). */
 export function searchTextOf(row: Readonly<Record<string, unknown>>): string | null {
-  const t = tokens(searchedText(row));
+  const text = searchedText(row);
+  if (isAscii(text)) {
+    // `tokens` of ASCII text, written straight into the result (no array of tokens to join).
+    const lower = text.toLowerCase();
+    let out = '';
+    for (let i = 0, n = lower.length; i < n;) {
+      if (!isAsciiWordChar(lower.charCodeAt(i))) { i++; continue; }
+      let j = i + 1;
+      while (j < n && isAsciiWordChar(lower.charCodeAt(j))) j++;
+      const w = lower.slice(i, j);
+      i = j;
+      if (STOPWORDS.has(w)) continue;
+      out = out ? `${out} ${stem(w)}` : stem(w);
+    }
+    return out || null;
+  }
+  const t = tokens(text);
   return t.length ? t.join(' ') : null;
 }
 

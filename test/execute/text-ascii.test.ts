@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { stemmer } from 'stemmer';
-import { NgramEmbedder, STOPWORDS, tokens } from '../../src/execute/text.js';
+import { NgramEmbedder, STOPWORDS, searchedText, searchTextOf, tokens } from '../../src/execute/text.js';
 import { WORDS, rng } from '../../perf/workload.js';
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/;
@@ -75,6 +75,21 @@ describe('ASCII fast paths of the search tokens and the n-gram embedder', () => 
 
   it('finds the same tokens as the pattern', () => {
     for (const t of texts) expect(tokens(t), JSON.stringify(t)).toEqual(referenceTokens(t));
+  });
+
+  it('writes the same search text as the tokens of the searched fields, joined', () => {
+    const r = rng(11);
+    const pick = (xs: readonly string[]) => xs[Math.floor(r() * xs.length)];
+    for (const [k, t] of texts.entries()) {
+      const row = {
+        text: r() < 0.9 ? t : null, tags: r() < 0.7 ? [pick(texts), 'Tag-One', '', pick(texts)] : r() < 0.5 ? 'not a list' : undefined,
+        subject: r() < 0.3 ? pick(texts) : null, topic: r() < 0.3 ? 'café budget' : undefined,
+      };
+      const reference = [row.text, ...(Array.isArray(row.tags) ? row.tags : []), row.subject, row.topic].filter((v) => typeof v === 'string' && v).join(' ');
+      expect(searchedText(row), String(k)).toBe(reference);
+      const words = tokens(reference);
+      expect(searchTextOf(row), String(k)).toBe(words.length ? words.join(' ') : null);
+    }
   });
 
   it('embeds bit for bit as the reference, twice (the second time from the per-word cache)', () => {
