@@ -374,13 +374,14 @@ export interface AuditEntry {
 }
 
 export function compileAuditInsert(e: AuditEntry, d: Dialect): SqlStatement {
-  const p = new ParamList(d);
-  const vals = [e.tenant, e.traceId ?? null, e.at, e.actor, e.op, JSON.stringify(e.ir ?? null), JSON.stringify(e.affectedIds),
+  const params = [e.tenant, e.traceId ?? null, e.at, e.actor, e.op, JSON.stringify(e.ir ?? null), JSON.stringify(e.affectedIds),
     e.imagesJson?.before ?? JSON.stringify(e.before ?? null), e.imagesJson?.after ?? JSON.stringify(e.after ?? null)];
-  return {
-    sql: `INSERT INTO ${d.quoteIdent('audit_log')} (tenant, trace_id, at, actor, op, ir, affected_ids, before, after) VALUES (${vals.map((v) => p.bind(v)).join(', ')})`,
-    params: p.values,
-  };
+  // One text per dialect (every entry binds the same nine values).
+  const sql = shaped(d, 'audit insert', () => {
+    const p = new ParamList(d);
+    return `INSERT INTO ${d.quoteIdent('audit_log')} (tenant, trace_id, at, actor, op, ir, affected_ids, before, after) VALUES (${params.map((v) => p.bind(v)).join(', ')})`;
+  });
+  return { sql, params };
 }
 
 /** The tenant's audit entries, oldest first (or one of them). */

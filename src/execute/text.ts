@@ -97,6 +97,19 @@ export const TOKENS_VERSION = 2;
  */
 export function tokens(text: string, segment: CjkSegmenter = cjkUnigramsBigrams): string[] {
   const out: string[] = [];
+  if (isAscii(text)) {
+    // The same words as the pattern below finds, without a match object per word (./text.ts `isAscii`).
+    const lower = text.toLowerCase();
+    for (let i = 0, n = lower.length; i < n;) {
+      if (!isAsciiWordChar(lower.charCodeAt(i))) { i++; continue; }
+      let j = i + 1;
+      while (j < n && isAsciiWordChar(lower.charCodeAt(j))) j++;
+      const w = lower.slice(i, j);
+      if (!STOPWORDS.has(w)) out.push(stem(w));
+      i = j;
+    }
+    return out;
+  }
   for (const m of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
     const w = m[0];
     if (CJK.test(w)) {
@@ -112,15 +125,51 @@ export const SEARCHED_FIELDS = ['text', 'tags', 'subject', 'topic'] as const;
 
 /** The text a record is searched by: its text, tags, subject and topic. */
 export function searchedText(row: Readonly<Record<string, unknown>>): string {
-  const tags = Array.isArray(row.tags) ? row.tags.map(String) : [];
-  return [row.text, ...tags, row.subject, row.topic].filter((v) => typeof v === 'string' && v).join(' ');
+  // The non-empty strings of text, tags (each as a string; holes skipped), subject and topic, space-separated.
+  let out = joined('', row.text);
+  const tags = row.tags;
+  if (Array.isArray(tags)) for (let k = 0; k < tags.length; k++) if (Object.hasOwn(tags, k)) out = joined(out, String(tags[k]));
+  out = joined(out, row.subject);
+  return joined(out, row.topic);
 }
+
+/** `out` and `v` joined by a space when `v` is a non-empty string (`out` alone otherwise). */
+const joined = (out: string, v: unknown): string => (typeof v === 'string' && v ? (out ? `${out} ${v}` : v) : out);
 
 /** What the engine stores in `search_text`: the record's search tokens, space-separated (null when it has none). */
 export function searchTextOf(row: Readonly<Record<string, unknown>>): string | null {
-  const t = tokens(searchedText(row));
+  const text = searchedText(row);
+  if (isAscii(text)) {
+    // `tokens` of ASCII text, written straight into the result (no array of tokens to join).
+    const lower = text.toLowerCase();
+    let out = '';
+    for (let i = 0, n = lower.length; i < n;) {
+      if (!isAsciiWordChar(lower.charCodeAt(i))) { i++; continue; }
+      let j = i + 1;
+      while (j < n && isAsciiWordChar(lower.charCodeAt(j))) j++;
+      const w = lower.slice(i, j);
+      i = j;
+      if (STOPWORDS.has(w)) continue;
+      out = out ? `${out} ${stem(w)}` : stem(w);
+    }
+    return out || null;
+  }
+  const t = tokens(text);
   return t.length ? t.join(' ') : null;
 }
+
+/**
+ * Whether `text` is all ASCII (no code unit above 0x7f). There, the words of `[\p{L}\p{N}]+` (after
+ * lower-casing, which keeps ASCII text ASCII and its length) are the runs of `a-z0-9`, none is CJK,
+ * and a scan over the character codes finds them without a match object per word.
+ */
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+/** `[\p{L}\p{N}]` on lower-cased ASCII: a-z, 0-9. */
+const isAsciiWordChar = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39);
 
 function fnv1a(s: string): number {
   let h = 0x811c9dc5;
@@ -174,6 +223,7 @@ export class NgramEmbedder implements Embedder {
   }
   embed(text: string): Float32Array {
     const v = new Float32Array(this.dimensions);
+    if (isAscii(text)) return this.embedAscii(text.toLowerCase(), v);
     const add = (feature: string, w: number) => {
       const h = fnv1a(feature);
       v[h % this.dimensions] += h & 0x80000000 ? -w : w;
@@ -202,12 +252,84 @@ export class NgramEmbedder implements Embedder {
         v[h % this.dimensions] += h & 0x80000000 ? -0.35 : 0.35;
       }
     }
-    let norm = 0;
-    for (let i = 0; i < v.length; i++) norm += v[i] * v[i];
-    norm = Math.sqrt(norm);
-    if (norm > 0) for (let i = 0; i < v.length; i++) v[i] /= norm;
-    return v;
+    return normalize(v);
   }
+
+  /** What each word adds, by word (bounded like the stem cache): the same for every text it is in. */
+  private readonly features = new Map<string, WordFeatures | null>();
+
+  /**
+   * `embed` of lower-cased ASCII text: the same additions in the same order (so the same float32
+   * roundings, bit for bit), with each word's stem, stem hash and trigram slots looked up rather
+   * than hashed again, and the bigram's hash continued from its first stem's (FNV-1a is a running
+   * hash: fnv1a(a + ' ' + b) continues fnv1a(a) with ' ' and b), without building the strings.
+   */
+  private embedAscii(lower: string, v: Float32Array): Float32Array {
+    const dims = this.dimensions;
+    let prev: WordFeatures | null = null;
+    for (let i = 0, n = lower.length; i < n;) {
+      if (!isAsciiWordChar(lower.charCodeAt(i))) { i++; continue; }
+      let j = i + 1;
+      while (j < n && isAsciiWordChar(lower.charCodeAt(j))) j++;
+      const w = lower.slice(i, j);
+      i = j;
+      let f = this.features.get(w);
+      if (f === undefined) {
+        if (this.features.size >= STEM_CACHE) this.features.clear();
+        f = STOPWORDS.has(w) ? null : wordFeatures(w, dims);
+        this.features.set(w, f);
+      }
+      if (f === null) continue;
+      v[f.slot] += f.negative ? -1 : 1;
+      if (prev) {
+        let h = Math.imul(prev.hash ^ 0x20, 0x01000193);
+        const s = f.stem;
+        for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193);
+        h >>>= 0;
+        v[h % dims] += h & 0x80000000 ? -0.5 : 0.5;
+      }
+      prev = f;
+      const t = f.trigrams;
+      for (let k = 0; k < t.length; k++) {
+        const x = t[k];
+        v[x >> 1] += x & 1 ? -0.35 : 0.35;
+      }
+    }
+    return normalize(v);
+  }
+}
+
+/** A word's share of an `NgramEmbedder` vector: its stem's slot and sign, the stem's hash, its trigrams' slots (slot × 2 + 1 when negative). */
+interface WordFeatures {
+  readonly stem: string;
+  readonly hash: number;
+  readonly slot: number;
+  readonly negative: boolean;
+  readonly trigrams: Int32Array;
+}
+
+function wordFeatures(w: string, dims: number): WordFeatures {
+  const s = stem(w);
+  const hash = fnv1a(s);
+  const marked = `<${w}>`;
+  const trigrams = new Int32Array(Math.max(0, marked.length - 2));
+  for (let i = 0; i + 3 <= marked.length; i++) {
+    let h = 0x811c9dc5;
+    h = Math.imul(h ^ marked.charCodeAt(i), 0x01000193);
+    h = Math.imul(h ^ marked.charCodeAt(i + 1), 0x01000193);
+    h = Math.imul(h ^ marked.charCodeAt(i + 2), 0x01000193) >>> 0;
+    trigrams[i] = (h % dims) * 2 + (h & 0x80000000 ? 1 : 0);
+  }
+  return { stem: s, hash, slot: hash % dims, negative: (hash & 0x80000000) !== 0, trigrams };
+}
+
+/** Scales a vector to unit length in place (a zero vector stays zero). */
+function normalize(v: Float32Array): Float32Array {
+  let norm = 0;
+  for (let i = 0; i < v.length; i++) norm += v[i] * v[i];
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (let i = 0; i < v.length; i++) v[i] /= norm;
+  return v;
 }
 
 export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {

@@ -33,26 +33,30 @@ export const TIME_RANGE_KEYS = ['start', 'end', 'relative', 'amount', 'unit'];
 const POLICY_KEYS = ['allow', 'deny', 'reviewers', 'expires'];
 
 export function reportIgnored(l: Lowerer, ir: IR): void {
-  const unused = (obj: unknown, known: readonly string[], path: string, condition = false) => {
-    if (!isPlainObject(obj)) return;
-    for (const key of Object.keys(obj)) {
-      if (known.includes(key)) continue;
-      // A condition the engine cannot apply would make a write select more records than asked.
-      if (condition && ir.op !== 'Retrieve' && ir.op !== 'Summarize') {
-        l.error('unknown-condition', `${ir.op} refused: the engine cannot apply ${path}.${key}, so the write would select more records than asked (a facet condition is written facets.${key})`, `${path}.${key}`);
-      } else l.warn('ignored-arg', `${ir.op} ignores '${key}': the engine does not use ${path}.${key}`, `${path}.${key}`);
-    }
-  };
+  // An Encode has no target and its args are read by ./encode.ts: nothing to report here.
+  if (ir.op === 'Encode' && ir.target === undefined) return;
   const t = ir.target;
-  unused(t, TARGET_KEYS, 'target', true);
-  unused(t?.filter, FILTER_KEYS, 'target.filter', true);
-  unused(t?.filter?.time_range, TIME_RANGE_KEYS, 'target.filter.time_range', true);
-  unused(t?.search, SEARCH_KEYS, 'target.search');
-  unused(t?.search?.intent, INTENT_KEYS, 'target.search.intent');
-  unused(t?.search?.overrides, OVERRIDE_KEYS, 'target.search.overrides');
+  unused(l, ir, t, TARGET_KEYS, 'target', true);
+  unused(l, ir, t?.filter, FILTER_KEYS, 'target.filter', true);
+  unused(l, ir, t?.filter?.time_range, TIME_RANGE_KEYS, 'target.filter.time_range', true);
+  unused(l, ir, t?.search, SEARCH_KEYS, 'target.search');
+  unused(l, ir, t?.search?.intent, INTENT_KEYS, 'target.search.intent');
+  unused(l, ir, t?.search?.overrides, OVERRIDE_KEYS, 'target.search.overrides');
   if (ir.op === 'Encode') return;
-  unused(ir.args, USED_ARGS[ir.op], 'args');
-  if (ir.op === 'Lock') unused(ir.args?.policy, POLICY_KEYS, 'args.policy');
-  if (ir.op === 'Delete') unused(ir.args?.time_range, TIME_RANGE_KEYS, 'args.time_range');
-  if (ir.op === 'Promote') unused(ir.args?.remind, ['rrule', 'until'], 'args.remind');
+  unused(l, ir, ir.args, USED_ARGS[ir.op], 'args');
+  if (ir.op === 'Lock') unused(l, ir, ir.args?.policy, POLICY_KEYS, 'args.policy');
+  if (ir.op === 'Delete') unused(l, ir, ir.args?.time_range, TIME_RANGE_KEYS, 'args.time_range');
+  if (ir.op === 'Promote') unused(l, ir, ir.args?.remind, ['rrule', 'until'], 'args.remind');
+}
+
+/** Reports the keys of `obj` (at `path`) that are not in `known`: ignored with a warning, or, for a write's condition, refused. */
+function unused(l: Lowerer, ir: IR, obj: unknown, known: readonly string[], path: string, condition = false): void {
+  if (!isPlainObject(obj)) return;
+  for (const key in obj) {
+    if (!Object.hasOwn(obj, key) || known.includes(key)) continue;
+    // A condition the engine cannot apply would make a write select more records than asked.
+    if (condition && ir.op !== 'Retrieve' && ir.op !== 'Summarize') {
+      l.error('unknown-condition', `${ir.op} refused: the engine cannot apply ${path}.${key}, so the write would select more records than asked (a facet condition is written facets.${key})`, `${path}.${key}`);
+    } else l.warn('ignored-arg', `${ir.op} ignores '${key}': the engine does not use ${path}.${key}`, `${path}.${key}`);
+  }
 }

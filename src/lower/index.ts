@@ -78,13 +78,26 @@ function deepFreeze<T>(value: T): T {
 
 /** Whether some string in `value` starts with U+FEFF (the common answer, no, without spelling paths). */
 function hasLeadingBom(value: unknown): boolean {
+  if (typeof value === 'string') return value.charCodeAt(0) === 0xfeff;
+  if (!value || typeof value !== 'object') return false;
   const stack: unknown[] = [value];
   while (stack.length) {
-    const v = stack.pop();
-    if (typeof v === 'string') {
-      if (v.charCodeAt(0) === 0xfeff) return true;
-    } else if (v && typeof v === 'object') {
-      for (const k in v) if (Object.hasOwn(v, k)) stack.push((v as Record<string, unknown>)[k]);
+    const v = stack.pop() as object;
+    if (Array.isArray(v)) {
+      for (const x of v) {
+        if (typeof x === 'string') {
+          if (x.charCodeAt(0) === 0xfeff) return true;
+        } else if (x && typeof x === 'object') stack.push(x);
+      }
+      continue;
+    }
+    for (const k in v) {
+      if (!Object.hasOwn(v, k)) continue;
+      const x = (v as Record<string, unknown>)[k];
+      // Strings are looked at where they are found, objects and arrays later: the stack holds only containers.
+      if (typeof x === 'string') {
+        if (x.charCodeAt(0) === 0xfeff) return true;
+      } else if (x && typeof x === 'object') stack.push(x);
     }
   }
   return false;

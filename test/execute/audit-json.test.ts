@@ -28,3 +28,21 @@ describe('audit images', () => {
     expect(r.results[4].changes.map((c) => c.id)[0]).toBe(3);
   });
 });
+
+describe('audit images in any order (imagesJson through byAscendingId)', () => {
+  it('match the id-keyed JSON for shuffled changes with repeated ids, and for ids that are not array keys', async () => {
+    const { imagesJsonForTest } = await import('../../src/execute/execute.js');
+    const r = (seed: number) => () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = r(3);
+    for (let n = 0; n < 300; n++) {
+      const len = Math.floor(rand() * 12);
+      const changes = Array.from({ length: len }, (_, k) => {
+        const id = rand() < 0.05 ? [2 ** 32 - 1, 2 ** 32, 0.5, -1][Math.floor(rand() * 4)] : 1 + Math.floor(rand() * (n % 3 === 0 ? 5 : 1000));
+        return { id, before: rand() < 0.3 ? null : { w: k, id }, after: rand() < 0.2 ? null : { t: `x${k}` } };
+      });
+      const { before, after } = imagesJsonForTest(changes);
+      expect(before).toBe(byId(changes, 'before'));
+      expect(after).toBe(byId(changes, 'after'));
+    }
+  });
+});
