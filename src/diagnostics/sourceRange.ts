@@ -60,6 +60,16 @@ export class SourceRange implements Range {
   }
 }
 
+/** The offset a range starts at (for a `SourceRange`, without computing its position). */
+export function startOffset(r: Range): number {
+  return r instanceof SourceRange ? r.from : r.start.offset;
+}
+
+/** The offset a range ends at (exclusive; for a `SourceRange`, without computing its position). */
+export function endOffset(r: Range): number {
+  return r instanceof SourceRange ? r.to : r.end.offset;
+}
+
 /** The range as plain data (a `SourceRange` materialised; any other range as it is). */
 export function plainRange(r: Range): Range;
 export function plainRange(r: Range | undefined): Range | undefined;
