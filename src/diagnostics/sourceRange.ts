@@ -13,11 +13,15 @@ import type { Position, Range } from './diagnostic.js';
 /** The line starts of a text as the lexer counts lines: `\n`, `\r\n` and a lone `\r` each end one. */
 export class LexerLines {
   private starts: number[] | undefined;
+  /** The line of the last position computed: positions are mostly read near each other (a source map's entries). */
+  private last = 0;
 
   constructor(readonly text: string) {}
 
   position(offset: number): Position {
     const starts = (this.starts ??= lineStarts(this.text));
+    const near = this.last;
+    if (starts[near] <= offset && (near + 1 === starts.length || offset < starts[near + 1])) return { line: near + 1, column: offset - starts[near] + 1, offset };
     let lo = 0;
     let hi = starts.length - 1;
     while (lo < hi) {
@@ -25,6 +29,7 @@ export class LexerLines {
       if (starts[mid] <= offset) lo = mid;
       else hi = mid - 1;
     }
+    this.last = lo;
     return { line: lo + 1, column: offset - starts[lo] + 1, offset };
   }
 
