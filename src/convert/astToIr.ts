@@ -420,7 +420,8 @@ export function astToIr(script: A.Script, options: { readonly eager?: boolean } 
     const ir = options.eager ? undefined : statementToIr(s, i, diagnostics, undefined);
     if (ir && diagnostics.length === before) {
       irs.push(ir);
-      sourceMaps.push(new LazySourceMap(() => statementSourceMap(s, i)));
+      // Its entries keep the AST's ranges; the map makes each plain when it is read.
+      sourceMaps.push(new LazySourceMap(() => statementEntries(s, i)));
       return;
     }
     diagnostics.length = before;
@@ -434,9 +435,14 @@ export function astToIr(script: A.Script, options: { readonly eager?: boolean } 
 
 /** The source map of one statement, built eagerly (its IR and diagnostics are dropped). */
 export function statementSourceMap(s: A.Statement, index: number): SourceMap {
+  return plainEntries(statementEntries(s, index));
+}
+
+/** `statementSourceMap` with the AST's ranges as they are. */
+function statementEntries(s: A.Statement, index: number): SourceMap {
   const map: SourceMap = new Map();
   statementToIr(s, index, [], map);
-  return plainEntries(map);
+  return map;
 }
 
 /** The map with its ranges made plain data (in place: setting a key again keeps its order). */

@@ -59,8 +59,9 @@ describe('ranges from offsets', () => {
       for (const r of d.related ?? []) expect(r.range).not.toBeInstanceOf(SourceRange);
       for (const e of d.fix?.edits ?? []) expect(e.range).not.toBeInstanceOf(SourceRange);
     }
-    for (const map of result.sourceMaps) for (const [, r] of map) expect(r).not.toBeInstanceOf(SourceRange);
-    // The LABEL (the ENCODE's WEIGHT 2 is refused): its op from its verb.
+    // The LABEL (the ENCODE's WEIGHT 2 is refused): its op from its verb, read before any iteration.
     expect(result.sourceMaps[0].get('op')).toEqual({ start: { line: 2, column: 1, offset: 28 }, end: { line: 2, column: 6, offset: 33 } });
+    for (const map of result.sourceMaps) for (const [, r] of map) expect(r).not.toBeInstanceOf(SourceRange);
+    for (const map of textToIr(text).sourceMaps) for (const r of map.values()) expect(r).not.toBeInstanceOf(SourceRange);
   });
 });
