@@ -236,16 +236,11 @@ export function parseStatements(tokens: readonly IToken[], diagnostics: Diagnost
   const raw: RawStatement[] = [];
 
   // Cut at every `;` (it never appears inside a value), keeping the `;` with its statement.
-  const chunks: IToken[][] = [];
-  let from = 0;
-  for (let k = 0; k < tokens.length; k++) {
-    if (tokens[k].tokenType !== T.Semicolon) continue;
-    chunks.push(tokens.slice(from, k + 1));
+  // Each piece is parsed as soon as it is cut, so that its array dies young.
+  for (let from = 0, k = 0; from < tokens.length; k++) {
+    if (k < tokens.length && tokens[k].tokenType !== T.Semicolon) continue;
+    const chunk = tokens.slice(from, k + 1);
     from = k + 1;
-  }
-  if (from < tokens.length) chunks.push(tokens.slice(from));
-
-  for (const chunk of chunks) {
     // Lists and objects nested deeper than the limit are refused before the (recursive) parser
     // and converters see them: the piece is skipped, with one diagnostic where the limit is passed.
     const tooDeep = firstTooDeep(chunk);
