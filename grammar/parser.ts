@@ -125,7 +125,8 @@ function grammar(Base: typeof EmbeddedActionsParser) {
         recoveryEnabled: options.recovery,
         maxLookahead: 3,
         errorMessageProvider: errorMessages,
-        nodeLocationTracking: options.recovery ? 'full' : 'none',
+        // Offsets only: the tokens carry no lines (src/syntax computes positions from offsets).
+        nodeLocationTracking: options.recovery ? 'onlyOffset' : 'none',
       });
       this.performSelfAnalysis();
       this.ast = options.ast;

@@ -4,6 +4,7 @@
  * IR JSON (an object, an array or JSONL) enters at validateIr with positions kept by the JSON
  * reader, so both inputs get the same diagnostics with line:column ranges.
  */
+import { endOffset, startOffset } from './diagnostics/sourceRange.js';
 import { applyPolicy, check, checkValues, type InputLanguage, type Policy } from './check/index.js';
 import { type Diagnostic, hasErrors, type Range } from './diagnostics/diagnostic.js';
 import { LineIndex } from './diagnostics/position.js';
@@ -80,13 +81,13 @@ function statementOfSyntaxError(d: Diagnostic, script: Script, text: string): nu
   let owner: number | undefined;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (statements[mid].loc.start.offset <= offset) {
+    if (startOffset(statements[mid].loc) <= offset) {
       owner = mid;
       lo = mid + 1;
     } else hi = mid - 1;
   }
   if (owner === undefined) return undefined;
-  const end = script.statements[owner].loc.end.offset;
+  const end = endOffset(script.statements[owner].loc);
   const closed = text[end - 1] === ';';
   return closed && offset >= end ? undefined : owner;
 }

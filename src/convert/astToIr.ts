@@ -5,6 +5,7 @@
  */
 import type { Code, Diagnostic, Range } from '../diagnostics/diagnostic.js';
 import { LazySourceMap, type SourceMap } from '../diagnostics/sourceMap.js';
+import { plainDiagnostic, plainRange } from '../diagnostics/sourceRange.js';
 import { closest } from '../diagnostics/suggest.js';
 import type * as A from '../syntax/ast.js';
 import { CONDITION_OPERATORS, LET_KEY, REF_KEY, OP_OF_VERB, SEARCH_OPTIONS, SEARCH_QUERY_PATH, STAGE_OF, VERB_TEXT, clausePath, clauseSpec, clauseVerbs, type Op } from '../language/index.js';
@@ -419,20 +420,33 @@ export function astToIr(script: A.Script, options: { readonly eager?: boolean } 
     const ir = options.eager ? undefined : statementToIr(s, i, diagnostics, undefined);
     if (ir && diagnostics.length === before) {
       irs.push(ir);
-      sourceMaps.push(new LazySourceMap(() => statementSourceMap(s, i)));
+      // Its entries keep the AST's ranges; the map makes each plain when it is read.
+      sourceMaps.push(new LazySourceMap(() => statementEntries(s, i)));
       return;
     }
     diagnostics.length = before;
     const map: SourceMap = new Map();
     irs.push(statementToIr(s, i, diagnostics, map));
-    sourceMaps.push(map);
+    sourceMaps.push(plainEntries(map));
   });
-  return { irs, sourceMaps, diagnostics };
+  // The AST's ranges compute their positions when read (SourceRange); what leaves as data is plain.
+  return { irs, sourceMaps, diagnostics: diagnostics.map(plainDiagnostic) };
 }
 
 /** The source map of one statement, built eagerly (its IR and diagnostics are dropped). */
 export function statementSourceMap(s: A.Statement, index: number): SourceMap {
+  return plainEntries(statementEntries(s, index));
+}
+
+/** `statementSourceMap` with the AST's ranges as they are. */
+function statementEntries(s: A.Statement, index: number): SourceMap {
   const map: SourceMap = new Map();
   statementToIr(s, index, [], map);
+  return map;
+}
+
+/** The map with its ranges made plain data (in place: setting a key again keeps its order). */
+function plainEntries(map: SourceMap): SourceMap {
+  for (const [k, r] of map) map.set(k, plainRange(r));
   return map;
 }

@@ -5,6 +5,7 @@
  * name itself (JSON keys, DSL keywords), so a misspelt field can be fixed in place.
  */
 import type { Range } from './diagnostic.js';
+import { SourceRange, plainRange } from './sourceRange.js';
 
 export type SourceMap = Map<string, Range>;
 
@@ -57,6 +58,12 @@ export function subSourceMap(map: SourceMap, prefix: string): SourceMap {
  */
 export class LazySourceMap extends Map<string, Range> {
   private pending: (() => Iterable<readonly [string, Range]>) | undefined;
+  /**
+   * Entries built from the AST hold its ranges (`SourceRange`, positions computed when read);
+   * each is replaced by plain data when read (`get`), all of them before any iteration, so what
+   * comes out is plain. A statement with a warning reads one or two of its entries.
+   */
+  private lazyRanges = false;
 
   constructor(build: () => Iterable<readonly [string, Range]>) {
     super();
@@ -72,12 +79,28 @@ export class LazySourceMap extends Map<string, Range> {
     const build = this.pending;
     if (build === undefined) return;
     this.pending = undefined;
-    for (const [k, v] of build()) super.set(k, v);
+    for (const [k, v] of build()) {
+      if (v instanceof SourceRange) this.lazyRanges = true;
+      super.set(k, v);
+    }
+  }
+
+  /** Built, with every range plain (before iteration). */
+  private forcePlain(): void {
+    this.force();
+    if (!this.lazyRanges) return;
+    this.lazyRanges = false;
+    // Setting a key again keeps its place.
+    for (const [k, v] of super.entries()) if (v instanceof SourceRange) super.set(k, plainRange(v));
   }
 
   override get(key: string): Range | undefined {
     this.force();
-    return super.get(key);
+    const v = super.get(key);
+    if (!(v instanceof SourceRange)) return v;
+    const plain = plainRange(v);
+    super.set(key, plain);
+    return plain;
   }
   override has(key: string): boolean {
     this.force();
@@ -100,11 +123,11 @@ export class LazySourceMap extends Map<string, Range> {
     return super.size;
   }
   override forEach(fn: (value: Range, key: string, map: Map<string, Range>) => void, thisArg?: unknown): void {
-    this.force();
+    this.forcePlain();
     super.forEach(fn, thisArg);
   }
   override entries(): MapIterator<[string, Range]> {
-    this.force();
+    this.forcePlain();
     return super.entries();
   }
   override keys(): MapIterator<string> {
@@ -112,11 +135,11 @@ export class LazySourceMap extends Map<string, Range> {
     return super.keys();
   }
   override values(): MapIterator<Range> {
-    this.force();
+    this.forcePlain();
     return super.values();
   }
   override [Symbol.iterator](): MapIterator<[string, Range]> {
-    this.force();
+    this.forcePlain();
     return super[Symbol.iterator]();
   }
 }

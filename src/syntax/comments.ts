@@ -6,7 +6,9 @@
 import type { IToken } from 'chevrotain';
 import type * as A from './ast.js';
 import type { RawStatement } from './cstToAst.js';
+import { SourceRange, endOffset, startOffset } from '../diagnostics/sourceRange.js';
 import { tokenRange } from './lex.js';
+import { useText } from './nodes.js';
 
 function commentNode(t: IToken): A.Comment {
   return { kind: 'Comment', text: t.image.slice(1), loc: tokenRange(t) };
@@ -23,21 +25,21 @@ export function attachComments(text: string, raw: RawStatement[], commentTokens:
     const inside: A.Comment[] = [];
     let trailing: A.Comment | undefined;
     // Comments before this statement, then those inside it (they go to its clauses).
-    while (ci < comments.length && comments[ci].loc.start.offset < s.loc.start.offset) leading.push(comments[ci++]);
-    while (ci < comments.length && comments[ci].loc.start.offset < s.loc.end.offset) inside.push(comments[ci++]);
+    while (ci < comments.length && startOffset(comments[ci].loc) < startOffset(s.loc)) leading.push(comments[ci++]);
+    while (ci < comments.length && startOffset(comments[ci].loc) < endOffset(s.loc)) inside.push(comments[ci++]);
     const clauses = attachClauseComments(text, s.clauses, inside, leading);
     // A comment on the statement's last line, after it, trails it.
     const c = comments[ci];
-    const nextStart = raw[index + 1]?.loc.start.offset ?? Infinity;
-    if (c && c.loc.start.line === s.loc.end.line && c.loc.start.offset < nextStart) {
+    const nextStart = index + 1 < raw.length ? startOffset(raw[index + 1].loc) : Infinity;
+    if (c && c.loc.start.line === s.loc.end.line && startOffset(c.loc) < nextStart) {
       trailing = c;
       ci++;
     }
-    const firstOffset = leading[0]?.loc.start.offset ?? s.loc.start.offset;
+    const firstOffset = startOffset((leading[0] ?? s).loc);
     const blankLineBefore = index > 0 && blankBetween(text, prevEnd, firstOffset);
     const lastComment = leading[leading.length - 1];
-    const blankLineAfterComments = !!lastComment && lastComment.loc.end.offset < s.loc.start.offset && blankBetween(text, lastComment.loc.end.offset, s.loc.start.offset);
-    prevEnd = (trailing ?? s).loc.end.offset;
+    const blankLineAfterComments = !!lastComment && endOffset(lastComment.loc) < startOffset(s.loc) && blankBetween(text, endOffset(lastComment.loc), startOffset(s.loc));
+    prevEnd = endOffset((trailing ?? s).loc);
     const leadingComments = markBlankLines(text, leading);
     // The usual statement (no binding, nothing after it on its line, no empty line before it) is
     // built without the spreads, with its keys in the same order.
@@ -52,11 +54,8 @@ export function attachComments(text: string, raw: RawStatement[], commentTokens:
     });
   });
   const trailingComments = markBlankLines(text, comments.slice(ci));
-  const end = { line: 1, column: 1, offset: 0 };
-  return {
-    kind: 'Script', statements, trailingComments,
-    loc: { start: end, end: endPosition(text) },
-  };
+  // The whole text, its end's line and column computed when read (it was a scan of the text for every parse).
+  return { kind: 'Script', statements, trailingComments, loc: new SourceRange(useText(text), 0, text.length) };
 }
 
 /**
@@ -73,9 +72,9 @@ function attachClauseComments(text: string, clauses: readonly A.Clause[], inside
   const leading = clauses.map((): A.Comment[] => []);
   const trailing: Array<A.Comment | undefined> = clauses.map(() => undefined);
   for (const c of inside) {
-    const at = c.loc.start.offset;
-    const before = clauses.findLastIndex((cl) => cl.loc.end.offset <= at);
-    const next = clauses.findIndex((cl) => cl.loc.start.offset > at);
+    const at = startOffset(c.loc);
+    const before = clauses.findLastIndex((cl) => endOffset(cl.loc) <= at);
+    const next = clauses.findIndex((cl) => startOffset(cl.loc) > at);
     if (before >= 0 && clauses[before].loc.end.line === c.loc.start.line && !trailing[before] && (next < 0 || next === before + 1)) trailing[before] = c;
     else if (next >= 0) leading[next].push(c);
     else if (!trailing[clauses.length - 1]) trailing[clauses.length - 1] = c;
@@ -105,12 +104,5 @@ function blankBetween(text: string, from: number, to: number): boolean {
 function markBlankLines(text: string, run: A.Comment[]): A.Comment[] {
   // A run of none or one (the usual) has nothing to mark; every run given here is a fresh array.
   if (run.length < 2) return run;
-  return run.map((c, i) => (i > 0 && blankBetween(text, run[i - 1].loc.end.offset, c.loc.start.offset) ? { ...c, blankLineBefore: true } : c));
-}
-
-/** The position after the last character (the lines counted without splitting the text into them). */
-function endPosition(text: string) {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) line++;
-  return { line, column: text.length - text.lastIndexOf('\n'), offset: text.length };
+  return run.map((c, i) => (i > 0 && blankBetween(text, endOffset(run[i - 1].loc), startOffset(c.loc)) ? { ...c, blankLineBefore: true } : c));
 }

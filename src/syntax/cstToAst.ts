@@ -10,7 +10,8 @@ import * as T from '../../grammar/tokens.js';
 import { SEARCH_OPTION_NAMES, VALUE_KEYWORDS, firstKeyword } from '../language/index.js';
 import type * as A from './ast.js';
 import type { RawStatement } from './ast.js';
-import { decodeString, span, spanFrom, tokenKey, tokenRange, tokenSpan, tokenValue, valueList } from './nodes.js';
+import { SourceRange } from '../diagnostics/sourceRange.js';
+import { decodeString, span, spanFrom, textLines, tokenKey, tokenRange, tokenSpan, tokenValue, valueList } from './nodes.js';
 
 export { decodeString };
 
@@ -74,10 +75,7 @@ function buildElement(n: CstNode): A.Value | undefined {
 function nodeRange(n: CstNode, first?: IToken, last?: IToken): Range | undefined {
   const l = n.location;
   if (l && Number.isFinite(l.startOffset) && Number.isFinite(l.endOffset)) {
-    return {
-      start: { line: l.startLine ?? 1, column: l.startColumn ?? 1, offset: l.startOffset },
-      end: { line: l.endLine ?? 1, column: (l.endColumn ?? 0) + 1, offset: (l.endOffset ?? l.startOffset) + 1 },
-    };
+    return new SourceRange(textLines(), l.startOffset, (l.endOffset ?? l.startOffset) + 1);
   }
   if (first && last) return tokenSpan(first, last);
   return undefined;

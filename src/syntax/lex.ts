@@ -6,9 +6,9 @@
 import type { IToken, TokenType } from 'chevrotain';
 import { tokenMatcher } from 'chevrotain';
 import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
-import { LineIndex } from '../diagnostics/position.js';
 import * as T from '../../grammar/tokens.js';
-import { tokenRange } from './nodes.js';
+import type { LexerLines } from '../diagnostics/sourceRange.js';
+import { plainTokenRange, tokenEnd, useText } from './nodes.js';
 
 export type TokenKind = 'keyword' | 'verb' | 'identifier' | 'string' | 'number' | 'datetime' | 'duration' | 'boolean' | 'null' | 'punctuation' | 'comment' | 'invalid';
 
@@ -59,13 +59,9 @@ const FULL_WIDTH: Readonly<Record<string, string>> = {
 };
 const FULL_WIDTH_QUOTES = new Set(['“', '”', '＂']);
 
-/** The line index of the text being lexed, built on first use (one per text, not per diagnostic). */
-let lines: LineIndex | undefined;
-
+/** The range of `length` characters at `offset` of the text being lexed (its lines are `useText`'s). */
 function rangeAt(text: string, offset: number, length: number): Range {
-  if (lines?.text !== text) lines = new LineIndex(text);
-  const { line, column } = lines.position(offset);
-  return { start: { line, column, offset }, end: { line, column: column + length, offset: offset + length } };
+  return useText(text).range(offset, offset + length);
 }
 
 /**
@@ -74,7 +70,7 @@ function rangeAt(text: string, offset: number, length: number): Range {
  * valid. Quotes go first: a `，` between full-width quotes is then string text and stays.
  */
 function lexFullWidth(text: string) {
-  let result = T.lexer.tokenize(text);
+  let result = T.offsetLexer.tokenize(text);
   const diagnostics: Diagnostic[] = [];
   // The usual case: nothing the lexer could not read, so nothing to replace.
   if (result.errors.length === 0) return { result, diagnostics, text };
@@ -94,7 +90,7 @@ function lexFullWidth(text: string) {
     }
     if (changed) {
       text = chars.join('');
-      result = T.lexer.tokenize(text);
+      result = T.offsetLexer.tokenize(text);
     }
   };
   const fullWidthFix = (c: string, range: Range): Diagnostic => ({
@@ -107,7 +103,7 @@ function lexFullWidth(text: string) {
   replace((c) => FULL_WIDTH_QUOTES.has(c), (o, c) => quotes.set(o, c));
   // A pair of full-width quotes that now delimits a string is one mistake with one fix.
   for (const t of result.tokens) {
-    const end = t.endOffset ?? t.startOffset;
+    const end = tokenEnd(t) - 1;
     if (t.tokenType !== T.StringLiteral || !quotes.has(t.startOffset) || !quotes.has(end)) continue;
     const open = rangeAt(text, t.startOffset, 1);
     const close = rangeAt(text, end, 1);
@@ -127,9 +123,12 @@ function lexFullWidth(text: string) {
 }
 
 export function lex(source: string): Lexed {
+  // The ranges built from these tokens (they carry offsets only) read their lines from `source`
+  // (full-width repairs keep every offset and line break).
+  const lines = useText(source);
   const { result, diagnostics, text } = lexFullWidth(source);
   for (const e of result.errors) {
-    const start = { line: e.line ?? 1, column: e.column ?? 1, offset: e.offset };
+    const start = lines.position(e.offset);
     const bad = text.slice(e.offset, e.offset + e.length);
     // `ID 001`: JSON numbers cannot have leading zeros; an id or code like that is a string.
     const padded = /^0+$/.test(bad) ? /^[0-9]+(?:\.[0-9]+)?/.exec(text.slice(e.offset))?.[0] : undefined;
@@ -154,41 +153,40 @@ export function lex(source: string): Lexed {
   const muted: Array<{ start: number; end: number }> = [];
   // The usual case: no bad string, so the parser reads the lexer's tokens as they are.
   if (!result.tokens.some((t) => t.tokenType === T.BadString)) {
-    lines = undefined;
     return { tokens: result.tokens, comments: (result.groups.comments as IToken[] | undefined) ?? [], diagnostics, raw: result.tokens, muted };
   }
   const tokens: IToken[] = [];
   for (const [k, t] of result.tokens.entries()) {
     if (t.tokenType === T.BadString) {
       const unterminated = t.image.length < 2 || !t.image.endsWith('"') || /\\"$/.test(t.image) && !/\\\\"$/.test(t.image);
-      const opened = unterminated ? earlierOpenString(result.tokens, k) : undefined;
+      const opened = unterminated ? earlierOpenString(result.tokens, k, lines) : undefined;
       if (opened) {
         // `"hello TAGS "x";`: the first string lost its closing quote, so its content ran up to
         // the next quote and the real closing quote opens a string that never ends. Point at the
         // first string; the word glued after it is a symptom, not a second mistake.
-        const first = tokenRange(opened.string);
+        const first = plainTokenRange(opened.string);
+        const quote = lines.position(t.startOffset);
         diagnostics.push({
           code: 'unterminated-string',
           severity: 'error',
           message: `A string may be missing its closing quote (started at ${first.start.line}:${first.start.column}): `
-            + `it seems to end just before '${opened.word.image}', and the quote at ${t.startLine}:${t.startColumn} is never closed.`,
+            + `it seems to end just before '${opened.word.image}', and the quote at ${quote.line}:${quote.column} is never closed.`,
           range: first,
-          related: [{ message: 'the quote that is never closed', range: tokenRange(t) }],
+          related: [{ message: 'the quote that is never closed', range: plainTokenRange(t) }],
         });
-        muted.push({ start: opened.word.startOffset, end: (t.endOffset ?? t.startOffset) + 1 });
+        muted.push({ start: opened.word.startOffset, end: tokenEnd(t) });
       } else diagnostics.push({
         code: unterminated ? 'unterminated-string' : 'invalid-escape',
         severity: 'error',
         message: unterminated
           ? 'This string has no closing quote on its line.'
           : 'Invalid escape in string; use \\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\uXXXX.',
-        range: tokenRange(t),
+        range: plainTokenRange(t),
       });
       // Keep parsing: treat it as a string so the rest of the statement is still checked.
-      tokens.push({ ...t, tokenType: T.StringLiteral, tokenTypeIdx: T.StringLiteral.tokenTypeIdx!, image: '""' });
+      tokens.push({ ...t, tokenType: T.StringLiteral, tokenTypeIdx: T.StringLiteral.tokenTypeIdx!, image: '""', endOffset: tokenEnd(t) - 1 });
     } else tokens.push(t);
   }
-  lines = undefined;
   return { tokens, comments: (result.groups.comments as IToken[] | undefined) ?? [], diagnostics, raw: result.tokens, muted };
 }
 
@@ -196,16 +194,17 @@ export function lex(source: string): Lexed {
  * For the unterminated string `raw[k]`: an earlier string on the same line that a bare word
  * follows with no space (`"hello TAGS "x`), the likely string whose closing quote is missing.
  */
-function earlierOpenString(raw: readonly IToken[], k: number): { string: IToken; word: IToken } | undefined {
-  const line = raw[k].startLine;
+function earlierOpenString(raw: readonly IToken[], k: number, lines: LexerLines): { string: IToken; word: IToken } | undefined {
+  const lineOf = (t: IToken) => lines.position(t.startOffset).line;
+  const line = lineOf(raw[k]);
   // The earliest such string: with several on the line, each later one is a shifted pair of quotes.
   let found: { string: IToken; word: IToken } | undefined;
   for (let i = k - 1; i > 0; i--) {
     const word = raw[i];
     const string = raw[i - 1];
-    if (word.startLine !== line) break;
-    if (string.tokenType !== T.StringLiteral || string.startLine !== line) continue;
-    const glued = word.startOffset === (string.endOffset ?? string.startOffset) + 1;
+    if (lineOf(word) !== line) break;
+    if (string.tokenType !== T.StringLiteral || lineOf(string) !== line) continue;
+    const glued = word.startOffset === tokenEnd(string);
     if (glued && /^[A-Za-z_]/.test(word.image)) found = { string, word };
   }
   return found;
@@ -215,5 +214,5 @@ function earlierOpenString(raw: readonly IToken[], k: number): { string: IToken;
 export function tokenize(text: string): { tokens: Token[]; diagnostics: Diagnostic[] } {
   const { raw, comments, diagnostics } = lex(text);
   const all = [...raw, ...comments].sort((a, b) => a.startOffset - b.startOffset);
-  return { tokens: all.map((t) => ({ kind: tokenKind(t), type: t.tokenType.name, image: t.image, range: tokenRange(t) })), diagnostics };
+  return { tokens: all.map((t) => ({ kind: tokenKind(t), type: t.tokenType.name, image: t.image, range: plainTokenRange(t) })), diagnostics };
 }

@@ -5,30 +5,55 @@
  */
 import type { IToken } from 'chevrotain';
 import type { Range } from '../diagnostics/diagnostic.js';
+import { LexerLines, SourceRange } from '../diagnostics/sourceRange.js';
 import type * as A from './ast.js';
 
+/**
+ * The lines of the text last lexed (`useText`, called by `lex`): the ranges below are built from
+ * token offsets (the lexer tracks no lines) and compute line and column from it when read.
+ */
+let lines = new LexerLines('');
+
+/** Makes the ranges built from now on those of `text` (the text whose tokens they are built from). */
+export function useText(text: string): LexerLines {
+  if (lines.text !== text) lines = new LexerLines(text);
+  return lines;
+}
+
+/** The lines of the text last lexed. */
+export function textLines(): LexerLines {
+  return lines;
+}
+
+/**
+ * The offset just past a token. The lexer records no `endOffset` (offsets-only tracking); a token
+ * that has one (a repaired bad string, whose image was replaced; a token of the full lexer) is read by it.
+ */
+export function tokenEnd(t: IToken): number {
+  return t.endOffset === undefined ? t.startOffset + t.image.length : t.endOffset + 1;
+}
+
 export function tokenRange(t: IToken): Range {
-  return {
-    start: { line: t.startLine ?? 1, column: t.startColumn ?? 1, offset: t.startOffset },
-    end: { line: t.endLine ?? 1, column: (t.endColumn ?? 0) + 1, offset: (t.endOffset ?? t.startOffset) + 1 },
-  };
+  return new SourceRange(lines, t.startOffset, tokenEnd(t));
 }
 
 /** The range from the start of token `a` to the end of token `b` (`span(tokenRange(a), tokenRange(b))` without the throwaway halves). */
 export function tokenSpan(a: IToken, b: IToken): Range {
-  return {
-    start: { line: a.startLine ?? 1, column: a.startColumn ?? 1, offset: a.startOffset },
-    end: { line: b.endLine ?? 1, column: (b.endColumn ?? 0) + 1, offset: (b.endOffset ?? b.startOffset) + 1 },
-  };
+  return new SourceRange(lines, a.startOffset, tokenEnd(b));
 }
 
 /** The range from the start of token `t` to the end of `r`. */
 export function spanFrom(t: IToken, r: Range): Range {
-  return { start: { line: t.startLine ?? 1, column: t.startColumn ?? 1, offset: t.startOffset }, end: r.end };
+  return r instanceof SourceRange ? new SourceRange(r.lines, t.startOffset, r.to) : { start: lines.position(t.startOffset), end: r.end };
 }
 
 export function span(a: Range, b: Range): Range {
-  return { start: a.start, end: b.end };
+  return a instanceof SourceRange && b instanceof SourceRange && a.lines === b.lines ? new SourceRange(a.lines, a.from, b.to) : { start: a.start, end: b.end };
+}
+
+/** The range of a token as plain data, for diagnostics. */
+export function plainTokenRange(t: IToken): Range {
+  return lines.range(t.startOffset, tokenEnd(t));
 }
 
 export function decodeString(image: string): string {

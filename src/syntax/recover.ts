@@ -15,11 +15,12 @@ import {
 } from '../language/index.js';
 import type * as A from './ast.js';
 import { buildStatement, type RawStatement } from './cstToAst.js';
-import { tokenRange, VERB_SET } from './lex.js';
+import { VERB_SET } from './lex.js';
+import { plainTokenRange, textLines, tokenEnd, tokenRange } from './nodes.js';
 import { describeVerbClauses, verbClauseKeywords } from './verbClauses.js';
 
 function diagnosticAt(t: IToken, code: Code, message: string, fix?: Diagnostic['fix']): Diagnostic {
-  return { code, severity: 'error', message, range: tokenRange(t), ...(fix ? { fix } : {}) };
+  return { code, severity: 'error', message, range: plainTokenRange(t), ...(fix ? { fix } : {}) };
 }
 
 /** A token that starts a statement: a verb, or `LET` (`LET $n = ENCODE …`). */
@@ -41,7 +42,7 @@ const CLAUSE_WORDS: readonly string[] = (() => {
 })();
 
 function suggestionFix(t: IToken, word: string): Diagnostic['fix'] {
-  return { message: `replace '${t.image}' with '${word}'`, edits: [{ range: tokenRange(t), newText: word }] };
+  return { message: `replace '${t.image}' with '${word}'`, edits: [{ range: plainTokenRange(t), newText: word }] };
 }
 
 /**
@@ -113,7 +114,8 @@ function consumedUntil(cst: CstNode, tokens: readonly IToken[], from: number): n
 
 /** The token is the first on its line (comments aside: they are not in the token stream). */
 function startsLine(t: IToken, previous: IToken): boolean {
-  return (t.startLine ?? 0) > (previous.endLine ?? previous.startLine ?? 0);
+  const lines = textLines();
+  return lines.position(t.startOffset).line > lines.position(tokenEnd(previous) - 1).line;
 }
 
 /**
@@ -207,7 +209,10 @@ function parseStatementAt(chunk: readonly IToken[], i: number): ParsedStatement 
 function parseStatementWith(parser: T2mParser<CstNode>, chunk: readonly IToken[], i: number): { cst: CstNode; errors: IRecognitionException[] } {
   for (let size = WINDOW; ; size *= 2) {
     const end = Math.min(chunk.length, i + size);
-    parser.input = chunk.slice(i, end);
+    const window = chunk.slice(i, end);
+    // The CST's locations are read from the tokens' `endOffset`, which the lexer does not record.
+    for (const t of window) if (t.endOffset === undefined) t.endOffset = tokenEnd(t) - 1;
+    parser.input = window;
     recoveryWork.tokensFed += end - i;
     recoveryWork.parses++;
     const cst = parser.statement();
@@ -231,16 +236,11 @@ export function parseStatements(tokens: readonly IToken[], diagnostics: Diagnost
   const raw: RawStatement[] = [];
 
   // Cut at every `;` (it never appears inside a value), keeping the `;` with its statement.
-  const chunks: IToken[][] = [];
-  let from = 0;
-  for (let k = 0; k < tokens.length; k++) {
-    if (tokens[k].tokenType !== T.Semicolon) continue;
-    chunks.push(tokens.slice(from, k + 1));
+  // Each piece is parsed as soon as it is cut, so that its array dies young.
+  for (let from = 0, k = 0; from < tokens.length; k++) {
+    if (k < tokens.length && tokens[k].tokenType !== T.Semicolon) continue;
+    const chunk = tokens.slice(from, k + 1);
     from = k + 1;
-  }
-  if (from < tokens.length) chunks.push(tokens.slice(from));
-
-  for (const chunk of chunks) {
     // Lists and objects nested deeper than the limit are refused before the (recursive) parser
     // and converters see them: the piece is skipped, with one diagnostic where the limit is passed.
     const tooDeep = firstTooDeep(chunk);

@@ -2,6 +2,7 @@
  * Generic traversal over the AST: one table of child keys per node kind drives `children` and
  * `visit`, so tools (editor services, the printer's tests) need no per-kind walking code.
  */
+import { endOffset, startOffset } from '../diagnostics/sourceRange.js';
 import type * as A from './ast.js';
 
 type AnyNode = A.Node & Record<string, unknown>;
@@ -51,7 +52,7 @@ export function visit(node: A.Node, enter: (node: A.Node, parents: readonly A.No
 export function nodesAt(root: A.Node, offset: number): A.Node[] {
   const path: A.Node[] = [];
   visit(root, (n) => {
-    const inside = n.kind === 'Script' || (n.loc.start.offset <= offset && offset <= n.loc.end.offset);
+    const inside = n.kind === 'Script' || (startOffset(n.loc) <= offset && offset <= endOffset(n.loc));
     if (inside) path.push(n);
     return inside;
   });

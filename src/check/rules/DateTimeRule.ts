@@ -37,8 +37,55 @@ export const isDateTimeField = fieldTable(DATETIME_FIELDS);
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))?$/;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
+const digit = (text: string, i: number): number => {
+  const c = text.charCodeAt(i) - 48;
+  return c >= 0 && c <= 9 ? c : NaN;
+};
+const two = (text: string, i: number): number => digit(text, i) * 10 + digit(text, i + 1);
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * The usual spelling, `YYYY-MM-DDTHH:MM:SS` then `Z` or `±HH:MM`, read without the regex and its
+ * match strings: the milliseconds when it is that and valid, else undefined (then `parseDateTime`
+ * reads it, and says what is wrong).
+ */
+function usualDateTime(text: string): number | undefined {
+  const n = text.length;
+  if ((n !== 20 && n !== 25) || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return undefined;
+  const year = two(text, 0) * 100 + two(text, 2);
+  const month = two(text, 5);
+  const day = two(text, 8);
+  const h = two(text, 11);
+  const mi = two(text, 14);
+  const sec = two(text, 17);
+  let offsetMinutes = 0;
+  if (n === 20) {
+    if (text.charCodeAt(19) !== 90) return undefined;
+  } else {
+    const sign = text.charCodeAt(19);
+    if ((sign !== 43 && sign !== 45) || text.charCodeAt(22) !== 58) return undefined;
+    const oh = two(text, 20);
+    const om = two(text, 23);
+    if (!(oh <= 18 && om <= 59)) return undefined;
+    offsetMinutes = (sign === 45 ? -1 : 1) * (oh * 60 + om);
+  }
+  // NaN (a non-digit) fails every comparison.
+  // Years below 100 go to the regex: Date.UTC reads them as 1900 + year, and so must the leap years.
+  if (!(year >= 100 && month >= 1 && month <= 12 && day >= 1 && h <= 23 && mi <= 59 && sec <= 59)) return undefined;
+  const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (day > DAYS[month - 1] + (leap ? 1 : 0)) return undefined;
+  return Date.UTC(year, month - 1, day, h, mi, sec, 0) - offsetMinutes * 60_000;
+}
+
 /** Milliseconds since the epoch, or why the text is not a valid datetime. */
 export function parseDateTime(text: string): number | string {
+  const usual = usualDateTime(text);
+  if (usual !== undefined) return usual;
+  return parseDateTimeText(text);
+}
+
+/** `parseDateTime` by the regex: any spelling, and what is wrong with it. */
+export function parseDateTimeText(text: string): number | string {
   const m = DATETIME.exec(text);
   if (!m) {
     if (DATE_ONLY.test(text)) return 'a date needs a time and an offset';

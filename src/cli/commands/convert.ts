@@ -9,6 +9,7 @@
  * script with no statement or several — gives `{"diagnostics": [...]}` in its place, and the
  * other lines are still converted.
  */
+import { plainRange } from '../../diagnostics/sourceRange.js';
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
 import { type Diagnostic, hasErrors } from '../../diagnostics/diagnostic.js';
@@ -149,7 +150,7 @@ function dslLineToIr({ detectInput, textToIr }: Pipeline, value: unknown, policy
   if (hasErrors(result.diagnostics)) return { diagnostics: result.diagnostics };
   if (result.statements !== 1) {
     // One IR per line: a second statement is pointed at; an empty script has nothing to point at.
-    const range = result.script?.statements[1]?.loc;
+    const range = plainRange(result.script?.statements[1]?.loc);
     const message = result.statements === 0
       ? 'this line has no statement; --jsonl expects one statement per line'
       : `this line has ${result.statements} statements; --jsonl expects one statement (one IR) per line`;
