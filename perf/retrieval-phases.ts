@@ -6,7 +6,12 @@
  * the garbage collector's pauses inside the query, and the rest (validate, lower, fusion, the
  * engine's fixed cost per statement). A phase's p95 is over all queries, so the p95s do not add up.
  *
- * Run: nice npx tsx perf/retrieval-phases.ts [--sizes 1000,100000] [--queries 400]
+ * Run: nice npx tsx perf/retrieval-phases.ts [--sizes 1000,100000] [--queries 400] [--cache-ab 2000,32768]
+ *
+ * `--cache-ab A,B` (sql.js): after the phases of each size, the same queries asked again in blocks
+ * of 50 with SQLite's page cache at A KiB and at B KiB in turn (`PRAGMA cache_size = -KiB`, each
+ * block after 10 warm-ups), and each setting's total and SQL p50/p95 over its blocks (one run, so the
+ * ratio is measured under the same load).
  */
 import { PerformanceObserver } from 'node:perf_hooks';
 import * as engine from '../src/engine/index.js';
@@ -20,6 +25,7 @@ const arg = (name: string) => {
 };
 const SIZES = (arg('--sizes') ?? '1000,100000').split(',').map(Number);
 const QUERIES = Number(arg('--queries') ?? 400);
+const CACHE_AB = arg('--cache-ab')?.split(',').map(Number);
 const WARMUP = 20;
 const NOW = '2026-01-01T00:00:00Z';
 
@@ -104,4 +110,24 @@ for (const size of SIZES) {
     share.total = (share.total ?? 0) + (s.end - s.start) / slow.length;
   }
   console.log(`  slowest 5%: ${Object.entries(share).map(([n, t]) => `${n} ${t.toFixed(2)}`).join(', ')}`);
+  if (CACHE_AB) {
+    const db = (store.driver as unknown as { db: { run(sql: string): void; exec(sql: string): { values: unknown[][] }[] } }).db;
+    const pages = Number(db.exec('PRAGMA page_count')[0].values[0][0]) * Number(db.exec('PRAGMA page_size')[0].values[0][0]);
+    const by = new Map<number, { total: number[]; sql: number[] }>(CACHE_AB.map((k) => [k, { total: [], sql: [] }]));
+    for (let block = 0; block < Math.max(2, Math.ceil(QUERIES / 50)); block++) {
+      for (const kib of CACHE_AB) {
+        db.run(`PRAGMA cache_size = -${kib}`);
+        for (let i = 0; i < 10; i++) search(queryOf(qr));
+        const got = by.get(kib)!;
+        for (let i = 0; i < 50; i++) {
+          const s = search(queryOf(qr));
+          got.total.push(s.end - s.start);
+          got.sql.push(Object.entries(s.phases).filter(([n]) => n.startsWith('sql:')).reduce((a, [, t]) => a + t, 0));
+        }
+      }
+    }
+    console.log(`  page cache A/B (database ${(pages / 2 ** 20).toFixed(1)} MiB):`);
+    for (const [kib, { total, sql }] of by)
+      console.log(`    ${String(kib).padStart(6)} KiB  total ${pct(total, 0.5).toFixed(2)} / ${pct(total, 0.95).toFixed(2)}  sql ${pct(sql, 0.5).toFixed(2)} / ${pct(sql, 0.95).toFixed(2)}  (${total.length} queries)`);
+  }
 }
