@@ -6,7 +6,7 @@
  */
 import type { Operation, Selection, LoweredFilter } from '../lower/operation.js';
 import type { Op } from '../ir/schema.js';
-import { COLUMN_BY_NAME, MEMORY_COLUMNS } from './columns.js';
+import { COLUMN_BY_NAME, MEMORY_COLUMNS, type ColumnKind } from './columns.js';
 import { ParamList, type Dialect, type SqlStatement, type SqlValue } from './dialect.js';
 
 export type { Dialect, SqlStatement, SqlValue } from './dialect.js';
@@ -289,21 +289,61 @@ function shaped(d: Dialect, key: string, build: () => string): string {
   return sql;
 }
 
-/** INSERT of one record; `values` keys are column names. */
+/** An INSERT's template, by dialect and column list: its text, and each column's kind (how its value is bound). */
+interface InsertShape {
+  readonly sql: string;
+  readonly kinds: readonly ColumnKind[];
+}
+const insertShapes = new WeakMap<Dialect, Map<string, InsertShape>>();
+
+/**
+ * INSERT of one record; `values` keys are column names. The text and the columns' kinds come
+ * from the shape's template (one per column list, bounded like `shaped`); only the values are
+ * encoded per record, in the order of their keys.
+ */
 export function compileInsert(values: Readonly<Record<string, unknown>>, d: Dialect): SqlStatement {
   const cols: string[] = [];
-  const params: SqlValue[] = [];
   for (const c in values) {
-    const v = values[c];
-    if (c === 'id' || v === undefined || !Object.hasOwn(values, c)) continue;
+    if (c === 'id' || values[c] === undefined || !Object.hasOwn(values, c)) continue;
     cols.push(c);
-    params.push(encodeFor(d, c, v));
   }
-  const sql = shaped(d, `insert ${cols.join(',')}`, () => {
-    const p = new ParamList(d);
-    return `INSERT INTO ${d.quoteIdent('memory')} (${cols.map(d.quoteIdent).join(', ')}) VALUES (${params.map((v) => p.bind(v)).join(', ')})${d.insertReturningId() ?? ''}`;
+  let byKey = insertShapes.get(d);
+  if (!byKey) insertShapes.set(d, (byKey = new Map()));
+  const key = cols.join(',');
+  let shape = byKey.get(key);
+  if (shape === undefined) {
+    shape = insertShape(cols, d);
+    if (byKey.size < MAX_SHAPES) byKey.set(key, shape);
+  }
+  const kinds = shape.kinds;
+  const params: SqlValue[] = new Array(cols.length);
+  for (let i = 0; i < cols.length; i++) params[i] = encodeKind(d, kinds[i], values[cols[i]]);
+  return { sql: shape.sql, params };
+}
+
+function insertShape(cols: readonly string[], d: Dialect): InsertShape {
+  const kinds = cols.map((c) => {
+    const column = COLUMN_BY_NAME.get(c);
+    if (!column) throw new Error(`internal: unknown memory column ${c}`);
+    return column.kind;
   });
-  return { sql, params };
+  const placeholders = cols.map((_, i) => d.placeholder(i));
+  return { sql: `INSERT INTO ${d.quoteIdent('memory')} (${cols.map(d.quoteIdent).join(', ')}) VALUES (${placeholders.join(', ')})${d.insertReturningId() ?? ''}`, kinds };
+}
+
+/** `encodeFor` of a column whose kind is known (the same value bound). */
+function encodeKind(d: Dialect, kind: ColumnKind, value: unknown): SqlValue {
+  if (value === undefined || value === null) return null;
+  switch (kind) {
+    case 'json-array': case 'json-object': return JSON.stringify(value);
+    case 'blob':
+      if (d.vectors) return typeof value === 'string' ? value : d.vectors.value(value instanceof Uint8Array ? unpackVector(value) : value instanceof Float32Array ? value : Float32Array.from(value as ArrayLike<number>));
+      return packVector(value as ArrayLike<number>);
+    default:
+      if (typeof value === 'number' || typeof value === 'string') return value;
+      if (typeof value === 'boolean') return value ? 1 : 0;
+      return JSON.stringify(value);
+  }
 }
 
 /** UPDATE of one record by id (of the tenant). */

@@ -216,7 +216,8 @@ function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options: RunOpt
     const resolved = resolveRefs(written, bindings);
     if (!resolved.ok) return refuse(resolved.diagnostics.map(at(i)));
     const ir = resolved.ir;
-    const lowered = lowerIr(ir, { now, nowText, actor: options.actor, tenant: script.tenant, traceId: script.traceId, statement: i });
+    // Not frozen: the operation goes straight to execution and nowhere else.
+    const lowered = lowerIr(ir, { now, nowText, actor: options.actor, tenant: script.tenant, traceId: script.traceId, statement: i, freeze: false });
     if (!lowered.ok) return refuse(lowered.diagnostics.map(at(i)));
     if (lowered.warnings.length) warnings.push(...lowered.warnings.map(at(i)));
     const op = lowered.operation;

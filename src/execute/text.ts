@@ -64,6 +64,20 @@ function stem(word: string): string {
   return s;
 }
 
+/** An ASCII word's search token by word: its stem, or null for a stop word (one lookup where there were two). */
+const searchTokens = new Map<string, string | null>();
+
+/** The search token of a lower-cased ASCII word: null for a stop word, else its stem. */
+function searchToken(w: string): string | null {
+  let t = searchTokens.get(w);
+  if (t === undefined) {
+    if (searchTokens.size >= STEM_CACHE) searchTokens.clear();
+    t = STOPWORDS.has(w) ? null : stem(w);
+    searchTokens.set(w, t);
+  }
+  return t;
+}
+
 /** How a run of CJK characters becomes search tokens (e.g. `cjkBigrams`; eval/segmentation.ts compares others). */
 export type CjkSegmenter = (run: string) => string[];
 
@@ -147,10 +161,9 @@ export function searchTextOf(row: Readonly<Record<string, unknown>>): string | n
       if (!isAsciiWordChar(lower.charCodeAt(i))) { i++; continue; }
       let j = i + 1;
       while (j < n && isAsciiWordChar(lower.charCodeAt(j))) j++;
-      const w = lower.slice(i, j);
+      const t = searchToken(lower.slice(i, j));
       i = j;
-      if (STOPWORDS.has(w)) continue;
-      out = out ? `${out} ${stem(w)}` : stem(w);
+      if (t !== null) out = out ? `${out} ${t}` : t;
     }
     return out || null;
   }

@@ -33,6 +33,12 @@ export interface LowerContext {
   readonly statement?: number;
   /** `now` as UTC text (`formatUtc(now)`), when the caller has it already (once per script). */
   readonly nowText?: string;
+  /**
+   * Deep-freeze the operation (default true). The engine, which executes the operation it just
+   * lowered and hands it to nobody, passes false: freezing every object of every operation was
+   * 1.5% of an Encode's time (spec/semantics.md "Performance").
+   */
+  readonly freeze?: boolean;
 }
 
 export type LowerResult =
@@ -57,6 +63,7 @@ export function lowerIr(ir: IR, ctx: LowerContext): LowerResult {
   reportIgnored(l, ir);
   refuseLeadingBom(l, ir.args, 'args');
   if (l.errors.length) return { ok: false, diagnostics: l.errors };
+  if (ctx.freeze === false) return { ok: true, operation: op, warnings: l.warnings };
   // The IR is the caller's object: it is referenced, never frozen.
   for (const key in op) if (key !== 'ir') deepFreeze((op as unknown as Record<string, unknown>)[key]);
   return { ok: true, operation: Object.freeze(op), warnings: l.warnings };
