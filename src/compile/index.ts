@@ -302,6 +302,26 @@ const insertShapes = new WeakMap<Dialect, Map<string, InsertShape>>();
  * encoded per record, in the order of their keys.
  */
 export function compileInsert(values: Readonly<Record<string, unknown>>, d: Dialect): SqlStatement {
+  // The shape of the insert before, when this record has its columns in its order (compared key
+  // by key: the engine's records of one kind are built alike): no key text to build and look up.
+  const last = lastInsert;
+  if (last !== undefined && last.dialect === d) {
+    const cols = last.cols;
+    const kinds = last.kinds;
+    const params: SqlValue[] = new Array(cols.length);
+    let i = 0;
+    for (const c in values) {
+      const v = values[c];
+      if (c === 'id' || v === undefined || !Object.hasOwn(values, c)) continue;
+      if (i === cols.length || c !== cols[i]) {
+        i = -1;
+        break;
+      }
+      params[i] = encodeKind(d, kinds[i], v);
+      i++;
+    }
+    if (i === cols.length) return { sql: last.sql, params };
+  }
   const cols: string[] = [];
   for (const c in values) {
     if (c === 'id' || values[c] === undefined || !Object.hasOwn(values, c)) continue;
@@ -318,8 +338,12 @@ export function compileInsert(values: Readonly<Record<string, unknown>>, d: Dial
   const kinds = shape.kinds;
   const params: SqlValue[] = new Array(cols.length);
   for (let i = 0; i < cols.length; i++) params[i] = encodeKind(d, kinds[i], values[cols[i]]);
+  lastInsert = { dialect: d, cols, sql: shape.sql, kinds };
   return { sql: shape.sql, params };
 }
+
+/** The last insert's shape, for the next record of the same columns (`compileInsert`). */
+let lastInsert: { readonly dialect: Dialect; readonly cols: readonly string[]; readonly sql: string; readonly kinds: readonly ColumnKind[] } | undefined;
 
 function insertShape(cols: readonly string[], d: Dialect): InsertShape {
   const kinds = cols.map((c) => {
@@ -414,7 +438,10 @@ export interface AuditEntry {
 }
 
 export function compileAuditInsert(e: AuditEntry, d: Dialect): SqlStatement {
-  const params = [e.tenant, e.traceId ?? null, e.at, e.actor, e.op, JSON.stringify(e.ir ?? null), JSON.stringify(e.affectedIds),
+  const ids = e.affectedIds;
+  // One id (every Encode) written directly: the text JSON.stringify gives a safe integer's list.
+  const idsJson = ids.length === 1 && Number.isSafeInteger(ids[0]) ? `[${ids[0]}]` : JSON.stringify(ids);
+  const params = [e.tenant, e.traceId ?? null, e.at, e.actor, e.op, JSON.stringify(e.ir ?? null), idsJson,
     e.imagesJson?.before ?? JSON.stringify(e.before ?? null), e.imagesJson?.after ?? JSON.stringify(e.after ?? null)];
   // One text per dialect (every entry binds the same nine values).
   const sql = shaped(d, 'audit insert', () => {

@@ -819,21 +819,23 @@ function setOwnKey(o: Record<string, unknown>, key: string, value: unknown): voi
  * (`$refs`); `auditImages` puts it back, so `auditLog` returns the IR as it was run.
  */
 function auditIr(ir: unknown, changes: readonly Change[]): unknown {
-  const shared = new Map<string, [number, string]>();
+  // Made when the first long string is found (most statements have none).
+  let shared: Map<string, [number, string]> | undefined;
   for (const c of changes) {
     const after = c.after;
     if (!after) continue;
     for (const field in after) {
       const v = after[field];
-      if (typeof v === 'string' && v.length >= AUDIT_SHARED_TEXT && Object.hasOwn(after, field) && !shared.has(v)) shared.set(v, [c.id, field]);
+      if (typeof v === 'string' && v.length >= AUDIT_SHARED_TEXT && Object.hasOwn(after, field) && !shared?.has(v)) (shared ??= new Map()).set(v, [c.id, field]);
     }
   }
-  if (!shared.size) return ir;
+  if (!shared) return ir;
+  const found = shared;
   const refs: AuditRef[] = [];
   // The IR is validated, so its depth is bounded: plain recursion is safe.
   const copy = (v: unknown, path: (string | number)[]): unknown => {
     if (typeof v === 'string') {
-      const at = shared.get(v);
+      const at = found.get(v);
       if (!at) return v;
       refs.push([path, ...at]);
       return null;

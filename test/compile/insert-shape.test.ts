@@ -84,6 +84,10 @@ describe('compileInsert: one template per dialect and column list', () => {
     });
   }
 
+  it('gives the per-record statement when dialects alternate record by record', () => {
+    for (const r of [...records, ...records]) for (const d of [sqlite, postgresVector, postgres, sqlite]) same(compileInsert(r, d), reference(r, d));
+  });
+
   it('gives each dialect its own text for the same columns', () => {
     const r = records[0];
     expect(compileInsert(r, sqlite).sql).toContain('?');
