@@ -9,7 +9,7 @@ import {
 } from './lowerer.js';
 import type { ColumnValues, FactWrite } from './operation.js';
 import { RETENTION_CLASSES } from '../language/enums.js';
-import { formatUtc } from './time.js';
+import { formatUtc, utcText } from './time.js';
 
 type EncodeArgs = NonNullable<IROf<'Encode'>['args']>;
 
@@ -246,5 +246,77 @@ function encodeGovernance(l: Lowerer, a: EncodeArgs): Record<string, JsonValue> 
     out.lock_policy = policy && Object.keys(policy).length ? policy : null;
     out.lock_expires = expires ?? null;
   }
+  return out;
+}
+
+/** The args a plain Encode has (strings; `tags` a list of strings; `payload` only its text). */
+const PLAIN_ARGS: ReadonlySet<string> = new Set(['payload', 'type', 'tags', 'time', 'subject', 'location', 'topic', 'source']);
+const BOM = 0xfeff;
+
+/**
+ * The lowering of the usual Encode — `payload.text`, and maybe `type`, `tags`, `time`, `subject`,
+ * `location`, `topic`, `source`, all strings (tags a list of them), nothing else — by what
+ * `lowerEncode` (and `lowerIr`'s byte-order-mark check) does on that shape, without the general
+ * reader's work for the args this shape does not have (payload metadata, facets, governance,
+ * facts, permission lists). Undefined when the Encode is not of that shape, or when a value needs
+ * a diagnostic (blank text or tag, a time that is not a date, a leading U+FEFF): the general
+ * lowering then reports it. The same values in the same key order as `lowerEncode`
+ * (test/lower/plain-encode.test.ts compares the two on near-identical shapes).
+ */
+export function lowerPlainEncode(ir: IROf<'Encode'>): { values: ColumnValues; skipEmbedding: boolean; embedding: undefined } | undefined {
+  const a: Record<string, unknown> | undefined = ir.args;
+  if (!a || ir.target !== undefined) return undefined;
+  for (const key in a) if (!PLAIN_ARGS.has(key) || !Object.hasOwn(a, key)) return undefined;
+  const payload = a.payload;
+  if (!isPlainObject(payload)) return undefined;
+  let keys = 0;
+  for (const key in payload) if (key !== 'text' || ++keys > 1) return undefined;
+  const text = payload.text;
+  if (!isString(text) || text.trim() === '' || text.charCodeAt(0) === BOM || !Object.hasOwn(payload, 'text')) return undefined;
+  const type = plainText(a.type);
+  const source = plainText(a.source);
+  const tags = plainTags(a.tags);
+  if (type === false || source === false || tags === undefined) return undefined;
+  const values: Record<string, JsonValue> = { text, type, tags, facets: {} };
+  values.source = source;
+  values.auto_frequency = null;
+  values.expire_at = null;
+  values.next_auto_update_at = null;
+  values.read_perm_level = null;
+  values.write_perm_level = null;
+  if (a.time !== undefined) {
+    const t = plainText(a.time);
+    const utc = typeof t === 'string' ? utcText(t) : null;
+    if (utc === null) return undefined;
+    values.time = utc;
+  }
+  for (const key of ['subject', 'location', 'topic'] as const) {
+    const v = a[key];
+    if (v === undefined) continue;
+    const t = plainText(v);
+    if (typeof t !== 'string') return undefined;
+    values[key] = t;
+  }
+  return { values, skipEmbedding: false, embedding: undefined };
+}
+
+/** A plain arg's text: null when absent, false when it is not a string or starts with U+FEFF. */
+function plainText(v: unknown): string | null | false {
+  if (v === undefined) return null;
+  return isString(v) && v.charCodeAt(0) !== BOM ? v : false;
+}
+
+/** A plain Encode's tags as `storedList` stores them (exact duplicates dropped); undefined for anything it would refuse or `lowerEncode` would read otherwise. */
+function plainTags(v: unknown): string[] | undefined {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) return undefined;
+  for (let i = 0; i < v.length; i++) {
+    // A hole reads as undefined: left to the general lowering.
+    const t: unknown = v[i];
+    if (!isString(t) || t.trim() === '' || t.charCodeAt(0) === BOM) return undefined;
+  }
+  if (v.length > 8) return [...new Set(v as string[])];
+  const out: string[] = [];
+  for (let i = 0; i < v.length; i++) if (!out.includes(v[i])) out.push(v[i]);
   return out;
 }

@@ -15,6 +15,7 @@ import type { Operation } from './operation.js';
 import { formatUtc } from './time.js';
 import { DEFAULT_TENANT } from '../compile/columns.js';
 import { LOWER_OP, type OperationBase } from './verbs.js';
+import { lowerPlainEncode } from './encode.js';
 
 export type * from './operation.js';
 export { formatUtc, parseDuration, parseInstant, addDuration } from './time.js';
@@ -39,6 +40,8 @@ export interface LowerContext {
    * 1.5% of an Encode's time (spec/semantics.md "Performance").
    */
   readonly freeze?: boolean;
+  /** Lower every statement by the general readers, the usual Encode too (`lowerPlainEncode` gives the same operation; tests compare the two). */
+  readonly general?: boolean;
 }
 
 export type LowerResult =
@@ -47,7 +50,6 @@ export type LowerResult =
 
 /** Lowers one validated IR against a clock. */
 export function lowerIr(ir: IR, ctx: LowerContext): LowerResult {
-  const l = new Lowerer(ctx.now);
   const meta = ir.meta ?? {};
   const base: OperationBase = {
     ir,
@@ -59,14 +61,23 @@ export function lowerIr(ir: IR, ctx: LowerContext): LowerResult {
     dryRun: meta.dry_run === true,
     confirmation: meta.confirmation === true,
   };
+  // The usual Encode, by the readers of its shape (./encode.ts `lowerPlainEncode`): nothing to report.
+  const plain = ir.op === 'Encode' && ctx.general !== true ? lowerPlainEncode(ir) : undefined;
+  if (plain) return done(Object.assign({ kind: 'Encode' as const }, base, plain), [], ctx);
+  const l = new Lowerer(ctx.now);
   const op = lowerOp(l, ir, base);
   reportIgnored(l, ir);
   refuseLeadingBom(l, ir.args, 'args');
   if (l.errors.length) return { ok: false, diagnostics: l.errors };
-  if (ctx.freeze === false) return { ok: true, operation: op, warnings: l.warnings };
+  return done(op, l.warnings, ctx);
+}
+
+/** A lowered operation, deep-frozen unless the context says not to. */
+function done(op: Operation, warnings: readonly Diagnostic[], ctx: LowerContext): LowerResult {
+  if (ctx.freeze === false) return { ok: true, operation: op, warnings };
   // The IR is the caller's object: it is referenced, never frozen.
   for (const key in op) if (key !== 'ir') deepFreeze((op as unknown as Record<string, unknown>)[key]);
-  return { ok: true, operation: Object.freeze(op), warnings: l.warnings };
+  return { ok: true, operation: Object.freeze(op), warnings };
 }
 
 /** The table's entry for the IR's op (TypeScript cannot correlate `LOWER_OP[ir.op]` with `ir` itself). */
