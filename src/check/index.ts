@@ -51,8 +51,9 @@ export function check(irs: readonly IR[], options: CheckOptions = {}): Diagnosti
     ctx.sourceMap = state.sourceMap = sourceMap;
     ctx.index = i;
     for (const rule of rules) {
+      if (rule.statement === undefined || (rule.ops !== undefined && !rule.ops.has(ir.op))) continue;
       state.rule = rule;
-      rule.statement?.(ir, ctx);
+      rule.statement(ir, ctx);
     }
     if (plan.rules.length) walk(ir, plan.root, [], 0, plan, ctx, state, undefined);
   }

@@ -127,10 +127,18 @@ export interface RunResult {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+/** The last clock text read and its instant: a caller passing the same `now` to run after run has it parsed once. */
+let lastClock: { readonly text: string; readonly ms: number } | undefined;
+
 function clock(now: Date | string | undefined): Date | Diagnostic {
   if (now === undefined) return new Date();
   if (now instanceof Date) return now;
-  return parseInstant(now) ?? diagnostic('invalid-datetime', `--now '${now}' is not an ISO-8601 date-time`);
+  // A fresh Date each time: the caller's script may not share one mutable Date with another run.
+  if (lastClock?.text === now) return new Date(lastClock.ms);
+  const at = parseInstant(now);
+  if (!at) return diagnostic('invalid-datetime', `--now '${now}' is not an ISO-8601 date-time`);
+  lastClock = { text: now, ms: at.getTime() };
+  return at;
 }
 
 function locate(d: Diagnostic, index: number, maps: RunOptions['sourceMaps']): Diagnostic {
@@ -178,9 +186,9 @@ interface Prepared {
   readonly limits: ReturnType<typeof resolveLimits>;
   readonly irs: readonly IR[];
   readonly warnings: readonly Diagnostic[];
-  /** The caller's tenant and this run's trace id (provenance). */
+  /** The caller's tenant and trace id (provenance); without one, the run makes its own when it first writes. */
   readonly tenant: string;
-  readonly traceId: string;
+  readonly traceId: string | undefined;
 }
 
 /** The clock, the resource limits, validation and the checker: a refusal here runs nothing. */
@@ -197,7 +205,7 @@ function prepareScript(irs: readonly unknown[], options: RunOptions): Prepared |
   const tenant = options.tenant ?? DEFAULT_TENANT;
   const badTenant = tenantProblem(tenant);
   if (badTenant) return refused([badTenant]);
-  return { ok: true, now, limits, irs: checked.irs, warnings: checked.diagnostics, tenant, traceId: options.traceId ?? newTraceId() };
+  return { ok: true, now, limits, irs: checked.irs, warnings: checked.diagnostics, tenant, traceId: options.traceId };
 }
 
 /** The script's statements, in the transaction the caller opened: commit, or roll back at the first refusal. */
@@ -211,12 +219,15 @@ function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options: RunOpt
   // The clock as text, once per script (every statement's lowering stamps it).
   const nowText = formatUtc(now);
   const bindings = new Map<string, Binding>();
+  // The run's trace id is stored only by writes: a script of reads does without the random one.
+  let traceId = script.traceId;
   for (const [i, written] of script.irs.entries()) {
     // References (`$n`) become the ids their binding holds, now that the statements before ran.
     const resolved = resolveRefs(written, bindings);
     if (!resolved.ok) return refuse(resolved.diagnostics.map(at(i)));
     const ir = resolved.ir;
-    const lowered = lowerIr(ir, { now, nowText, actor: options.actor, tenant: script.tenant, traceId: script.traceId, statement: i });
+    if (traceId === undefined && ir.op !== 'Retrieve' && ir.op !== 'Summarize') traceId = newTraceId();
+    const lowered = lowerIr(ir, { now, nowText, actor: options.actor, tenant: script.tenant, traceId, statement: i });
     if (!lowered.ok) return refuse(lowered.diagnostics.map(at(i)));
     if (lowered.warnings.length) warnings.push(...lowered.warnings.map(at(i)));
     const op = lowered.operation;

@@ -56,7 +56,10 @@ const numberOrNull = (v: unknown) => (typeof v === 'number' ? v : null);
 function provenanceOf(rows: readonly Row[]): Record<number, RecordProvenance> {
   const s = stringOrNull;
   const n = numberOrNull;
-  return Object.fromEntries(rows.map((r) => [r.id, { actor: s(r.owner), trace_id: s(r.trace_id), statement: n(r.statement_index), episode: s(r.episode), supersedes: n(r.supersedes) }]));
+  // Filled in place (ids are integer keys: no `__proto__` to fear), not built from entry pairs.
+  const out: Record<number, RecordProvenance> = {};
+  for (const r of rows) out[r.id] = { actor: s(r.owner), trace_id: s(r.trace_id), statement: n(r.statement_index), episode: s(r.episode), supersedes: n(r.supersedes) };
+  return out;
 }
 
 export interface StatementResult {
@@ -630,8 +633,11 @@ function* remove(x: Execution, op: DeleteOp, rows: Row[]): Io<void> {
   }
 }
 
+/** The row's `include` fields (validated field names, so plain assignment defines each as its own key). */
 function project(row: Row, include: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(include.map((k) => [k, row[k] ?? null]));
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < include.length; i++) out[include[i]] = row[include[i]] ?? null;
+  return out;
 }
 
 /**
