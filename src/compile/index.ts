@@ -111,10 +111,7 @@ function filterWhere(f: LoweredFilter, d: Dialect, p: ParamList, out: string[]):
   if (f.weightLte !== undefined) out.push(`${q('weight')} <= ${p.bind(f.weightLte)}`);
   if (f.expireBefore) out.push(`${q('expire_at')} < ${p.bind(f.expireBefore)}`);
   if (f.expireAfter) out.push(`${q('expire_at')} > ${p.bind(f.expireAfter)}`);
-  for (const [key, value] of Object.entries(f.facets)) {
-    const v = typeof value === 'string' || typeof value === 'number' ? value : JSON.stringify(value);
-    out.push(`${d.jsonObjectField(q('facets'), p.bind(key))} = ${p.bind(v)}`);
-  }
+  for (const [key, value] of Object.entries(f.facets)) out.push(`${d.jsonObjectField(q('facets'), p.bind(key))} = ${p.bind(facetValue(value))}`);
 }
 
 /** The read-permission model (spec/semantics.md, "Permissions"). */
@@ -171,7 +168,85 @@ function targetWhere(sel: Selection, d: Dialect, p: ParamList, opts: SelectOptio
   return where;
 }
 
+/**
+ * The statement that selects a target's rows. Its text depends only on the selection's shape
+ * (`selectShape`): a shape seen before takes its text from the cache and its values from
+ * `selectParams`, in the order `buildTargetSelect` binds them (test/compile/select-shape.test.ts
+ * holds the two ways to equal statements).
+ */
 export function compileTargetSelect(sel: Selection, d: Dialect, opts: SelectOptions): SqlStatement {
+  const key = selectShape(sel, opts);
+  let sql = shapes.get(d)?.get(key);
+  if (sql === undefined) {
+    const built = buildTargetSelect(sel, d, opts);
+    sql = shaped(d, key, () => built.sql);
+    return built;
+  }
+  return { sql, params: selectParams(sel, opts) };
+}
+
+const FILTER_COLUMNS = ['type', 'subject', 'location', 'topic', 'attribute'] as const;
+
+/**
+ * What the target select's text depends on, never a value: which conditions it has (as
+ * `targetWhere` and `buildTargetSelect` test them), how many ids, tags and facets, whose read
+ * permissions, the order and whether it has a limit.
+ */
+function selectShape(sel: Selection, opts: SelectOptions): string {
+  let key = `select ${sel.asOf !== undefined ? 'a' : '-'}${sel.history ? 'h' : '-'}${sel.level ? 'l' : '-'}${sel.search ? 's' : '-'}${sel.limit !== undefined ? 'L' : '-'}`;
+  key += ` ${sel.orderBy} ${sel.ids === undefined ? '-' : sel.ids.length} ${opts.applyReadPermissions ? (opts.readerActor ? 'actor' : 'anyone') : '-'}`;
+  const f = sel.filter;
+  if (f) {
+    key += ` f${f.time?.from ? 'f' : '-'}${f.time?.to ? 't' : '-'}${f.notTags.length ? 'n' : '-'}`;
+    for (const c of FILTER_COLUMNS) key += f[c] !== undefined ? c[0] + c[1] : '--';
+    key += `${f.weightGte !== undefined ? 'g' : '-'}${f.weightLte !== undefined ? 'l' : '-'}${f.expireBefore ? 'b' : '-'}${f.expireAfter ? 'a' : '-'} ${f.hasTags.length} ${Object.keys(f.facets).length}`;
+  }
+  return key;
+}
+
+/** The target select's values, in the order `buildTargetSelect` binds them. */
+function selectParams(sel: Selection, opts: SelectOptions): SqlValue[] {
+  const v: SqlValue[] = [opts.tenant];
+  // timeWhere
+  if (sel.asOf !== undefined) v.push(sel.asOf, sel.asOf, 0, sel.asOf, sel.asOf);
+  else if (sel.history) v.push(0, opts.now);
+  else v.push(0, opts.now, opts.now, opts.now);
+  if (sel.ids) for (const id of sel.ids) v.push(id);
+  const f = sel.filter;
+  if (f) {
+    // filterWhere
+    if (f.time?.from) v.push(f.time.from);
+    if (f.time?.to) v.push(f.time.to);
+    for (const tag of f.hasTags) v.push(tag);
+    if (f.notTags.length) v.push(JSON.stringify(f.notTags));
+    for (const c of FILTER_COLUMNS) {
+      const x = f[c];
+      if (x !== undefined) v.push(x);
+    }
+    if (f.weightGte !== undefined) v.push(f.weightGte);
+    if (f.weightLte !== undefined) v.push(f.weightLte);
+    if (f.expireBefore) v.push(f.expireBefore);
+    if (f.expireAfter) v.push(f.expireAfter);
+    for (const [key, value] of Object.entries(f.facets)) v.push(key, facetValue(value));
+  }
+  if (sel.level) v.push(sel.level);
+  // readPermissionWhere
+  if (opts.applyReadPermissions) {
+    const actor = opts.readerActor;
+    if (!actor) v.push('public');
+    else v.push('public', 'team', actor, actor, actor);
+  }
+  if (sel.limit !== undefined && !sel.search) v.push(sel.limit);
+  return v;
+}
+
+/** A facet condition's value as bound: strings and numbers as they are, anything else as JSON. */
+function facetValue(value: unknown): SqlValue {
+  return typeof value === 'string' || typeof value === 'number' ? value : JSON.stringify(value);
+}
+
+/** `compileTargetSelect` built from scratch, text and values together (the cache's source, and its tests' reference). */
+export function buildTargetSelect(sel: Selection, d: Dialect, opts: SelectOptions): SqlStatement {
   const q = d.quoteIdent;
   const p = new ParamList(d);
   const where = targetWhere(sel, d, p, opts);
