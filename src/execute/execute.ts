@@ -368,6 +368,13 @@ function sameValue(a: unknown, b: unknown): boolean {
   const x = a ?? null;
   const y = b ?? null;
   if (x === y) return true;
+  // A value against null (a field the record does not have yet): JSON says 'null' only for a
+  // number that is not finite; a string or boolean is never the same.
+  if (x === null || y === null) {
+    const other = x === null ? y : x;
+    if (typeof other === 'string' || typeof other === 'boolean') return false;
+    if (typeof other === 'number') return !Number.isFinite(other);
+  }
   const tx = typeof x;
   const ty = typeof y;
   if (tx === 'string' && ty === 'string') return false;
@@ -878,3 +885,6 @@ export function auditImages<R extends Record<string, unknown>>(r: R): { r: R; ir
 
 /** For tests: the audit images' JSON of `changes` (imagesJson). */
 export const imagesJsonForTest = (changes: readonly Change[]) => imagesJson(changes);
+
+/** For tests: whether a write would leave a field as it is (sameValue). */
+export const sameValueForTest = (a: unknown, b: unknown) => sameValue(a, b);
