@@ -5,9 +5,12 @@
  * process: the two engines take turns batch by batch, so machine load hits both alike. Figures,
  * not asserts. Times are CPU time (user + system), which a loaded machine disturbs less than wall time.
  *
- * Run: T2M_ENGINE_B=/path/to/other/checkout/src/engine/index.ts npx tsx perf/ru-ab.ts [size] [rounds]
- *   (sql.js in memory; each round is 100 retrieves then 100 updates per engine)
+ * Run: T2M_ENGINE_B=/path/to/other/checkout/src/engine/index.ts npx tsx perf/ru-ab.ts [size] [rounds] [--db <path>]
+ *   (sql.js in memory, or with --db store files on better-sqlite3, each engine's own
+ *   src/node/sqlite-file.ts: <path>.a, <path>.b and their replays, removed afterwards; each round
+ *   is 100 retrieves then 100 updates per engine)
  */
+import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { NOW, encodeIr, filter, rng } from './workload.js';
@@ -20,8 +23,25 @@ if (!other) {
   process.exit(2);
 }
 const engines: Record<'a' | 'b', Engine> = { a: await import('../src/engine/index.js'), b: await import(pathToFileURL(resolve(other)).href) };
-const SIZE = Number(process.argv[2] ?? 10_000);
-const ROUNDS = Number(process.argv[3] ?? 6);
+const dbAt = process.argv.indexOf('--db');
+const DB = dbAt > 0 ? process.argv[dbAt + 1] : undefined;
+const positional = process.argv.slice(2).filter((_, i, all) => all[i] !== '--db' && all[i - 1] !== '--db');
+const SIZE = Number(positional[0] ?? 10_000);
+const ROUNDS = Number(positional[1] ?? 6);
+type FileStores = typeof import('../src/node/sqlite-file.js');
+const files: Record<'a' | 'b', FileStores> | undefined = DB
+  ? { a: await import('../src/node/sqlite-file.js'), b: await import(pathToFileURL(resolve(other, '../../node/sqlite-file.ts')).href) }
+  : undefined;
+const created: string[] = [];
+async function storeOf(name: 'a' | 'b', suffix: string): Promise<any> {
+  if (!files) return engines[name].createStore();
+  const path = `${DB}.${name}${suffix}`;
+  if (existsSync(path)) throw new Error(`${path} exists; give --db a path whose files may be created`);
+  created.push(path);
+  const opened = files[name].openStoreFile(path);
+  if (!opened.ok) throw new Error(opened.diagnostics.map((d) => d.message).join('; '));
+  return opened.store;
+}
 const BATCH = 100;
 
 // CPU time (user + system) of this process, so that waiting for a core on a loaded machine is not counted.
@@ -35,14 +55,17 @@ const seconds = (f: () => void) => {
 interface Side {
   readonly engine: Engine;
   readonly store: Awaited<ReturnType<Engine['createStore']>>;
+  readonly replayStore: any;
   readonly replay: any;
   retrieve: { pipeline: number; replay: number };
   update: { pipeline: number; replay: number };
 }
 
-async function side(engine: Engine): Promise<Side> {
-  const store = await engine.createStore();
-  const replay = (await engine.createStore()).driver;
+async function side(name: 'a' | 'b'): Promise<Side> {
+  const engine = engines[name];
+  const store = await storeOf(name, '');
+  const replayStore = await storeOf(name, '.direct');
+  const replay = replayStore.driver;
   const rand = rng(SIZE);
   for (let done = 0; done < SIZE; done += 1000) {
     const r = engine.run(store, Array.from({ length: Math.min(1000, SIZE - done) }, (_, j) => encodeIr(done + j, rand)), { now: NOW });
@@ -51,7 +74,7 @@ async function side(engine: Engine): Promise<Side> {
     for (const s of r.results.flatMap((x) => x.sql)) replay.all(s.sql, s.params);
     replay.commit();
   }
-  return { engine, store, replay, retrieve: { pipeline: 0, replay: 0 }, update: { pipeline: 0, replay: 0 } };
+  return { engine, store, replayStore, replay, retrieve: { pipeline: 0, replay: 0 }, update: { pipeline: 0, replay: 0 } };
 }
 
 function batch(s: Side, kind: 'retrieve' | 'update', first: number, counted: boolean): void {
@@ -77,7 +100,7 @@ function batch(s: Side, kind: 'retrieve' | 'update', first: number, counted: boo
   }
 }
 
-const sides = { a: await side(engines.a), b: await side(engines.b) };
+const sides = { a: await side('a'), b: await side('b') };
 // One warm-up round, then ROUNDS counted, the order of the engines alternating.
 for (let round = 0; round <= ROUNDS; round++) {
   for (const kind of ['retrieve', 'update'] as const) {
@@ -85,7 +108,14 @@ for (let round = 0; round <= ROUNDS; round++) {
   }
 }
 const ratio = (x: { pipeline: number; replay: number }) => x.pipeline / x.replay;
-console.log(`${SIZE.toLocaleString('en-US')} memories, ${ROUNDS} × ${BATCH} statements per kind and engine, alternating (sql.js in memory)`);
+if (files) {
+  for (const s of Object.values(sides)) {
+    s.store.close();
+    s.replayStore.close();
+  }
+  for (const path of created) for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+}
+console.log(`${SIZE.toLocaleString('en-US')} memories, ${ROUNDS} × ${BATCH} statements per kind and engine, alternating (${files ? 'better-sqlite3 store files' : 'sql.js in memory'})`);
 for (const kind of ['retrieve', 'update'] as const) {
   const [a, b] = [sides.a[kind], sides.b[kind]];
   console.log(`${kind.padEnd(8)}  this: ×${ratio(a).toFixed(3)} SQL (${(a.pipeline * 1e6 / (ROUNDS * BATCH)).toFixed(0)} µs CPU/stmt)   other: ×${ratio(b).toFixed(3)} SQL (${(b.pipeline * 1e6 / (ROUNDS * BATCH)).toFixed(0)} µs CPU/stmt)   pipeline time this/other ${(a.pipeline / b.pipeline).toFixed(3)}`);
