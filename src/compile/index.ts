@@ -176,32 +176,48 @@ function targetWhere(sel: Selection, d: Dialect, p: ParamList, opts: SelectOptio
  */
 export function compileTargetSelect(sel: Selection, d: Dialect, opts: SelectOptions): SqlStatement {
   const key = selectShape(sel, opts);
-  let sql = shapes.get(d)?.get(key);
+  if (key === undefined) return buildTargetSelect(sel, d, opts);
+  let byShape = selectTexts.get(d);
+  if (!byShape) selectTexts.set(d, (byShape = new Map()));
+  const sql = byShape.get(key);
   if (sql === undefined) {
     const built = buildTargetSelect(sel, d, opts);
-    sql = shaped(d, key, () => built.sql);
+    if (byShape.size < MAX_SHAPES) byShape.set(key, built.sql);
     return built;
   }
   return { sql, params: selectParams(sel, opts) };
 }
 
+/** Target select texts by dialect and shape (`selectShape`). */
+const selectTexts = new WeakMap<Dialect, Map<number, string>>();
 const FILTER_COLUMNS = ['type', 'subject', 'location', 'topic', 'attribute'] as const;
+const ORDERS: readonly Selection['orderBy'][] = ['time_desc', 'time_asc', 'weight_desc', 'relevance'];
 
 /**
- * What the target select's text depends on, never a value: which conditions it has (as
- * `targetWhere` and `buildTargetSelect` test them), how many ids, tags and facets, whose read
- * permissions, the order and whether it has a limit.
+ * What the target select's text depends on, never a value, as one integer (a number is hashed at
+ * once; a string key would be built and flattened for every statement): which conditions it has
+ * (as `targetWhere` and `buildTargetSelect` test them), whose read permissions, the order, and
+ * how many ids, tags and facet conditions. Undefined (no caching) for counts past the fields.
  */
-function selectShape(sel: Selection, opts: SelectOptions): string {
-  let key = `select ${sel.asOf !== undefined ? 'a' : '-'}${sel.history ? 'h' : '-'}${sel.level ? 'l' : '-'}${sel.search ? 's' : '-'}${sel.limit !== undefined ? 'L' : '-'}`;
-  key += ` ${sel.orderBy} ${sel.ids === undefined ? '-' : sel.ids.length} ${opts.applyReadPermissions ? (opts.readerActor ? 'actor' : 'anyone') : '-'}`;
+function selectShape(sel: Selection, opts: SelectOptions): number | undefined {
+  const order = ORDERS.indexOf(sel.orderBy);
+  const ids = sel.ids === undefined ? 0 : sel.ids.length + 1;
+  if (order < 0 || ids > 1023) return undefined;
+  let bits = (sel.asOf !== undefined ? 1 : 0) | (sel.history ? 2 : 0) | (sel.level ? 4 : 0) | (sel.search ? 8 : 0) | (sel.limit !== undefined ? 16 : 0);
+  bits |= (opts.applyReadPermissions ? (opts.readerActor ? 32 : 64) : 0) | (order << 7);
+  let tags = 0;
+  let facets = 0;
   const f = sel.filter;
   if (f) {
-    key += ` f${f.time?.from ? 'f' : '-'}${f.time?.to ? 't' : '-'}${f.notTags.length ? 'n' : '-'}`;
-    for (const c of FILTER_COLUMNS) key += f[c] !== undefined ? c[0] + c[1] : '--';
-    key += `${f.weightGte !== undefined ? 'g' : '-'}${f.weightLte !== undefined ? 'l' : '-'}${f.expireBefore ? 'b' : '-'}${f.expireAfter ? 'a' : '-'} ${f.hasTags.length} ${Object.keys(f.facets).length}`;
+    bits |= 1 << 9 | (f.time?.from ? 1 << 10 : 0) | (f.time?.to ? 1 << 11 : 0) | (f.notTags.length ? 1 << 12 : 0);
+    for (let i = 0; i < FILTER_COLUMNS.length; i++) if (f[FILTER_COLUMNS[i]] !== undefined) bits |= 1 << (13 + i);
+    bits |= (f.weightGte !== undefined ? 1 << 18 : 0) | (f.weightLte !== undefined ? 1 << 19 : 0) | (f.expireBefore ? 1 << 20 : 0) | (f.expireAfter ? 1 << 21 : 0);
+    tags = f.hasTags.length;
+    for (const k in f.facets) if (Object.hasOwn(f.facets, k)) facets++;
+    if (tags > 63 || facets > 63) return undefined;
   }
-  return key;
+  // 22 bits of conditions, then 10 of ids, 6 of tags and 6 of facets: 44 bits, an exact integer.
+  return bits + 2 ** 22 * (ids + 1024 * (tags + 64 * facets));
 }
 
 /** The target select's values, in the order `buildTargetSelect` binds them. */
