@@ -26,35 +26,45 @@ export interface CheckOptions {
   readonly wording?: FieldWording;
 }
 
+/**
+ * One statement's context, re-aimed at each statement and rule as the checker goes (a class, so
+ * that a check makes one object and no closure).
+ */
+class Checking implements RuleContext {
+  statement = 0;
+  sourceMap: SourceMap | undefined = undefined;
+  index = 0;
+  constructor(
+    public ir: IR,
+    public rule: Rule,
+    readonly out: Diagnostic[],
+    readonly script: readonly IR[],
+    readonly source: InputLanguage,
+    readonly wording: FieldWording | undefined,
+  ) {}
+  report(r: Report): void {
+    this.out.push(toDiagnostic(r, this.rule, this.statement, this.sourceMap));
+  }
+}
+
 export function check(irs: readonly IR[], options: CheckOptions = {}): Diagnostic[] {
   const rules = options.rules ?? RULES;
   const plan = planOf(rules);
   const out: Diagnostic[] = [];
   // One context, re-aimed at each statement (rules see every statement and every value of it).
-  const state: { rule: Rule; statement: number; sourceMap: SourceMap | undefined } = { rule: rules[0], statement: 0, sourceMap: undefined };
-  const ctx = {
-    ir: irs[0],
-    statement: 0,
-    sourceMap: undefined as SourceMap | undefined,
-    source: options.source ?? 'ir',
-    wording: options.wording,
-    script: irs,
-    index: 0,
-    report: (r: Report) => out.push(toDiagnostic(r, state.rule, state.statement, state.sourceMap)),
-  } satisfies RuleContext;
+  const ctx = new Checking(irs[0], rules[0], out, irs, options.source ?? 'ir', options.wording);
   for (let i = 0; i < irs.length; i++) {
     const ir = irs[i];
-    const statement = (options.firstStatement ?? 0) + i;
-    const sourceMap = options.sourceMaps?.[i];
     ctx.ir = ir;
-    ctx.statement = state.statement = statement;
-    ctx.sourceMap = state.sourceMap = sourceMap;
+    ctx.statement = (options.firstStatement ?? 0) + i;
+    ctx.sourceMap = options.sourceMaps?.[i];
     ctx.index = i;
     for (const rule of rules) {
-      state.rule = rule;
-      rule.statement?.(ir, ctx);
+      if (rule.statement === undefined || (rule.ops !== undefined && !rule.ops.has(ir.op))) continue;
+      ctx.rule = rule;
+      rule.statement(ir, ctx);
     }
-    if (plan.rules.length) walk(ir, plan.root, [], 0, plan, ctx, state, undefined);
+    if (plan.rules.length) walk(ir, plan.root, [], 0, plan, ctx, ctx, undefined);
   }
   return applyPolicy(out, options.policy ?? 'default');
 }

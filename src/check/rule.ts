@@ -5,7 +5,7 @@
  */
 import type { Code, Fix, RelatedInformation, Severity } from '../diagnostics/diagnostic.js';
 import type { SourceMap } from '../diagnostics/sourceMap.js';
-import type { IR } from '../ir/schema.js';
+import type { IR, Op } from '../ir/schema.js';
 import type { FieldWording } from '../ir/validate.js';
 
 export interface Report {
@@ -45,6 +45,11 @@ export interface Rule {
   readonly codes: Readonly<Partial<Record<Code, Severity>>>;
   /** Called once per statement, before its values. */
   statement?(ir: IR, ctx: RuleContext): void;
+  /**
+   * The ops whose statements `statement` can report on: the checker does not call it for the
+   * others (without it, every op). It must admit every op the hook can report on.
+   */
+  readonly ops?: ReadonlySet<Op>;
   /**
    * Called for every value of the statement's IR (objects, lists and scalars) with its dotted
    * path; with `values`, only for the values that scope admits.

@@ -111,10 +111,7 @@ function filterWhere(f: LoweredFilter, d: Dialect, p: ParamList, out: string[]):
   if (f.weightLte !== undefined) out.push(`${q('weight')} <= ${p.bind(f.weightLte)}`);
   if (f.expireBefore) out.push(`${q('expire_at')} < ${p.bind(f.expireBefore)}`);
   if (f.expireAfter) out.push(`${q('expire_at')} > ${p.bind(f.expireAfter)}`);
-  for (const [key, value] of Object.entries(f.facets)) {
-    const v = typeof value === 'string' || typeof value === 'number' ? value : JSON.stringify(value);
-    out.push(`${d.jsonObjectField(q('facets'), p.bind(key))} = ${p.bind(v)}`);
-  }
+  for (const [key, value] of Object.entries(f.facets)) out.push(`${d.jsonObjectField(q('facets'), p.bind(key))} = ${p.bind(facetValue(value))}`);
 }
 
 /** The read-permission model (spec/semantics.md, "Permissions"). */
@@ -171,7 +168,101 @@ function targetWhere(sel: Selection, d: Dialect, p: ParamList, opts: SelectOptio
   return where;
 }
 
+/**
+ * The statement that selects a target's rows. Its text depends only on the selection's shape
+ * (`selectShape`): a shape seen before takes its text from the cache and its values from
+ * `selectParams`, in the order `buildTargetSelect` binds them (test/compile/select-shape.test.ts
+ * holds the two ways to equal statements).
+ */
 export function compileTargetSelect(sel: Selection, d: Dialect, opts: SelectOptions): SqlStatement {
+  const key = selectShape(sel, opts);
+  if (key === undefined) return buildTargetSelect(sel, d, opts);
+  let byShape = selectTexts.get(d);
+  if (!byShape) selectTexts.set(d, (byShape = new Map()));
+  const sql = byShape.get(key);
+  if (sql === undefined) {
+    const built = buildTargetSelect(sel, d, opts);
+    if (byShape.size < MAX_SHAPES) byShape.set(key, built.sql);
+    return built;
+  }
+  return { sql, params: selectParams(sel, opts) };
+}
+
+/** Target select texts by dialect and shape (`selectShape`). */
+const selectTexts = new WeakMap<Dialect, Map<number, string>>();
+const FILTER_COLUMNS = ['type', 'subject', 'location', 'topic', 'attribute'] as const;
+const ORDERS: readonly Selection['orderBy'][] = ['time_desc', 'time_asc', 'weight_desc', 'relevance'];
+
+/**
+ * What the target select's text depends on, never a value, as one integer (a number is hashed at
+ * once; a string key would be built and flattened for every statement): which conditions it has
+ * (as `targetWhere` and `buildTargetSelect` test them), whose read permissions, the order, and
+ * how many ids, tags and facet conditions. Undefined (no caching) for counts past the fields.
+ */
+function selectShape(sel: Selection, opts: SelectOptions): number | undefined {
+  const order = ORDERS.indexOf(sel.orderBy);
+  const ids = sel.ids === undefined ? 0 : sel.ids.length + 1;
+  if (order < 0 || ids > 1023) return undefined;
+  let bits = (sel.asOf !== undefined ? 1 : 0) | (sel.history ? 2 : 0) | (sel.level ? 4 : 0) | (sel.search ? 8 : 0) | (sel.limit !== undefined ? 16 : 0);
+  bits |= (opts.applyReadPermissions ? (opts.readerActor ? 32 : 64) : 0) | (order << 7);
+  let tags = 0;
+  let facets = 0;
+  const f = sel.filter;
+  if (f) {
+    bits |= 1 << 9 | (f.time?.from ? 1 << 10 : 0) | (f.time?.to ? 1 << 11 : 0) | (f.notTags.length ? 1 << 12 : 0);
+    for (let i = 0; i < FILTER_COLUMNS.length; i++) if (f[FILTER_COLUMNS[i]] !== undefined) bits |= 1 << (13 + i);
+    bits |= (f.weightGte !== undefined ? 1 << 18 : 0) | (f.weightLte !== undefined ? 1 << 19 : 0) | (f.expireBefore ? 1 << 20 : 0) | (f.expireAfter ? 1 << 21 : 0);
+    tags = f.hasTags.length;
+    for (const k in f.facets) if (Object.hasOwn(f.facets, k)) facets++;
+    if (tags > 63 || facets > 63) return undefined;
+  }
+  // 22 bits of conditions, then 10 of ids, 6 of tags and 6 of facets: 44 bits, an exact integer.
+  return bits + 2 ** 22 * (ids + 1024 * (tags + 64 * facets));
+}
+
+/** The target select's values, in the order `buildTargetSelect` binds them. */
+function selectParams(sel: Selection, opts: SelectOptions): SqlValue[] {
+  const v: SqlValue[] = [opts.tenant];
+  // timeWhere
+  if (sel.asOf !== undefined) v.push(sel.asOf, sel.asOf, 0, sel.asOf, sel.asOf);
+  else if (sel.history) v.push(0, opts.now);
+  else v.push(0, opts.now, opts.now, opts.now);
+  if (sel.ids) for (const id of sel.ids) v.push(id);
+  const f = sel.filter;
+  if (f) {
+    // filterWhere
+    if (f.time?.from) v.push(f.time.from);
+    if (f.time?.to) v.push(f.time.to);
+    for (const tag of f.hasTags) v.push(tag);
+    if (f.notTags.length) v.push(JSON.stringify(f.notTags));
+    for (const c of FILTER_COLUMNS) {
+      const x = f[c];
+      if (x !== undefined) v.push(x);
+    }
+    if (f.weightGte !== undefined) v.push(f.weightGte);
+    if (f.weightLte !== undefined) v.push(f.weightLte);
+    if (f.expireBefore) v.push(f.expireBefore);
+    if (f.expireAfter) v.push(f.expireAfter);
+    for (const [key, value] of Object.entries(f.facets)) v.push(key, facetValue(value));
+  }
+  if (sel.level) v.push(sel.level);
+  // readPermissionWhere
+  if (opts.applyReadPermissions) {
+    const actor = opts.readerActor;
+    if (!actor) v.push('public');
+    else v.push('public', 'team', actor, actor, actor);
+  }
+  if (sel.limit !== undefined && !sel.search) v.push(sel.limit);
+  return v;
+}
+
+/** A facet condition's value as bound: strings and numbers as they are, anything else as JSON. */
+function facetValue(value: unknown): SqlValue {
+  return typeof value === 'string' || typeof value === 'number' ? value : JSON.stringify(value);
+}
+
+/** `compileTargetSelect` built from scratch, text and values together (the cache's source, and its tests' reference). */
+export function buildTargetSelect(sel: Selection, d: Dialect, opts: SelectOptions): SqlStatement {
   const q = d.quoteIdent;
   const p = new ParamList(d);
   const where = targetWhere(sel, d, p, opts);

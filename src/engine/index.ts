@@ -127,10 +127,25 @@ export interface RunResult {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+/** The last clock text read, its instant and its UTC form: a caller passing the same `now` to run after run has it read once. */
+let lastClock: { readonly text: string; readonly ms: number; utc?: string } | undefined;
+
+/** `formatUtc(now)`, taken from `lastClock` when `now` is its instant. */
+function clockText(now: Date): string {
+  const last = lastClock;
+  if (last === undefined || last.ms !== now.getTime()) return formatUtc(now);
+  return (last.utc ??= formatUtc(now));
+}
+
 function clock(now: Date | string | undefined): Date | Diagnostic {
   if (now === undefined) return new Date();
   if (now instanceof Date) return now;
-  return parseInstant(now) ?? diagnostic('invalid-datetime', `--now '${now}' is not an ISO-8601 date-time`);
+  // A fresh Date each time: the caller's script may not share one mutable Date with another run.
+  if (lastClock?.text === now) return new Date(lastClock.ms);
+  const at = parseInstant(now);
+  if (!at) return diagnostic('invalid-datetime', `--now '${now}' is not an ISO-8601 date-time`);
+  lastClock = { text: now, ms: at.getTime() };
+  return at;
 }
 
 function locate(d: Diagnostic, index: number, maps: RunOptions['sourceMaps']): Diagnostic {
@@ -178,48 +193,63 @@ interface Prepared {
   readonly limits: ReturnType<typeof resolveLimits>;
   readonly irs: readonly IR[];
   readonly warnings: readonly Diagnostic[];
-  /** The caller's tenant and this run's trace id (provenance). */
+  /** The caller's tenant and trace id (provenance); without one, the run makes its own when it first writes. */
   readonly tenant: string;
-  readonly traceId: string;
+  readonly traceId: string | undefined;
+}
+
+/** A script refused before it ran. */
+function refusedScript(diagnostics: readonly Diagnostic[]): { ok: false; refused: RunResult } {
+  return { ok: false, refused: { ok: false, results: [], diagnostics } };
+}
+
+/** Diagnostics of statement `i`, located (module functions: the happy path makes no closures). */
+function locateAll(diagnostics: readonly Diagnostic[], i: number, maps: RunOptions['sourceMaps']): Diagnostic[] {
+  return diagnostics.map((d) => locate(d, i, maps));
 }
 
 /** The clock, the resource limits, validation and the checker: a refusal here runs nothing. */
 function prepareScript(irs: readonly unknown[], options: RunOptions): Prepared | { ok: false; refused: RunResult } {
-  const refused = (diagnostics: readonly Diagnostic[]) => ({ ok: false as const, refused: { ok: false, results: [], diagnostics } });
   const now = clock(options.now);
-  if (!(now instanceof Date)) return refused([now]);
-  const at = (i: number) => (d: Diagnostic) => locate(d, i, options.sourceMaps);
+  if (!(now instanceof Date)) return refusedScript([now]);
   const limits = resolveLimits(options.limits);
   const over = checkLimits(irs, limits);
-  if (over.length) return refused(over.map((d) => (d.statement === undefined ? d : at(d.statement)(d))));
+  if (over.length) return refusedScript(over.map((d) => (d.statement === undefined ? d : locate(d, d.statement, options.sourceMaps))));
   const checked = validateAndCheck(irs, options);
-  if (!checked.ok) return refused(checked.diagnostics);
+  if (!checked.ok) return refusedScript(checked.diagnostics);
   const tenant = options.tenant ?? DEFAULT_TENANT;
   const badTenant = tenantProblem(tenant);
-  if (badTenant) return refused([badTenant]);
-  return { ok: true, now, limits, irs: checked.irs, warnings: checked.diagnostics, tenant, traceId: options.traceId ?? newTraceId() };
+  if (badTenant) return refusedScript([badTenant]);
+  return { ok: true, now, limits, irs: checked.irs, warnings: checked.diagnostics, tenant, traceId: options.traceId };
+}
+
+/** A script refused as it ran (rolled back), with the results of the statements before. */
+function refusedRun(results: readonly StatementResult[], diagnostics: readonly Diagnostic[]): { commit: false; value: RunResult } {
+  return { commit: false, value: { ok: false, results, diagnostics } };
 }
 
 /** The script's statements, in the transaction the caller opened: commit, or roll back at the first refusal. */
 function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options: RunOptions): Io<{ commit: boolean; value: RunResult }> {
   const { now, limits } = script;
-  const at = (i: number) => (d: Diagnostic) => locate(d, i, options.sourceMaps);
+  const maps = options.sourceMaps;
   const warnings = [...script.warnings];
   const results: StatementResult[] = [];
-  const refuse = (diagnostics: readonly Diagnostic[]) => ({ commit: false, value: { ok: false, results, diagnostics } as RunResult });
   const hooks = { selector: options.selector };
   // The clock as text, once per script (every statement's lowering stamps it).
-  const nowText = formatUtc(now);
+  const nowText = clockText(now);
   const bindings = new Map<string, Binding>();
+  // The run's trace id is stored only by writes: a script of reads does without the random one.
+  let traceId = script.traceId;
   for (const [i, written] of script.irs.entries()) {
     // References (`$n`) become the ids their binding holds, now that the statements before ran.
     const resolved = resolveRefs(written, bindings);
-    if (!resolved.ok) return refuse(resolved.diagnostics.map(at(i)));
+    if (!resolved.ok) return refusedRun(results, locateAll(resolved.diagnostics, i, maps));
     const ir = resolved.ir;
     // Not frozen: the operation goes straight to execution and nowhere else.
-    const lowered = lowerIr(ir, { now, nowText, actor: options.actor, tenant: script.tenant, traceId: script.traceId, statement: i, freeze: false });
-    if (!lowered.ok) return refuse(lowered.diagnostics.map(at(i)));
-    if (lowered.warnings.length) warnings.push(...lowered.warnings.map(at(i)));
+    if (traceId === undefined && ir.op !== 'Retrieve' && ir.op !== 'Summarize') traceId = newTraceId();
+    const lowered = lowerIr(ir, { now, nowText, actor: options.actor, tenant: script.tenant, traceId, statement: i, freeze: false });
+    if (!lowered.ok) return refusedRun(results, locateAll(lowered.diagnostics, i, maps));
+    if (lowered.warnings.length) warnings.push(...locateAll(lowered.warnings, i, maps));
     const op = lowered.operation;
     const outcome = op.dryRun
       ? yield* store.transactionIo(function* () { return { commit: false, value: yield* executeOperationIo(store, op, i, limits, hooks) }; })
@@ -227,15 +257,15 @@ function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options: RunOpt
     if (!outcome.ok && op.dryRun) {
       // A dry run asks what the statement would do; "it would be refused" is that answer, so
       // the refusal is reported in its result (and as a warning) and the script goes on.
-      const refused = at(i)(outcome.diagnostics[0]);
+      const refused = locate(outcome.diagnostics[0], i, maps);
       const warning: Diagnostic = { ...refused, severity: 'warning', message: `dry run: this statement would be refused: ${refused.message}` };
       warnings.push(warning);
       results.push({ index: i, op: op.kind, ids: [], changes: [], warnings: [warning], sql: [], dryRun: true, refused });
       continue;
     }
-    if (!outcome.ok) return refuse(outcome.diagnostics.map(at(i)));
+    if (!outcome.ok) return refusedRun(results, locateAll(outcome.diagnostics, i, maps));
     if (ir._let !== undefined) bindings.set(ir._let, { ids: boundIds(ir.op, outcome.result), statement: i, op: ir.op });
-    if (outcome.result.warnings.length) warnings.push(...outcome.result.warnings.map(at(i)));
+    if (outcome.result.warnings.length) warnings.push(...locateAll(outcome.result.warnings, i, maps));
     results.push(options.dryRun && !outcome.result.dryRun ? { ...outcome.result, dryRun: true } : outcome.result);
   }
   return { commit: !options.dryRun, value: { ok: true, results, diagnostics: warnings } as RunResult };

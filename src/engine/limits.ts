@@ -19,12 +19,15 @@ export interface Limits {
 
 export const DEFAULT_LIMITS: Required<Limits> = { maxStatements: 100_000, maxTextLength: 16 * 1024 * 1024, maxRows: 10_000 };
 
+function limitOf(limits: Limits, key: keyof Limits): number {
+  const v = limits[key];
+  return typeof v === 'number' && v >= 0 ? v : DEFAULT_LIMITS[key];
+}
+
 export function resolveLimits(limits: Limits | undefined): Required<Limits> {
-  const pick = (key: keyof Limits) => {
-    const v = limits?.[key];
-    return typeof v === 'number' && v >= 0 ? v : DEFAULT_LIMITS[key];
-  };
-  return { maxStatements: pick('maxStatements'), maxTextLength: pick('maxTextLength'), maxRows: pick('maxRows') };
+  // The usual call (no limits given): one object, no closure per run.
+  if (limits === undefined) return { maxStatements: DEFAULT_LIMITS.maxStatements, maxTextLength: DEFAULT_LIMITS.maxTextLength, maxRows: DEFAULT_LIMITS.maxRows };
+  return { maxStatements: limitOf(limits, 'maxStatements'), maxTextLength: limitOf(limits, 'maxTextLength'), maxRows: limitOf(limits, 'maxRows') };
 }
 
 /**
@@ -36,27 +39,33 @@ export function checkLimits(irs: readonly unknown[], limits: Required<Limits>): 
     return [diagnostic('limit-exceeded', `the script has ${irs.length} statements, over the limit of ${limits.maxStatements} (RunOptions.limits.maxStatements, t2m run --max-statements)`)];
   }
   const out: Diagnostic[] = [];
-  // Each entry is a value and the entry of its parent, with its key: paths are spelled only for a refusal.
-  type Entry = { readonly v: unknown; readonly key: string; readonly parent: Entry | null };
-  const pathOf = (e: Entry): string => (e.parent ? `${pathOf(e.parent)}.${e.key}` : e.key);
-  irs.forEach((ir, statement) => {
+  for (let statement = 0; statement < irs.length; statement++) {
+    const ir = irs[statement];
     const args = ir && typeof ir === 'object' ? (ir as Record<string, unknown>).args : undefined;
-    if (longestString(args) <= limits.maxTextLength) return;
-    const stack: Entry[] = [{ v: args, key: 'args', parent: null }];
-    while (stack.length && out.length < 10) {
-      const e = stack.pop()!;
-      const v = e.v;
-      if (typeof v === 'string') {
-        if (v.length > limits.maxTextLength) {
-          out.push(diagnostic('limit-exceeded', `this text is ${v.length} characters long, over the limit of ${limits.maxTextLength} (RunOptions.limits.maxTextLength, t2m run --max-text)`, { path: pathOf(e), statement }));
-        }
-      } else if (v && typeof v === 'object') {
-        // Depth is validation's business (too-deep); the walk itself needs no recursion.
-        for (const k in v) if (Object.hasOwn(v, k)) stack.push({ v: (v as Record<string, unknown>)[k], key: k, parent: e });
-      }
-    }
-  });
+    if (longestString(args) > limits.maxTextLength) overLimit(args, statement, limits, out);
+  }
   return out;
+}
+
+// Each entry is a value and the entry of its parent, with its key: paths are spelled only for a refusal.
+type Entry = { readonly v: unknown; readonly key: string; readonly parent: Entry | null };
+const pathOf = (e: Entry): string => (e.parent ? `${pathOf(e.parent)}.${e.key}` : e.key);
+
+/** The strings of a statement's args over the text limit, each at its path (the first few of the script). */
+function overLimit(args: unknown, statement: number, limits: Required<Limits>, out: Diagnostic[]): void {
+  const stack: Entry[] = [{ v: args, key: 'args', parent: null }];
+  while (stack.length && out.length < 10) {
+    const e = stack.pop()!;
+    const v = e.v;
+    if (typeof v === 'string') {
+      if (v.length > limits.maxTextLength) {
+        out.push(diagnostic('limit-exceeded', `this text is ${v.length} characters long, over the limit of ${limits.maxTextLength} (RunOptions.limits.maxTextLength, t2m run --max-text)`, { path: pathOf(e), statement }));
+      }
+    } else if (v && typeof v === 'object') {
+      // Depth is validation's business (too-deep); the walk itself needs no recursion.
+      for (const k in v) if (Object.hasOwn(v, k)) stack.push({ v: (v as Record<string, unknown>)[k], key: k, parent: e });
+    }
+  }
 }
 
 /** The length of the longest string in `value` (0 when none): the common case, within the limit, without spelling paths. */

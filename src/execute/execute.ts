@@ -56,7 +56,10 @@ const numberOrNull = (v: unknown) => (typeof v === 'number' ? v : null);
 function provenanceOf(rows: readonly Row[]): Record<number, RecordProvenance> {
   const s = stringOrNull;
   const n = numberOrNull;
-  return Object.fromEntries(rows.map((r) => [r.id, { actor: s(r.owner), trace_id: s(r.trace_id), statement: n(r.statement_index), episode: s(r.episode), supersedes: n(r.supersedes) }]));
+  // Filled in place (ids are integer keys: no `__proto__` to fear), not built from entry pairs.
+  const out: Record<number, RecordProvenance> = {};
+  for (const r of rows) out[r.id] = { actor: s(r.owner), trace_id: s(r.trace_id), statement: n(r.statement_index), episode: s(r.episode), supersedes: n(r.supersedes) };
+  return out;
 }
 
 export interface StatementResult {
@@ -365,6 +368,13 @@ function sameValue(a: unknown, b: unknown): boolean {
   const x = a ?? null;
   const y = b ?? null;
   if (x === y) return true;
+  // A value against null (a field the record does not have yet): JSON says 'null' only for a
+  // number that is not finite; a string or boolean is never the same.
+  if (x === null || y === null) {
+    const other = x === null ? y : x;
+    if (typeof other === 'string' || typeof other === 'boolean') return false;
+    if (typeof other === 'number') return !Number.isFinite(other);
+  }
   const tx = typeof x;
   const ty = typeof y;
   if (tx === 'string' && ty === 'string') return false;
@@ -630,8 +640,11 @@ function* remove(x: Execution, op: DeleteOp, rows: Row[]): Io<void> {
   }
 }
 
+/** The row's `include` fields (validated field names, so plain assignment defines each as its own key). */
 function project(row: Row, include: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(include.map((k) => [k, row[k] ?? null]));
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < include.length; i++) out[include[i]] = row[include[i]] ?? null;
+  return out;
 }
 
 /**
@@ -874,3 +887,6 @@ export function auditImages<R extends Record<string, unknown>>(r: R): { r: R; ir
 
 /** For tests: the audit images' JSON of `changes` (imagesJson). */
 export const imagesJsonForTest = (changes: readonly Change[]) => imagesJson(changes);
+
+/** For tests: whether a write would leave a field as it is (sameValue). */
+export const sameValueForTest = (a: unknown, b: unknown) => sameValue(a, b);

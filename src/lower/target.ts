@@ -40,12 +40,15 @@ export function intersect(a: TimeWindow | undefined, b: TimeWindow): TimeWindow 
   return { from, to };
 }
 
+const TAG_CONDITIONS = ['has_tags', 'not_tags'] as const;
+
 function filter(l: Lowerer, f: Filter, path: string, extraTime?: TimeWindow): LoweredFilter {
   // A condition that reduces to nothing is an error, never "everything" (spec/checks.md#empty-condition).
-  for (const key of ['has_tags', 'not_tags'] as const) {
-    (f[key] ?? []).forEach((t, i) => {
-      if (String(t).trim() === '') l.error('empty-condition', `an empty or blank tag in \`${key}\` selects nothing as written`, `${path}.${key}.${i}`);
-    });
+  for (const key of TAG_CONDITIONS) {
+    const tags = f[key] ?? [];
+    for (let i = 0; i < tags.length; i++) {
+      if (String(tags[i]).trim() === '') l.error('empty-condition', `an empty or blank tag in \`${key}\` selects nothing as written`, `${path}.${key}.${i}`);
+    }
   }
   if (isPlainObject(f.facets) && Object.keys(f.facets).length === 0) l.error('empty-condition', 'an empty facets condition names no facet', `${path}.facets`);
   let time = timeRange(l, f.time_range, `${path}.time_range`);

@@ -18,6 +18,7 @@ function clampFix(ctx: RuleContext, path: string, bound: number): Fix | undefine
 
 export const ExperienceRule: Rule = {
   name: 'ExperienceRule',
+  ops: new Set(['Promote', 'Encode', 'Split', 'Retrieve']),
   codes: { 'reward-out-of-range': 'error', 'level-needs-search': 'error', 'level-mismatch': 'error', 'context-without-turn': 'warning', 'pick-over-k': 'warning' },
   statement(ir, ctx) {
     const args = (ir.args ?? {}) as Record<string, unknown>;

@@ -10,6 +10,7 @@ const FACT_ONLY = ['valid_from', 'episode', 'confidence'] as const;
 
 export const FactRule: Rule = {
   name: 'FactRule',
+  ops: new Set(['Encode', 'Retrieve', 'Summarize']),
   codes: { 'fact-needs-subject': 'error', 'fact-needs-attribute': 'error', 'as-of-with-history': 'error' },
   statement(ir, ctx) {
     const a: Record<string, unknown> = ir.args ?? {};

@@ -30,6 +30,7 @@ function enumCheck(args: Record<string, unknown>, ctx: RuleContext, key: string,
 
 export const GovernedColumnRule: Rule = {
   name: 'GovernedColumnRule',
+  ops: new Set(['Lock', 'Encode', 'Update']),
   codes: { 'governed-column': 'error', 'invalid-enum': 'error', 'invalid-type': 'error' },
   statement(ir, ctx) {
     const args: unknown = ir.args;

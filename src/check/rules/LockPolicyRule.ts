@@ -6,6 +6,7 @@ import type { Rule } from '../rule.js';
 
 export const LockPolicyRule: Rule = {
   name: 'LockPolicyRule',
+  ops: new Set(['Lock']),
   codes: { 'policy-conflict': 'error' },
   statement(ir, ctx) {
     if (ir.op !== 'Lock') return;

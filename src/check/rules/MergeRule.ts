@@ -8,6 +8,7 @@ import type { Rule } from '../rule.js';
 
 export const MergeRule: Rule = {
   name: 'MergeRule',
+  ops: new Set(['Merge']),
   codes: { 'merge-needs-two': 'error', 'merge-primary-not-in-ids': 'error' },
   statement(ir, ctx) {
     if (ir.op !== 'Merge' || ir.target?.ids === undefined) return;

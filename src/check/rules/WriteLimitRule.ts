@@ -4,11 +4,13 @@
  * often leaves it out.
  * Spec: spec/checks.md#write-without-limit
  */
+import { OPS } from '../../language/ops.js';
 import { isWrite } from '../paths.js';
 import type { Rule } from '../rule.js';
 
 export const WriteLimitRule: Rule = {
   name: 'WriteLimitRule',
+  ops: new Set(OPS.filter(isWrite)),
   codes: { 'write-without-limit': 'warning' },
   statement(ir, ctx) {
     const target = ir.target;

@@ -1,0 +1,122 @@
+/**
+ * Filtered retrieve and filtered update against the raw SQL (perf/engine-perf.ts's workload and
+ * measure: each statement's pipeline time against replaying the SQL it issued on a second store
+ * of the same kind, in the same transactions), for this engine and another checkout's, in one
+ * process: the two engines take turns batch by batch, so machine load hits both alike. Figures,
+ * not asserts. Times are CPU time (user + system), which a loaded machine disturbs less than wall time.
+ *
+ * Run: T2M_ENGINE_B=/path/to/other/checkout/src/engine/index.ts npx tsx perf/ru-ab.ts [size] [rounds] [--db <path>]
+ *   (sql.js in memory, or with --db store files on better-sqlite3, each engine's own
+ *   src/node/sqlite-file.ts: <path>.a, <path>.b and their replays, removed afterwards; each round
+ *   is 100 retrieves then 100 updates per engine)
+ */
+import { existsSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { NOW, encodeIr, filter, rng } from './workload.js';
+
+type Engine = typeof import('../src/engine/index.js');
+type Stmt = { sql: string; params: unknown };
+const other = process.env.T2M_ENGINE_B;
+if (!other) {
+  console.error('set T2M_ENGINE_B to the other engine (…/src/engine/index.ts)');
+  process.exit(2);
+}
+const engines: Record<'a' | 'b', Engine> = { a: await import('../src/engine/index.js'), b: await import(pathToFileURL(resolve(other)).href) };
+const dbAt = process.argv.indexOf('--db');
+const DB = dbAt > 0 ? process.argv[dbAt + 1] : undefined;
+const positional = process.argv.slice(2).filter((_, i, all) => all[i] !== '--db' && all[i - 1] !== '--db');
+const SIZE = Number(positional[0] ?? 10_000);
+const ROUNDS = Number(positional[1] ?? 6);
+type FileStores = typeof import('../src/node/sqlite-file.js');
+const files: Record<'a' | 'b', FileStores> | undefined = DB
+  ? { a: await import('../src/node/sqlite-file.js'), b: await import(pathToFileURL(resolve(other, '../../node/sqlite-file.ts')).href) }
+  : undefined;
+const created: string[] = [];
+async function storeOf(name: 'a' | 'b', suffix: string): Promise<any> {
+  if (!files) return engines[name].createStore();
+  const path = `${DB}.${name}${suffix}`;
+  if (existsSync(path)) throw new Error(`${path} exists; give --db a path whose files may be created`);
+  created.push(path);
+  const opened = files[name].openStoreFile(path);
+  if (!opened.ok) throw new Error(opened.diagnostics.map((d) => d.message).join('; '));
+  return opened.store;
+}
+const BATCH = 100;
+
+// CPU time (user + system) of this process, so that waiting for a core on a loaded machine is not counted.
+const seconds = (f: () => void) => {
+  const t = process.cpuUsage();
+  f();
+  const d = process.cpuUsage(t);
+  return (d.user + d.system) / 1e6;
+};
+
+interface Side {
+  readonly engine: Engine;
+  readonly store: Awaited<ReturnType<Engine['createStore']>>;
+  readonly replayStore: any;
+  readonly replay: any;
+  retrieve: { pipeline: number; replay: number };
+  update: { pipeline: number; replay: number };
+}
+
+async function side(name: 'a' | 'b'): Promise<Side> {
+  const engine = engines[name];
+  const store = await storeOf(name, '');
+  const replayStore = await storeOf(name, '.direct');
+  const replay = replayStore.driver;
+  const rand = rng(SIZE);
+  for (let done = 0; done < SIZE; done += 1000) {
+    const r = engine.run(store, Array.from({ length: Math.min(1000, SIZE - done) }, (_, j) => encodeIr(done + j, rand)), { now: NOW });
+    if (!r.ok) throw new Error(JSON.stringify(r.diagnostics[0]));
+    replay.begin();
+    for (const s of r.results.flatMap((x) => x.sql)) replay.all(s.sql, s.params);
+    replay.commit();
+  }
+  return { engine, store, replayStore, replay, retrieve: { pipeline: 0, replay: 0 }, update: { pipeline: 0, replay: 0 } };
+}
+
+function batch(s: Side, kind: 'retrieve' | 'update', first: number, counted: boolean): void {
+  for (let k = first; k < first + BATCH; k++) {
+    const ir = kind === 'retrieve'
+      ? { stage: 'RET', op: 'Retrieve', target: { filter: { ...filter(k), limit: 10 } }, args: { include: ['id', 'text', 'tags', 'time'] } }
+      : { stage: 'STO', op: 'Update', target: { filter: filter(k + 7, 1) }, args: { set: { type: 'reviewed', weight: 0.8 } } };
+    let sql: readonly Stmt[] = [];
+    const p = seconds(() => {
+      const r = s.engine.run(s.store as never, [ir], { now: NOW });
+      if (!r.ok) throw new Error(JSON.stringify(r.diagnostics[0]));
+      sql = r.results[0].sql;
+    });
+    const d = seconds(() => {
+      s.replay.begin();
+      for (const x of sql) s.replay.all(x.sql, x.params);
+      s.replay.commit();
+    });
+    if (counted) {
+      s[kind].pipeline += p;
+      s[kind].replay += d;
+    }
+  }
+}
+
+const sides = { a: await side('a'), b: await side('b') };
+// One warm-up round, then ROUNDS counted, the order of the engines alternating.
+for (let round = 0; round <= ROUNDS; round++) {
+  for (const kind of ['retrieve', 'update'] as const) {
+    for (const name of round % 2 ? (['a', 'b'] as const) : (['b', 'a'] as const)) batch(sides[name], kind, round * BATCH, round > 0);
+  }
+}
+const ratio = (x: { pipeline: number; replay: number }) => x.pipeline / x.replay;
+if (files) {
+  for (const s of Object.values(sides)) {
+    s.store.close();
+    s.replayStore.close();
+  }
+  for (const path of created) for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+}
+console.log(`${SIZE.toLocaleString('en-US')} memories, ${ROUNDS} × ${BATCH} statements per kind and engine, alternating (${files ? 'better-sqlite3 store files' : 'sql.js in memory'})`);
+for (const kind of ['retrieve', 'update'] as const) {
+  const [a, b] = [sides.a[kind], sides.b[kind]];
+  console.log(`${kind.padEnd(8)}  this: ×${ratio(a).toFixed(3)} SQL (${(a.pipeline * 1e6 / (ROUNDS * BATCH)).toFixed(0)} µs CPU/stmt)   other: ×${ratio(b).toFixed(3)} SQL (${(b.pipeline * 1e6 / (ROUNDS * BATCH)).toFixed(0)} µs CPU/stmt)   pipeline time this/other ${(a.pipeline / b.pipeline).toFixed(3)}`);
+}
