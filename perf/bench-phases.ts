@@ -14,6 +14,7 @@ const { parseSamples, runEachIo, evaluateRanking, evaluateAssertion } = await im
 const { loadSqlJs, openStore } = await import('../src/execute/store.js');
 const { openMemoryStore } = await import('../src/node/sqlite-file.js');
 const { forgetVectorIndex } = await import('../src/execute/vectors.js');
+const { parseInstant } = await import('../src/lower/time.js');
 const tImport = performance.now();
 
 const args = process.argv.slice(2);
@@ -82,10 +83,11 @@ function timed<T>(phase: Phase, io: Io<T>): T {
 const tRun = performance.now();
 const cpu0 = process.cpuUsage();
 for (const sample of samples) {
-  const options = { now: sample.expected.meta.eval_time_utc, policy: 'default', impersonate: true } as const;
+  // As the runner (src/conformance/index.ts sampleIo): the clock read once per sample, the sample's id as trace id.
+  const options = { now: parseInstant(sample.expected.meta.eval_time_utc) ?? sample.expected.meta.eval_time_utc, policy: 'default', impersonate: true, traceId: `bench:${sample.id}` } as const;
   const s = performance.now();
   const d0 = inDriver;
-  // As runSampleShared, in parts: BEGIN, the parts, ROLLBACK (transactionIo at depth 0).
+  // As runBenchmark on a shared store, in parts: BEGIN, the parts, ROLLBACK (transactionIo at depth 0).
   store.driver.begin();
   const storeDepth = store as unknown as { depth: number };
   storeDepth.depth = 1;

@@ -10,7 +10,8 @@ import { all, type Io } from '../execute/io.js';
 import { loadSqlJs, openStore, type Store } from '../execute/store.js';
 import { forgetVectorIndex } from '../execute/vectors.js';
 import type { Policy } from '../check/index.js';
-import { runIo, type RunOptions, type StatementResult } from '../engine/index.js';
+import { runIo, type RunOptions, type RunResult, type StatementResult } from '../engine/index.js';
+import { parseInstant } from '../lower/time.js';
 import { withoutDoubleQuotedStrings } from './legacy-sql.js';
 import { sqliteAssertionToPostgres } from './postgres.js';
 
@@ -195,25 +196,33 @@ export function evaluateRanking(results: readonly StatementResult[], r: Ranking)
  * Runs each statement as its own script, in order, numbering results and diagnostics by the
  * statement's place in the list; a refused statement is reported and the next one runs.
  */
-export function runEach(store: Store, irs: readonly unknown[], options: RunOptions): { results: StatementResult[]; errors: string[] } {
+export function runEach(store: Store, irs: readonly unknown[], options: RunOptions): Ran {
   return store.drive(runEachIo(store, irs, options));
 }
 
 /** `runEach` on a store of either kind (the engine's async entry point). */
-export function runEachAsync(store: Store<AnySqlDriver>, irs: readonly unknown[], options: RunOptions): Promise<{ results: StatementResult[]; errors: string[] }> {
+export function runEachAsync(store: Store<AnySqlDriver>, irs: readonly unknown[], options: RunOptions): Promise<Ran> {
   return store.driveAsync(runEachIo(store, irs, options));
 }
 
 /** `runEach` as queries (src/execute/io.ts). */
-export function* runEachIo(store: Store<AnySqlDriver>, irs: readonly unknown[], options: RunOptions): Io<{ results: StatementResult[]; errors: string[] }> {
-  const results: StatementResult[] = [];
-  const errors: string[] = [];
-  for (const [i, ir] of irs.entries()) {
-    const r = yield* runIo(store, [ir], options);
-    results.push(...r.results.map((s) => ({ ...s, index: i })));
-    if (!r.ok) errors.push(...r.diagnostics.filter((d) => d.severity === 'error').map((d) => `[${i}] ${d.code}: ${d.message}`));
-  }
-  return { results, errors };
+export function* runEachIo(store: Store<AnySqlDriver>, irs: readonly unknown[], options: RunOptions): Io<Ran> {
+  const ran: Ran = { results: [], errors: [] };
+  for (let i = 0; i < irs.length; i++) collect(yield* runIo(store, [irs[i]], options), i, ran);
+  return ran;
+}
+
+/** What the statements of a list did, numbered by their place in it. */
+export interface Ran {
+  readonly results: StatementResult[];
+  readonly errors: string[];
+}
+
+/** Adds statement `i`'s run (a script of one) to `ran`. */
+function collect(r: RunResult, i: number, ran: Ran): void {
+  for (const s of r.results) ran.results.push({ ...s, index: i });
+  if (r.ok) return;
+  for (const d of r.diagnostics) if (d.severity === 'error') ran.errors.push(`[${i}] ${d.code}: ${d.message}`);
 }
 
 /**
@@ -265,11 +274,18 @@ function* sampleIo(store: Store<AnySqlDriver>, sample: Sample, op: string, polic
   // refuses the slips it reads as meant).
   // Gold IRs are trusted scripts replayed with the actors they name: the runner grants
   // impersonation explicitly (a privileged option; spec/security.md).
-  const options = { now: sample.expected.meta.eval_time_utc, policy, impersonate: true } as const;
+  // The clock is read once per sample (a text the engine cannot read is passed on for it to
+  // refuse), and the sample's id is the trace id of its audit entries (rolled back with them), so
+  // no statement parses the clock again or draws a random id.
+  const now = sample.expected.meta.eval_time_utc;
+  const options = { now: (typeof now === 'string' ? parseInstant(now) : null) ?? now, policy, impersonate: true, traceId: `bench:${sample.id}` } as const;
   // One statement at a time, as the reference runner executes them: a refused statement is
   // reported and undoes nothing before it (`t2m run` keeps its one-transaction scripts).
-  const pre = yield* runEachIo(store, sample.prerequisites, options);
-  const gold = yield* runEachIo(store, sample.schema_list, options);
+  // (runEachIo's loop, written out here: each query the statements yield passes one generator fewer.)
+  const pre: Ran = { results: [], errors: [] };
+  for (let i = 0; i < sample.prerequisites.length; i++) collect(yield* runIo(store, [sample.prerequisites[i]], options), i, pre);
+  const gold: Ran = { results: [], errors: [] };
+  for (let i = 0; i < sample.schema_list.length; i++) collect(yield* runIo(store, [sample.schema_list[i]], options), i, gold);
   const assertions: { name: string; passed: boolean; actual: number | string }[] = [];
   for (const a of sample.expected.assertions) assertions.push({ name: a.name, ...(yield* assertionIo(store, a)) });
   return {
@@ -300,9 +316,9 @@ export async function runBenchmark(samples: readonly Sample[], options: BenchOpt
         const store = shared;
         // The sample's transaction is never committed; the in-memory vector index, which follows
         // the store's writes, is dropped with it.
-        outcome = store.drive(store.transactionIo(function* () {
-          return { commit: false, value: yield* sampleIo(store, sample, op, policy) };
-        }));
+        // Driven inside the transaction rather than through it: each of the sample's queries
+        // passes through one generator fewer.
+        outcome = store.transaction(() => ({ commit: false, value: store.drive(sampleIo(store, sample, op, policy)) }));
         forgetVectorIndex(store);
       } else {
         const store = await options.backend!.open(i);

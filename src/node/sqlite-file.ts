@@ -5,7 +5,8 @@
  * symlinks. Never imported by the browser-safe entry (src/index.ts). See spec/storage.md.
  */
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { SqlValue } from '../compile/dialect.js';
 import { sqlite } from '../compile/dialects/sqlite.js';
 import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
@@ -13,8 +14,11 @@ import type { SqlDriver, SqlParams, SqlRow } from '../execute/driver.js';
 import { Store, type OpenResult, type StoreOptions } from '../execute/store.js';
 import { prepareStore, type PrepareOptions } from '../sqlite/open.js';
 
-type Db = Database.Database;
-type Stmt = Database.Statement<unknown[], unknown>;
+// better-sqlite3 is CommonJS: required, not imported, so that Node does not start its CommonJS
+// export scanner (cjs-module-lexer) to import it from ESM (measurable in `t2m bench`'s start-up).
+const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+type Db = BetterSqlite3.Database;
+type Stmt = BetterSqlite3.Statement<unknown[], unknown>;
 
 /** better-sqlite3 binds every JS number as REAL; sql.js binds whole numbers as INTEGER. Match sql.js. */
 function value(v: SqlValue): SqlValue | bigint | Buffer {

@@ -113,6 +113,31 @@ describe('benchmark runner', () => {
     expect(outcomes).toEqual(['[[1],[2],[3],[1,3,2]]', '[[1],[1]]']);
   });
 
+  it("runs a sample at its clock, the sample's id its trace id; a clock the engine cannot read refuses every statement", async () => {
+    const enc = { stage: 'ENC', op: 'Encode', args: { payload: { text: 'a note' } } };
+    const at = (id: string, eval_time_utc: string): Sample => ({
+      id,
+      prerequisites: [enc],
+      schema_list: [enc],
+      expected: {
+        assertions: [
+          { name: 'clock', select: { from: 'memory', where: ['created_at = :t'] }, expect: { op: '==', value: 2 }, params: { t: '2025-10-21T08:30:00Z' } },
+          { name: 'trace', select: { from: 'audit_log', where: ['trace_id = :id'] }, expect: { op: '==', value: 2 }, params: { id: `bench:${id}` } },
+        ],
+        ranking: null,
+        meta: { eval_time_utc },
+      },
+    });
+    // An offset is read as the instant it names, once for the sample: both records carry it.
+    const ok = await runBenchmark([at('t2m-test-single-encode-001', '2025-10-21T10:30:00+02:00')]);
+    expect(ok.failures).toEqual([]);
+    const bad = await runBenchmark([at('t2m-test-single-encode-002', 'not a date')]);
+    expect(bad.failures.filter((f) => f.kind === 'error').map((f) => f.why)).toEqual([
+      expect.stringMatching(/^\[0\] invalid-datetime/),
+      expect.stringMatching(/^\[0\] invalid-datetime/),
+    ]);
+  });
+
   it('names the op of a sample from its id, else its last gold op', () => {
     expect(sampleOp(sample)).toBe('Label');
     expect(sampleOp({ ...sample, id: 'x' })).toBe('Label');
