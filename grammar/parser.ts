@@ -242,7 +242,7 @@ function grammar(Base: typeof EmbeddedActionsParser) {
         return {
           ALT: () => {
             const k = this.consume(0, first);
-            for (const t of rest) this.consume(0, t);
+            for (let j = 0; j < rest.length; j++) this.consume(0, rest[j]);
             return [option, k];
           },
         };
@@ -351,7 +351,7 @@ function grammar(Base: typeof EmbeddedActionsParser) {
         ALT: () => {
           const kw = this.consume(i, first, { LABEL: 'keyword' });
           let last = kw;
-          for (const t of rest) last = this.consume(i, t);
+          for (let j = 0; j < rest.length; j++) last = this.consume(i, rest[j]);
           return [VALUE_KEYWORDS[i], kw, last];
         },
       }))) as [A.ValueKeyword, IToken, IToken];
@@ -410,7 +410,7 @@ function grammar(Base: typeof EmbeddedActionsParser) {
       ALT: () => {
         const kw = this.CONSUME(first, { LABEL: 'keyword' });
         let last = kw;
-        for (const t of rest) last = this.consume(0, t);
+        for (let j = 0; j < rest.length; j++) last = this.consume(0, rest[j]);
         if (!this.ast) return NO_AST;
         return kw.tokenType === T.KW.DRY
           ? { kind: 'FlagClause', keyword: 'DRY RUN', loc: tokenSpan(kw, last) }

@@ -125,7 +125,9 @@ class StatementBuilder {
       }
       case 'Object': {
         const o: JsonObject = {};
-        for (const e of v.entries) {
+        const entries = v.entries;
+        for (let i = 0; i < entries.length; i++) {
+          const e = entries[i];
           if (Object.prototype.hasOwnProperty.call(o, e.key.name)) {
             this.error('duplicate-key', `Key '${e.key.name}' appears twice in this object.`, e.key.loc);
             continue;
@@ -342,7 +344,12 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[],
   b.mark('', s.loc);
   if (s.binding) b.setJson(LET_PATH, s.binding.name, s.binding.nameLoc, s.binding.loc);
   let stageClause: A.ValueClause | undefined;
-  for (const c of s.clauses) if (c.kind === 'ValueClause' && c.keyword === 'STAGE') stageClause ??= c;
+  const clauses = s.clauses;
+  // Indexed loops on the hot paths: `for … of` allocated an iterator result per item there.
+  for (let i = 0; i < clauses.length; i++) {
+    const c = clauses[i];
+    if (c.kind === 'ValueClause' && c.keyword === 'STAGE') stageClause ??= c;
+  }
   if (stageClause) b.set(STAGE, stageClause.value, stageClause.loc, stageClause.keywordLoc);
   else b.setJson(STAGE, STAGE_OF[op], s.verb.loc);
   b.setJson(OP, op, s.verb.loc);
@@ -354,7 +361,8 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[],
   }
 
 
-  for (const c of s.clauses) {
+  for (let i = 0; i < clauses.length; i++) {
+    const c = clauses[i];
     switch (c.kind) {
       case 'IdClause': b.set(IDS, c.value, c.loc); break;
       case 'IdsClause': b.set(IDS, listNode(c.values), c.loc); break;
@@ -373,7 +381,8 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[],
             break;
           }
           b.object(path, c.loc);
-          for (const e of c.value.entries) b.set(path, e.value, e.loc, e.key.loc, e.key.name);
+          const entries = c.value.entries;
+          for (let j = 0; j < entries.length; j++) b.set(path, entries[j].value, entries[j].loc, entries[j].key.loc, entries[j].key.name);
           break;
         }
         b.set(path, c.value, c.loc, c.keywordLoc);
@@ -426,8 +435,12 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[],
 const TOP_ORDER = ['stage', 'op', 'target', 'args', 'meta', '_comment', LET_KEY];
 function ordered(ir: JsonObject): JsonObject {
   const out: JsonObject = {};
-  for (const k of TOP_ORDER) if (Object.prototype.hasOwnProperty.call(ir, k)) setOwn(out, k, ir[k]);
-  for (const k of Object.keys(ir)) if (!TOP_ORDER.includes(k)) setOwn(out, k, ir[k]);
+  for (let i = 0; i < TOP_ORDER.length; i++) {
+    const k = TOP_ORDER[i];
+    if (Object.prototype.hasOwnProperty.call(ir, k)) setOwn(out, k, ir[k]);
+  }
+  // Keys beyond those (from `WITH`) are rare: the usual IR has none left to copy.
+  for (const k in ir) if (Object.prototype.hasOwnProperty.call(ir, k) && !TOP_ORDER.includes(k)) setOwn(out, k, ir[k]);
   return out;
 }
 
