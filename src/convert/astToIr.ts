@@ -461,7 +461,7 @@ export function astToIr(script: A.Script, options: { readonly eager?: boolean } 
     if (ir && diagnostics.length === before) {
       irs.push(ir);
       // Its entries keep the AST's ranges; the map makes each plain when it is read.
-      sourceMaps.push(new LazySourceMap(() => statementEntries(s, i)));
+      sourceMaps.push(new LazySourceMap((into) => void statementToIr(s, i, [], into)));
       return;
     }
     diagnostics.length = before;
