@@ -117,6 +117,8 @@ function grammar(Base: typeof EmbeddedActionsParser) {
     readonly seps: Record<string, ManySepMethodOpts<unknown>> = {};
     readonly lists: unknown[][] = [];
     conditionAlts?: OrMethodOpts<unknown>;
+    /** The keyword phrase `valueClause` read last. */
+    readonly phrase: { keyword: A.ValueKeyword; first: IToken; last: IToken } = { keyword: VALUE_KEYWORDS[0], first: undefined as never, last: undefined as never };
     /** The actions build the AST: set once the grammar is recorded, in the embedded-actions parser only. */
     ast = false;
 
@@ -242,7 +244,7 @@ function grammar(Base: typeof EmbeddedActionsParser) {
         return {
           ALT: () => {
             const k = this.consume(0, first);
-            for (const t of rest) this.consume(0, t);
+            for (let j = 0; j < rest.length; j++) this.consume(0, rest[j]);
             return [option, k];
           },
         };
@@ -347,17 +349,21 @@ function grammar(Base: typeof EmbeddedActionsParser) {
     /** valueClause := VALUE_KEYWORD value   (TYPE, TIME, VALID FROM, AS OF, …, COMMENT: the vocabulary's value clauses) */
     valueClause = this.RULE('valueClause', (): A.ValueClause => {
       // A keyword that starts two phrases (`AS`, `AS OF`) is consumed under a distinct index in each.
-      const phrase = this.OR(this.alts.valueClause ??= VALUE_CLAUSE_TOKENS.map(([first, ...rest], i) => ({
+      // The phrase read is left in `phrase` (no array per clause); read before the value is parsed.
+      this.OR(this.alts.valueClause ??= VALUE_CLAUSE_TOKENS.map(([first, ...rest], i) => ({
         ALT: () => {
           const kw = this.consume(i, first, { LABEL: 'keyword' });
           let last = kw;
-          for (const t of rest) last = this.consume(i, t);
-          return [VALUE_KEYWORDS[i], kw, last];
+          for (let j = 0; j < rest.length; j++) last = this.consume(i, rest[j]);
+          const phrase = this.phrase;
+          phrase.keyword = VALUE_KEYWORDS[i];
+          phrase.first = kw;
+          phrase.last = last;
         },
-      }))) as [A.ValueKeyword, IToken, IToken];
+      })));
+      const { keyword, first: kw, last } = this.phrase;
       const value = this.SUBRULE(this.value);
       if (!this.ast) return NO_AST;
-      const [keyword, kw, last] = phrase;
       const keywordLoc = tokenRange(kw);
       return { kind: 'ValueClause', keyword, keywordLoc: last === kw ? keywordLoc : tokenSpan(kw, last), value, loc: span(keywordLoc, value.loc) };
     });
@@ -410,7 +416,7 @@ function grammar(Base: typeof EmbeddedActionsParser) {
       ALT: () => {
         const kw = this.CONSUME(first, { LABEL: 'keyword' });
         let last = kw;
-        for (const t of rest) last = this.consume(0, t);
+        for (let j = 0; j < rest.length; j++) last = this.consume(0, rest[j]);
         if (!this.ast) return NO_AST;
         return kw.tokenType === T.KW.DRY
           ? { kind: 'FlagClause', keyword: 'DRY RUN', loc: tokenSpan(kw, last) }

@@ -125,7 +125,9 @@ class StatementBuilder {
       }
       case 'Object': {
         const o: JsonObject = {};
-        for (const e of v.entries) {
+        const entries = v.entries;
+        for (let i = 0; i < entries.length; i++) {
+          const e = entries[i];
           if (Object.prototype.hasOwnProperty.call(o, e.key.name)) {
             this.error('duplicate-key', `Key '${e.key.name}' appears twice in this object.`, e.key.loc);
             continue;
@@ -175,65 +177,93 @@ class StatementBuilder {
     return true;
   }
 
-  /** Sets the field at `path` to the value node, reporting a field set twice. */
-  set(path: readonly string[], value: A.Value | Json, loc: Range, keyLoc?: Range): void {
-    if (!this.walk(path, loc, path.length - 1)) return;
-    const parent = this.reached;
-    const key = path[path.length - 1];
+  /**
+   * Sets the field at `path` (then `last`, when given, so that a caller adding a key to a
+   * vocabulary path need not copy it) to the value node, reporting a field set twice.
+   */
+  set(path: readonly string[], value: A.Value, loc: Range, keyLoc?: Range, last?: string): void {
+    const key = this.parentOf(path, last, loc, keyLoc);
+    if (key === undefined) return;
     const map = this.map;
-    if (Object.prototype.hasOwnProperty.call(parent, key)) {
-      const p = path.join('.');
-      this.error('duplicate-field', `'${p}' is set twice.`, keyLoc ?? loc, {
-        path: p,
-        related: map?.has(p) ? [{ message: 'first set here', range: map.get(p)! }] : [],
-      });
-      return;
-    }
     if (!map) {
-      setOwn(parent, key, isNode(value) ? this.plain(value) : value);
+      setOwn(this.reached, key, this.plain(value));
       return;
     }
+    const parent = this.reached;
     const p = this.reachedPath === '' ? key : `${this.reachedPath}.${key}`;
-    let json: Json;
-    if (isNode(value)) json = this.json(value, p);
-    else {
-      json = value;
-      map.set(p, loc);
-    }
+    setOwn(parent, key, this.json(value, p));
     if (keyLoc) map.set(`${p}#key`, keyLoc);
-    setOwn(parent, key, json);
+  }
+
+  /** `set` for a value that is no node (the op, the stage by default, a flag, a name). */
+  setJson(path: readonly string[], value: Json, loc: Range, keyLoc?: Range, last?: string): void {
+    const key = this.parentOf(path, last, loc, keyLoc);
+    if (key === undefined) return;
+    setOwn(this.reached, key, value);
+    const map = this.map;
+    if (!map) return;
+    const p = this.reachedPath === '' ? key : `${this.reachedPath}.${key}`;
+    map.set(p, loc);
+    if (keyLoc) map.set(`${p}#key`, keyLoc);
+  }
+
+  /**
+   * Walks (creating what is absent) to the parent of the field at `path` (+ `last`), leaving it
+   * in `reached`, and returns the field's key; undefined after reporting a conflict or a field
+   * set twice.
+   */
+  private parentOf(path: readonly string[], last: string | undefined, loc: Range, keyLoc: Range | undefined): string | undefined {
+    const depth = last === undefined ? path.length - 1 : path.length;
+    if (!this.walk(path, loc, depth)) return undefined;
+    const key = last ?? path[depth];
+    if (!Object.prototype.hasOwnProperty.call(this.reached, key)) return key;
+    const p = last === undefined ? path.join('.') : [...path, last].join('.');
+    const map = this.map;
+    this.error('duplicate-field', `'${p}' is set twice.`, keyLoc ?? loc, {
+      path: p,
+      related: map?.has(p) ? [{ message: 'first set here', range: map.get(p)! }] : [],
+    });
+    return undefined;
   }
 
   /** Appends list items to the array at `path` (so `tags HAS a AND tags HAS b` means both). */
-  append(path: readonly string[], values: A.ValueList, keyLoc: Range): void {
-    const parent = this.object(path, values.loc, path.length - 1);
+  append(path: readonly string[], key: string, values: A.ValueList, keyLoc: Range): void {
+    const parent = this.object(path, values.loc);
     if (!parent) return;
-    const key = path[path.length - 1];
     const existing = parent[key];
-    if (!Array.isArray(existing)) return this.set(path, listNode(values), values.loc, keyLoc);
-    const p = this.map ? path.join('.') : '';
+    if (!Array.isArray(existing)) return this.set(path, listNode(values), values.loc, keyLoc, key);
+    const p = this.map ? `${path.join('.')}.${key}` : '';
     values.items.forEach((item) => existing.push(this.json(item, this.map ? joinPath(p, existing.length) : '')));
   }
-}
-
-function isNode(v: unknown): v is A.Value {
-  return typeof v === 'object' && v !== null && typeof (v as { kind?: unknown }).kind === 'string' && (v as { loc?: unknown }).loc !== undefined;
 }
 
 function listNode(values: A.ValueList): A.ListValue {
   return { kind: 'List', items: values.items, loc: values.loc };
 }
 
+/** The vocabulary's paths the conversion writes to, built once. */
+const STAGE = ['stage'];
+const OP = ['op'];
+const LET_PATH = [LET_KEY];
+const IDS = ['target', 'ids'];
+const ALL = ['target', 'all'];
+const FILTER = ['target', 'filter'];
+const FACETS = ['target', 'filter', 'facets'];
+const SEARCH_QUERY = ['target', 'search', ...SEARCH_QUERY_PATH];
+const SEARCH_OPTION_PATHS = Object.fromEntries(Object.entries(SEARCH_OPTIONS).map(([name, o]) => [name, ['target', 'search', ...o.path]])) as unknown as Record<A.SearchOptionName, readonly string[]>;
+const ARGS = ['args'];
+const UPDATE_SET = ['args', 'set'];
+
 function rangeToIr(b: StatementBuilder, base: readonly string[], r: A.TimeRange): void {
   b.object(base, r.loc);
   if (r.relative) {
     const { relative } = r;
-    b.set([...base, 'relative'], relative.direction, relative.loc);
-    b.set([...base, 'amount'], relative.amount, relative.amount.loc);
-    b.set([...base, 'unit'], relative.unit, relative.unitLoc);
+    b.setJson(base, relative.direction, relative.loc, undefined, 'relative');
+    b.set(base, relative.amount, relative.amount.loc, undefined, 'amount');
+    b.setJson(base, relative.unit, relative.unitLoc, undefined, 'unit');
   }
-  if (r.from) b.set([...base, 'start'], r.from, r.from.loc);
-  if (r.to) b.set([...base, 'end'], r.to, r.to.loc);
+  if (r.from) b.set(base, r.from, r.from.loc, undefined, 'start');
+  if (r.to) b.set(base, r.to, r.to.loc, undefined, 'end');
 }
 
 function whereToIr(b: StatementBuilder, w: A.WhereClause): void {
@@ -242,12 +272,11 @@ function whereToIr(b: StatementBuilder, w: A.WhereClause): void {
   for (const c of w.conditions) {
     if (c.kind === 'SearchCondition') {
       b.object(['target', 'search'], c.loc);
-      if (c.query) b.set(['target', 'search', ...SEARCH_QUERY_PATH], c.query, c.query.loc);
-      for (const o of c.options) b.set(['target', 'search', ...SEARCH_OPTIONS[o.name].path], o.value, o.loc);
+      if (c.query) b.set(SEARCH_QUERY, c.query, c.query.loc);
+      for (const o of c.options) b.set(SEARCH_OPTION_PATHS[o.name], o.value, o.loc);
       continue;
     }
     const field = c.field.name;
-    const filter = ['target', 'filter'];
     if (c.subField) {
       // `facets.status = "open"` is `facets = { status: "open" }`, one facet at a time.
       const loc: Range = { start: c.field.loc.start, end: c.subField.loc.end };
@@ -259,11 +288,11 @@ function whereToIr(b: StatementBuilder, w: A.WhereClause): void {
       } else if (c.operator !== '=') {
         b.error('invalid-condition', `A facet condition matches a value exactly: facets.${c.subField.name} = value.`, c.operatorLoc);
         rejected = true;
-      } else b.set([...filter, 'facets', c.subField.name], c.value!, c.loc, loc);
+      } else b.set(FACETS, c.value!, c.loc, loc, c.subField.name);
       continue;
     }
     if (c.operator === '=') {
-      b.set([...filter, field], c.value!, c.loc, c.field.loc);
+      b.set(FILTER, c.value!, c.loc, c.field.loc, field);
       continue;
     }
     const { field: wanted, key } = CONDITION_OPERATORS[c.operator];
@@ -277,14 +306,14 @@ function whereToIr(b: StatementBuilder, w: A.WhereClause): void {
       rejected = true;
       continue;
     }
-    if (c.values) b.append([...filter, key], c.values, c.field.loc);
+    if (c.values) b.append(FILTER, key, c.values, c.field.loc);
     else if (c.range) {
       if (b.has(`target.filter.${key}`)) {
         b.error('duplicate-field', `'target.filter.${key}' is set twice.`, c.loc, { path: `target.filter.${key}` });
-      } else rangeToIr(b, [...filter, key], c.range);
-    } else b.set([...filter, key], c.value!, c.loc, c.field.loc);
+      } else rangeToIr(b, [...FILTER, key], c.range);
+    } else b.set(FILTER, c.value!, c.loc, c.field.loc, key);
   }
-  if (w.limit) b.set(['target', 'filter', 'limit'], w.limit, w.limit.loc);
+  if (w.limit) b.set(FILTER, w.limit, w.limit.loc, undefined, 'limit');
   // The target and its filter were written as the whole WHERE clause: diagnostics about them
   // (a write without a limit, no match) underline all of it, not the condition that came first.
   if (!targetBefore && b.has('target')) b.mark('target', w.loc);
@@ -313,12 +342,17 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[],
   const op: Op = OP_OF_VERB[s.verb.name];
   const verb = s.verb.name;
   b.mark('', s.loc);
-  if (s.binding) b.set([LET_KEY], s.binding.name, s.binding.nameLoc, s.binding.loc);
+  if (s.binding) b.setJson(LET_PATH, s.binding.name, s.binding.nameLoc, s.binding.loc);
   let stageClause: A.ValueClause | undefined;
-  for (const c of s.clauses) if (c.kind === 'ValueClause' && c.keyword === 'STAGE') stageClause ??= c;
-  if (stageClause) b.set(['stage'], stageClause.value, stageClause.loc, stageClause.keywordLoc);
-  else b.set(['stage'], STAGE_OF[op], s.verb.loc);
-  b.set(['op'], op, s.verb.loc);
+  const clauses = s.clauses;
+  // Indexed loops on the hot paths: `for … of` allocated an iterator result per item there.
+  for (let i = 0; i < clauses.length; i++) {
+    const c = clauses[i];
+    if (c.kind === 'ValueClause' && c.keyword === 'STAGE') stageClause ??= c;
+  }
+  if (stageClause) b.set(STAGE, stageClause.value, stageClause.loc, stageClause.keywordLoc);
+  else b.setJson(STAGE, STAGE_OF[op], s.verb.loc);
+  b.setJson(OP, op, s.verb.loc);
 
   if (s.text) {
     const textPath = VERB_TEXT[op];
@@ -327,11 +361,12 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[],
   }
 
 
-  for (const c of s.clauses) {
+  for (let i = 0; i < clauses.length; i++) {
+    const c = clauses[i];
     switch (c.kind) {
-      case 'IdClause': b.set(['target', 'ids'], c.value, c.loc); break;
-      case 'IdsClause': b.set(['target', 'ids'], listNode(c.values), c.loc); break;
-      case 'AllClause': b.set(['target', 'all'], true, c.loc); break;
+      case 'IdClause': b.set(IDS, c.value, c.loc); break;
+      case 'IdsClause': b.set(IDS, listNode(c.values), c.loc); break;
+      case 'AllClause': b.setJson(ALL, true, c.loc); break;
       case 'WhereClause': whereToIr(b, c); break;
       case 'ValueClause': {
         if (c.keyword === 'STAGE') {
@@ -346,7 +381,8 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[],
             break;
           }
           b.object(path, c.loc);
-          for (const e of c.value.entries) b.set([...path, e.key.name], e.value, e.loc, e.key.loc);
+          const entries = c.value.entries;
+          for (let j = 0; j < entries.length; j++) b.set(path, entries[j].value, entries[j].loc, entries[j].key.loc, entries[j].key.name);
           break;
         }
         b.set(path, c.value, c.loc, c.keywordLoc);
@@ -377,13 +413,13 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[],
       case 'FlagClause': {
         const path = clausePath(c.keyword, op);
         if (!path) notAllowed(b, c.keyword, verb, c.loc);
-        else b.set(path, clauseSpec(c.keyword)!.value!, c.loc);
+        else b.setJson(path, clauseSpec(c.keyword)!.value!, c.loc);
         break;
       }
       case 'SetClause': {
-        const base = op === 'Update' ? ['args', 'set'] : ['args'];
+        const base = op === 'Update' ? UPDATE_SET : ARGS;
         b.object(base, c.loc);
-        for (const a of c.assignments) b.set([...base, a.key.name], a.value, a.loc, a.key.loc);
+        for (const a of c.assignments) b.set(base, a.value, a.loc, a.key.loc, a.key.name);
         break;
       }
       case 'WithClause': {
@@ -399,8 +435,12 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[],
 const TOP_ORDER = ['stage', 'op', 'target', 'args', 'meta', '_comment', LET_KEY];
 function ordered(ir: JsonObject): JsonObject {
   const out: JsonObject = {};
-  for (const k of TOP_ORDER) if (Object.prototype.hasOwnProperty.call(ir, k)) setOwn(out, k, ir[k]);
-  for (const k of Object.keys(ir)) if (!TOP_ORDER.includes(k)) setOwn(out, k, ir[k]);
+  for (let i = 0; i < TOP_ORDER.length; i++) {
+    const k = TOP_ORDER[i];
+    if (Object.prototype.hasOwnProperty.call(ir, k)) setOwn(out, k, ir[k]);
+  }
+  // Keys beyond those (from `WITH`) are rare: the usual IR has none left to copy.
+  for (const k in ir) if (Object.prototype.hasOwnProperty.call(ir, k) && !TOP_ORDER.includes(k)) setOwn(out, k, ir[k]);
   return out;
 }
 
@@ -421,7 +461,7 @@ export function astToIr(script: A.Script, options: { readonly eager?: boolean } 
     if (ir && diagnostics.length === before) {
       irs.push(ir);
       // Its entries keep the AST's ranges; the map makes each plain when it is read.
-      sourceMaps.push(new LazySourceMap(() => statementEntries(s, i)));
+      sourceMaps.push(new LazySourceMap((into) => void statementToIr(s, i, [], into)));
       return;
     }
     diagnostics.length = before;

@@ -57,7 +57,8 @@ export function subSourceMap(map: SourceMap, prefix: string): SourceMap {
  * `postMessage`).
  */
 export class LazySourceMap extends Map<string, Range> {
-  private pending: (() => Iterable<readonly [string, Range]>) | undefined;
+  /** Writes the entries into the map it is given (this map: no second map to copy from). */
+  private pending: ((into: Map<string, Range>) => void) | undefined;
   /**
    * Entries built from the AST hold its ranges (`SourceRange`, positions computed when read);
    * each is replaced by plain data when read (`get`), all of them before any iteration, so what
@@ -65,7 +66,7 @@ export class LazySourceMap extends Map<string, Range> {
    */
   private lazyRanges = false;
 
-  constructor(build: () => Iterable<readonly [string, Range]>) {
+  constructor(build: (into: Map<string, Range>) => void) {
     super();
     this.pending = build;
   }
@@ -79,10 +80,9 @@ export class LazySourceMap extends Map<string, Range> {
     const build = this.pending;
     if (build === undefined) return;
     this.pending = undefined;
-    for (const [k, v] of build()) {
-      if (v instanceof SourceRange) this.lazyRanges = true;
-      super.set(k, v);
-    }
+    // The builder's reads and writes go through this map's methods, which build nothing now.
+    build(this);
+    this.lazyRanges = true;
   }
 
   /** Built, with every range plain (before iteration). */

@@ -142,7 +142,8 @@ function firstTooDeep(chunk: readonly IToken[]): IToken | undefined {
   let depth = 0;
   let dots = 0;
   let previous: IToken | undefined;
-  for (const t of chunk) {
+  for (let i = 0; i < chunk.length; i++) {
+    const t = chunk[i];
     if (t.tokenType === T.Dot) {
       if (depth + ++dots > MAX_NESTING) return t;
     } else if (previous?.tokenType !== T.Dot) dots = 0;
