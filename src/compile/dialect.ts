@@ -35,6 +35,11 @@ export interface Dialect {
   jsonObjectField(column: string, keyParam: string): string;
   /** SQL appended to an INSERT to get the new row id back as column `id`, or null when the driver reports it another way. */
   insertReturningId(): string | null;
+  /**
+   * The most values one statement may bind: the engine cuts its multi-row inserts (a run of
+   * Encodes, spec/semantics.md "Scripts") into chunks that stay under it.
+   */
+  readonly maxParams: number;
   /** The statement that yields the id of the last inserted row (used when `insertReturningId` is null). */
   lastInsertId(): string;
   /** DDL for the store's tables, indexes and triggers, in order (idempotent). */

@@ -446,6 +446,48 @@ function insertShape(cols: readonly string[], d: Dialect): InsertShape {
   return { sql: `INSERT INTO ${d.quoteIdent('memory')} (${cols.map(d.quoteIdent).join(', ')}) VALUES (${placeholders.join(', ')})${d.insertReturningId() ?? ''}`, kinds };
 }
 
+/**
+ * INSERT of several records in one statement (a run of Encodes, src/execute/execute.ts
+ * `executeEncodeRunIo`), returning each new row's `id` with its `statement_index`, by which the
+ * engine matches ids to records (SQLite does not promise RETURNING's row order). The columns are
+ * those any of the records sets, in the table's order; a record without one of them binds null,
+ * which is what leaving it out stores, so every record must set each column that has a default
+ * (as the engine's records set `tenant` and `deleted`). Each record's values are bound as
+ * `compileInsert` binds them. The text is cached by row count and column list; the caller keeps
+ * `rows × columns` under the dialect's `maxParams`.
+ */
+export function compileInsertRows(rows: readonly Readonly<Record<string, unknown>>[], d: Dialect): SqlStatement {
+  const present = new Set<string>();
+  for (const r of rows) {
+    for (const c in r) if (c !== 'id' && r[c] !== undefined && Object.hasOwn(r, c)) present.add(c);
+  }
+  const cols: string[] = [];
+  const kinds: ColumnKind[] = [];
+  for (const c of MEMORY_COLUMNS) {
+    if (!present.has(c.name)) continue;
+    if (c.defaultSql !== undefined) {
+      for (const r of rows) if (r[c.name] === undefined || !Object.hasOwn(r, c.name)) throw new Error(`internal: a multi-row insert needs column ${c.name} (it has a default) in every record`);
+    }
+    cols.push(c.name);
+    kinds.push(c.kind);
+  }
+  if (cols.length !== present.size) throw new Error(`internal: unknown memory column in ${[...present].join(', ')}`);
+  if (rows.length * cols.length > d.maxParams) throw new Error(`internal: ${rows.length} rows of ${cols.length} columns bind more than ${d.maxParams} values`);
+  const params: SqlValue[] = new Array(rows.length * cols.length);
+  let at = 0;
+  for (const r of rows) {
+    for (let i = 0; i < cols.length; i++) params[at++] = encodeKind(d, kinds[i], r[cols[i]]);
+  }
+  const sql = shaped(d, `insert rows ${rows.length} ${cols.join(',')}`, () => {
+    const q = d.quoteIdent;
+    const values: string[] = [];
+    let n = 0;
+    for (let k = 0; k < rows.length; k++) values.push(`(${cols.map(() => d.placeholder(n++)).join(', ')})`);
+    return `INSERT INTO ${q('memory')} (${cols.map(q).join(', ')}) VALUES ${values.join(', ')} RETURNING ${q('id')}, ${q('statement_index')}`;
+  });
+  return { sql, params };
+}
+
 /** `encodeFor` of a column whose kind is known (the same value bound). */
 function encodeKind(d: Dialect, kind: ColumnKind, value: unknown): SqlValue {
   if (value === undefined || value === null) return null;
@@ -529,18 +571,51 @@ export interface AuditEntry {
 }
 
 export function compileAuditInsert(e: AuditEntry, d: Dialect): SqlStatement {
-  const ids = e.affectedIds;
-  // One id (every Encode) written directly: the text JSON.stringify gives a safe integer's list.
-  const idsJson = ids.length === 1 && Number.isSafeInteger(ids[0]) ? `[${ids[0]}]` : JSON.stringify(ids);
-  const params = [e.tenant, e.traceId ?? null, e.at, e.actor, e.op, JSON.stringify(e.ir ?? null), idsJson,
-    e.imagesJson?.before ?? JSON.stringify(e.before ?? null), e.imagesJson?.after ?? JSON.stringify(e.after ?? null)];
+  const params = auditParams(e);
   // One text per dialect (every entry binds the same nine values).
   const sql = shaped(d, 'audit insert', () => {
     const p = new ParamList(d);
-    return `INSERT INTO ${d.quoteIdent('audit_log')} (tenant, trace_id, at, actor, op, ir, affected_ids, before, after) VALUES (${params.map((v) => p.bind(v)).join(', ')})`;
+    return `INSERT INTO ${d.quoteIdent('audit_log')} (${AUDIT_INSERT_COLUMNS}) VALUES (${params.map((v) => p.bind(v)).join(', ')})`;
   });
   return { sql, params };
 }
+
+/** The audit log's columns an entry writes, in the order `auditParams` binds them. */
+const AUDIT_INSERT_COLUMNS = 'tenant, trace_id, at, actor, op, ir, affected_ids, before, after';
+const AUDIT_INSERT_WIDTH = 9;
+
+/** An audit entry's nine values, as `compileAuditInsert` binds them. */
+function auditParams(e: AuditEntry): SqlValue[] {
+  const ids = e.affectedIds;
+  // One id (every Encode) written directly: the text JSON.stringify gives a safe integer's list.
+  const idsJson = ids.length === 1 && Number.isSafeInteger(ids[0]) ? `[${ids[0]}]` : JSON.stringify(ids);
+  return [e.tenant, e.traceId ?? null, e.at, e.actor, e.op, JSON.stringify(e.ir ?? null), idsJson,
+    e.imagesJson?.before ?? JSON.stringify(e.before ?? null), e.imagesJson?.after ?? JSON.stringify(e.after ?? null)];
+}
+
+/**
+ * Several audit entries in one statement (a run of Encodes): the rows `compileAuditInsert` writes
+ * one by one, with the same values, in the order given (so their ids ascend in that order). The
+ * caller keeps `9 × entries` under the dialect's `maxParams`.
+ */
+export function compileAuditInsertRows(entries: readonly AuditEntry[], d: Dialect): SqlStatement {
+  if (entries.length * AUDIT_INSERT_WIDTH > d.maxParams) throw new Error(`internal: ${entries.length} audit entries bind more than ${d.maxParams} values`);
+  const params: SqlValue[] = [];
+  for (const e of entries) {
+    const values = auditParams(e);
+    for (let i = 0; i < values.length; i++) params.push(values[i]);
+  }
+  const sql = shaped(d, `audit insert rows ${entries.length}`, () => {
+    const values: string[] = [];
+    let n = 0;
+    for (let k = 0; k < entries.length; k++) values.push(`(${Array.from({ length: AUDIT_INSERT_WIDTH }, () => d.placeholder(n++)).join(', ')})`);
+    return `INSERT INTO ${d.quoteIdent('audit_log')} (${AUDIT_INSERT_COLUMNS}) VALUES ${values.join(', ')}`;
+  });
+  return { sql, params };
+}
+
+/** The widest record a multi-row insert may write (every memory column), for chunking under `maxParams`. */
+export const MEMORY_INSERT_WIDTH = MEMORY_COLUMNS.length;
 
 /** The tenant's audit entries, oldest first (or one of them). */
 export function compileAuditSelect(d: Dialect, tenant: string, id?: number): SqlStatement {

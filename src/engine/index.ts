@@ -29,9 +29,10 @@ import { searchTextOf } from '../execute/text.js';
 const withoutDerived = (image: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(image).filter(([k]) => !DERIVED_COLUMNS.has(k) && k !== 'embedding'));
 import { LET_BINDS, REF_ARGS, isRef } from '../language/index.js';
 import { refsOf } from '../check/rules/ReferenceRule.js';
-import { ARCHIVE_WEIGHT, formatUtc, lowerIr, parseInstant } from '../lower/index.js';
+import { ARCHIVE_WEIGHT, formatUtc, lowerIr, parseInstant, type LowerResult } from '../lower/index.js';
 import type { AnySqlDriver } from '../execute/driver.js';
-import { auditImages, executeOperationIo, type Change, type StatementResult } from '../execute/execute.js';
+import { auditImages, encodeRunnable, executeEncodeRunIo, executeOperationIo, type Change, type StatementResult } from '../execute/execute.js';
+import type { EncodeOp } from '../lower/operation.js';
 import { all as ioAll, run as ioRun, type Io } from '../execute/io.js';
 import { effectsOf, lockRefusal, writeRefusal } from '../execute/governance.js';
 import { asyncStoreMessage, openStore, Store, type StoreOptions } from '../execute/store.js';
@@ -113,6 +114,13 @@ export interface RunOptions {
    * in a statement still means similarity only. See src/execute/experience.ts.
    */
   readonly selector?: Selector;
+  /**
+   * Execute each run of consecutive plain Encodes together (default true): their records and
+   * audit entries written by multi-row INSERTs (spec/semantics.md "Scripts"). The store ends the
+   * same, and so do the results but for `sql`; false executes every statement on its own (tests
+   * and measurements compare the two). `explain` (dryRun) never batches.
+   */
+  readonly batch?: boolean;
 }
 
 export interface RunResult {
@@ -240,17 +248,58 @@ function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options: RunOpt
   const bindings = new Map<string, Binding>();
   // The run's trace id is stored only by writes: a script of reads does without the random one.
   let traceId = script.traceId;
-  for (const [i, written] of script.irs.entries()) {
-    // References (`$n`) become the ids their binding holds, now that the statements before ran.
-    const resolved = resolveRefs(written, bindings);
-    if (!resolved.ok) return refusedRun(results, locateAll(resolved.diagnostics, i, maps));
-    const ir = resolved.ir;
-    // Not frozen: the operation goes straight to execution and nowhere else.
-    if (traceId === undefined && ir.op !== 'Retrieve' && ir.op !== 'Summarize') traceId = newTraceId();
-    const lowered = lowerIr(ir, { now, nowText, actor: options.actor, tenant: script.tenant, traceId, statement: i, freeze: false });
+  const irs = script.irs;
+  // Runs of consecutive Encodes are executed together (executeEncodeRunIo), except in a plan
+  // (`explain` lists each statement's own SQL) and where the caller asks for one at a time.
+  const runs = options.batch !== false && !options.dryRun && store.dialect.insertReturningId() !== null;
+  // A statement the run's lowering stopped at, lowered: the loop takes it from there.
+  let carried: { readonly index: number; readonly ir: IR; readonly lowered: LowerResult } | undefined;
+  for (let i = 0; i < irs.length; i++) {
+    let ir: IR;
+    let lowered: LowerResult;
+    if (carried?.index === i) {
+      ({ ir, lowered } = carried);
+      carried = undefined;
+    } else {
+      // References (`$n`) become the ids their binding holds, now that the statements before ran.
+      const resolved = resolveRefs(irs[i], bindings);
+      if (!resolved.ok) return refusedRun(results, locateAll(resolved.diagnostics, i, maps));
+      ir = resolved.ir;
+      if (traceId === undefined && ir.op !== 'Retrieve' && ir.op !== 'Summarize') traceId = newTraceId();
+      // Not frozen: the operation goes straight to execution and nowhere else.
+      lowered = lowerIr(ir, { now, nowText, actor: options.actor, tenant: script.tenant, traceId, statement: i, freeze: false });
+    }
     if (!lowered.ok) return refusedRun(results, locateAll(lowered.diagnostics, i, maps));
     if (lowered.warnings.length) warnings.push(...locateAll(lowered.warnings, i, maps));
     const op = lowered.operation;
+    if (runs && i + 1 < irs.length && irs[i + 1].op === 'Encode' && encodeRunnable(op)) {
+      // The run: this Encode and the next ones, lowered in turn, while they are runnable and
+      // reference nothing (a `$n` may name a binding of the run: it waits until the run is done).
+      const ops: EncodeOp[] = [op];
+      const lets: (string | undefined)[] = [ir._let];
+      for (let j = i + 1; j < irs.length && irs[j].op === 'Encode' && refsOf(irs[j]).length === 0; j++) {
+        const next = lowerIr(irs[j], { now, nowText, actor: options.actor, tenant: script.tenant, traceId, statement: j, freeze: false });
+        if (!next.ok || !encodeRunnable(next.operation)) {
+          carried = { index: j, ir: irs[j], lowered: next };
+          break;
+        }
+        if (next.warnings.length) warnings.push(...locateAll(next.warnings, j, maps));
+        ops.push(next.operation);
+        lets.push(irs[j]._let);
+      }
+      if (ops.length > 1) {
+        const outcome = yield* executeEncodeRunIo(store, ops, i);
+        for (const [k, result] of outcome.results.entries()) {
+          const name = lets[k];
+          if (name !== undefined) bindings.set(name, { ids: boundIds('Encode', result), statement: i + k, op: 'Encode' });
+          if (result.warnings.length) warnings.push(...locateAll(result.warnings, i + k, maps));
+          results.push(result);
+        }
+        if (!outcome.ok) return refusedRun(results, locateAll(outcome.diagnostics, outcome.index, maps));
+        i += ops.length - 1;
+        continue;
+      }
+    }
     const outcome = op.dryRun
       ? yield* store.transactionIo(function* () { return { commit: false, value: yield* executeOperationIo(store, op, i, limits, hooks) }; })
       : yield* executeOperationIo(store, op, i, limits, hooks);

@@ -9,8 +9,8 @@
  * `executeOperationIo` runs on a synchronous or an asynchronous driver alike.
  */
 import {
-  compile, compileAuditInsert, compileAuditScrub, compileDeleteById, compileFactVersions, compileInsert, compileTargetSelect, compileUpdateById, decodeOwnedRow, decodeRow,
-  unpackVector, type SqlStatement,
+  compile, compileAuditInsert, compileAuditInsertRows, compileAuditScrub, compileDeleteById, compileFactVersions, compileInsert, compileInsertRows, compileTargetSelect,
+  compileUpdateById, decodeOwnedRow, decodeRow, MEMORY_INSERT_WIDTH, unpackVector, type AuditEntry, type Dialect, type SqlStatement,
 } from '../compile/index.js';
 import { diagnostic, type Code } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -260,16 +260,27 @@ export class Execution {
    * and V8's slow path on these twenty-key objects, cost microseconds a record).
    */
   *insert(values: Record<string, unknown>): Io<number> {
-    values.tenant = this.op.tenant;
-    values.trace_id = this.op.traceId || null;
-    values.statement_index = this.index;
-    values.search_text = searchTextOf(values);
+    this.stamp(values);
     const stmt = compileInsert(values, this.store.dialect);
     this.sql.push(stmt);
     // The query yielded here, not through `ioAll`: each generator level a query passes through is
     // resumed once per query, and an Encode's queries pass through the most (./io.ts).
     const rows = (yield { kind: 'all', sql: stmt.sql, params: stmt.params }) as SqlRow[];
     const id = Number(rows[0]?.id ?? (yield* ioAll(this.store.dialect.lastInsertId(), []))[0].id);
+    this.inserted(values, id);
+    return id;
+  }
+
+  /** A record's provenance (tenant, trace id, statement) and search tokens, added to `values` before it is inserted. */
+  stamp(values: Record<string, unknown>): void {
+    values.tenant = this.op.tenant;
+    values.trace_id = this.op.traceId || null;
+    values.statement_index = this.index;
+    values.search_text = searchTextOf(values);
+  }
+
+  /** What follows the insert of `values` as record `id`: the in-memory indexes, and the change (its after image). */
+  inserted(values: Record<string, unknown>, id: number): void {
     noteVectorWrite(this.store, id, values.embedding_model, values.deleted ? null : asVector(values.embedding_f32));
     // The after image: the record as written, without its vectors and search tokens (withoutVector),
     // built by spreading: adding twenty fields one by one leaves an object V8 keeps as a dictionary,
@@ -278,7 +289,6 @@ export class Execution {
     const after: Record<string, unknown> = { id, ...written };
     noteKeywordWrite(this.store, id, values.deleted ? null : values.search_text as string);
     this.changes.push({ id, before: null, after });
-    return id;
   }
 
   /** Removes a record for good: the row and every index entry derived from it (compileDeleteById). */
@@ -417,8 +427,15 @@ function newWeight(current: unknown, change: WeightChange): number | undefined {
 }
 
 function* encode(x: Execution, op: EncodeOp): Io<number[]> {
-  const text = String(op.values.text ?? '');
   if (typeof op.values.episode_id === 'number' && !(yield* checkEpisode(x, op.values.episode_id))) return [];
+  const values = encodeValues(op);
+  if (!op.embedding && !op.skipEmbedding) Object.assign(values, yield* x.embedding(String(op.values.text ?? '')));
+  if (!op.fact) return [yield* x.insert(values)];
+  return [yield* supersede(x, op.fact, values)];
+}
+
+/** An Encode's record as it is inserted, but for the engine's embedding (the caller's vector is in it). */
+function encodeValues(op: EncodeOp): Record<string, unknown> {
   // Copied, then extended (not `{ ...op.values, owner, … }`: see Execution.insert).
   const values: Record<string, unknown> = Object.assign({}, op.values);
   values.owner = op.actor ?? null;
@@ -426,9 +443,83 @@ function* encode(x: Execution, op: EncodeOp): Io<number[]> {
   values.updated_at = op.now;
   values.deleted = 0;
   if (op.embedding) Object.assign(values, { embedding: op.embedding, embedding_model: 'caller' });
-  else if (!op.skipEmbedding) Object.assign(values, yield* x.embedding(text));
-  if (!op.fact) return [yield* x.insert(values)];
-  return [yield* supersede(x, op.fact, values)];
+  return values;
+}
+
+/**
+ * Whether an Encode may be executed in a run (`executeEncodeRunIo`): it writes one record and
+ * reads nothing first (no fact to supersede, no episode to check) and is not a dry run.
+ */
+export function encodeRunnable(op: Operation): op is EncodeOp {
+  return op.kind === 'Encode' && !op.dryRun && op.fact === undefined && typeof op.values.episode_id !== 'number';
+}
+
+/** Statements per chunk of a run of Encodes: one multi-row INSERT of their records, then one of their audit entries. */
+export const ENCODE_CHUNK = 100;
+
+/** The rows per chunk on dialect `d`: ENCODE_CHUNK, or fewer if the widest record would bind more than `maxParams` values. */
+function encodeChunkRows(d: Dialect): number {
+  return Math.max(1, Math.min(ENCODE_CHUNK, Math.floor(d.maxParams / MEMORY_INSERT_WIDTH)));
+}
+
+/** A run of Encodes' outcome: every statement's result, or those before the refused one and its refusal. */
+export type EncodeRunResult =
+  | { readonly ok: true; readonly results: readonly StatementResult[] }
+  | { readonly ok: false; readonly results: readonly StatementResult[]; readonly index: number; readonly diagnostics: readonly Diagnostic[] };
+
+/**
+ * Executes consecutive Encodes (each `encodeRunnable`; statement indexes `first`, `first + 1`…)
+ * with what one at a time would give: the same records with the same ids, the same audit entries
+ * in the same order, the same results, but for `sql`. Each record's values are built as `encode`
+ * builds them, its embedding asked for through the seam (one request per record, in order); then,
+ * chunk by chunk of ENCODE_CHUNK statements, one INSERT writes the chunk's records (their ids are
+ * matched by `statement_index`) and one INSERT its audit entries. The two statements are listed
+ * in the `sql` of the chunk's first statement (the others list none), so the results' `sql`, in
+ * order, is every statement issued, once, in the order issued. A refusal (the embedder failed)
+ * stops the run there: the statements before it are written and reported, as one at a time.
+ */
+export function* executeEncodeRunIo(store: Store<AnySqlDriver>, ops: readonly EncodeOp[], first: number): Io<EncodeRunResult> {
+  const runs: Execution[] = [];
+  const records: Record<string, unknown>[] = [];
+  let refusal: Diagnostic | undefined;
+  for (let k = 0; k < ops.length; k++) {
+    const op = ops[k];
+    const x = new Execution(store, op, first + k);
+    const values = encodeValues(op);
+    if (!op.embedding && !op.skipEmbedding) Object.assign(values, yield* x.embedding(String(op.values.text ?? '')));
+    if (x.refusal) {
+      refusal = x.refusal;
+      break;
+    }
+    x.stamp(values);
+    runs.push(x);
+    records.push(values);
+  }
+  const d = store.dialect;
+  const per = encodeChunkRows(d);
+  for (let a = 0; a < runs.length; a += per) {
+    const b = Math.min(runs.length, a + per);
+    const lead = runs[a];
+    const insert = compileInsertRows(records.slice(a, b), d);
+    lead.sql.push(insert);
+    const returned = (yield { kind: 'all', sql: insert.sql, params: insert.params }) as SqlRow[];
+    const ids = new Map<number, number>();
+    for (const r of returned) ids.set(Number(r.statement_index), Number(r.id));
+    const entries: AuditEntry[] = [];
+    for (let k = a; k < b; k++) {
+      const x = runs[k];
+      const id = ids.get(x.index);
+      if (id === undefined) throw new Error(`internal: the insert of a run of Encodes returned no id for statement ${x.index}`);
+      x.inserted(records[k], id);
+      entries.push(auditRecord(x, x.changes));
+    }
+    const audit = compileAuditInsertRows(entries, d);
+    lead.sql.push(audit);
+    yield { kind: 'run', sql: audit.sql, params: audit.params };
+  }
+  const results: StatementResult[] = [];
+  for (const x of runs) results.push(x.result([x.changes[0].id]));
+  return refusal ? { ok: false, results, index: first + runs.length, diagnostics: [refusal] } : { ok: true, results };
 }
 
 /**
@@ -752,10 +843,15 @@ function* withAudit(x: Execution, ids: number[]): Io<StatementResult> {
 
 /** The statement's audit entry for `changes`. */
 function auditEntry(x: Execution, changes: readonly Change[]): SqlStatement {
+  return compileAuditInsert(auditRecord(x, changes), x.store.dialect);
+}
+
+/** What the statement's audit entry for `changes` records. */
+function auditRecord(x: Execution, changes: readonly Change[]): AuditEntry {
   const op = x.op;
   const affectedIds: number[] = [];
   for (const c of changes) affectedIds.push(c.id);
-  return compileAuditInsert({
+  return {
     tenant: op.tenant,
     traceId: op.traceId || null,
     at: op.now,
@@ -766,7 +862,7 @@ function auditEntry(x: Execution, changes: readonly Change[]): SqlStatement {
     before: null,
     after: null,
     imagesJson: imagesJson(changes),
-  }, x.store.dialect);
+  };
 }
 
 /** The before and after images of a statement's changes, by record id (one pass, no intermediate pairs). */

@@ -169,6 +169,8 @@ export const postgres: Dialect = {
   jsonObjectField: (column, keyParam) => `(${column} ->> ${keyParam}::text)`,
   insertReturningId: () => ' RETURNING id',
   lastInsertId: () => `SELECT value AS id FROM t2m_seq WHERE name = 'memory'`,
+  // The wire protocol counts a statement's parameters in 16 bits.
+  maxParams: 65_535,
   schema: () => schema(false),
   // The tag and text indexes are PostgreSQL indexes: nothing derived to rebuild.
   // The search statistics from the records (a store that predates them).

@@ -54,6 +54,8 @@ export const sqlite: Dialect = {
   jsonObjectField: (column, keyParam) => `(SELECT value FROM json_each(COALESCE(${column}, '{}')) WHERE key = ${keyParam})`,
   insertReturningId: () => ' RETURNING id',
   lastInsertId: () => 'SELECT last_insert_rowid() AS id',
+  // SQLITE_MAX_VARIABLE_NUMBER's default since SQLite 3.32 (2020); sql.js and better-sqlite3 bundle later builds.
+  maxParams: 32_766,
   schema: () => [
     MEMORY_DDL,
     'CREATE INDEX IF NOT EXISTS memory_time ON memory(time)',
