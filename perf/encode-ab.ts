@@ -5,6 +5,8 @@
  * alike. Target (issue 10): this engine ≥ 0.7 × the engine before retrieval.
  *
  * Run: T2M_ENGINE_B=/path/to/other/checkout/src/engine/index.ts npx tsx perf/encode-ab.ts [rounds]
+ * `T2M_ENGINE_B=one-at-a-time` measures this engine against itself with `batch: false` (each
+ * Encode of a script executed on its own instead of in runs, spec/semantics.md "Scripts").
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,7 +19,8 @@ if (!other) {
   process.exit(2);
 }
 const A: Engine = await import('../src/engine/index.js');
-const B: Engine = await import(pathToFileURL(resolve(other)).href);
+const single = other === 'one-at-a-time';
+const B: Engine = single ? A : await import(pathToFileURL(resolve(other)).href);
 const ROUNDS = Number(process.argv[2] ?? 20);
 const NOW = '2026-01-01T00:00:00Z';
 
@@ -39,7 +42,7 @@ const ms = { a: 0, b: 0 };
 for (const [i, batch] of batches.entries()) {
   for (const name of i % 2 ? (['a', 'b'] as const) : (['b', 'a'] as const)) {
     const t = performance.now();
-    const res = (name === 'a' ? A : B).run(stores[name] as never, batch, { now: NOW });
+    const res = (name === 'a' ? A : B).run(stores[name] as never, batch, { now: NOW, ...(single && name === 'b' ? { batch: false } : {}) });
     if (!res.ok) throw new Error(JSON.stringify(res.diagnostics[0]));
     if (i >= 2) ms[name] += performance.now() - t;
   }

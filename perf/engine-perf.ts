@@ -6,7 +6,10 @@
  *   - filtered update: Update statements/s with a tag + one-month filter (about N/600 records each);
  * and, for each, the ratio of the pipeline's time to executing the very SQL it issued (taken from
  * the statement results) directly on the same kind of driver (its prepared-statement cache, the
- * same transactions), on an identical store, in the same run.
+ * same transactions), on an identical store, in the same run ("x SQL"). For encode also "x row
+ * SQL": the ratio to the same records and audit entries written one row at a time (each
+ * multi-row INSERT of a run of Encodes split into its one-row INSERTs, perf/row-sql.ts), on a
+ * third identical store: a hand-written row-at-a-time writer's time.
  *
  * Run: npm run perf:engine [-- --sizes 1000,10000] [--db :memory:|<path>|pglite:|postgres://…]
  *   --db :memory: (default) measures sql.js in memory; --db <path> measures store files on the
@@ -18,6 +21,7 @@ import { createStore, loadSqlJs, run, type SqlDriver, type SqlStatement, type St
 import { openStoreFile } from '../src/node/sqlite-file.js';
 import { searchTextOf, type Embedder } from '../src/execute/text.js';
 import { NOW, encodeIr, filter, rng } from './workload.js';
+import { rowStatements } from './row-sql.js';
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
@@ -69,6 +73,8 @@ interface Row {
   size: number;
   encodePerSec: number;
   encodeRatio: number;
+  /** Encode's pipeline time over the same rows written one statement at a time. */
+  encodeRowRatio: number;
   /** Encode's ratio without the derived values (the embedding and the search tokens, computed in JS). */
   encodeRestRatio: number;
   retrievePerSec: number;
@@ -86,16 +92,18 @@ interface Row {
 async function measure(size: number): Promise<Row> {
   const pipeline = await freshStore(size, '');
   const replay = await freshStore(size, '.direct');
+  const rowReplay = await freshStore(size, '.rows');
   const store = pipeline.store;
   const driver = replay.store.driver;
   const rand = rng(size);
   // The pipeline runs each script in one transaction (BEGIN IMMEDIATE … COMMIT): so does the replay.
-  const transaction = (statements: readonly SqlStatement[]) =>
-    seconds(() => driver.begin()) + direct(driver, statements) + seconds(() => driver.commit());
+  const transaction = (statements: readonly SqlStatement[], on = driver) =>
+    seconds(() => on.begin()) + direct(on, statements) + seconds(() => on.commit());
 
   // Encode: the pipeline in scripts of 1,000 statements; the replay in one transaction per script.
   let encodeTime = 0;
   let encodeDirect = 0;
+  let encodeRows = 0;
   let encodeDerived = 0;
   for (let done = 0; done < size; done += 1000) {
     const batch = Array.from({ length: Math.min(1000, size - done) }, (_, j) => encodeIr(done + j, rand));
@@ -104,6 +112,9 @@ async function measure(size: number): Promise<Row> {
       sql = runOrDie(store, batch).results.flatMap((r) => r.sql);
     });
     encodeDirect += transaction(sql);
+    // The same rows one INSERT at a time (split before the clock starts).
+    const rows = rowStatements(sql);
+    encodeRows += transaction(rows, rowReplay.store.driver);
     // The derived values the pipeline computed for this batch (the replay binds them ready-made):
     // the same embedding and search tokens, timed on their own.
     encodeDerived += seconds(() => {
@@ -146,10 +157,12 @@ async function measure(size: number): Promise<Row> {
   }
   pipeline.remove();
   replay.remove();
+  rowReplay.remove();
   return {
     size,
     encodePerSec: size / encodeTime,
     encodeRatio: encodeTime / encodeDirect,
+    encodeRowRatio: encodeTime / encodeRows,
     encodeRestRatio: (encodeTime - encodeDerived) / encodeDirect,
     retrievePerSec: QUERIES / retrieveTime,
     retrieveRows: retrieveRows / QUERIES,
@@ -168,9 +181,9 @@ for (const size of SIZES) {
   process.stderr.write(`measuring ${fmt(size)} memories…\n`);
   rows.push(await measure(size));
 }
-const header = ['memories', 'encode rec/s', 'x SQL', '(rest)', 'retrieve q/s', 'rows/q', 'x SQL', 'update stmt/s', 'rows/stmt', 'x SQL'];
+const header = ['memories', 'encode rec/s', 'x SQL', '(rest)', 'x row SQL', 'retrieve q/s', 'rows/q', 'x SQL', 'update stmt/s', 'rows/stmt', 'x SQL'];
 const table = rows.map((r) => [
-  fmt(r.size), fmt(r.encodePerSec), fmt(r.encodeRatio, 2), fmt(r.encodeRestRatio, 2), fmt(r.retrievePerSec, 1), fmt(r.retrieveRows, 1), fmt(r.retrieveRatio, 2),
+  fmt(r.size), fmt(r.encodePerSec), fmt(r.encodeRatio, 2), fmt(r.encodeRestRatio, 2), fmt(r.encodeRowRatio, 2), fmt(r.retrievePerSec, 1), fmt(r.retrieveRows, 1), fmt(r.retrieveRatio, 2),
   fmt(r.updatePerSec, 1), fmt(r.updateRows, 1), fmt(r.updateRatio, 2),
 ]);
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].length)));
@@ -179,4 +192,5 @@ console.log(line(header));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const r of table) console.log(line(r));
 console.log(`\n"(rest)" = encode's "x SQL" without the derived values (the embedding and search tokens the pipeline computes in JS, timed on their own for the same records).`);
+console.log(`"x row SQL" = encode's pipeline time / time to write the same records and audit entries one row at a time: each multi-row INSERT of a run of Encodes split into the one-row INSERTs of the same values (the engine's one-at-a-time statements), prepared, in the same transactions, on a third identical store.`);
 console.log(`"x SQL" = pipeline time / time to run the same compiled SQL directly on the driver (${DB === ':memory:' ? 'sql.js in memory' : 'better-sqlite3 store files'}; prepared statements, same transactions, same data).`);

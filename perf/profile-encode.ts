@@ -3,7 +3,8 @@
  * Retrieves and 300 filtered Updates on an in-memory store, with the workload of
  * perf/engine-perf.ts (perf/workload.ts). `--phase encode|retrieve|update` profiles one phase
  * only (the others still run, outside the profile, so the store is the same).
- *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx perf/profile-encode.ts [--phase encode]
+ *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx perf/profile-encode.ts [--phase encode] [--one-at-a-time]
+ * `--one-at-a-time` runs every Encode on its own (`batch: false`) instead of in runs.
  */
 import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
@@ -32,10 +33,11 @@ async function timed(name: string, f: () => void): Promise<number> {
   return ms;
 }
 
+const single = process.argv.includes('--one-at-a-time');
 const store = await createStore();
 const rand = rng(10_000);
 const encode = await timed('encode', () => {
-  for (let done = 0; done < 10_000; done += 1000) run(store, Array.from({ length: 1000 }, (_, j) => encodeIr(done + j, rand)), { now: NOW });
+  for (let done = 0; done < 10_000; done += 1000) run(store, Array.from({ length: 1000 }, (_, j) => encodeIr(done + j, rand)), { now: NOW, batch: !single });
 });
 const retrieve = await timed('retrieve', () => {
   for (let k = 0; k < 300; k++) run(store, [{ stage: 'RET', op: 'Retrieve', target: { filter: { ...filter(k), limit: 10 } }, args: { include: ['id', 'text', 'tags', 'time'] } }], { now: NOW });

@@ -40,6 +40,11 @@ export interface Dialect {
    * Encodes, spec/semantics.md "Scripts") into chunks that stay under it.
    */
   readonly maxParams: number;
+  /**
+   * SQL appended to a multi-row INSERT to get `columns` of each new row back, or absent when the
+   * database cannot (then the engine executes each Encode of a run on its own).
+   */
+  insertReturning?(columns: readonly string[]): string;
   /** The statement that yields the id of the last inserted row (used when `insertReturningId` is null). */
   lastInsertId(): string;
   /** DDL for the store's tables, indexes and triggers, in order (idempotent). */

@@ -457,6 +457,8 @@ function insertShape(cols: readonly string[], d: Dialect): InsertShape {
  * `rows × columns` under the dialect's `maxParams`.
  */
 export function compileInsertRows(rows: readonly Readonly<Record<string, unknown>>[], d: Dialect): SqlStatement {
+  if (!d.insertReturning) throw new Error(`internal: the ${d.name} dialect cannot return the rows of a multi-row insert`);
+  const returning = d.insertReturning(['id', 'statement_index']);
   const present = new Set<string>();
   for (const r of rows) {
     for (const c in r) if (c !== 'id' && r[c] !== undefined && Object.hasOwn(r, c)) present.add(c);
@@ -483,7 +485,7 @@ export function compileInsertRows(rows: readonly Readonly<Record<string, unknown
     const values: string[] = [];
     let n = 0;
     for (let k = 0; k < rows.length; k++) values.push(`(${cols.map(() => d.placeholder(n++)).join(', ')})`);
-    return `INSERT INTO ${q('memory')} (${cols.map(q).join(', ')}) VALUES ${values.join(', ')} RETURNING ${q('id')}, ${q('statement_index')}`;
+    return `INSERT INTO ${q('memory')} (${cols.map(q).join(', ')}) VALUES ${values.join(', ')}${returning}`;
   });
   return { sql, params };
 }

@@ -251,7 +251,7 @@ function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options: RunOpt
   const irs = script.irs;
   // Runs of consecutive Encodes are executed together (executeEncodeRunIo), except in a plan
   // (`explain` lists each statement's own SQL) and where the caller asks for one at a time.
-  const runs = options.batch !== false && !options.dryRun && store.dialect.insertReturningId() !== null;
+  const runs = options.batch !== false && !options.dryRun && store.dialect.insertReturning !== undefined;
   // A statement the run's lowering stopped at, lowered: the loop takes it from there.
   let carried: { readonly index: number; readonly ir: IR; readonly lowered: LowerResult } | undefined;
   for (let i = 0; i < irs.length; i++) {

@@ -11,3 +11,4 @@ await import('../execute/refusals.test.js');
 await import('../engine/engine.test.js');
 await import('../execute/search.test.js');
 await import('../execute/retokenize.test.js');
+await import('../engine/encode-runs.test.js');

@@ -16,3 +16,4 @@ await import('../execute/verbs.test.js');
 await import('../execute/refusals.test.js');
 await import('../engine/engine.test.js');
 await import('../execute/retokenize.test.js');
+await import('../engine/encode-runs.test.js');

@@ -17,6 +17,7 @@ if (postgresBinaries()) {
   await import('../execute/verbs.test.js');
   await import('../execute/refusals.test.js');
   await import('../engine/engine.test.js');
+  await import('../engine/encode-runs.test.js');
 } else {
   describe('engine suites on a PostgreSQL server', () => {
     it.skip(SKIP_REASON, () => {});

@@ -168,6 +168,7 @@ export const postgres: Dialect = {
   jsonArrayOverlaps: (column, param) => `COALESCE(${column}, '[]'::jsonb) ?| ARRAY(SELECT jsonb_array_elements_text(${param}::jsonb))`,
   jsonObjectField: (column, keyParam) => `(${column} ->> ${keyParam}::text)`,
   insertReturningId: () => ' RETURNING id',
+  insertReturning: (columns) => ` RETURNING ${columns.map((c) => `"${c}"`).join(', ')}`,
   lastInsertId: () => `SELECT value AS id FROM t2m_seq WHERE name = 'memory'`,
   // The wire protocol counts a statement's parameters in 16 bits.
   maxParams: 65_535,

@@ -53,6 +53,7 @@ export const sqlite: Dialect = {
   // json_each rather than a JSON path, so keys with quotes or dots need no escaping.
   jsonObjectField: (column, keyParam) => `(SELECT value FROM json_each(COALESCE(${column}, '{}')) WHERE key = ${keyParam})`,
   insertReturningId: () => ' RETURNING id',
+  insertReturning: (columns) => ` RETURNING ${columns.map((c) => `"${c}"`).join(', ')}`,
   lastInsertId: () => 'SELECT last_insert_rowid() AS id',
   // SQLITE_MAX_VARIABLE_NUMBER's default since SQLite 3.32 (2020); sql.js and better-sqlite3 bundle later builds.
   maxParams: 32_766,
