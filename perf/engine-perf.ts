@@ -193,4 +193,4 @@ console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const r of table) console.log(line(r));
 console.log(`\n"(rest)" = encode's "x SQL" without the derived values (the embedding and search tokens the pipeline computes in JS, timed on their own for the same records).`);
 console.log(`"x row SQL" = encode's pipeline time / time to write the same records and audit entries one row at a time: each multi-row INSERT of a run of Encodes split into the one-row INSERTs of the same values (the engine's one-at-a-time statements), prepared, in the same transactions, on a third identical store.`);
-console.log(`"x SQL" = pipeline time / time to run the same compiled SQL directly on the driver (${DB === ':memory:' ? 'sql.js in memory' : 'better-sqlite3 store files'}; prepared statements, same transactions, same data).`);
+console.log(`"x SQL" = pipeline time / time to run the same compiled SQL (for encode, the multi-row INSERTs of its runs of Encodes) directly on the driver (${DB === ':memory:' ? 'sql.js in memory' : 'better-sqlite3 store files'}; prepared statements, same transactions, same data).`);

@@ -84,7 +84,11 @@ export interface StatementResult {
   readonly experience?: ExperienceReport;
   readonly changes: readonly Change[];
   readonly warnings: readonly Diagnostic[];
-  /** Every statement issued, in order (the target select first). */
+  /**
+   * Every statement issued, in order (the target select first). In a run of Encodes
+   * (`executeEncodeRunIo`) the statements shared by a chunk of them are listed once, in the
+   * chunk's first statement; the others list none.
+   */
   readonly sql: readonly SqlStatement[];
   readonly dryRun: boolean;
   /** A dry-run statement that would be refused (a lock, a permission…): the refusal, as an error. */
