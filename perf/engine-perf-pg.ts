@@ -15,6 +15,7 @@ import { parseStoreUrl, isDiagnostic, describeStoreUrl } from '../src/node/store
 import { postgresDialectOf, preparePostgresStore } from '../src/postgres/open.js';
 import { connectPostgres } from '../src/postgres/store.js';
 import { NOW, encodeIr, filter, rng } from './workload.js';
+import { rowStatements } from './row-sql.js';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(name);
@@ -67,10 +68,13 @@ async function measure(size: number) {
   const inA = () => main.exec('SET search_path TO t2m_perf_a, public');
   const replaySchema = 't2m_perf_b';
   await fresh(replayDriver, replaySchema);
+  // The encode's records and audit entries one row at a time (perf/row-sql.ts), in a third schema.
+  const rowSchema = 't2m_perf_c';
+  await fresh(replayDriver, rowSchema);
   const inB = () => replayDriver.exec(`SET search_path TO ${replaySchema}, public`);
   await inA();
-  const transaction = async (statements: readonly SqlStatement[]) => {
-    await inB();
+  const transaction = async (statements: readonly SqlStatement[], schema = replaySchema) => {
+    await replayDriver.exec(`SET search_path TO ${schema}, public`);
     const t = await seconds(async () => {
       await replayDriver.begin();
       await direct(replayDriver, statements);
@@ -80,7 +84,7 @@ async function measure(size: number) {
     return t;
   };
   const rand = rng(size);
-  let encodeTime = 0, encodeDirect = 0;
+  let encodeTime = 0, encodeDirect = 0, encodeRows = 0;
   for (let done = 0; done < size; done += 1000) {
     const batch = Array.from({ length: Math.min(1000, size - done) }, (_, j) => encodeIr(done + j, rand));
     let sql: SqlStatement[] = [];
@@ -88,6 +92,7 @@ async function measure(size: number) {
       sql = (await runOrDie(store, batch)).results.flatMap((r) => r.sql);
     });
     encodeDirect += await transaction(sql);
+    encodeRows += await transaction(rowStatements(sql), rowSchema);
   }
   await main.exec('ANALYZE');
   if (replayDriver !== main) await replayDriver.exec('ANALYZE');
@@ -119,12 +124,12 @@ async function measure(size: number) {
     updateDirect += await transaction(sql);
   }
   await main.exec('SET search_path TO public; DROP SCHEMA t2m_perf_a CASCADE');
-  await replayDriver.exec(`SET search_path TO public; DROP SCHEMA IF EXISTS ${replaySchema} CASCADE`);
+  await replayDriver.exec(`SET search_path TO public; DROP SCHEMA IF EXISTS ${replaySchema} CASCADE; DROP SCHEMA IF EXISTS ${rowSchema} CASCADE`);
   await main.close();
   if (replayDriver !== main) await replayDriver.close();
   return {
     size,
-    encodePerSec: size / encodeTime, encodeRatio: encodeTime / encodeDirect,
+    encodePerSec: size / encodeTime, encodeRatio: encodeTime / encodeDirect, encodeRowRatio: encodeTime / encodeRows,
     retrieveP50: pct(times, 50) * 1000, retrieveP95: pct(times, 95) * 1000, retrieveRows: retrieveRows / QUERIES, retrieveRatio: retrieveTime / retrieveDirect,
     updatePerSec: UPDATES / updateTime, updateRows: updateRows / UPDATES, updateRatio: updateTime / updateDirect,
   };
@@ -134,17 +139,18 @@ const fmt = (x: number, d = 0) => x.toLocaleString('en-US', { maximumFractionDig
 const parsed = parseStoreUrl(DB);
 process.stderr.write(`engine benchmark on ${isDiagnostic(parsed) ? DB : describeStoreUrl(parsed)}\n`);
 await measure(500); // warm-up
-const header = ['memories', 'encode rec/s', 'x SQL', 'retrieve p50 ms', 'p95 ms', 'rows/q', 'x SQL', 'update stmt/s', 'rows/stmt', 'x SQL'];
+const header = ['memories', 'encode rec/s', 'x SQL', 'x row SQL', 'retrieve p50 ms', 'p95 ms', 'rows/q', 'x SQL', 'update stmt/s', 'rows/stmt', 'x SQL'];
 const table: string[][] = [];
 for (const size of SIZES) {
   process.stderr.write(`measuring ${fmt(size)} memories…\n`);
   const r = await measure(size);
   process.stderr.write(`  ${fmt(size)}: encode ${fmt(r.encodePerSec)} rec/s (x${fmt(r.encodeRatio, 2)}), retrieve p50 ${fmt(r.retrieveP50, 2)} ms p95 ${fmt(r.retrieveP95, 2)} ms (x${fmt(r.retrieveRatio, 2)}), update ${fmt(r.updatePerSec, 1)}/s (x${fmt(r.updateRatio, 2)})\n`);
-  table.push([fmt(r.size), fmt(r.encodePerSec), fmt(r.encodeRatio, 2), fmt(r.retrieveP50, 2), fmt(r.retrieveP95, 2), fmt(r.retrieveRows, 1), fmt(r.retrieveRatio, 2), fmt(r.updatePerSec, 1), fmt(r.updateRows, 1), fmt(r.updateRatio, 2)]);
+  table.push([fmt(r.size), fmt(r.encodePerSec), fmt(r.encodeRatio, 2), fmt(r.encodeRowRatio, 2), fmt(r.retrieveP50, 2), fmt(r.retrieveP95, 2), fmt(r.retrieveRows, 1), fmt(r.retrieveRatio, 2), fmt(r.updatePerSec, 1), fmt(r.updateRows, 1), fmt(r.updateRatio, 2)]);
 }
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i].length)));
 const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).join('  ');
 console.log(line(header));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const r of table) console.log(line(r));
-console.log(`\n"x SQL" = pipeline time / time to run the same compiled SQL directly on the same driver (same data, ${DB.startsWith('pglite') ? 'another schema of the same PGlite' : 'another schema, another connection'}).`);
+console.log(`\n"x row SQL" = encode's pipeline time / time to write the same records and audit entries one row at a time (each multi-row INSERT of a run of Encodes split into the one-row INSERTs of the same values, perf/row-sql.ts), in a third schema.`);
+console.log(`"x SQL" = pipeline time / time to run the same compiled SQL directly on the same driver (same data, ${DB.startsWith('pglite') ? 'another schema of the same PGlite' : 'another schema, another connection'}).`);
