@@ -9,7 +9,7 @@
  * (test/store/pglite-suite.test.ts) and on store files (native-suite.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { run, type RunOptions, type RunResult, type Store } from '../../src/engine/index.js';
+import { auditLog, run, undo, why, type RunOptions, type RunResult, type Store } from '../../src/engine/index.js';
 import { ENCODE_CHUNK } from '../../src/execute/execute.js';
 import { freshStore, NOW } from './harness.js';
 
@@ -209,6 +209,29 @@ describe('runs of Encodes', () => {
     expect(a.r.results.map((x) => x.ids)).toEqual([[1], [2]]);
     expect(withoutSql(a.r)).toEqual(withoutSql(b.r));
     expect(a.t).toEqual(b.t);
+  });
+
+  it('the audit log, why and undo read a batched run as they read one at a time (long texts stored once)', async () => {
+    const long = 'a long text that the audit entry shares with its after image '.repeat(20);
+    const irs = [
+      { stage: 'ENC', op: 'Encode', args: { payload: { text: long }, tags: ['x'] } },
+      { stage: 'ENC', op: 'Encode', args: { payload: { text: `${long} ü` }, subject: 'bob' } },
+      { stage: 'ENC', op: 'Encode', args: { payload: { text: 'short' } } },
+    ];
+    const { a, batched, single } = await both(irs);
+    expect(a.ok).toBe(true);
+    expect(a.results[0].sql).toHaveLength(2);
+    const later = [{ stage: 'STO', op: 'Delete', target: { ids: ['2'] }, args: { soft: true } }];
+    for (const s of [batched, single]) expect(run(s, later, OPTIONS).ok).toBe(true);
+    const logs = [batched, single].map((s) => auditLog(s));
+    expect(logs[0]).toEqual(logs[1]);
+    expect((logs[0][0].ir as { args: { payload: { text: string } } }).args.payload.text).toBe(long);
+    expect(String(batched.query('SELECT ir FROM audit_log WHERE id = 1')[0].ir)).toContain('$refs');
+    expect(why(batched, 2)).toEqual(why(single, 2));
+    const undone = [batched, single].map((s) => undo(s, logs[0][3].id, { now: NOW, actor: 'alice' }));
+    expect(undone[0]).toMatchObject({ ok: true, restored: [2] });
+    expect(undone[0]).toEqual(undone[1]);
+    expect(tables(batched)).toEqual(tables(single));
   });
 
   it('explain lists each Encode of a run with its own statements', async () => {
