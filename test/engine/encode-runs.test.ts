@@ -81,7 +81,8 @@ function randomScript(seed: number): Record<string, unknown>[] {
   return out;
 }
 
-const OPTIONS: RunOptions = { now: NOW, actor: 'alice', traceId: 'trace-1' };
+const TENANT = 'acme';
+const OPTIONS: RunOptions = { now: NOW, actor: 'alice', traceId: 'trace-1', tenant: TENANT };
 
 /** Everything the store holds that a script writes. */
 function tables(store: Store): { memory: unknown[]; audit: unknown[]; stats: unknown[] } {
@@ -223,12 +224,14 @@ describe('runs of Encodes', () => {
     expect(a.results[0].sql).toHaveLength(2);
     const later = [{ stage: 'STO', op: 'Delete', target: { ids: ['2'] }, args: { soft: true } }];
     for (const s of [batched, single]) expect(run(s, later, OPTIONS).ok).toBe(true);
-    const logs = [batched, single].map((s) => auditLog(s));
+    const logs = [batched, single].map((s) => auditLog(s, undefined, TENANT));
     expect(logs[0]).toEqual(logs[1]);
     expect((logs[0][0].ir as { args: { payload: { text: string } } }).args.payload.text).toBe(long);
     expect(String(batched.query('SELECT ir FROM audit_log WHERE id = 1')[0].ir)).toContain('$refs');
-    expect(why(batched, 2)).toEqual(why(single, 2));
-    const undone = [batched, single].map((s) => undo(s, logs[0][3].id, { now: NOW, actor: 'alice' }));
+    expect(logs[0]).toHaveLength(4);
+    expect(why(batched, 2, { tenant: TENANT })).toEqual(why(single, 2, { tenant: TENANT }));
+    expect(why(batched, 2, { tenant: TENANT }).ok).toBe(true);
+    const undone = [batched, single].map((s) => undo(s, logs[0][3].id, { now: NOW, actor: 'alice', tenant: TENANT }));
     expect(undone[0]).toMatchObject({ ok: true, restored: [2] });
     expect(undone[0]).toEqual(undone[1]);
     expect(tables(batched)).toEqual(tables(single));
