@@ -6,7 +6,7 @@
  *
  * Run: T2M_ENGINE_B=/path/to/other/checkout/src/engine/index.ts npx tsx perf/encode-ab.ts [rounds]
  * `T2M_ENGINE_B=one-at-a-time` measures this engine against itself with `batch: false` (each
- * Encode of a script executed on its own instead of in runs, spec/semantics.md "Scripts").
+ * Encode of a script executed on its own instead of in runs, spec/semantics.md "Runs of Encodes").
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -1,7 +1,7 @@
 /**
  * The row-at-a-time form of an encode's SQL, for the benchmarks' "x row SQL" column: each
  * multi-row INSERT the engine issued for a run of Encodes (into `memory`, with RETURNING, and into
- * `audit_log`; spec/semantics.md "Scripts") split into the one-row INSERTs of the same columns
+ * `audit_log`; spec/semantics.md "Runs of Encodes") split into the one-row INSERTs of the same columns
  * and values — the statements the engine issues when it executes each Encode on its own (its
  * record, then its audit entry). Other statements are kept as they are.
  */

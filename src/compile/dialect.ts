@@ -37,7 +37,7 @@ export interface Dialect {
   insertReturningId(): string | null;
   /**
    * The most values one statement may bind: the engine cuts its multi-row inserts (a run of
-   * Encodes, spec/semantics.md "Scripts") into chunks that stay under it.
+   * Encodes, spec/semantics.md "Runs of Encodes") into chunks that stay under it.
    */
   readonly maxParams: number;
   /**

@@ -116,7 +116,7 @@ export interface RunOptions {
   readonly selector?: Selector;
   /**
    * Execute each run of consecutive plain Encodes together (default true): their records and
-   * audit entries written by multi-row INSERTs (spec/semantics.md "Scripts"). The store ends the
+   * audit entries written by multi-row INSERTs (spec/semantics.md "Runs of Encodes"). The store ends the
    * same, and so do the results but for `sql`; false executes every statement on its own (tests
    * and measurements compare the two). `explain` (dryRun) never batches.
    */
