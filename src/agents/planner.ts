@@ -12,7 +12,7 @@
  *    transaction.
  * No Node imports: the playground can plan with it in the browser.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Policy } from '../check/index.js';
 import { diagnostic } from '../diagnostics/codes.js';
 import { formatDiagnostics } from '../diagnostics/codeFrame.js';

@@ -10,7 +10,7 @@
  * overrides) are `looseObject`s, so unknown keys are kept, never dropped. Values are kept as
  * written (offsets, id strings, a single id versus a list); normalisation happens in lowering.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 // The op names, stages and enum values are the language's vocabulary (src/language/).
 import {
   STAGES, OPS, STAGE_OF, READ_PERMS, WRITE_PERMS, TIME_UNITS, RELATIVE_DIRECTIONS, ORDER_BY, LABEL_MODES, LOCK_MODES, ON_EXPIRE,

@@ -6,7 +6,7 @@
  * Unknown keys in the loose parts of the IR are real data and stay allowed; only an unknown key
  * that is a near miss of a known field of the same object is flagged (`unknown-field` warning).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Code, Diagnostic, Fix } from '../diagnostics/diagnostic.js';
 import { renameKeyFix, replaceValueFix } from '../diagnostics/fix.js';
 import { resolveKeyRange, resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';

@@ -16,7 +16,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { languageCard } from '../agents/card.js';
 import { plan, type PlanMode } from '../agents/planner.js';
 import type { ChatProvider } from '../agents/provider.js';

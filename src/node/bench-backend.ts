@@ -9,7 +9,6 @@ import type { BenchBackend } from '../conformance/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AsyncSqlDriver } from '../execute/driver.js';
 import { Store } from '../execute/store.js';
-import { postgresDialectOf, preparePostgresStore } from '../postgres/open.js';
 import { openMemoryStore } from './sqlite-file.js';
 import type { StoreUrl } from './store-url.js';
 
@@ -48,6 +47,8 @@ export function schemaPerSample(driver: AsyncSqlDriver, home = 'public'): BenchB
   const shared: AsyncSqlDriver = Object.create(driver, { close: { value: async () => {} } });
   return {
     async open(i) {
+      // Loaded only for PostgreSQL, like the driver (the default backend never needs them).
+      const { postgresDialectOf, preparePostgresStore } = await import('../postgres/open.js');
       await driver.exec(`DROP SCHEMA IF EXISTS ${name(i)} CASCADE; CREATE SCHEMA ${name(i)}; SET search_path TO ${name(i)}, public`);
       const dialect = await postgresDialectOf(driver);
       const problems = await preparePostgresStore(driver, { dialect });

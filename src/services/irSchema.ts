@@ -2,7 +2,7 @@
  * A JSON Schema of a script as IR (an array of instructions), generated from the zod IR schema,
  * so a JSON editor can validate and complete the IR with the same rules the pipeline uses.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { IR } from '../ir/schema.js';
 
 let cached: Record<string, unknown> | undefined;

@@ -14,11 +14,11 @@ import type { Command } from 'commander';
 import { loaded } from '../startup.js';
 import { type Diagnostic, hasErrors } from '../../diagnostics/diagnostic.js';
 import type { SourceMap } from '../../diagnostics/sourceMap.js';
-import { readJsonlRecords } from '../../ir/json.js';
 import type { Policy } from '../../pipeline.js';
 
 // The front end is loaded on use so the other commands do not pay for it.
 type Pipeline = typeof import('../../pipeline.js');
+type JsonReader = typeof import('../../ir/json.js');
 import { printDiagnostics, readSource } from '../input.js';
 
 type Target = 'dsl' | 'json';
@@ -62,8 +62,9 @@ export function convertCommand(program: Command): void {
       const text = readSource('convert', file);
       if (text === undefined) return;
       const policy: Policy = opts.strict ? 'strict' : 'default';
-      const pipeline = await loaded(import('../../pipeline.js'));
-      if (opts.jsonl) convertLines(pipeline, text, opts.to as Target, policy);
+      // Loaded on use (with the JSON reader and jsonc-parser), so that no other command pays for them at start-up.
+      const [pipeline, json] = await loaded(Promise.all([import('../../pipeline.js'), import('../../ir/json.js')]));
+      if (opts.jsonl) convertLines(pipeline, json, text, opts.to as Target, policy);
       else await convertWhole(pipeline, file, text, opts.to as Target | undefined, policy);
     });
 }
@@ -86,7 +87,7 @@ async function convertWhole({ readInput, irsToText }: Pipeline, file: string, te
   else process.stdout.write(`${JSON.stringify(result.irs, null, 2)}\n`);
 }
 
-function convertLines(pipeline: Pipeline, text: string, to: Target, policy: Policy): void {
+function convertLines(pipeline: Pipeline, { readJsonlRecords }: JsonReader, text: string, to: Target, policy: Policy): void {
   const byLine = new Map(readJsonlRecords(text).map((r) => [r.line, r]));
   // The text's lines; a final line break ends the last line rather than starting an empty one.
   const lines = text.split('\n');
