@@ -215,16 +215,14 @@ function toDiagnostic(r: Report, rule: Rule, statement: number, sourceMap: Sourc
     const at = resolveRange(sourceMap, x.path);
     return at ? { message: x.message, range: at } : { message: `${x.message} (${x.path})` };
   });
-  return {
-    code: r.code,
-    severity,
-    message: r.message,
-    ...(range ? { range } : {}),
-    path: r.path,
-    statement,
-    ...(related?.length ? { related } : {}),
-    ...(r.fix ? { fix: r.fix } : {}),
-  };
+  // Keys added in this order (not spread in: a spread inside a literal takes V8's slow path).
+  const d: { -readonly [K in keyof Diagnostic]: Diagnostic[K] } = { code: r.code, severity, message: r.message };
+  if (range) d.range = range;
+  d.path = r.path;
+  d.statement = statement;
+  if (related?.length) d.related = related;
+  if (r.fix) d.fix = r.fix;
+  return d;
 }
 
 /** Under the `strict` policy every warning is an error; `default` leaves severities alone. */
