@@ -5,7 +5,7 @@
  */
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
 import { resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
-import type { IR } from '../ir/schema.js';
+import type { IR, Op } from '../ir/schema.js';
 import type { FieldWording } from '../ir/validate.js';
 import type { InputLanguage, Report, Rule, RuleContext } from './rule.js';
 import { RULES } from './rules/index.js';
@@ -59,10 +59,11 @@ export function check(irs: readonly IR[], options: CheckOptions = {}): Diagnosti
     ctx.statement = (options.firstStatement ?? 0) + i;
     ctx.sourceMap = options.sourceMaps?.[i];
     ctx.index = i;
-    for (const rule of rules) {
-      if (rule.statement === undefined || (rule.ops !== undefined && !rule.ops.has(ir.op))) continue;
+    const hooks = statementRules(plan, ir.op);
+    for (let r = 0; r < hooks.length; r++) {
+      const rule = hooks[r];
       ctx.rule = rule;
-      rule.statement(ir, ctx);
+      rule.statement!(ir, ctx);
     }
     if (plan.rules.length) walk(ir, plan.root, [], 0, plan, ctx, ctx, undefined);
   }
@@ -85,9 +86,27 @@ interface Call {
   readonly where: ((value: unknown) => boolean) | undefined;
 }
 interface Plan {
+  /** The value rules. */
   readonly rules: readonly Rule[];
   readonly root: Trie;
   readonly off: readonly Call[];
+  /** All the rules, in order. */
+  readonly all: readonly Rule[];
+  /** By op: the rules whose statement hook runs on it (statementRules), made when first asked for. */
+  readonly byOp: Map<unknown, readonly Rule[]>;
+}
+
+/**
+ * The rules, in order, whose statement hook the checker calls on a statement of `op`: those with
+ * a hook, unscoped or scoped to include the op (`Rule.ops`). One list per op, so a statement
+ * looks at only the rules it runs; an op no IR has (a caller's unvalidated one) is not kept.
+ */
+function statementRules(plan: Plan, op: unknown): readonly Rule[] {
+  const known = plan.byOp.get(op);
+  if (known !== undefined) return known;
+  const hooks = plan.all.filter((rule) => rule.statement !== undefined && (rule.ops === undefined || rule.ops.has(op as Op)));
+  if (typeof op === 'string' && plan.byOp.size < 64) plan.byOp.set(op, hooks);
+  return hooks;
 }
 const PLANS = new WeakMap<readonly Rule[], Plan>();
 
@@ -120,7 +139,7 @@ function planOf(all: readonly Rule[]): Plan {
     for (const child of node.next.values()) fill(child);
   };
   fill(root);
-  const plan = { rules, root, off: callsAt(undefined) };
+  const plan: Plan = { rules, root, off: callsAt(undefined), all, byOp: new Map() };
   PLANS.set(all, plan);
   return plan;
 }
@@ -215,16 +234,14 @@ function toDiagnostic(r: Report, rule: Rule, statement: number, sourceMap: Sourc
     const at = resolveRange(sourceMap, x.path);
     return at ? { message: x.message, range: at } : { message: `${x.message} (${x.path})` };
   });
-  return {
-    code: r.code,
-    severity,
-    message: r.message,
-    ...(range ? { range } : {}),
-    path: r.path,
-    statement,
-    ...(related?.length ? { related } : {}),
-    ...(r.fix ? { fix: r.fix } : {}),
-  };
+  // Keys added in this order (not spread in: a spread inside a literal takes V8's slow path).
+  const d: { -readonly [K in keyof Diagnostic]: Diagnostic[K] } = { code: r.code, severity, message: r.message };
+  if (range) d.range = range;
+  d.path = r.path;
+  d.statement = statement;
+  if (related?.length) d.related = related;
+  if (r.fix) d.fix = r.fix;
+  return d;
 }
 
 /** Under the `strict` policy every warning is an error; `default` leaves severities alone. */

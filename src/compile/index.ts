@@ -82,7 +82,9 @@ export function decodeRow(row: Record<string, SqlValue>): Record<string, unknown
 /** `decodeRow` of a row nobody else holds (fresh from the driver): its JSON columns are parsed in place. */
 export function decodeOwnedRow(row: Record<string, unknown>): Record<string, unknown> {
   const out = row;
-  for (const k of JSON_COLUMN_NAMES) {
+  // An indexed loop (no iterator result per column).
+  for (let i = 0; i < JSON_COLUMN_NAMES.length; i++) {
+    const k = JSON_COLUMN_NAMES[i];
     const v = out[k];
     if (typeof v !== 'string') continue;
     // The values most rows hold, without the parser (each is a fresh value, as JSON.parse gives).
@@ -508,14 +510,29 @@ function encodeKind(d: Dialect, kind: ColumnKind, value: unknown): SqlValue {
 /** UPDATE of one record by id (of the tenant). */
 export function compileUpdateById(id: number, changes: Readonly<Record<string, unknown>>, d: Dialect, tenant: string): SqlStatement {
   const cols = Object.keys(changes);
-  const params: SqlValue[] = cols.map((c) => encodeFor(d, c, changes[c]));
+  const params: SqlValue[] = [];
+  for (let i = 0; i < cols.length; i++) params.push(encodeFor(d, cols[i], changes[cols[i]]));
   params.push(tenant, id);
+  // An Update writes the same columns to row after row: the last text is reused when the
+  // dialect and the columns (in order) are the same, without building and hashing its key.
+  const last = lastUpdateById;
+  if (last !== undefined && last.d === d && sameColumns(last.cols, cols)) return { sql: last.sql, params };
   const sql = shaped(d, `update ${cols.join(',')}`, () => {
     const p = new ParamList(d);
     const sets = cols.map((c, i) => `${d.quoteIdent(c)} = ${p.bind(params[i])}`);
     return `UPDATE ${d.quoteIdent('memory')} SET ${sets.join(', ')} WHERE ${tenantWhere(tenant, d, p)} AND ${d.quoteIdent('id')} = ${p.bind(id)}`;
   });
+  lastUpdateById = { d, cols, sql };
   return { sql, params };
+}
+
+/** The last update-by-id text compiled (compileUpdateById), with its dialect and columns. */
+let lastUpdateById: { readonly d: Dialect; readonly cols: readonly string[]; readonly sql: string } | undefined;
+
+function sameColumns(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**

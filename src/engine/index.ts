@@ -389,7 +389,9 @@ function validateAndCheck(
   const maps = options.sourceMaps;
   const diagnostics: Diagnostic[] = [];
   const valid: IR[] = [];
-  for (const [i, json] of irs.entries()) {
+  // Indexed loops: an entries() iterator makes a pair per statement.
+  for (let i = 0; i < irs.length; i++) {
+    const json = irs[i];
     // The compiled predicate says yes to most IRs without copying them; only the others go through zod (same verdict, src/ir/conforms.ts).
     if (conformsToIr(json)) {
       valid.push(json as IR);
@@ -403,15 +405,16 @@ function validateAndCheck(
   if (hasErrors(diagnostics) || valid.length !== irs.length) return { ok: false, diagnostics };
   // The identity comes from the caller: a script may name its actor only to agree with it.
   if (!options.impersonate) {
-    for (const [i, ir] of valid.entries()) {
-      const claimed = ir.meta?.actor;
+    for (let i = 0; i < valid.length; i++) {
+      const claimed = valid[i].meta?.actor;
       if (claimed === undefined || claimed === options.actor) continue;
       const caller = options.actor === undefined ? 'an anonymous caller' : `the caller's actor '${options.actor}'`;
       diagnostics.push(locate(diagnostic('actor-mismatch', `the statement claims actor '${claimed}', but it runs as ${caller}; a script cannot choose its identity (the caller may allow impersonation)`, { path: 'meta.actor', statement: i }), i, maps));
     }
     if (hasErrors(diagnostics)) return { ok: false, diagnostics };
   }
-  diagnostics.push(...check(valid, { sourceMaps: maps, policy: options.policy ?? 'default' }).map((d) => locate(d, d.statement ?? 0, maps)));
+  const found = check(valid, { sourceMaps: maps, policy: options.policy ?? 'default' });
+  for (let i = 0; i < found.length; i++) diagnostics.push(locate(found[i], found[i].statement ?? 0, maps));
   return hasErrors(diagnostics) ? { ok: false, diagnostics } : { ok: true, irs: valid, diagnostics };
 }
 

@@ -45,4 +45,18 @@ describe('audit images in any order (imagesJson through byAscendingId)', () => {
       expect(after).toBe(byId(changes, 'after'));
     }
   });
+
+  it('match it for ids that descend (written from the end), descend with a repeat, or end lower without descending', async () => {
+    const { imagesJsonForTest } = await import('../../src/execute/execute.js');
+    const change = (id: number, k: number) => ({ id, before: { w: k }, after: k % 3 ? { t: `x${k}` } : null });
+    const cases = [
+      [9, 7, 4, 2, 1], [30, 20], [5, 5], [9, 7, 7, 2], [9, 3, 12, 2], [8, 9, 1], [2 ** 32 - 1, 5, 1], [4, 0.5, 1], [3, 2, -1],
+    ];
+    for (const ids of cases) {
+      const changes = ids.map(change);
+      const { before, after } = imagesJsonForTest(changes);
+      expect(before, ids.join(',')).toBe(byId(changes, 'before'));
+      expect(after, ids.join(',')).toBe(byId(changes, 'after'));
+    }
+  });
 });
