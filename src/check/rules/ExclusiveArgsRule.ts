@@ -15,13 +15,15 @@ export const ExclusiveArgsRule: Rule = {
   name: 'ExclusiveArgsRule',
   codes: { 'exclusive-args': 'error' },
   statement(ir, ctx) {
-    for (const group of EXCLUSIVE_GROUPS) {
+    // The usual case, at most one given, allocates nothing (indexed loops: no iterator results).
+    for (let g = 0; g < EXCLUSIVE_GROUPS.length; g++) {
+      const group = EXCLUSIVE_GROUPS[g];
       if (group.op && group.op !== ir.op) continue;
       const obj = valueAt(ir, group.at);
       if (obj === null || typeof obj !== 'object') continue;
-      // The usual case, at most one given, allocates nothing.
       let count = 0;
-      for (const k of group.keys) if ((obj as Record<string, unknown>)[k] !== undefined) count++;
+      const keys = group.keys;
+      for (let i = 0; i < keys.length; i++) if ((obj as Record<string, unknown>)[keys[i]] !== undefined) count++;
       if (count < 2) continue;
       const given = group.keys.filter((k) => (obj as Record<string, unknown>)[k] !== undefined);
       const [first, ...rest] = given;

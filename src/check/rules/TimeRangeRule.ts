@@ -6,18 +6,46 @@
 import { swapValuesFix } from '../../diagnostics/fix.js';
 import { timeRangePaths, valueAt } from '../paths.js';
 import type { Rule } from '../rule.js';
+import { OPS, type Op } from '../../language/index.js';
 import { parseDateTime } from './DateTimeRule.js';
 
 const ABSOLUTE = ['start', 'end'] as const;
 const RELATIVE = ['relative', 'amount', 'unit'] as const;
 
+/** The paths a time range may sit at, by op (one array per op, built once). */
+const PATHS = new Map<Op, readonly string[]>(OPS.map((op) => [op, timeRangePaths(op)]));
+function pathsOf(op: Op): readonly string[] {
+  return PATHS.get(op) ?? timeRangePaths(op);
+}
+
+/** How many of `keys` are given in `tr`. */
+function given(tr: Record<string, unknown>, keys: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < keys.length; i++) if (tr[keys[i]] !== undefined) n++;
+  return n;
+}
+
+/** An absolute range whose start (a datetime) is after its end. */
+function startsAfterEnd(tr: Record<string, unknown>): boolean {
+  const start = parseDateTime(String(tr.start));
+  const end = parseDateTime(String(tr.end));
+  return typeof start === 'number' && typeof end === 'number' && start > end;
+}
+
 export const TimeRangeRule: Rule = {
   name: 'TimeRangeRule',
   codes: { 'time-range-exclusive': 'error', 'time-range-incomplete': 'error', 'time-range-order': 'error' },
   statement(ir, ctx) {
-    for (const at of timeRangePaths(ir.op)) {
+    const paths = pathsOf(ir.op);
+    for (let p = 0; p < paths.length; p++) {
+      const at = paths[p];
       const tr = valueAt(ir, at) as Record<string, unknown> | undefined;
       if (tr === null || typeof tr !== 'object') continue;
+      // The usual range, complete in one form, is judged without the arrays below.
+      const absCount = given(tr, ABSOLUTE);
+      const relCount = given(tr, RELATIVE);
+      if (absCount === 0 && relCount === RELATIVE.length) continue;
+      if (relCount === 0 && absCount === ABSOLUTE.length && !startsAfterEnd(tr)) continue;
       const abs = ABSOLUTE.filter((k) => tr[k] !== undefined);
       const rel = RELATIVE.filter((k) => tr[k] !== undefined);
       if (abs.length && rel.length) {
@@ -44,9 +72,7 @@ export const TimeRangeRule: Rule = {
         continue;
       }
       if (form === ABSOLUTE) {
-        const start = parseDateTime(String(tr.start));
-        const end = parseDateTime(String(tr.end));
-        if (typeof start === 'number' && typeof end === 'number' && start > end) {
+        if (startsAfterEnd(tr)) {
           ctx.report({
             code: 'time-range-order',
             message: `time range starts (${String(tr.start)}) after it ends (${String(tr.end)})`,
