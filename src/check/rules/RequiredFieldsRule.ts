@@ -29,6 +29,18 @@ function anyGiven(obj: Record<string, unknown>, keys: readonly string[]): boolea
   return false;
 }
 
+/** Reports that none of `need`'s alternatives is given (at its object, when there is one). */
+function missingOneOf(ctx: RuleContext, need: (typeof NEEDS)[number], hasObject: boolean): void {
+  const where = need.at.split('.').pop();
+  missing(
+    ctx,
+    hasObject ? need.at : '',
+    ctx.source === 'dsl'
+      ? `${need.what}: give one of ${need.anyOf.map((k) => spell(ctx, `${need.at}.${k}`)).join(', ')}`
+      : `${need.what}: give one of ${need.anyOf.join(', ')} in ${where}`,
+  );
+}
+
 function missing(ctx: RuleContext, path: string, message: string): void {
   ctx.report({ code: 'missing-field', message, path });
 }
@@ -37,20 +49,14 @@ export const RequiredFieldsRule: Rule = {
   name: 'RequiredFieldsRule',
   codes: { 'missing-field': 'error' },
   statement(ir, ctx) {
-    // Indexed loops and no closure: the usual statement, which has what it needs, allocates nothing.
+    // Indexed loops and no closure over the loop's variables (a context per need): the usual
+    // statement, which has what it needs, allocates nothing.
     for (let n = 0; n < NEEDS.length; n++) {
       const need = NEEDS[n];
       if (need.op !== ir.op) continue;
       const obj = valueAt(ir, need.at);
       if (isObject(obj) && anyGiven(obj, need.anyOf)) continue;
-      const where = need.at.split('.').pop();
-      missing(
-        ctx,
-        isObject(obj) ? need.at : '',
-        ctx.source === 'dsl'
-          ? `${need.what}: give one of ${need.anyOf.map((k) => spell(ctx, `${need.at}.${k}`)).join(', ')}`
-          : `${need.what}: give one of ${need.anyOf.join(', ')} in ${where}`,
-      );
+      missingOneOf(ctx, need, isObject(obj));
     }
     if (ir.op === 'Update') {
       const set = ir.args?.set;
