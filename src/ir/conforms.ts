@@ -143,16 +143,17 @@ function compile(schema: z.core.$ZodType, nearMiss: boolean, seen: Caches): Chec
         }
         return near;
       };
-      // A known key that Object.prototype has too (`toString`) would be read from it when absent,
-      // as zod reads it: such an object is judged by every known key. Otherwise only the keys
-      // given are judged (an IR gives a few of the many optional fields), and the required ones
-      // (those whose check refuses `undefined`, found on first use) are counted.
+      // An absent known key is read from the prototype, as zod reads it: an object whose
+      // prototype is not Object.prototype (an assignment to `__proto__` gives it another), or a
+      // schema with a key Object.prototype has (`toString`), is judged by every known key.
+      // Otherwise only the keys given are judged (an IR gives a few of the many optional fields),
+      // and the required ones (those whose check refuses `undefined`, found on first use) are counted.
       const inherited = known.some((k) => k in Object.prototype);
       let required: boolean[] | undefined;
       let requiredCount = 0;
       const self: Check = (v, depth) => {
         if (!isRecord(v) || depth >= MAX_IR_DEPTH) return false;
-        if (inherited) {
+        if (inherited || Object.getPrototypeOf(v) !== Object.prototype) {
           for (let i = 0; i < known.length; i++) if (!fieldChecks[i](v[known[i]], depth + 1)) return false;
           for (const k in v) {
             if (knownSet.has(k)) continue;
