@@ -83,6 +83,12 @@ const errorMessages: IParserErrorMessageProvider = {
 };
 
 
+/** Labels of consumed tokens (in the CST), built once. */
+const TEXT = { LABEL: 'text' };
+const QUERY = { LABEL: 'query' };
+const AMOUNT = { LABEL: 'amount' };
+const UNIT = { LABEL: 'unit' };
+
 /** What a rule returns in the CST parser, where its actions do not run (the CST is returned instead). */
 const NO_AST = undefined as never;
 
@@ -116,6 +122,12 @@ function grammar(Base: typeof EmbeddedActionsParser) {
      */
     readonly seps: Record<string, ManySepMethodOpts<unknown>> = {};
     readonly lists: unknown[][] = [];
+    /**
+     * The `OPTION` and `MANY` bodies of the rules read once per statement or clause, built once
+     * like the alternatives (an arrow function per call, four per statement, was an allocation
+     * each); a `MANY` adds what it reads to the list on top of `lists`, as the `DEF`s above do.
+     */
+    readonly fns: Record<string, () => unknown> = {};
     conditionAlts?: OrMethodOpts<unknown>;
     /** The keyword phrase `valueClause` read last. */
     readonly phrase: { keyword: A.ValueKeyword; first: IToken; last: IToken } = { keyword: VALUE_KEYWORDS[0], first: undefined as never, last: undefined as never };
@@ -143,12 +155,15 @@ function grammar(Base: typeof EmbeddedActionsParser) {
     statement = this.RULE('statement', (): RawStatement => {
       // A statement the happy path gave up on may have left lists behind (see `seps`).
       this.lists.length = 0;
-      const binding = this.OPTION3(() => this.SUBRULE(this.letBinding));
+      const fns = this.fns;
+      const binding = this.OPTION3(fns.letBinding ??= () => this.SUBRULE(this.letBinding)) as A.Binding | undefined;
       const verb = this.SUBRULE(this.verb);
-      const t = this.OPTION(() => this.CONSUME(T.StringLiteral, { LABEL: 'text' }));
+      const t = this.OPTION(fns.text ??= () => this.CONSUME(T.StringLiteral, TEXT)) as IToken | undefined;
       const clauses: A.Clause[] = [];
-      this.MANY(() => { clauses.push(this.SUBRULE(this.clause)); });
-      const semi = this.OPTION2(() => this.CONSUME(T.Semicolon));
+      this.lists.push(clauses);
+      this.MANY(fns.clauses ??= () => { this.lists[this.lists.length - 1].push(this.SUBRULE(this.clause)); });
+      this.lists.pop();
+      const semi = this.OPTION2(fns.semicolon ??= () => this.CONSUME(T.Semicolon)) as IToken | undefined;
       if (!this.ast) return NO_AST;
       const text: A.StringValue | undefined = t ? { kind: 'String', value: decodeString(t.image), loc: tokenRange(t) } : undefined;
       const end = semi ? tokenRange(semi) : clauses.length ? clauses[clauses.length - 1].loc : text?.loc ?? verb.loc;
@@ -204,14 +219,16 @@ function grammar(Base: typeof EmbeddedActionsParser) {
     whereClause = this.RULE('whereClause', (): A.WhereClause => {
       const kw = this.CONSUME(T.KW.WHERE);
       const conditions = [this.SUBRULE(this.condition)];
-      this.MANY(() => {
+      this.lists.push(conditions);
+      this.MANY(this.fns.conditions ??= () => {
         this.CONSUME(T.KW.AND);
-        conditions.push(this.SUBRULE2(this.condition));
+        this.lists[this.lists.length - 1].push(this.SUBRULE2(this.condition));
       });
-      const limit = this.OPTION(() => {
+      this.lists.pop();
+      const limit = this.OPTION(this.fns.limit ??= () => {
         this.CONSUME(T.KW.LIMIT);
         return this.SUBRULE3(this.value);
-      });
+      }) as A.Value | undefined;
       if (!this.ast) return NO_AST;
       return { kind: 'WhereClause', conditions, limit, loc: spanFrom(kw, limit?.loc ?? conditions[conditions.length - 1].loc) };
     });
@@ -228,9 +245,11 @@ function grammar(Base: typeof EmbeddedActionsParser) {
     /** searchCondition := SEARCH StringLiteral? searchOption*   (a LIMIT right after it limits the search) */
     searchCondition = this.RULE('searchCondition', (): A.SearchCondition => {
       const kw = this.CONSUME(T.KW.SEARCH);
-      const q = this.OPTION(() => this.CONSUME(T.StringLiteral, { LABEL: 'query' }));
+      const q = this.OPTION(this.fns.query ??= () => this.CONSUME(T.StringLiteral, QUERY)) as IToken | undefined;
       const options: A.SearchOption[] = [];
-      this.MANY(() => { options.push(this.SUBRULE(this.searchOption)); });
+      this.lists.push(options);
+      this.MANY(this.fns.searchOptions ??= () => { this.lists[this.lists.length - 1].push(this.SUBRULE(this.searchOption)); });
+      this.lists.pop();
       if (!this.ast) return NO_AST;
       const query: A.StringValue | undefined = q ? { kind: 'String', value: decodeString(q.image), loc: tokenRange(q) } : undefined;
       const last = options.length ? options[options.length - 1].loc : query?.loc ?? tokenRange(kw);
@@ -307,8 +326,8 @@ function grammar(Base: typeof EmbeddedActionsParser) {
       {
         ALT: () => {
           const relative = this.SUBRULE(this.relativeRange);
-          const from = this.OPTION(() => { this.CONSUME(T.KW.FROM); return this.SUBRULE(this.value); });
-          const to = this.OPTION2(() => { this.CONSUME(T.KW.TO); return this.SUBRULE2(this.value); });
+          const from = this.OPTION(this.fns.relativeFrom ??= () => { this.CONSUME(T.KW.FROM); return this.SUBRULE(this.value); }) as A.Value | undefined;
+          const to = this.OPTION2(this.fns.relativeTo ??= () => { this.CONSUME(T.KW.TO); return this.SUBRULE2(this.value); }) as A.Value | undefined;
           return this.ast ? { kind: 'TimeRange', relative, from, to, loc: span(relative.loc, to?.loc ?? from?.loc ?? relative.loc) } : NO_AST;
         },
       },
@@ -316,7 +335,7 @@ function grammar(Base: typeof EmbeddedActionsParser) {
         ALT: () => {
           const kw = this.CONSUME2(T.KW.FROM);
           const from = this.SUBRULE3(this.value);
-          const to = this.OPTION3(() => { this.CONSUME2(T.KW.TO); return this.SUBRULE4(this.value); });
+          const to = this.OPTION3(this.fns.fromTo ??= () => { this.CONSUME2(T.KW.TO); return this.SUBRULE4(this.value); }) as A.Value | undefined;
           return this.ast ? { kind: 'TimeRange', relative: undefined, from, to, loc: spanFrom(kw, to?.loc ?? from.loc) } : NO_AST;
         },
       },
@@ -331,10 +350,10 @@ function grammar(Base: typeof EmbeddedActionsParser) {
 
     /** relativeRange := IN? (LAST | NEXT) NumberLiteral Identifier   (the unit: DAYS, WEEKS, …) */
     relativeRange = this.RULE('relativeRange', (): A.RelativeRange => {
-      const inKw = this.OPTION(() => this.CONSUME(T.KW.IN));
+      const inKw = this.OPTION(this.fns.in ??= () => this.CONSUME(T.KW.IN)) as IToken | undefined;
       const dir = this.OR(this.alts.relativeRange ??= [{ ALT: () => this.CONSUME(T.KW.LAST) }, { ALT: () => this.CONSUME(T.KW.NEXT) }]) as IToken;
-      const amount = this.CONSUME(T.NumberLiteral, { LABEL: 'amount' });
-      const unit = this.CONSUME(T.Identifier, { LABEL: 'unit' });
+      const amount = this.CONSUME(T.NumberLiteral, AMOUNT);
+      const unit = this.CONSUME(T.Identifier, UNIT);
       if (!this.ast) return NO_AST;
       return {
         kind: 'RelativeRange',
@@ -437,7 +456,7 @@ function grammar(Base: typeof EmbeddedActionsParser) {
     /** assignment := key '='? value */
     assignment = this.RULE('assignment', (): A.Assignment => {
       const key = this.SUBRULE(this.key);
-      this.OPTION(() => this.CONSUME(T.Equals));
+      this.OPTION(this.fns.equals ??= () => this.CONSUME(T.Equals));
       const value = this.SUBRULE(this.value);
       return this.ast ? { kind: 'Assignment', key, value, loc: span(key.loc, value.loc) } : NO_AST;
     });

@@ -143,18 +143,47 @@ function compile(schema: z.core.$ZodType, nearMiss: boolean, seen: Caches): Chec
         }
         return near;
       };
+      // An absent known key is read from the prototype, as zod reads it: an object whose
+      // prototype is not Object.prototype (an assignment to `__proto__` gives it another), or a
+      // schema with a key Object.prototype has (`toString`), is judged by every known key.
+      // Otherwise only the keys given are judged (an IR gives a few of the many optional fields),
+      // and the required ones (those whose check refuses `undefined`, found on first use) are counted.
+      const inherited = known.some((k) => k in Object.prototype);
+      let required: boolean[] | undefined;
+      let requiredCount = 0;
       const self: Check = (v, depth) => {
         if (!isRecord(v) || depth >= MAX_IR_DEPTH) return false;
-        // Inherited keys too, as zod reads them.
-        for (let i = 0; i < known.length; i++) if (!fieldChecks[i](v[known[i]], depth + 1)) return false;
-        for (const k in v) {
-          if (knownSet.has(k)) continue;
-          if (!loose) return false;
-          if (nearMiss && isNearMiss(k)) return false;
-          if (Object.hasOwn(v, k) && (!isWellFormedText(k) || !plainJson(v[k], depth + 1))) return false;
+        if (inherited || Object.getPrototypeOf(v) !== Object.prototype) {
+          for (let i = 0; i < known.length; i++) if (!fieldChecks[i](v[known[i]], depth + 1)) return false;
+          for (const k in v) {
+            if (knownSet.has(k)) continue;
+            if (!unknownKey(v, k, depth)) return false;
+          }
+          return true;
         }
-        return true;
+        if (required === undefined) {
+          required = fieldChecks.map((check) => !check(undefined, depth + 1));
+          requiredCount = required.filter(Boolean).length;
+        }
+        let given = 0;
+        // Inherited enumerable keys too, as zod reads them.
+        for (const k in v) {
+          const i = index.get(k);
+          if (i === undefined) {
+            if (!unknownKey(v, k, depth)) return false;
+            continue;
+          }
+          if (!fieldChecks[i](v[k], depth + 1)) return false;
+          if (required[i]) given++;
+        }
+        return given === requiredCount;
       };
+      const unknownKey = (v: Record<string, unknown>, k: string, depth: number): boolean => {
+        if (!loose) return false;
+        if (nearMiss && isNearMiss(k)) return false;
+        return !Object.hasOwn(v, k) || (isWellFormedText(k) && plainJson(v[k], depth + 1));
+      };
+      const index = new Map(known.map((k, i) => [k, i]));
       // Cached before its fields are compiled, so that a recursive schema refers to itself.
       cache.set(schema, self);
       for (const k of known) fieldChecks.push(compile(shape[k], nearMiss, seen));

@@ -60,6 +60,25 @@ describe('conformsToIr (the fast path of validation)', () => {
     }), { numRuns: 3000 });
   });
 
+  it('answers true only for values validateIr accepts when a key is left out (required fields are counted)', () => {
+    let refused = 0;
+    // The schema's required fields below the top: a search's `intent`, a reference's `$ref`.
+    const some = corpus.filter((ir, i) => i < 300 || /"search"|"\$ref"/.test(JSON.stringify(ir)));
+    for (const ir of some) {
+      for (const path of places(ir)) {
+        const here = path.reduce<any>((o, k) => o[k], ir);
+        if (here === null || typeof here !== 'object' || Array.isArray(here)) continue;
+        for (const key of Object.keys(here)) {
+          const copy = structuredClone(ir) as Record<string, unknown>;
+          delete path.reduce<any>((o, k) => o[k], copy)[key];
+          if (conformsToIr(copy)) expect(clean(copy)).toBe(true);
+          else refused++;
+        }
+      }
+    }
+    expect(refused).toBeGreaterThan(300);
+  });
+
   it('refuses what is not JSON or nests too deep', () => {
     const base = { stage: 'ENC', op: 'Encode', args: { payload: { text: 'a' } } };
     expect(conformsToIr(base)).toBe(true);
@@ -67,6 +86,18 @@ describe('conformsToIr (the fast path of validation)', () => {
     expect(conformsToIr({ ...base, args: { payload: { text: 'a' }, facets: { n: Infinity } } })).toBe(false);
     expect(conformsToIr({ ...base, args: { payload: { text: 'a' }, facets: { n: nest(MAX_IR_DEPTH) } } })).toBe(false);
     expect(conformsToIr({ op: 'Encode', args: { payload: { text: 'a' } } })).toBe(false);
+    expect(conformsToIr({ stage: 'ENC', op: 'Encode' })).toBe(clean({ stage: 'ENC', op: 'Encode' }));
+    // Objects whose prototype is another (an assignment to `__proto__`, as the property above
+    // once found): their known keys are read through it, as zod reads them.
+    for (const ir of corpus.slice(1500, 1600)) {
+      for (const path of places(ir)) {
+        const here = path.reduce<any>((o, k) => o[k], ir);
+        if (here === null || typeof here !== 'object' || Array.isArray(here)) continue;
+        const odd = setAt(ir, [...path, '__proto__'], nest(MAX_IR_DEPTH));
+        if (conformsToIr(odd)) expect(clean(odd)).toBe(true);
+      }
+    }
+    expect(conformsToIr({ ...base, args: {} })).toBe(clean({ ...base, args: {} }));
   });
 });
 

@@ -23,6 +23,24 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** Whether one of `keys` is given in `obj`. */
+function anyGiven(obj: Record<string, unknown>, keys: readonly string[]): boolean {
+  for (let i = 0; i < keys.length; i++) if (obj[keys[i]] !== undefined) return true;
+  return false;
+}
+
+/** Reports that none of `need`'s alternatives is given (at its object, when there is one). */
+function missingOneOf(ctx: RuleContext, need: (typeof NEEDS)[number], hasObject: boolean): void {
+  const where = need.at.split('.').pop();
+  missing(
+    ctx,
+    hasObject ? need.at : '',
+    ctx.source === 'dsl'
+      ? `${need.what}: give one of ${need.anyOf.map((k) => spell(ctx, `${need.at}.${k}`)).join(', ')}`
+      : `${need.what}: give one of ${need.anyOf.join(', ')} in ${where}`,
+  );
+}
+
 function missing(ctx: RuleContext, path: string, message: string): void {
   ctx.report({ code: 'missing-field', message, path });
 }
@@ -31,18 +49,14 @@ export const RequiredFieldsRule: Rule = {
   name: 'RequiredFieldsRule',
   codes: { 'missing-field': 'error' },
   statement(ir, ctx) {
-    for (const need of NEEDS) {
+    // Indexed loops and no closure over the loop's variables (a context per need): the usual
+    // statement, which has what it needs, allocates nothing.
+    for (let n = 0; n < NEEDS.length; n++) {
+      const need = NEEDS[n];
       if (need.op !== ir.op) continue;
       const obj = valueAt(ir, need.at);
-      if (isObject(obj) && need.anyOf.some((k) => obj[k] !== undefined)) continue;
-      const where = need.at.split('.').pop();
-      missing(
-        ctx,
-        isObject(obj) ? need.at : '',
-        ctx.source === 'dsl'
-          ? `${need.what}: give one of ${need.anyOf.map((k) => spell(ctx, `${need.at}.${k}`)).join(', ')}`
-          : `${need.what}: give one of ${need.anyOf.join(', ')} in ${where}`,
-      );
+      if (isObject(obj) && anyGiven(obj, need.anyOf)) continue;
+      missingOneOf(ctx, need, isObject(obj));
     }
     if (ir.op === 'Update') {
       const set = ir.args?.set;
