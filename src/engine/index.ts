@@ -277,21 +277,24 @@ function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options: RunOpt
       // reference nothing (a `$n` may name a binding of the run: it waits until the run is done).
       const ops: EncodeOp[] = [op];
       const lets: (string | undefined)[] = [ir._let];
+      // Each statement's lowering warnings, reported before its own result's (as one at a time).
+      const lowerWarnings: (readonly Diagnostic[])[] = [[]];
       for (let j = i + 1; j < irs.length && irs[j].op === 'Encode' && refsOf(irs[j]).length === 0; j++) {
         const next = lowerIr(irs[j], { now, nowText, actor: options.actor, tenant: script.tenant, traceId, statement: j, freeze: false });
         if (!next.ok || !encodeRunnable(next.operation)) {
           carried = { index: j, ir: irs[j], lowered: next };
           break;
         }
-        if (next.warnings.length) warnings.push(...locateAll(next.warnings, j, maps));
         ops.push(next.operation);
         lets.push(irs[j]._let);
+        lowerWarnings.push(next.warnings);
       }
       if (ops.length > 1) {
         const outcome = yield* executeEncodeRunIo(store, ops, i);
         for (const [k, result] of outcome.results.entries()) {
           const name = lets[k];
           if (name !== undefined) bindings.set(name, { ids: boundIds('Encode', result), statement: i + k, op: 'Encode' });
+          if (lowerWarnings[k].length) warnings.push(...locateAll(lowerWarnings[k], i + k, maps));
           if (result.warnings.length) warnings.push(...locateAll(result.warnings, i + k, maps));
           results.push(result);
         }
