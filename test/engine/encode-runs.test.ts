@@ -12,16 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { auditLog, run, undo, why, type RunOptions, type RunResult, type Store } from '../../src/engine/index.js';
 import { ENCODE_CHUNK } from '../../src/execute/execute.js';
 import { freshStore, NOW } from './harness.js';
-
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../../perf/workload.js';
 
 const WORDS = ['budget', 'meeting', 'Ünïcödé', '会议', 'réunion', 'встреча', '🙂 emoji', 'launch', 'review', "it's", '"quoted"', 'back\\slash', 'tab\there'];
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
