@@ -79,7 +79,13 @@ export function check(irs: readonly IR[], options: CheckOptions = {}): Diagnosti
 interface Trie {
   readonly rules: Set<Rule>;
   readonly next: Map<string, Trie>;
-  calls: readonly Call[];
+  calls: Calls;
+}
+/** The calls at a place, by the `typeof` of the value there (a test scoped to one `typeOf` is left out of the others). */
+interface Calls {
+  readonly object: readonly Call[];
+  readonly number: readonly Call[];
+  readonly other: readonly Call[];
 }
 interface Call {
   readonly rule: Rule;
@@ -89,7 +95,7 @@ interface Plan {
   /** The value rules. */
   readonly rules: readonly Rule[];
   readonly root: Trie;
-  readonly off: readonly Call[];
+  readonly off: Calls;
   /** All the rules, in order. */
   readonly all: readonly Rule[];
   /** By op: the rules whose statement hook runs on it (statementRules), made when first asked for. */
@@ -114,7 +120,8 @@ function planOf(all: readonly Rule[]): Plan {
   const cached = PLANS.get(all);
   if (cached) return cached;
   const rules = all.filter((r) => r.value);
-  const root: Trie = { rules: new Set(), next: new Map(), calls: [] };
+  const none: Calls = { object: [], number: [], other: [] };
+  const root: Trie = { rules: new Set(), next: new Map(), calls: none };
   for (const rule of rules) {
     const scope = rule.values;
     if (!scope || !('paths' in scope)) continue;
@@ -122,18 +129,19 @@ function planOf(all: readonly Rule[]): Plan {
       let node = root;
       for (const segment of path === '' ? [] : path.split('.')) {
         let child = node.next.get(segment);
-        if (!child) node.next.set(segment, (child = { rules: new Set(), next: new Map(), calls: [] }));
+        if (!child) node.next.set(segment, (child = { rules: new Set(), next: new Map(), calls: none }));
         node = child;
       }
       node.rules.add(rule);
     }
   }
-  const callsAt = (node: Trie | undefined): Call[] => rules.flatMap((rule): Call[] => {
+  const callsOf = (node: Trie | undefined, type: 'object' | 'number' | undefined): Call[] => rules.flatMap((rule): Call[] => {
     const scope = rule.values;
     if (scope === undefined) return [{ rule, where: undefined }];
-    if ('where' in scope) return [{ rule, where: scope.where }];
+    if ('where' in scope) return scope.typeOf === undefined || scope.typeOf === type ? [{ rule, where: scope.where }] : [];
     return node?.rules.has(rule) ? [{ rule, where: undefined }] : [];
   });
+  const callsAt = (node: Trie | undefined): Calls => ({ object: callsOf(node, 'object'), number: callsOf(node, 'number'), other: callsOf(node, undefined) });
   const fill = (node: Trie): void => {
     node.calls = callsAt(node);
     for (const child of node.next.values()) fill(child);
@@ -161,7 +169,9 @@ function pathOf(keys: ReadonlyArray<string | number>, depth: number): string {
 function walk(value: unknown, node: Trie | undefined, keys: Array<string | number>, depth: number, plan: Plan, ctx: RuleContext, state: { rule: Rule }, skip: ReadonlySet<string> | undefined): void {
   let path: string | undefined;
   if (skip !== undefined && skip.size > 0 && skip.has((path = pathOf(keys, depth)))) return;
-  const calls = node === undefined ? plan.off : node.calls;
+  const at = node === undefined ? plan.off : node.calls;
+  const type = typeof value;
+  const calls = type === 'object' ? at.object : type === 'number' ? at.number : at.other;
   for (let i = 0; i < calls.length; i++) {
     const { rule, where } = calls[i];
     if (where !== undefined && !where(value)) continue;

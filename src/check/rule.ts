@@ -66,7 +66,11 @@ export interface Rule {
 export type ValueScope =
   /** Dotted IR paths (a `*` segment stands for any one key or index), whatever the op. */
   | { readonly paths: readonly string[] }
-  /** A test of the value alone, cheap and allocating nothing (e.g. `typeof v === 'number'`). */
-  | { readonly where: (value: unknown) => boolean };
+  /**
+   * A test of the value alone, cheap and allocating nothing (e.g. `typeof v === 'number'`);
+   * `typeOf`, when given, is the one `typeof` of the values it can pass: the walk does not call
+   * it on the others (most values are strings).
+   */
+  | { readonly where: (value: unknown) => boolean; readonly typeOf?: 'object' | 'number' };
 
 export type { RelatedInformation };

@@ -77,11 +77,24 @@ function usualDateTime(text: string): number | undefined {
   return Date.UTC(year, month - 1, day, h, mi, sec, 0) - offsetMinutes * 60_000;
 }
 
+// The last two texts read and what they gave: a statement's time range is read by TimeRangeRule
+// (start after end?) and then by this rule's value hook, the same two strings.
+let lastText: string | undefined;
+let lastResult: number | string = 0;
+let priorText: string | undefined;
+let priorResult: number | string = 0;
+
 /** Milliseconds since the epoch, or why the text is not a valid datetime. */
 export function parseDateTime(text: string): number | string {
+  if (text === lastText) return lastResult;
+  if (text === priorText) return priorResult;
   const usual = usualDateTime(text);
-  if (usual !== undefined) return usual;
-  return parseDateTimeText(text);
+  const result = usual !== undefined ? usual : parseDateTimeText(text);
+  priorText = lastText;
+  priorResult = lastResult;
+  lastText = text;
+  lastResult = result;
+  return result;
 }
 
 /** `parseDateTime` by the regex: any spelling, and what is wrong with it. */

@@ -13,7 +13,7 @@ function isUnsafeInteger(value: unknown): boolean {
 export const NumberPrecisionRule: Rule = {
   name: 'NumberPrecisionRule',
   codes: { 'unsafe-integer': 'warning' },
-  values: { where: isUnsafeInteger },
+  values: { where: isUnsafeInteger, typeOf: 'number' },
   value(value, path, ctx) {
     if (!isUnsafeInteger(value)) return;
     ctx.report({

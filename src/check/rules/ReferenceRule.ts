@@ -10,16 +10,23 @@ import type { IR } from '../../ir/schema.js';
 import { LET_BINDS, REF_ARGS, hasRefKey, isRef, isRefPath } from '../../language/index.js';
 import type { Rule, RuleContext } from '../rule.js';
 
-/** The references of a statement where ids go, with their IR paths. */
-export function refsOf(ir: IR): Array<{ readonly path: string; readonly name: string }> {
-  const out: Array<{ path: string; name: string }> = [];
+type Refs = ReadonlyArray<{ readonly path: string; readonly name: string }>;
+const NO_REFS: Refs = Object.freeze([]);
+
+/**
+ * The references of a statement where ids go, with their IR paths. A statement with none (the
+ * usual one: the checker and the run loop ask of every statement) gets one shared empty list.
+ */
+export function refsOf(ir: IR): Refs {
   const ids: unknown = ir.target?.ids;
-  if (isRef(ids)) out.push({ path: 'target.ids', name: ids.$ref });
-  else if (Array.isArray(ids)) ids.forEach((id, i) => { if (isRef(id)) out.push({ path: `target.ids.${i}`, name: id.$ref }); });
   const arg = REF_ARGS[ir.op];
   const single: unknown = arg !== undefined ? (ir.args as Record<string, unknown> | undefined)?.[arg] : undefined;
+  if (ids === undefined && (single === null || typeof single !== 'object')) return NO_REFS;
+  const out: Array<{ path: string; name: string }> = [];
+  if (isRef(ids)) out.push({ path: 'target.ids', name: ids.$ref });
+  else if (Array.isArray(ids)) ids.forEach((id, i) => { if (isRef(id)) out.push({ path: `target.ids.${i}`, name: id.$ref }); });
   if (isRef(single)) out.push({ path: `args.${arg}`, name: single.$ref });
-  return out;
+  return out.length ? out : NO_REFS;
 }
 
 /** Statement `j` of the checked ones numbered as the person sees it (1-based, in the whole script). */
@@ -30,7 +37,7 @@ function number(ctx: RuleContext, j: number): number {
 export const ReferenceRule: Rule = {
   name: 'ReferenceRule',
   codes: { 'ref-undefined': 'error', 'ref-before-let': 'error', 'let-duplicate': 'error', 'let-not-ids': 'error', 'ref-misplaced': 'error' },
-  values: { where: hasRefKey },
+  values: { where: hasRefKey, typeOf: 'object' },
   statement(ir, ctx) {
     const name = ir._let;
     if (name !== undefined) {
@@ -44,7 +51,9 @@ export const ReferenceRule: Rule = {
         ctx.report({ code: 'let-duplicate', message: `$${name} is already bound by statement ${number(ctx, first)}; a name is bound once per script, so give this binding another name`, path: '_let' });
       }
     }
-    for (const ref of refsOf(ir)) {
+    const refs = refsOf(ir);
+    for (let r = 0; r < refs.length; r++) {
+      const ref = refs[r];
       const binder = ctx.script.findIndex((s) => s._let === ref.name);
       if (binder < 0) {
         const known = [...new Set(ctx.script.slice(0, ctx.index).flatMap((s) => (s._let === undefined ? [] : [s._let])))];

@@ -26,6 +26,16 @@ export const TargetModeRule: Rule = {
       ctx.report({ code: 'target-required', message: `${ir.op} needs a target: ${ctx.source === 'dsl' ? 'ID, IDS, WHERE or ALL' : 'ids, filter, search or all'}`, path: '' });
       return;
     }
+    // The usual target, one mode (or a search narrowed by a filter) and no ids, is judged here
+    // without the list of modes and its closure; any other goes the long way below.
+    if (target.ids === undefined) {
+      let count = 0;
+      for (let i = 0; i < MODES.length; i++) {
+        const m = MODES[i];
+        if (m === 'all' ? target.all === true : target[m] !== undefined) count++;
+      }
+      if (count === 1 || (count === 2 && target.search !== undefined && target.filter !== undefined)) return;
+    }
     const modes = MODES.filter((m) => (m === 'all' ? target.all === true : target[m] !== undefined));
     if (modes.length === 0) {
       const why = target.all === false ? "'all' is false, so the target selects nothing" : 'the target selects nothing';

@@ -40,10 +40,25 @@ const CONDITION_OBJECTS: ReadonlyArray<{ readonly path: string; readonly known: 
   { path: 'target.filter.time_range', known: TIME_RANGE_KEYS },
 ];
 
+/** The same lists as sets, for the usual statement, whose every condition is known. */
+const KNOWN_SETS: readonly ReadonlySet<string>[] = CONDITION_OBJECTS.map((c) => new Set(c.known));
+
+/** Whether some condition object of `ir` has a key the engine does not apply (no array made). */
+function anyUnknown(ir: unknown): boolean {
+  for (let c = 0; c < CONDITION_OBJECTS.length; c++) {
+    const obj = valueAt(ir, CONDITION_OBJECTS[c].path);
+    if (!isObject(obj)) continue;
+    const known = KNOWN_SETS[c];
+    for (const key in obj) if (Object.hasOwn(obj, key) && !known.has(key)) return true;
+  }
+  return false;
+}
+
 export const UnknownConditionRule: Rule = {
   name: 'UnknownConditionRule',
   codes: { 'unknown-condition': 'error' },
   statement(ir, ctx) {
+    if (!anyUnknown(ir)) return;
     // The engine's own test (src/lower reportIgnored): only a read may leave a condition unapplied.
     const read = ir.op === 'Retrieve' || ir.op === 'Summarize';
     for (const { path, known } of CONDITION_OBJECTS) {

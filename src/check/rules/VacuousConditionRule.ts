@@ -10,6 +10,8 @@ import type { Rule } from '../rule.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const blank = (v: unknown) => typeof v === 'string' && v.trim() === '';
+const TAG_KEYS = ['has_tags', 'not_tags'] as const;
+const TEXT_KEYS = ['type', 'subject', 'location', 'topic'] as const;
 
 export const VacuousConditionRule: Rule = {
   name: 'VacuousConditionRule',
@@ -19,17 +21,21 @@ export const VacuousConditionRule: Rule = {
     if (!isObject(target)) return;
     const filter = target.filter;
     if (isObject(filter)) {
-      for (const key of ['has_tags', 'not_tags']) {
+      // Indexed loops over constant lists: no array or closure per statement.
+      for (let k = 0; k < TAG_KEYS.length; k++) {
+        const key = TAG_KEYS[k];
         const tags = filter[key];
         if (!Array.isArray(tags)) continue;
-        tags.forEach((t, i) => {
-          if (blank(t)) ctx.report({ code: 'empty-condition', message: `an empty or blank tag in \`${key}\` selects nothing as written; name a tag or drop the condition`, path: `target.filter.${key}.${i}` });
-        });
+        for (let i = 0; i < tags.length; i++) {
+          if (!(i in tags)) continue;
+          if (blank(tags[i])) ctx.report({ code: 'empty-condition', message: `an empty or blank tag in \`${key}\` selects nothing as written; name a tag or drop the condition`, path: `target.filter.${key}.${i}` });
+        }
       }
       if (isObject(filter.facets) && Object.keys(filter.facets).length === 0) {
         ctx.report({ code: 'empty-condition', message: 'an empty facets condition `facets = {}` names no facet; name one or drop the condition', path: 'target.filter.facets' });
       }
-      for (const key of ['type', 'subject', 'location', 'topic']) {
+      for (let k = 0; k < TEXT_KEYS.length; k++) {
+        const key = TEXT_KEYS[k];
         if (blank(filter[key])) ctx.report({ code: 'empty-condition', message: `an empty \`${key}\` condition; name a value or drop the condition`, path: `target.filter.${key}` });
       }
     }
