@@ -63,7 +63,7 @@ const store = await createStore();
   if (!r.ok) throw new Error(JSON.stringify(r.diagnostics[0]));
 }
 const driver = store.driver;
-const query = { sql: 'SELECT id, text FROM memory WHERE id > ? ORDER BY id LIMIT 20', params: [0] as unknown[] };
+const query = { sql: "SELECT id, text FROM memory WHERE id > ? ORDER BY id LIMIT 20", params: [0] };
 const sqlite = (k: number): void => {
   query.params[0] = (k * 37) % N;
   driver.all(query.sql, query.params);

@@ -16,6 +16,9 @@ function clampFix(ctx: RuleContext, path: string, bound: number): Fix | undefine
   return { message: `use ${bound}`, edits: [{ range, newText: String(bound) }] };
 }
 
+/** The clauses of a two-stage retrieval (a constant: a RETRIEVE without LEVEL looks at them all). */
+const TWO_STAGE_KEYS = ['pick', 'selector', 'expand'] as const;
+
 export const ExperienceRule: Rule = {
   name: 'ExperienceRule',
   ops: new Set(['Promote', 'Encode', 'Split', 'Retrieve']),
@@ -40,7 +43,8 @@ export const ExperienceRule: Rule = {
     }
     if (ir.op !== 'Retrieve') return;
     if (level === undefined) {
-      for (const key of ['pick', 'selector', 'expand']) {
+      for (let i = 0; i < TWO_STAGE_KEYS.length; i++) {
+        const key = TWO_STAGE_KEYS[i];
         if (args[key] !== undefined) ctx.report({ code: 'level-mismatch', message: `${spell(ctx, `args.${key}`)} belongs to a two-stage retrieval: add ${ctx.source === 'dsl' ? 'LEVEL episode or LEVEL turn' : 'args.level'}`, path: `args.${key}` });
       }
       return;
