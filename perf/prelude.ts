@@ -5,10 +5,11 @@
  * shapes of perf/engine-perf.ts (an Encode of perf/workload.ts, the filtered Retrieve, the
  * filtered Update), each of this checkout (B) against another checkout (A, e.g. the base
  * /work/wt/base4b6) in one process, alternating:
- *   - warm: each stage alone in a loop over 2,000 statements (the JIT's best case);
+ *   - warm: each stage alone in a loop over 2,000 statements (the JIT's best case), CPU time;
  *   - cold: each statement's stages timed one after another, between two SQLite queries on an
  *     sql.js store of 2,000 records (as in a run, where the JavaScript runs between SQLite calls).
- * Figures, not asserts; on a loaded machine the ratios inside one run mean more than the times.
+ * Each figure is the mean of the three fastest rounds (default 15). Figures, not asserts; on a
+ * loaded machine the ratios inside one run mean more than the times.
  *   nice node --import tsx perf/prelude.ts /work/wt/base4b6 [rounds]
  */
 import { resolve } from 'node:path';
@@ -32,7 +33,7 @@ const A = {
 };
 const B = { check: checkB, conforms: conformsB, limits: limitsB, refs: refsB };
 type Side = typeof B;
-const ROUNDS = Number(process.argv[3] ?? 5);
+const ROUNDS = Number(process.argv[3] ?? 15);
 const N = 2000;
 
 const rand = rng(N);
@@ -72,10 +73,12 @@ const sqlite = (k: number): void => {
 let sink = 0;
 /** µs per statement of each stage, warm: one stage over all the statements of a shape. */
 function warm(side: Side, irs: readonly unknown[]): number[] {
+  // CPU time (a loaded machine's waits are not counted), in µs.
   return stages.map(([, f]) => {
-    const t = performance.now();
+    const c0 = process.cpuUsage();
     for (let i = 0; i < irs.length; i++) if (f(side, irs[i])) sink++;
-    return ((performance.now() - t) * 1000) / irs.length;
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / irs.length;
   });
 }
 /** µs per statement of each stage, cold: a statement's stages in turn, between SQLite queries. */
@@ -105,16 +108,17 @@ for (let r = 0; r < ROUNDS; r++) {
     }
   }
 }
-const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
+// The mean of the three fastest rounds: load only adds time, so it moves less than the median.
+const low = (xs: number[]) => [...xs].sort((x, y) => x - y).slice(0, 3).reduce((a, b) => a + b, 0) / Math.min(3, xs.length);
 const fmt = (x: number) => x.toFixed(2).padStart(7);
-console.log(`µs per statement, median of ${ROUNDS} rounds of ${N} statements (A = ${base}, B = this checkout)`);
+console.log(`µs per statement (warm: CPU time; cold: wall time), mean of the 3 fastest of ${ROUNDS} rounds of ${N} statements (A = ${base}, B = this checkout)`);
 console.log(`${'shape mode side'.padEnd(20)}${stages.map(([n]) => n.padStart(13)).join('')}        total`);
 for (const shape of Object.keys(shapes)) {
   for (const mode of ['warm', 'cold']) {
     const rows: Record<string, number[]> = {};
     for (const side of ['A', 'B']) {
       const runs = results.get(`${shape} ${mode} ${side}`)!;
-      rows[side] = stages.map((_, s) => median(runs.map((x) => x[s])));
+      rows[side] = stages.map((_, s) => low(runs.map((x) => x[s])));
       const sum = rows[side].reduce((a, b) => a + b, 0);
       console.log(`${`${shape} ${mode} ${side}`.padEnd(20)}${rows[side].map((x) => fmt(x).padStart(13)).join('')}${fmt(sum).padStart(13)}`);
     }
