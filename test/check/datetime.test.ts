@@ -13,6 +13,12 @@ function random(seed: number): () => number {
 }
 
 describe('parseDateTime', () => {
+  it('gives each text its own reading whatever was read before it (it remembers the last two)', () => {
+    const texts = ['2025-03-01T00:00:00Z', '2025-02-30T00:00:00Z', '2025-03-01T00:00:00+08:00', 'nope', '2025-03-01T00:00:00Z'];
+    const order = [0, 1, 0, 2, 1, 3, 2, 0, 4, 3, 3, 1, 2, 4, 0, 1];
+    for (const k of order) expect(parseDateTime(texts[k]), texts[k]).toEqual(parseDateTimeText(texts[k]));
+  });
+
   it('reads the usual spelling as the regex does', () => {
     const next = random(7);
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)];

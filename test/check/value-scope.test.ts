@@ -82,4 +82,19 @@ describe('value rules scoped by Rule.values', () => {
     expect(seen).toEqual(['args.tags', 'args.tags.0', 'args.tags.1']);
     expect(tested).toEqual([0.5]);
   });
+
+  it('calls a test scoped to one typeOf only on values of that typeof, and one without on every value', () => {
+    const numbers: unknown[] = [];
+    const objects: string[] = [];
+    const all: string[] = [];
+    const byNumber: Rule = { name: 'N', codes: {}, values: { where: () => true, typeOf: 'number' }, value: (v) => void numbers.push(v) };
+    const byObject: Rule = { name: 'O', codes: {}, values: { where: () => true, typeOf: 'object' }, value: (_v, path) => void objects.push(path) };
+    const any: Rule = { name: 'A', codes: {}, values: { where: () => true }, value: (_v, path) => void all.push(path) };
+    const ir = { stage: 'ENC', op: 'Encode', args: { payload: { text: 'x' }, tags: ['a'], weight: 0.5, time: null } } as unknown as IR;
+    check([ir], { rules: [byNumber, byObject, any] });
+    expect(numbers).toEqual([0.5]);
+    // null is typeof 'object': a test scoped to objects sees it (and must judge it itself).
+    expect(objects).toEqual(['', 'args', 'args.payload', 'args.tags', 'args.time']);
+    expect(all).toEqual(['', 'stage', 'op', 'args', 'args.payload', 'args.payload.text', 'args.tags', 'args.tags.0', 'args.weight', 'args.time']);
+  });
 });
