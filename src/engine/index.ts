@@ -417,7 +417,12 @@ function validateAndCheck(
     if (hasErrors(diagnostics)) return { ok: false, diagnostics };
   }
   const found = check(valid, { sourceMaps: maps, policy: options.policy ?? 'default' });
-  for (let i = 0; i < found.length; i++) diagnostics.push(locate(found[i], found[i].statement ?? 0, maps));
+  for (let i = 0; i < found.length; i++) {
+    const d = found[i];
+    // The checker's diagnostics are made for this run and carry their statement and the range
+    // its map gives: with no map to look in, the located copy would equal it key for key.
+    diagnostics.push(d.statement !== undefined && (d.range !== undefined || maps?.[d.statement] === undefined) ? d : locate(d, d.statement ?? 0, maps));
+  }
   return hasErrors(diagnostics) ? { ok: false, diagnostics } : { ok: true, irs: valid, diagnostics };
 }
 
