@@ -9,6 +9,8 @@
  * Run: T2M_ENGINE_B=/path/to/other/checkout/src/engine/index.ts npx tsx perf/encode-row-ab.ts [--size 10000] [--rounds 3] [--db /tmp/x]
  *   --db <path>: store files on the native driver (better-sqlite3); <path>.a, .b, .rows are
  *   created (they must not exist) and removed afterwards. Default: sql.js in memory.
+ *   --gc-between (run with `node --expose-gc --import tsx`): a full collection before each step,
+ *   outside the clocks, so that no step is charged for collecting another's garbage.
  */
 import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -33,6 +35,8 @@ const B: Engine = await import(pathToFileURL(resolve(other)).href);
 const SIZE = Number(arg('--size') ?? 10_000);
 const ROUNDS = Number(arg('--rounds') ?? 3);
 const DB = arg('--db');
+const GC_BETWEEN = process.argv.includes('--gc-between');
+const collect = (globalThis as { gc?: () => void }).gc ?? (() => { throw new Error('--gc-between needs node --expose-gc'); });
 
 async function freshStore(engine: Engine, name: string): Promise<{ store: Store; remove: () => void }> {
   if (!DB) {
@@ -93,7 +97,11 @@ async function round(size: number, seed: number) {
     };
     // The two engines in turn first; then the row writer, from the SQL of the one that ran last
     // (both issue the same statements; the tables are compared by test/engine/encode-runs.test.ts).
-    for (const s of k % 2 ? (['a', 'b', 'rows'] as const) : (['b', 'a', 'rows'] as const)) steps[s]();
+    for (const s of k % 2 ? (['a', 'b', 'rows'] as const) : (['b', 'a', 'rows'] as const)) {
+      // `--gc-between` (with node --expose-gc): the garbage of the step before is collected outside the clocks.
+      if (GC_BETWEEN) collect();
+      steps[s]();
+    }
   }
   a.remove();
   b.remove();
