@@ -605,11 +605,24 @@ const AUDIT_INSERT_WIDTH = 9;
 
 /** An audit entry's nine values, as `compileAuditInsert` binds them. */
 function auditParams(e: AuditEntry): SqlValue[] {
+  return auditParamsInto(e, new Array<SqlValue>(AUDIT_INSERT_WIDTH), 0);
+}
+
+/** Writes an audit entry's nine values into `params` from `at` on (a multi-row insert fills one array in place). */
+function auditParamsInto(e: AuditEntry, params: SqlValue[], at: number): SqlValue[] {
   const ids = e.affectedIds;
   // One id (every Encode) written directly: the text JSON.stringify gives a safe integer's list.
   const idsJson = ids.length === 1 && Number.isSafeInteger(ids[0]) ? `[${ids[0]}]` : JSON.stringify(ids);
-  return [e.tenant, e.traceId ?? null, e.at, e.actor, e.op, JSON.stringify(e.ir ?? null), idsJson,
-    e.imagesJson?.before ?? JSON.stringify(e.before ?? null), e.imagesJson?.after ?? JSON.stringify(e.after ?? null)];
+  params[at] = e.tenant;
+  params[at + 1] = e.traceId ?? null;
+  params[at + 2] = e.at;
+  params[at + 3] = e.actor;
+  params[at + 4] = e.op;
+  params[at + 5] = JSON.stringify(e.ir ?? null);
+  params[at + 6] = idsJson;
+  params[at + 7] = e.imagesJson?.before ?? JSON.stringify(e.before ?? null);
+  params[at + 8] = e.imagesJson?.after ?? JSON.stringify(e.after ?? null);
+  return params;
 }
 
 /**
@@ -619,11 +632,8 @@ function auditParams(e: AuditEntry): SqlValue[] {
  */
 export function compileAuditInsertRows(entries: readonly AuditEntry[], d: Dialect): SqlStatement {
   if (entries.length * AUDIT_INSERT_WIDTH > d.maxParams) throw new Error(`internal: ${entries.length} audit entries bind more than ${d.maxParams} values`);
-  const params: SqlValue[] = [];
-  for (const e of entries) {
-    const values = auditParams(e);
-    for (let i = 0; i < values.length; i++) params.push(values[i]);
-  }
+  const params = new Array<SqlValue>(entries.length * AUDIT_INSERT_WIDTH);
+  for (let k = 0; k < entries.length; k++) auditParamsInto(entries[k], params, k * AUDIT_INSERT_WIDTH);
   const sql = shaped(d, `audit insert rows ${entries.length}`, () => {
     const values: string[] = [];
     let n = 0;

@@ -109,6 +109,9 @@ const SEARCHED: ReadonlySet<string> = new Set(SEARCHED_FIELDS);
 
 const WRITE_OPS = new Set(['Update', 'Label', 'Promote', 'Demote', 'Merge', 'Split', 'Lock', 'Expire', 'Delete']);
 
+/** No record ids (`Execution.unreadable` before the first). */
+const NO_IDS: ReadonlySet<number> = new Set();
+
 /** One statement's execution: its SQL, warnings, changes and refusal (experience.ts works on it too). */
 export class Execution {
   readonly sql: SqlStatement[] = [];
@@ -116,8 +119,16 @@ export class Execution {
   readonly changes: Change[] = [];
   /** Set by `refuse`: the statement stops and is returned as refused. */
   refusal?: Diagnostic;
-  /** Records written that the actor may not read: their images are redacted in the result. */
-  readonly unreadable = new Set<number>();
+  /**
+   * Records written that the actor may not read: their images are redacted in the result. The
+   * shared empty set until the first one (most statements, and every Encode of a run, have none).
+   */
+  unreadable: ReadonlySet<number> = NO_IDS;
+  private noteUnreadable(id: number): void {
+    const ids = this.unreadable === NO_IDS ? new Set<number>() : (this.unreadable as Set<number>);
+    ids.add(id);
+    this.unreadable = ids;
+  }
   constructor(readonly store: Store<AnySqlDriver>, readonly op: Operation, readonly index: number) {}
 
   *query(stmt: SqlStatement): Io<Row[]> {
@@ -198,7 +209,7 @@ export class Execution {
    */
   effectGuard(row: Row, changes: Record<string, unknown> | null): boolean {
     const op = this.op;
-    if (!canRead(row, op.actor)) this.unreadable.add(row.id);
+    if (!canRead(row, op.actor)) this.noteUnreadable(row.id);
     if (!lockActive(row, op.now)) return true;
     const effects = effectsOf(row, changes);
     const changed = nonAdditive(row, changes);
@@ -518,11 +529,23 @@ export function* executeEncodeRunIo(store: Store<AnySqlDriver>, ops: readonly En
   const runs: Execution[] = [];
   const records: Record<string, unknown>[] = [];
   let refusal: Diagnostic | undefined;
-  for (let k = 0; k < ops.length; k++) {
+  // The engine's embeddings of the run, asked for in one request (a remote model answers it in its
+  // own batches). If the model fails, they are asked for again one record at a time, in order, so
+  // that the failure is charged to the statement whose text fails, as one at a time charges it.
+  const vectors = yield* runEmbeddings(ops);
+  const model = store.embedder.model;
+  for (let k = 0, e = 0; k < ops.length; k++) {
     const op = ops[k];
     const x = new Execution(store, op, first + k);
     const values = encodeValues(op);
-    if (!op.embedding && !op.skipEmbedding) Object.assign(values, yield* x.embedding(String(op.values.text ?? '')));
+    if (!op.embedding && !op.skipEmbedding) {
+      if (vectors) {
+        // What `x.embedding` gives, in its key order.
+        values.embedding = null;
+        values.embedding_f32 = vectors[e++];
+        values.embedding_model = model;
+      } else Object.assign(values, yield* x.embedding(String(op.values.text ?? '')));
+    }
     if (x.refusal) {
       refusal = x.refusal;
       break;
@@ -556,6 +579,22 @@ export function* executeEncodeRunIo(store: Store<AnySqlDriver>, ops: readonly En
   const results: StatementResult[] = [];
   for (const x of runs) results.push(x.result([x.changes[0].id]));
   return refusal ? { ok: false, results, index: first + runs.length, diagnostics: [refusal] } : { ok: true, results };
+}
+
+/**
+ * The store embedder's vectors for the run's Encodes that the engine embeds (in order), in one
+ * `embed` request; undefined when the model failed (or none is embedded), and then each record asks
+ * for its own.
+ */
+function* runEmbeddings(ops: readonly EncodeOp[]): Io<Float32Array[] | undefined> {
+  const texts: string[] = [];
+  for (let k = 0; k < ops.length; k++) {
+    const op = ops[k];
+    if (!op.embedding && !op.skipEmbedding) texts.push(String(op.values.text ?? ''));
+  }
+  if (!texts.length) return undefined;
+  const r = (yield { kind: 'embed', texts }) as EmbedResult;
+  return r.ok && r.vectors.length === texts.length ? r.vectors : undefined;
 }
 
 /**

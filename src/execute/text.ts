@@ -154,18 +154,19 @@ const joined = (out: string, v: unknown): string => (typeof v === 'string' && v 
 export function searchTextOf(row: Readonly<Record<string, unknown>>): string | null {
   const text = searchedText(row);
   if (isAscii(text)) {
-    // `tokens` of ASCII text, written straight into the result (no array of tokens to join).
+    // `tokens` of ASCII text, gathered and joined once: one flat string, where appending token by
+    // token made two cons strings per token (and binding flattened them again).
     const lower = text.toLowerCase();
-    let out = '';
+    const out: string[] = [];
     for (let i = 0, n = lower.length; i < n;) {
       if (!isAsciiWordChar(lower.charCodeAt(i))) { i++; continue; }
       let j = i + 1;
       while (j < n && isAsciiWordChar(lower.charCodeAt(j))) j++;
       const t = searchToken(lower.slice(i, j));
       i = j;
-      if (t !== null) out = out ? `${out} ${t}` : t;
+      if (t !== null) out.push(t);
     }
-    return out || null;
+    return out.length ? out.join(' ') : null;
   }
   const t = tokens(text);
   return t.length ? t.join(' ') : null;

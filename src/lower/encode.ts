@@ -260,10 +260,11 @@ const BOM = 0xfeff;
  * reader's work for the args this shape does not have (payload metadata, facets, governance,
  * facts, permission lists). Undefined when the Encode is not of that shape, or when a value needs
  * a diagnostic (blank text or tag, a time that is not a date, a leading U+FEFF): the general
- * lowering then reports it. The same values in the same key order as `lowerEncode`
+ * lowering then reports it. The record's values (an operation with `skipEmbedding: false` and no
+ * embedding: `lowerIr` builds it), the same values in the same key order as `lowerEncode`
  * (test/lower/plain-encode.test.ts compares the two on near-identical shapes).
  */
-export function lowerPlainEncode(ir: IROf<'Encode'>): { values: ColumnValues; skipEmbedding: boolean; embedding: undefined } | undefined {
+export function lowerPlainEncode(ir: IROf<'Encode'>): ColumnValues | undefined {
   const a: Record<string, unknown> | undefined = ir.args;
   if (!a || ir.target !== undefined) return undefined;
   for (const key in a) if (!PLAIN_ARGS.has(key) || !Object.hasOwn(a, key)) return undefined;
@@ -297,7 +298,7 @@ export function lowerPlainEncode(ir: IROf<'Encode'>): { values: ColumnValues; sk
     if (typeof t !== 'string') return undefined;
     values[key] = t;
   }
-  return { values, skipEmbedding: false, embedding: undefined };
+  return values;
 }
 
 /** A plain arg's text: null when absent, false when it is not a string or starts with U+FEFF. */

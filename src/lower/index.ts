@@ -11,7 +11,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { IR } from '../ir/schema.js';
 import { reportIgnored } from './ignored.js';
 import { Lowerer } from './lowerer.js';
-import type { Operation } from './operation.js';
+import type { EncodeOp, Operation } from './operation.js';
 import { formatUtc } from './time.js';
 import { DEFAULT_TENANT } from '../compile/columns.js';
 import { LOWER_OP, type OperationBase } from './verbs.js';
@@ -51,19 +51,21 @@ export type LowerResult =
 /** Lowers one validated IR against a clock. */
 export function lowerIr(ir: IR, ctx: LowerContext): LowerResult {
   const meta = ir.meta ?? {};
-  const base: OperationBase = {
-    ir,
-    actor: meta.actor ?? ctx.actor,
-    tenant: ctx.tenant ?? DEFAULT_TENANT,
-    traceId: ctx.traceId ?? '',
-    statement: ctx.statement ?? 0,
-    now: ctx.nowText ?? formatUtc(ctx.now),
-    dryRun: meta.dry_run === true,
-    confirmation: meta.confirmation === true,
-  };
-  // The usual Encode, by the readers of its shape (./encode.ts `lowerPlainEncode`): nothing to report.
-  const plain = ir.op === 'Encode' && ctx.general !== true ? lowerPlainEncode(ir) : undefined;
-  if (plain) return done(Object.assign({ kind: 'Encode' as const }, base, plain), [], ctx);
+  const actor = meta.actor ?? ctx.actor;
+  const tenant = ctx.tenant ?? DEFAULT_TENANT;
+  const traceId = ctx.traceId ?? '';
+  const statement = ctx.statement ?? 0;
+  const now = ctx.nowText ?? formatUtc(ctx.now);
+  const dryRun = meta.dry_run === true;
+  const confirmation = meta.confirmation === true;
+  // The usual Encode, by the readers of its shape (./encode.ts `lowerPlainEncode`): nothing to
+  // report. Its operation in one literal, with the keys in the order the general lowering gives.
+  const values = ir.op === 'Encode' && ctx.general !== true ? lowerPlainEncode(ir) : undefined;
+  if (values) {
+    const op: EncodeOp = { kind: 'Encode', ir, actor, tenant, traceId, statement, now, dryRun, confirmation, values, skipEmbedding: false, embedding: undefined };
+    return done(op, [], ctx);
+  }
+  const base: OperationBase = { ir, actor, tenant, traceId, statement, now, dryRun, confirmation };
   const l = new Lowerer(ctx.now);
   const op = lowerOp(l, ir, base);
   reportIgnored(l, ir);

@@ -8,25 +8,41 @@ export function formatUtc(date: Date): string {
   return date.toISOString().slice(0, 19) + 'Z';
 }
 
-const CANONICAL_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
  * `formatUtc(parseInstant(text))`, or null where that parse fails. Text already in the form
- * `YYYY-MM-DDTHH:MM:SSZ` (most stored and generated times) is checked and returned as it is,
- * without building dates; anything else goes through the parser.
+ * `YYYY-MM-DDTHH:MM:SSZ` (`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$`: most stored and generated
+ * times) is checked and returned as it is, without building dates; anything else goes through the
+ * parser.
  */
 export function utcText(text: string): string | null {
-  const m = CANONICAL_UTC.exec(text);
-  if (m) {
-    const y = +m[1], mo = +m[2], d = +m[3];
-    const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-    const days = mo === 2 && leap ? 29 : DAYS_IN_MONTH[mo - 1];
-    // Years before 1000 take the parser's path (Date.UTC reads 0–99 as 19xx, which it refuses).
-    if (y >= 1000 && mo >= 1 && mo <= 12 && d >= 1 && d <= days && +m[4] <= 23 && +m[5] <= 59 && +m[6] <= 59) return text;
+  // The form read by character codes (no match array, no substrings): its separators where the
+  // pattern has them, digits everywhere else (`digits` gives -1 for a character that is not one).
+  if (text.length === 20 && text.charCodeAt(4) === 0x2d && text.charCodeAt(7) === 0x2d && text.charCodeAt(10) === 0x54
+    && text.charCodeAt(13) === 0x3a && text.charCodeAt(16) === 0x3a && text.charCodeAt(19) === 0x5a) {
+    const y = digits(text, 0, 4), mo = digits(text, 5, 2), d = digits(text, 8, 2);
+    const h = digits(text, 11, 2), mi = digits(text, 14, 2), sec = digits(text, 17, 2);
+    if (y >= 0 && mo >= 0 && d >= 0 && h >= 0 && mi >= 0 && sec >= 0) {
+      const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+      const days = mo === 2 && leap ? 29 : DAYS_IN_MONTH[mo - 1];
+      // Years before 1000 take the parser's path (Date.UTC reads 0–99 as 19xx, which it refuses).
+      if (y >= 1000 && mo >= 1 && mo <= 12 && d >= 1 && d <= days && h <= 23 && mi <= 59 && sec <= 59) return text;
+    }
   }
   const date = parseInstant(text);
   return date ? formatUtc(date) : null;
+}
+
+/** The number the `n` ASCII digits of `text` from `at` spell, or -1 when one is not a digit. */
+function digits(text: string, at: number, n: number): number {
+  let v = 0;
+  for (let i = at; i < at + n; i++) {
+    const c = text.charCodeAt(i) - 0x30;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v;
 }
 
 /**

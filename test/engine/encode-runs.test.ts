@@ -9,7 +9,8 @@
  * (test/store/pglite-suite.test.ts) and on store files (native-suite.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { auditLog, run, undo, why, type RunOptions, type RunResult, type Store } from '../../src/engine/index.js';
+import { auditLog, run, runAsync, undo, why, type RunOptions, type RunResult, type Store } from '../../src/engine/index.js';
+import { NgramEmbedder, type EmbedResult } from '../../src/execute/text.js';
 import { ENCODE_CHUNK } from '../../src/execute/execute.js';
 import { freshStore, NOW } from './harness.js';
 import { rng } from '../../perf/workload.js';
@@ -199,6 +200,70 @@ describe('runs of Encodes', () => {
     expect(a.r.ok).toBe(false);
     expect(a.r.diagnostics.map((d) => [d.code, d.statement])).toEqual([['store-is-async', 2]]);
     expect(a.r.results.map((x) => x.ids)).toEqual([[1], [2]]);
+    expect(withoutSql(a.r)).toEqual(withoutSql(b.r));
+    expect(a.t).toEqual(b.t);
+  });
+
+  /** A remote embedder (the offline default's vectors) that fails on any request holding `bad`, and counts its requests. */
+  function remoteEmbedder(bad: string | undefined, alsoFails?: (texts: readonly string[]) => boolean) {
+    const local = new NgramEmbedder();
+    const requests: number[] = [];
+    return {
+      requests,
+      embedder: {
+        model: local.model,
+        async embedMany(texts: readonly string[]): Promise<EmbedResult> {
+          requests.push(texts.length);
+          if ((bad !== undefined && texts.includes(bad)) || alsoFails?.(texts)) return { ok: false, diagnostics: [{ code: 'embeddings-http-error', severity: 'error', message: `HTTP 400 (${texts.length} texts)` }] };
+          return { ok: true, vectors: texts.map((t) => local.embed(t)) };
+        },
+      },
+    };
+  }
+
+  it('a run asks a remote embedder once for all its texts; a failure is charged to the statement whose text fails, as one at a time', async () => {
+    const e = (t: string, skip = false) => ({ stage: 'ENC', op: 'Encode', args: { payload: { text: t }, ...(skip ? { skip_embedding: true } : {}) } });
+    const ok = [e('alpha'), e('beta', true), e('gamma'), e('delta')];
+    const failing = [e('alpha'), e('beta', true), e('gamma'), e('bad text'), e('omega')];
+    for (const irs of [ok, failing]) {
+      const outcomes = [];
+      for (const batch of [true, false]) {
+        const store = await freshStore();
+        const remote = remoteEmbedder('bad text');
+        (store as { embedder: unknown }).embedder = remote.embedder;
+        outcomes.push({ r: await runAsync(store, irs, { ...OPTIONS, batch }), t: tables(store), requests: remote.requests });
+      }
+      const [a, b] = outcomes;
+      expect(withoutSql(a.r)).toEqual(withoutSql(b.r));
+      expect(a.t).toEqual(b.t);
+      // One at a time: one request per embedded text (up to the failure).
+      expect(b.requests.every((n) => n === 1)).toBe(true);
+      if (irs === ok) {
+        expect(a.r.ok).toBe(true);
+        expect(a.requests).toEqual([3]);
+        expect((a.t.memory as { embedding_model: unknown }[]).map((m) => m.embedding_model)).toEqual(['t2m-ngram-256', null, 't2m-ngram-256', 't2m-ngram-256']);
+      } else {
+        expect(a.r.ok).toBe(false);
+        expect(a.r.diagnostics.map((d) => [d.code, d.statement])).toEqual([['embeddings-http-error', 3]]);
+        expect(a.r.results.map((x) => x.ids)).toEqual([[1], [2], [3]]);
+        // The run's request failed, then each record asked on its own up to the one that fails.
+        expect(a.requests).toEqual([4, 1, 1, 1]);
+      }
+    }
+  });
+
+  it('a run whose one request fails, though each text alone is answered, is written as one at a time writes it', async () => {
+    const irs = Array.from({ length: 7 }, (_, k) => ({ stage: 'ENC', op: 'Encode', args: { payload: { text: `text ${k}` } } }));
+    const outcomes = [];
+    for (const batch of [true, false]) {
+      const store = await freshStore();
+      const remote = remoteEmbedder(undefined, (texts) => texts.length > 1);
+      (store as { embedder: unknown }).embedder = remote.embedder;
+      outcomes.push({ r: await runAsync(store, irs, { ...OPTIONS, batch }), t: tables(store), requests: remote.requests });
+    }
+    const [a, b] = outcomes;
+    expect(a.r.ok).toBe(true);
+    expect(a.requests).toEqual([7, 1, 1, 1, 1, 1, 1, 1]);
     expect(withoutSql(a.r)).toEqual(withoutSql(b.r));
     expect(a.t).toEqual(b.t);
   });

@@ -20,6 +20,21 @@ describe('utcText', () => {
     for (const c of cases) expect(utcText(c), c).toBe(slow(c));
   });
 
+  it('agrees with the parser on canonical times with one character changed (a non-digit, another separator, one more or less)', () => {
+    const base = '2024-02-29T23:59:59Z';
+    const swaps = ['0', '9', 'a', ' ', '-', ':', 'T', 't', 'Z', 'z', '.', '+', '/', '٣', '０', '\u0000'];
+    let checked = 0;
+    for (let i = 0; i < base.length; i++) {
+      for (const c of swaps) {
+        for (const variant of [base.slice(0, i) + c + base.slice(i + 1), base.slice(0, i) + c + base.slice(i), base.slice(0, i) + base.slice(i + 1)]) {
+          expect(utcText(variant), variant).toBe(slow(variant));
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBe(base.length * swaps.length * 3);
+  });
+
   it('agrees with the parser on every day of a leap and a common year', () => {
     for (const y of [2023, 2024, 2100]) {
       for (let mo = 1; mo <= 12; mo++) {
