@@ -1014,24 +1014,35 @@ function images(changes: readonly Change[]): { before: Record<number, unknown>; 
  * kept as a sparse dictionary, slow to build and to serialise. Otherwise through `images`.
  */
 function imagesJson(changes: readonly Change[]): { before: string; after: string } {
-  let before = '{';
-  let after = '{';
-  let last = 0;
-  // An Update's rows come newest first: ids that descend are written from the end (no sort).
+  // The order is found first (ids only), so that no image is serialised twice: an Update's rows
+  // come by time, newest first, so their ids are often in no order and go through the sort.
   const n = changes.length;
+  // An Update's rows come newest first: ids that descend are written from the end (no sort).
   const back = n > 1 && changes[0].id > changes[n - 1].id;
+  let last = 0;
   for (let i = 0; i < n; i++) {
     const c = changes[back ? n - 1 - i : i];
     if (!(Number.isSafeInteger(c.id) && c.id > last && c.id < 2 ** 32 - 1) || c.before === undefined || c.after === undefined) {
       const sorted = byAscendingId(changes);
-      if (sorted) return imagesJson(sorted);
+      if (sorted) return writeImages(sorted, false);
       const { before: b, after: a } = images(changes);
       return { before: JSON.stringify(b), after: JSON.stringify(a) };
     }
-    const sep = last ? ',' : '';
+    last = c.id;
+  }
+  return writeImages(changes, back);
+}
+
+/** The images' JSON of changes whose ids ascend (from the end when `back`), written directly. */
+function writeImages(changes: readonly Change[], back: boolean): { before: string; after: string } {
+  let before = '{';
+  let after = '{';
+  const n = changes.length;
+  for (let i = 0; i < n; i++) {
+    const c = changes[back ? n - 1 - i : i];
+    const sep = i ? ',' : '';
     before += `${sep}"${c.id}":${JSON.stringify(c.before)}`;
     after += `${sep}"${c.id}":${JSON.stringify(c.after)}`;
-    last = c.id;
   }
   return { before: before + '}', after: after + '}' };
 }
