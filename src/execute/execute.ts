@@ -135,9 +135,9 @@ export class Execution {
   /**
    * Whether the target rows are read as the driver gave them, their JSON columns decoded only
    * where read (`value`), or the whole row where a reader needs it (`full`): set by
-   * `executeTargetedIo` for the verbs whose every reader goes through these (a filter or ids
-   * Retrieve, and the verbs that write row by row through `stage`). Decoding a dozen JSON
-   * columns of every target row was a tenth of a filtered Update's or Retrieve's JavaScript.
+   * `executeTargetedIo` for the verbs that write row by row through `stage`, whose every reader
+   * goes through these. Decoding a dozen JSON columns of every target row was a tenth of a
+   * filtered Update's JavaScript, though it reads two columns of a row.
    */
   lazy = false;
   /** Target rows decoded whole (`full`) under `lazy`. */
@@ -432,19 +432,12 @@ export class Execution {
     const projected: Record<string, unknown>[] = [];
     for (let i = 0; i < rows.length; i++) {
       ids.push(rows[i].id);
-      projected.push(this.lazy ? this.projectRaw(rows[i], include) : project(rows[i], include));
+      projected.push(project(rows[i], include));
     }
     return {
       index: this.index, op: this.op.kind, ids, changes: this.visibleChanges(), warnings: this.warnings, sql: this.sql,
       dryRun: this.op.dryRun, rows: projected, scores, explain, provenance: provenanceOf(rows),
     };
-  }
-
-  /** `project` of a target row read as the driver gave it (`lazy`): the JSON columns decoded. */
-  private projectRaw(row: Row, include: readonly string[]): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
-    for (let i = 0; i < include.length; i++) out[include[i]] = this.value(row, include[i]) ?? null;
-    return out;
   }
 
   result(ids: readonly number[], extra?: Partial<StatementResult>): StatementResult {
@@ -892,7 +885,9 @@ function* executeTargetedIo(x: Execution, op: Exclude<Operation, EncodeOp>, limi
     ? { ...op, selection: { ...op.selection, limit: maxRows + 1 } }
     : op;
   // The verbs whose readers of the target rows decode what they read (Execution.lazy).
-  x.lazy = !op.selection.search && (op.kind === 'Retrieve' ? !op.experience : LAZY_VERBS.has(op.kind) && !(op.kind === 'Delete' && !op.soft));
+  // (Not a Retrieve: the columns it returns are most of what decoding parses, tags above all;
+  // reading them where returned measured the same as decoding the rows.)
+  x.lazy = !op.selection.search && LAZY_VERBS.has(op.kind) && !(op.kind === 'Delete' && !op.soft);
   let { rows, scores, explain } = yield* x.target(capped);
   if (x.refusal) return { ok: false, diagnostics: [x.refusal] };
   if (rows.length === 0 && op.kind !== 'Retrieve' && op.kind !== 'Summarize') {
@@ -904,9 +899,7 @@ function* executeTargetedIo(x: Execution, op: Exclude<Operation, EncodeOp>, limi
     let hidden: Row[] | undefined;
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i];
-      if (!lockActive(r, op.now)) continue;
-      x.full(r);
-      if (lockDenies(r, op.kind, op.actor)) (hidden ??= []).push(r);
+      if (lockActive(r, op.now) && lockDenies(r, op.kind, op.actor)) (hidden ??= []).push(r);
     }
     if (hidden) {
       x.warn('lock-hides-record', `${op.kind}: the lock policy of ${hidden.map((r) => `memory #${r.id}`).join(', ')} denies ${op.kind}; left out`);
