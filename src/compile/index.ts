@@ -86,18 +86,35 @@ export function decodeOwnedRow(row: Record<string, unknown>): Record<string, unk
   for (let i = 0; i < JSON_COLUMN_NAMES.length; i++) {
     const k = JSON_COLUMN_NAMES[i];
     const v = out[k];
-    if (typeof v !== 'string') continue;
-    // The values most rows hold, without the parser (each is a fresh value, as JSON.parse gives).
-    if (v === '[]') out[k] = [];
-    else if (v === '{}') out[k] = {};
-    else {
-      try { out[k] = JSON.parse(v); } catch { /* kept as text */ }
-    }
+    if (typeof v === 'string') out[k] = decodedJson(v);
   }
   return out;
 }
 
+/**
+ * Column `k` of a row as `decodeOwnedRow` would leave it, read from a row not decoded (the row is
+ * not changed): the engine reads a few columns of rows it decodes no further (spec/semantics.md
+ * "Performance").
+ */
+export function decodedColumn(row: Readonly<Record<string, unknown>>, k: string): unknown {
+  const v = row[k];
+  return typeof v === 'string' && JSON_COLUMNS.has(k) ? decodedJson(v) : v;
+}
+
+/** A JSON column's text as a value; text that is not JSON is kept as text. */
+function decodedJson(v: string): unknown {
+  // The values most rows hold, without the parser (each is a fresh value, as JSON.parse gives).
+  if (v === '[]') return [];
+  if (v === '{}') return {};
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v;
+  }
+}
+
 const JSON_COLUMN_NAMES: readonly string[] = MEMORY_COLUMNS.filter((c) => c.kind === 'json-array' || c.kind === 'json-object').map((c) => c.name);
+const JSON_COLUMNS: ReadonlySet<string> = new Set(JSON_COLUMN_NAMES);
 
 function filterWhere(f: LoweredFilter, d: Dialect, p: ParamList, out: string[]): void {
   const q = d.quoteIdent;

@@ -10,7 +10,7 @@
  */
 import {
   compile, compileAuditInsert, compileAuditInsertRows, compileAuditScrub, compileDeleteById, compileFactVersions, compileInsert, compileInsertRows, compileTargetSelect,
-  compileUpdateById, decodeOwnedRow, decodeRow, MEMORY_INSERT_WIDTH, unpackVector, type AuditEntry, type Dialect, type SqlStatement,
+  compileUpdateById, decodedColumn, decodeOwnedRow, decodeRow, MEMORY_INSERT_WIDTH, unpackVector, type AuditEntry, type Dialect, type SqlStatement,
 } from '../compile/index.js';
 import { diagnostic, type Code } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -22,7 +22,7 @@ import type {
 } from '../lower/operation.js';
 import { canRead, effectsOf, lockActive, lockDenies, lockRefusal, nonAdditive, writeRefusal } from './governance.js';
 import type { AnySqlDriver } from './driver.js';
-import { all as ioAll, run as ioRun, type Io } from './io.js';
+import { all as ioAll, type Io } from './io.js';
 import type { SqlRow } from './driver.js';
 import type { EmbedResult } from './text.js';
 import { checkEpisode, episodeSource, feedbackValues, selectExperience, turnPiece, type ExperienceReport, type Selector } from './experience.js';
@@ -107,6 +107,9 @@ export type ExecuteResult =
 /** SEARCHED_FIELDS as a set, for the per-row, per-field test of Execution.update. */
 const SEARCHED: ReadonlySet<string> = new Set(SEARCHED_FIELDS);
 
+/** The verbs that write their target rows through `Execution.stage` and read them only through `value`/`full` (a Delete when soft). */
+const LAZY_VERBS: ReadonlySet<string> = new Set(['Update', 'Promote', 'Demote', 'Lock', 'Expire', 'Delete']);
+
 const WRITE_OPS = new Set(['Update', 'Label', 'Promote', 'Demote', 'Merge', 'Split', 'Lock', 'Expire', 'Delete']);
 
 /** No record ids (`Execution.unreadable` before the first). */
@@ -131,13 +134,36 @@ export class Execution {
   }
   constructor(readonly store: Store<AnySqlDriver>, readonly op: Operation, readonly index: number) {}
 
-  *query(stmt: SqlStatement): Io<Row[]> {
+  *query(stmt: SqlStatement, decode = true): Io<Row[]> {
     this.sql.push(stmt);
-    // Queries are yielded as they are (what `ioAll` and `ioRun` yield), one generator level less.
+    // Queries are yielded as they are (what `ioAll` yields), one generator level less.
     const rows = (yield { kind: 'all', sql: stmt.sql, params: stmt.params }) as SqlRow[];
     // The driver's rows are fresh objects only this statement holds: decoded in place.
-    for (const r of rows) decodeOwnedRow(r);
+    if (decode) for (let i = 0; i < rows.length; i++) decodeOwnedRow(rows[i]);
     return rows as unknown as Row[];
+  }
+
+  /**
+   * Whether the target rows are read as the driver gave them, their JSON columns decoded only
+   * where read (`value`), or the whole row where a reader needs it (`full`): set by
+   * `executeTargetedIo` for the verbs that write row by row through `stage`, whose every reader
+   * goes through these. Decoding a dozen JSON columns of every target row was a tenth of a
+   * filtered Update's JavaScript, though it reads two columns of a row.
+   */
+  lazy = false;
+  /** Target rows decoded whole (`full`) under `lazy`. */
+  private decodedRows: Set<Row> | undefined;
+
+  /** Decodes a target row whole, once, under `lazy` (a reader needs every column). */
+  full(row: Row): void {
+    if (!this.lazy || this.decodedRows?.has(row)) return;
+    decodeOwnedRow(row);
+    (this.decodedRows ??= new Set()).add(row);
+  }
+
+  /** Column `k` of a target row, decoded (the row is not changed). */
+  value(row: Row, k: string): unknown {
+    return this.lazy && !this.decodedRows?.has(row) ? decodedColumn(row, k) : row[k];
   }
   *write(stmt: SqlStatement): Io<number> {
     this.sql.push(stmt);
@@ -164,7 +190,7 @@ export class Execution {
       return yield* searchTarget(this, sel, { tenant: op.tenant, now: op.now, readerActor: op.actor, applyReadPermissions: read });
     }
     const plan = compile(op, this.store.dialect);
-    let rows = yield* this.query(plan.target!);
+    let rows = yield* this.query(plan.target!, !this.lazy);
     if (sel.ids) {
       const found = new Set(rows.map((r) => r.id));
       let missing = sel.ids.filter((id) => !found.has(id));
@@ -189,6 +215,8 @@ export class Execution {
    */
   guard(op: TargetedOperation, rows: readonly Row[], appendOnlyCompatible = false): boolean {
     for (const row of rows) {
+      // A lock in force reads the lock policy and, for the message, more: the row is decoded.
+      if (this.lazy && lockActive(row, op.now)) this.full(row);
       const lock = lockRefusal(row, op.kind, op.actor, op.now, appendOnlyCompatible);
       if (lock) {
         const until = typeof row.lock_expires === 'string' ? ` until ${row.lock_expires}` : '';
@@ -211,6 +239,7 @@ export class Execution {
     const op = this.op;
     if (!canRead(row, op.actor)) this.noteUnreadable(row.id);
     if (!lockActive(row, op.now)) return true;
+    this.full(row);
     const effects = effectsOf(row, changes);
     const changed = nonAdditive(row, changes);
     const additive = changed.length === 0 && !effects.some((e) => e === 'Delete' || e === 'Expire' || e === 'Lock');
@@ -234,13 +263,41 @@ export class Execution {
 
   /** Writes `changes` to `row` and records before/after images of the changed fields. */
   *update(row: Row, changes: Record<string, unknown>): Io<void> {
+    this.stage(row, changes);
+    yield* this.flush();
+  }
+
+  /**
+   * Per-row UPDATEs staged by `stage` and not yet sent (`flush` sends them in one request), and
+   * what the in-memory indexes learn once they have run.
+   */
+  private staged: SqlStatement[] | undefined;
+  private stagedNotes: (() => void)[] | undefined;
+
+  /**
+   * `update` without its query: computes the write of `changes` to `row` (guards, images, the
+   * statement, the change) at once and stages its UPDATE, which `flush` sends with the others
+   * staged, in order, before any other query of the statement. The verbs that write row after
+   * row call it, then `flush`: a row's UPDATE then passes through no generator level of its own.
+   */
+  stage(row: Row, changes: Record<string, unknown>): void {
     if (this.refusal) return;
+    if (this.lazy) {
+      // What reads the whole row (a lock's checks, the search tokens) gets it decoded.
+      let whole = lockActive(row, this.op.now);
+      if (!whole) for (const k in changes) if (SEARCHED.has(k)) { whole = true; break; }
+      if (whole) this.full(row);
+    }
     const changed: string[] = [];
+    // The changed fields' values before the write (decoded), for the before image.
+    const old: unknown[] = [];
     const set: Record<string, unknown> = {};
     let searched = false;
     for (const k in changes) {
-      if (sameValue(row[k], changes[k])) continue;
+      const was = this.value(row, k);
+      if (sameValue(was, changes[k])) continue;
       changed.push(k);
+      old.push(was);
       set[k] = changes[k];
       if (SEARCHED.has(k)) searched = true;
     }
@@ -258,7 +315,7 @@ export class Execution {
     for (let i = 0; i < changed.length; i++) {
       const k = changed[i];
       if (k === 'embedding' || DERIVED_COLUMNS.has(k)) continue;
-      put(before, k, row[k] ?? null);
+      put(before, k, old[i] ?? null);
       put(after, k, set[k] ?? null);
     }
     const stmt = compileUpdateById(row.id, set, this.store.dialect, this.op.tenant);
@@ -266,20 +323,33 @@ export class Execution {
       // The search tokens are the record's content: the statement log shows them redacted.
       const at = Object.keys(set).indexOf('search_text');
       this.sql.push({ sql: stmt.sql, params: stmt.params.map((v, i) => (i === at ? REDACTED : v)) });
-      yield* ioRun(stmt.sql, stmt.params);
-    } else {
-      // Yielded here, not through `write`: one generator level less for each row's query.
-      this.sql.push(stmt);
-      yield { kind: 'run', sql: stmt.sql, params: stmt.params };
-    }
-    // These columns move the store's index counter (one step per row written): the in-memory indexes follow.
+    } else this.sql.push(stmt);
+    (this.staged ??= []).push(stmt);
+    // These columns move the store's index counter (one step per row written): the in-memory
+    // indexes follow, once the write has run.
     if ('embedding_f32' in set || 'embedding_model' in set || 'deleted' in set || 'search_text' in set) {
-      const after = { ...row, ...set };
-      noteVectorWrite(this.store, row.id, after.embedding_model, after.deleted ? null : asVector(after.embedding_f32));
-      noteKeywordWrite(this.store, row.id, after.deleted ? null : after.search_text);
+      const written = { ...row, ...set };
+      const store = this.store;
+      const id = row.id;
+      (this.stagedNotes ??= []).push(() => {
+        noteVectorWrite(store, id, written.embedding_model, written.deleted ? null : asVector(written.embedding_f32));
+        noteKeywordWrite(store, id, written.deleted ? null : written.search_text);
+      });
     }
     this.changes.push({ id: row.id, before, after });
     Object.assign(row, set);
+  }
+
+  /** Sends the staged UPDATEs (one request; a lone one as itself), then tells the in-memory indexes. */
+  *flush(): Io<void> {
+    const staged = this.staged;
+    if (!staged) return;
+    const notes = this.stagedNotes;
+    this.staged = undefined;
+    this.stagedNotes = undefined;
+    if (staged.length === 1) yield { kind: 'run', sql: staged[0].sql, params: staged[0].params };
+    else yield { kind: 'runs', statements: staged };
+    if (notes) for (let i = 0; i < notes.length; i++) notes[i]();
   }
 
   /**
@@ -622,14 +692,15 @@ function* update(x: Execution, op: UpdateOp, rows: Row[]): Io<void> {
   for (const row of rows) {
     const changes: Record<string, unknown> = { ...op.set };
     if (facets) {
-      const facets = { ...asObject(row.facets), ...op.facets };
+      const facets = { ...asObject(x.value(row, 'facets')), ...op.facets };
       changes.facets = facets;
     }
     // New text gets a new embedding, unless the record has none or carries the caller's own.
     const textChanged = typeof op.set.text === 'string' && op.set.text !== row.text;
     if (textChanged && row.embedding_model && row.embedding_model !== 'caller') Object.assign(changes, yield* x.embedding(op.set.text as string));
-    yield* x.update(row, changes);
+    x.stage(row, changes);
   }
+  yield* x.flush();
 }
 
 function* label(x: Execution, op: LabelOp, rows: Row[]): Io<void> {
@@ -649,8 +720,9 @@ function* label(x: Execution, op: LabelOp, rows: Row[]): Io<void> {
       changes.facets = { ...asObject(row.facets), ...op.facets };
       Object.assign(changes, op.facetColumns);
     }
-    yield* x.update(row, changes);
+    x.stage(row, changes);
   }
+  yield* x.flush();
 }
 
 function* promote(x: Execution, op: PromoteOp | DemoteOp, rows: Row[]): Io<void> {
@@ -666,8 +738,9 @@ function* promote(x: Execution, op: PromoteOp | DemoteOp, rows: Row[]): Io<void>
     if (op.kind === 'Demote' && op.reason !== undefined) changes.demote_reason = op.reason;
     // An outcome: the learned utility moves toward the reward (experience.ts).
     if (op.kind === 'Promote' && op.reward !== undefined) Object.assign(changes, feedbackValues(row, op.reward));
-    yield* x.update(row, changes);
+    x.stage(row, changes);
   }
+  yield* x.flush();
 }
 
 function* merge(x: Execution, op: MergeOp, rows: Row[]): Io<number[]> {
@@ -775,13 +848,14 @@ function* split(x: Execution, op: SplitOp, rows: Row[]): Io<number[]> {
 function* lock(x: Execution, op: LockOp, rows: Row[]): Io<void> {
   if (!x.guard(op, rows)) return;
   for (const row of rows) {
-    yield* x.update(row, {
+    x.stage(row, {
       lock_mode: op.mode,
       lock_reason: op.reason ?? null,
       lock_policy: op.policy ?? null,
       lock_expires: op.expires ?? null,
     });
   }
+  yield* x.flush();
 }
 
 /** Refuses a Delete or Expire of a record under legal hold; true when none is. */
@@ -793,18 +867,20 @@ function retentionGuard(x: Execution, op: DeleteOp | ExpireOp, rows: readonly Ro
 function* expire(x: Execution, op: ExpireOp, rows: Row[]): Io<void> {
   if (!x.guard(op, rows) || !retentionGuard(x, op, rows)) return;
   if (op.expireAt <= op.now) x.warn('expires-immediately', `the expiry time ${op.expireAt} is not after now (${op.now}); the records are hidden at once`);
-  for (const row of rows) yield* x.update(row, { expire_at: op.expireAt, expire_action: op.action, expire_reason: op.reason ?? null });
+  for (const row of rows) x.stage(row, { expire_at: op.expireAt, expire_action: op.action, expire_reason: op.reason ?? null });
+  yield* x.flush();
 }
 
 function* remove(x: Execution, op: DeleteOp, rows: Row[]): Io<void> {
   if (!x.guard(op, rows) || !retentionGuard(x, op, rows)) return;
   for (const row of rows) {
-    if (op.soft) yield* x.update(row, { deleted: 1, deleted_at: op.now });
+    if (op.soft) x.stage(row, { deleted: 1, deleted_at: op.now });
     else {
       yield* x.remove(row);
       yield* x.eraseHistory(row);
     }
   }
+  yield* x.flush();
 }
 
 /** The row's `include` fields (validated field names, so plain assignment defines each as its own key). */
@@ -847,6 +923,10 @@ function* executeTargetedIo(x: Execution, op: Exclude<Operation, EncodeOp>, limi
   const capped = op.kind === 'Retrieve' && !op.selection.search && Number.isFinite(maxRows) && !(op.selection.limit !== undefined && op.selection.limit <= maxRows)
     ? { ...op, selection: { ...op.selection, limit: maxRows + 1 } }
     : op;
+  // The verbs whose readers of the target rows decode what they read (Execution.lazy).
+  // (Not a Retrieve: the columns it returns are most of what decoding parses, tags above all;
+  // reading them where returned measured the same as decoding the rows.)
+  x.lazy = !op.selection.search && LAZY_VERBS.has(op.kind) && !(op.kind === 'Delete' && !op.soft);
   let { rows, scores, explain } = yield* x.target(capped);
   if (x.refusal) return { ok: false, diagnostics: [x.refusal] };
   if (rows.length === 0 && op.kind !== 'Retrieve' && op.kind !== 'Summarize') {
@@ -966,24 +1046,35 @@ function images(changes: readonly Change[]): { before: Record<number, unknown>; 
  * kept as a sparse dictionary, slow to build and to serialise. Otherwise through `images`.
  */
 function imagesJson(changes: readonly Change[]): { before: string; after: string } {
-  let before = '{';
-  let after = '{';
-  let last = 0;
-  // An Update's rows come newest first: ids that descend are written from the end (no sort).
+  // The order is found first (ids only), so that no image is serialised twice: an Update's rows
+  // come by time, newest first, so their ids are often in no order and go through the sort.
   const n = changes.length;
+  // An Update's rows come newest first: ids that descend are written from the end (no sort).
   const back = n > 1 && changes[0].id > changes[n - 1].id;
+  let last = 0;
   for (let i = 0; i < n; i++) {
     const c = changes[back ? n - 1 - i : i];
     if (!(Number.isSafeInteger(c.id) && c.id > last && c.id < 2 ** 32 - 1) || c.before === undefined || c.after === undefined) {
       const sorted = byAscendingId(changes);
-      if (sorted) return imagesJson(sorted);
+      if (sorted) return writeImages(sorted, false);
       const { before: b, after: a } = images(changes);
       return { before: JSON.stringify(b), after: JSON.stringify(a) };
     }
-    const sep = last ? ',' : '';
+    last = c.id;
+  }
+  return writeImages(changes, back);
+}
+
+/** The images' JSON of changes whose ids ascend (from the end when `back`), written directly. */
+function writeImages(changes: readonly Change[], back: boolean): { before: string; after: string } {
+  let before = '{';
+  let after = '{';
+  const n = changes.length;
+  for (let i = 0; i < n; i++) {
+    const c = changes[back ? n - 1 - i : i];
+    const sep = i ? ',' : '';
     before += `${sep}"${c.id}":${JSON.stringify(c.before)}`;
     after += `${sep}"${c.id}":${JSON.stringify(c.after)}`;
-    last = c.id;
   }
   return { before: before + '}', after: after + '}' };
 }

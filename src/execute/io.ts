@@ -20,7 +20,7 @@
  * (`ok: false` with diagnostics), never an exception: the engine refuses the statement.
  */
 import { diagnostic } from '../diagnostics/codes.js';
-import type { AnySqlDriver, SqlDriver, SqlParams, SqlRow } from './driver.js';
+import type { AnySqlDriver, AsyncSqlDriver, SqlDriver, SqlParams, SqlRow } from './driver.js';
 import { isAsyncDriver } from './driver.js';
 import { isRemoteEmbedder, type AnyEmbedder, type EmbedResult } from './text.js';
 
@@ -28,6 +28,13 @@ import { isRemoteEmbedder, type AnyEmbedder, type EmbedResult } from './text.js'
 export type Query =
   | { readonly kind: 'all'; readonly sql: string; readonly params?: SqlParams }
   | { readonly kind: 'run'; readonly sql: string; readonly params?: SqlParams }
+  /**
+   * Writes run one after another, in order, whose answers the engine does not read (an Update's
+   * per-row UPDATEs): one request instead of one per statement, so that a row's write does not
+   * pass through every generator level of the chain. The same statements reach the driver, in the
+   * same order; a failure is thrown back at this request (the ones before it have run).
+   */
+  | { readonly kind: 'runs'; readonly statements: readonly { readonly sql: string; readonly params?: SqlParams }[] }
   | { readonly kind: 'exec'; readonly sql: string }
   | { readonly kind: 'begin' | 'commit' | 'rollback' }
   | { readonly kind: 'embed'; readonly texts: readonly string[] };
@@ -78,12 +85,24 @@ function answer(driver: AnySqlDriver, q: Query, embedder: AnyEmbedder | undefine
   switch (q.kind) {
     case 'all': return driver.all(q.sql, q.params);
     case 'run': return driver.run(q.sql, q.params);
+    case 'runs': return isAsyncDriver(driver) ? runsAsync(driver, q.statements) : runsSync(driver, q.statements);
     case 'exec': return driver.exec(q.sql);
     case 'begin': return driver.begin();
     case 'commit': return driver.commit();
     case 'rollback': return driver.rollback();
     case 'embed': return embedWith(embedder, q.texts, canWait);
   }
+}
+
+function runsSync(driver: SqlDriver, statements: readonly { readonly sql: string; readonly params?: SqlParams }[]): undefined {
+  for (let i = 0; i < statements.length; i++) driver.run(statements[i].sql, statements[i].params);
+  return undefined;
+}
+
+async function runsAsync(driver: AsyncSqlDriver, statements: readonly { readonly sql: string; readonly params?: SqlParams }[]): Promise<undefined> {
+  // One after another, as separate requests would be (never in parallel on one connection).
+  for (let i = 0; i < statements.length; i++) await driver.run(statements[i].sql, statements[i].params);
+  return undefined;
 }
 
 function embedWith(embedder: AnyEmbedder | undefined, texts: readonly string[], canWait: boolean): EmbedResult | Promise<EmbedResult> {
