@@ -6,7 +6,7 @@
  * process, as dist/cli/t2m.js runs dist/cli/main.cjs.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -46,11 +46,33 @@ describe('the CLI bundle through the code cache', () => {
     expect(readFileSync(cache).equals(written)).toBe(true);
   });
 
-  it('replaces a cache V8 rejects, with the same output', () => {
-    writeFileSync(cache, Buffer.alloc(4096, 7));
-    expect(run(cache)).toEqual({ state: 'rejected', ...expected });
-    expect(readFileSync(cache).equals(Buffer.alloc(4096, 7))).toBe(false);
-    expect(run(cache)).toEqual({ state: 'accepted', ...expected });
+  it('replaces a cache V8 rejects, or one that is not a cache, with the same output', () => {
+    // The bundle's size and modification time (what the cache starts with), then no code V8 accepts.
+    const { size, mtimeMs } = statSync(main);
+    const header = Buffer.alloc(16);
+    header.writeDoubleLE(size, 0);
+    header.writeDoubleLE(mtimeMs, 8);
+    for (const junk of [Buffer.concat([header, Buffer.alloc(4096, 7)]), Buffer.alloc(4096, 7), Buffer.alloc(0)]) {
+      writeFileSync(cache, junk);
+      expect(run(cache)).toEqual({ state: 'rejected', ...expected });
+      expect(readFileSync(cache).length).toBeGreaterThan(16);
+      expect(readFileSync(cache).equals(junk)).toBe(false);
+      expect(run(cache)).toEqual({ state: 'accepted', ...expected });
+    }
+  });
+
+  it('a cache made for another bundle of the same length is not used (V8 compares only the length)', () => {
+    run(cache);
+    expect(run(cache).state).toBe('accepted');
+    const original = readFileSync(main, 'utf8');
+    try {
+      writeFileSync(main, original.replace('[1, 2, 3]', '[1, 2, 4]'));
+      utimesSync(main, new Date(), new Date(Date.now() + 5000));
+      expect(run(cache)).toEqual({ state: 'rejected', ...expected, stdout: 'main.cjs true 21 object\n' });
+      expect(run(cache)).toEqual({ state: 'accepted', ...expected, stdout: 'main.cjs true 21 object\n' });
+    } finally {
+      writeFileSync(main, original);
+    }
   });
 
   it('a cache that cannot be written changes nothing', () => {
