@@ -1,16 +1,25 @@
-// Bundles the `t2m` CLI (src/cli/main.ts) with esbuild into dist/cli/: one ESM entry, t2m.js,
-// plus chunks that each command loads on use (`check` never loads the engine or sql.js). The
-// dependencies are bundled too: node would otherwise open some 500 small module files at every
+// Bundles the `t2m` CLI (src/cli/main.ts) with esbuild into dist/cli/: main.cjs, the whole CLI as
+// one CommonJS file, and t2m.js, the executable, which runs main.cjs through V8's code cache
+// (src/cli/code-cache.ts; Node 20 caches compiled code only for scripts, not ES modules). Each
+// command's modules are imported on use (`import()`), which esbuild turns into modules wrapped
+// in functions run on first use: `check` still never runs the engine's modules or loads sql.js;
+// V8 only pre-parses them, and with the cache not even that. After the build, one warm-up run
+// (`t2m bench` on a slice of the upstream benchmark) writes the cache, dist/cli/main.cjs.cache,
+// with the functions a run compiles; it is not packed (package.json `files`): an installed CLI
+// writes its own on its first run, and V8 rejects one made by another Node.
+// The dependencies are bundled too: node would otherwise open some 500 small module files at every
 // start (chevrotain's lodash-es, zod). sql.js and PGlite (they find their .wasm next to themselves),
 // pg and better-sqlite3 (a native addon) stay external. zod is imported as a namespace
 // (`import * as z`), so only the zod the code names is kept: its locales and unused schema kinds
-// are dropped (the chunk the engine loads is 151 kB, 289 kB with `import { z }`; test/cli/startup.test.ts).
+// are dropped (test/cli/startup.test.ts).
 // Chevrotain's grammar and lexer validations (ambiguity, left recursion, token patterns) take
 // about a third of the CLI's start; the sources build the grammar with them on, so every test
 // (and the library in dist/src) validates it, and the bundle turns them off by flipping Chevrotain's
 // default `skipValidations` (its documented production set-up), failing if that default moved.
-// Usage: node scripts/bundle-cli.mjs (part of `npm run build`; `prepare` runs it on `npm install`).
-import { readFileSync, rmSync } from 'node:fs';
+// Usage: node scripts/bundle-cli.mjs [--no-warm-up] (part of `npm run build`; `prepare` runs it on `npm install`).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -39,25 +48,50 @@ const skipGrammarValidations = {
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'dist/cli');
 rmSync(outdir, { recursive: true, force: true });
-await build({
+const common = {
   absWorkingDir: root,
-  entryPoints: { t2m: 'src/cli/main.ts' },
   outdir,
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20.19',
-  // ESM builds first: jsonc-parser's "main" is a UMD file whose dynamic require()s a bundle cannot follow.
-  mainFields: ['module', 'main'],
-  // PGlite finds its .wasm and data files next to itself, like sql.js; pg has an optional native binding it probes with require.
-  external: ['sql.js', 'better-sqlite3', '@electric-sql/pglite', '@electric-sql/pglite-pgvector', 'pg'],
-  chunkNames: 'chunks/[name]-[hash]',
   minifySyntax: true,
   minifyWhitespace: true,
   legalComments: 'linked',
   logLevel: 'warning',
+};
+await build({
+  ...common,
+  entryPoints: { main: 'src/cli/main.ts' },
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  // ESM builds first: jsonc-parser's "main" is a UMD file whose dynamic require()s a bundle cannot follow.
+  mainFields: ['module', 'main'],
+  // PGlite finds its .wasm and data files next to itself, like sql.js; pg has an optional native binding it probes with require.
+  external: ['sql.js', 'better-sqlite3', '@electric-sql/pglite', '@electric-sql/pglite-pgvector', 'pg'],
+  // import() of those becomes require(): a vm.Script (src/cli/code-cache.ts) has no module loader for import().
+  supported: { 'dynamic-import': false },
+  // The sources are ES modules: import.meta.url is the bundle's own file URL.
+  define: { 'import.meta.url': '__t2mUrl' },
+  banner: { js: "var __t2mUrl = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [skipGrammarValidations],
-  // Bundled CommonJS dependencies (commander) call require() for node builtins.
-  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __t2mRequire } from 'node:module'; const require = __t2mRequire(import.meta.url);" },
 });
+await build({
+  ...common,
+  entryPoints: { t2m: 'src/cli/bin.ts' },
+  format: 'esm',
+  banner: { js: '#!/usr/bin/env node' },
+});
+
+// The warm-up run that writes the code cache: every operation of the benchmark, a few samples each.
+const samples = join(root, 'fixtures/upstream/benchmark/text2mem-bench-v2.en.jsonl');
+if (!process.argv.includes('--no-warm-up') && existsSync(samples)) {
+  const dir = mkdtempSync(join(tmpdir(), 't2m-warm-up-'));
+  try {
+    const slice = join(dir, 'samples.jsonl');
+    writeFileSync(slice, readFileSync(samples, 'utf8').split('\n').filter((line, i) => line.trim() && i % 8 === 0).join('\n'));
+    const run = spawnSync(process.execPath, [join(outdir, 't2m.js'), 'bench', slice, '--json'], { encoding: 'utf8', env: { ...process.env, T2M_CODE_CACHE: '' } });
+    if (run.status !== 0 || !existsSync(join(outdir, 'main.cjs.cache'))) process.stderr.write(`bundle-cli: the warm-up run wrote no code cache (exit ${run.status}); the CLI's first run will\n${run.stderr.slice(-2000)}\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

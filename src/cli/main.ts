@@ -15,4 +15,6 @@ program
   .showHelpAfterError();
 registerCommands(program);
 
-await program.parseAsync(process.argv);
+// Not awaited at the top level: the built CLI is one CommonJS bundle (scripts/bundle-cli.mjs,
+// src/cli/code-cache.ts). A rejection still ends the process with its error (an unhandled rejection).
+void program.parseAsync(process.argv);

@@ -5,7 +5,7 @@
  * installed `t2m`. Needs the npm registry (or a warm npm cache) for the dependencies.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +49,9 @@ describe('the packed tarball', () => {
     expect(files).toContain('dist/src/index.d.ts');
     expect(files).toContain('dist/src/node.d.ts');
     expect(files).toContain('dist/cli/t2m.js');
+    expect(files).toContain('dist/cli/main.cjs');
+    // V8's code cache is made by and for one Node: the installed CLI writes its own (src/cli/code-cache.ts).
+    expect(files.filter((f) => f.endsWith('.cache'))).toEqual([]);
     expect(files.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md'].includes(f))).toEqual([]);
     expect(files.filter((f) => /(^|\/)test\/|\.test\.|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
     const installed = JSON.parse(readFileSync(join(app, 'node_modules/text2mem/package.json'), 'utf8')) as { dependencies: Record<string, string> };
@@ -114,7 +117,11 @@ describe('the packed tarball', () => {
     writeFileSync(join(app, 'bad.t2m'), 'LOCK WHERE tags HAS "x" LIMIT 5 MODE read_onl;\n');
     const t2m = (...args: string[]) => spawnSync(bin, args, { cwd: app, encoding: 'utf8' });
 
+    const cache = join(app, 'node_modules/text2mem/dist/cli/main.cjs.cache');
+    expect(existsSync(cache)).toBe(false);
     expect(t2m('--version').stdout.trim()).toBe(VERSION);
+    // The first run wrote the code cache the later ones compile the CLI with.
+    expect(existsSync(cache)).toBe(true);
     const ok = t2m('check', 'ok.t2m');
     expect([ok.status, ok.stdout]).toEqual([0, 'ok.t2m: ok (2 statements checked, dsl)\n']);
     const bad = t2m('check', 'bad.t2m');
