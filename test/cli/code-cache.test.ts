@@ -23,12 +23,12 @@ writeFileSync(main, [
   "process.on('exit', () => process.stdout.write(`${basename(__filename)} ${basename(__dirname) === basename(process.env.DIR) } ${module.exports.total} ${typeof exports}\\n`));",
 ].join('\n'));
 const runner = join(dir, 'runner.mjs');
-writeFileSync(runner, `import { runCached } from ${JSON.stringify(CODE_CACHE)};\nprocess.stderr.write(runCached(process.argv[2], process.argv[3]));\n`);
+writeFileSync(runner, `import { runCached } from ${JSON.stringify(CODE_CACHE)};\nprocess.stderr.write(runCached(process.argv[2], process.argv[3], process.argv[4]));\n`);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function run(cacheFile: string, env: Record<string, string> = {}): { state: string; stdout: string; status: number | null } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', runner, main, cacheFile], { encoding: 'utf8', env: { ...process.env, DIR: dir, ...env } });
+function run(cacheFile: string | [string, string], env: Record<string, string> = {}): { state: string; stdout: string; status: number | null } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', runner, main, ...(typeof cacheFile === 'string' ? [cacheFile] : cacheFile)], { encoding: 'utf8', env: { ...process.env, DIR: dir, ...env } });
   return { state: r.stderr, stdout: r.stdout, status: r.status };
 }
 
@@ -76,9 +76,60 @@ describe('the CLI bundle through the code cache', () => {
   });
 
   it('a cache that cannot be written changes nothing', () => {
-    const nowhere = join(dir, 'no-such-directory', 'main.cjs.cache');
+    // A path under a regular file: no one, not even root, can write it or make its directory.
+    const nowhere = join(main, 'main.cjs.cache');
     expect(run(nowhere)).toEqual({ state: 'none', ...expected });
-    expect(existsSync(join(dir, 'no-such-directory'))).toBe(false);
+    expect(run(nowhere)).toEqual({ state: 'none', ...expected });
+    expect(statSync(main).isFile()).toBe(true);
+  });
+
+  it('an install directory that cannot be written: the cache goes to the next place (the user cache), made if missing, and is read from there', () => {
+    const nowhere = join(main, 'main.cjs.cache');
+    const user = join(dir, 'user-cache', 'text2mem', 'cli.cache');
+    expect(run([nowhere, user])).toEqual({ state: 'none', ...expected });
+    expect(existsSync(user)).toBe(true);
+    expect(run([nowhere, user])).toEqual({ state: 'accepted', ...expected });
+    // A user copy another Node (or a damaged file) made is rejected and replaced where it was read.
+    writeFileSync(user, Buffer.alloc(64, 3));
+    expect(run([nowhere, user])).toEqual({ state: 'rejected', ...expected });
+    expect(run([nowhere, user])).toEqual({ state: 'accepted', ...expected });
+  });
+
+  it('with neither copy, the cache goes beside the bundle, not to the fallback', () => {
+    const beside = join(dir, 'first.cache');
+    const user = join(dir, 'user-cache-3', 'cli.cache');
+    expect(run([beside, user])).toEqual({ state: 'none', ...expected });
+    expect(existsSync(beside)).toBe(true);
+    expect(existsSync(user)).toBe(false);
+    expect(run([beside, user])).toEqual({ state: 'accepted', ...expected });
+  });
+
+  it('a user copy made for an older build is passed over for the one beside the bundle', () => {
+    const user = join(dir, 'user-cache-2', 'cli.cache');
+    const beside = join(dir, 'beside.cache');
+    run([join(main, 'x.cache'), user]);
+    expect(existsSync(user)).toBe(true);
+    const original = readFileSync(main, 'utf8');
+    try {
+      writeFileSync(main, original.replace('[1, 2, 3]', '[1, 2, 5]'));
+      utimesSync(main, new Date(), new Date(Date.now() + 9000));
+      // The user copy is stale by its header; nothing beside the bundle yet, so a new one is written
+      // where the stale one was read.
+      expect(run([beside, user])).toEqual({ state: 'rejected', ...expected, stdout: 'main.cjs true 30 object\n' });
+      expect(run([beside, user])).toEqual({ state: 'accepted', ...expected, stdout: 'main.cjs true 30 object\n' });
+      expect(existsSync(beside)).toBe(false);
+    } finally {
+      writeFileSync(main, original);
+    }
+  });
+
+  it('userCacheFile: under $XDG_CACHE_HOME, else ~/.cache; one file per bundle path', async () => {
+    const { userCacheFile } = await import('../../src/cli/code-cache.js');
+    const a = userCacheFile('/opt/a/dist/cli/main.cjs', { XDG_CACHE_HOME: '/x' });
+    expect(a).toMatch(/^\/x\/text2mem\/cli-[0-9a-f]{8}\.cache$/);
+    expect(userCacheFile('/opt/b/dist/cli/main.cjs', { XDG_CACHE_HOME: '/x' })).not.toBe(a);
+    expect(userCacheFile('/opt/a/dist/cli/main.cjs', { XDG_CACHE_HOME: '/x' })).toBe(a);
+    expect(userCacheFile('/opt/a/dist/cli/main.cjs', { HOME: '/h' })).toMatch(/\/\.cache\/text2mem\/cli-[0-9a-f]{8}\.cache$/);
   });
 
   it('T2M_CODE_CACHE=off neither reads nor writes it', () => {
