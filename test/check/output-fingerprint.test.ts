@@ -14,6 +14,7 @@ import type { IR } from '../../src/ir/schema.js';
 import { validateIr } from '../../src/ir/validate.js';
 import { irsToText, textToIr } from '../../src/pipeline.js';
 import { corpusIrs } from '../ir-corpus.js';
+import { irPaths, setAt } from '../support/mutate.js';
 
 /** Values some value rule refuses (a bad datetime, duration, rrule, number, reference) and some statement rule reads. */
 const BAD: readonly unknown[] = ['2025-13-45T00:00:00Z', '7 days', 'FREQ=NOPE', -5, 2.5, 1e20, { $ref: 'x' }, { $ref: 'a' }, '', ' ', {}, 'lock_mode'];
@@ -32,33 +33,13 @@ const PATCHES: ReadonlyArray<Record<string, unknown>> = [
   { start: '2026-01-01T00:00:00Z', end: '2025-01-01T00:00:00+08:00' },
 ];
 
-function paths(v: unknown, prefix: string[] = [], out: { path: string[]; leaf: boolean }[] = []): typeof out {
-  if (v !== null && typeof v === 'object') {
-    out.push({ path: prefix, leaf: false });
-    const entries = Array.isArray(v) ? v.map((x, i) => [String(i), x] as const) : Object.entries(v);
-    for (const [k, x] of entries) paths(x, [...prefix, k], out);
-  } else out.push({ path: prefix, leaf: true });
-  return out;
-}
-
-function setAt(root: unknown, path: readonly string[], value: unknown): unknown {
-  const copy = structuredClone(root) as Record<string, unknown>;
-  let o = copy;
-  for (const k of path.slice(0, -1)) {
-    if (o[k] === null || typeof o[k] !== 'object') o[k] = {};
-    o = o[k] as Record<string, unknown>;
-  }
-  o[path[path.length - 1]] = structuredClone(value);
-  return copy;
-}
-
 const fingerprint = (x: unknown) => createHash('sha256').update(JSON.stringify(x)).digest('hex').slice(0, 16);
 
 describe('the checker output, fixed', () => {
   const irs = corpusIrs().map(({ ir }) => validateIr(ir).ir!).filter(Boolean) as IR[];
   const mutated: IR[] = [];
   for (const ir of irs.filter((_, i) => i % 16 === 0)) {
-    for (const { path, leaf } of paths(ir)) {
+    for (const { path, leaf } of irPaths(ir)) {
       if (leaf) for (const bad of BAD) mutated.push(setAt(ir, path, bad) as IR);
       else if (!/^\d+$/.test(path[path.length - 1] ?? '')) {
         for (const [k, v] of EXTRA) mutated.push(setAt(ir, [...path, k], v) as IR);

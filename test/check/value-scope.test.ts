@@ -8,6 +8,7 @@ import { check, RULES, type Rule } from '../../src/check/index.js';
 import type { IR } from '../../src/ir/schema.js';
 import { validateIr } from '../../src/ir/validate.js';
 import { corpusIrs } from '../ir-corpus.js';
+import { irPaths, setAt } from '../support/mutate.js';
 
 /** The value rules alone (statement hooks read validated shapes; these IRs are mutated). */
 const scoped: Rule[] = RULES.filter((r) => r.value).map((r) => ({ ...r, statement: undefined }));
@@ -16,25 +17,6 @@ const everywhere: Rule[] = scoped.map((r) => ({ ...r, values: undefined }));
 
 /** Values each value rule refuses somewhere (a bad datetime, duration, rrule, number, reference). */
 const BAD: readonly unknown[] = ['2025-13-45T00:00:00Z', '7 days', 'FREQ=NOPE', -5, 2.5, 1e20, { $ref: 'x' }, 'RRULE:FREQ=DAILY;UNTIL=2025-10-24T00:00:00Z'];
-
-function leafPaths(v: unknown, prefix: string[] = [], out: string[][] = []): string[][] {
-  if (v !== null && typeof v === 'object') {
-    const entries = Array.isArray(v) ? v.map((x, i) => [String(i), x] as const) : Object.entries(v);
-    for (const [k, x] of entries) leafPaths(x, [...prefix, k], out);
-  } else out.push(prefix);
-  return out;
-}
-
-function setAt(root: unknown, path: readonly string[], value: unknown): unknown {
-  const copy = structuredClone(root) as Record<string, unknown>;
-  let o = copy;
-  for (const k of path.slice(0, -1)) {
-    if (o[k] === null || typeof o[k] !== 'object') o[k] = {};
-    o = o[k] as Record<string, unknown>;
-  }
-  o[path[path.length - 1]] = value;
-  return copy;
-}
 
 const strip = (ds: ReturnType<typeof check>) => ds.map((d) => `${d.code} ${d.path} ${d.message}`);
 
@@ -52,7 +34,7 @@ describe('value rules scoped by Rule.values', () => {
   it('report on IRs with a bad value at each field exactly what they report called on every value', () => {
     const mutated: unknown[] = [];
     for (const ir of irs.filter((_, i) => i % 8 === 0)) {
-      for (const path of leafPaths(ir)) for (const bad of BAD) mutated.push(setAt(ir, path, bad));
+      for (const { path, leaf } of irPaths(ir)) if (leaf) for (const bad of BAD) mutated.push(setAt(ir, path, bad));
     }
     const scopedOut = strip(check(mutated as IR[], { rules: scoped }));
     expect(scopedOut.length).toBeGreaterThan(1000);
