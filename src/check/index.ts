@@ -59,8 +59,11 @@ export function check(irs: readonly IR[], options: CheckOptions = {}): Diagnosti
     ctx.statement = (options.firstStatement ?? 0) + i;
     ctx.sourceMap = options.sourceMaps?.[i];
     ctx.index = i;
-    const hooks = statementRules(plan, ir.op);
+    const { hooks, gates } = statementRules(plan, ir.op);
     for (let r = 0; r < hooks.length; r++) {
+      // A hook whose fields this statement does not give has nothing to report (`Rule.given`).
+      const gate = gates[r];
+      if (gate !== undefined && !anyGiven(ir, gate)) continue;
       const rule = hooks[r];
       ctx.rule = rule;
       rule.statement!(ir, ctx);
@@ -99,20 +102,63 @@ interface Plan {
   /** All the rules, in order. */
   readonly all: readonly Rule[];
   /** By op: the rules whose statement hook runs on it (statementRules), made when first asked for. */
-  readonly byOp: Map<unknown, readonly Rule[]>;
+  readonly byOp: Map<unknown, StatementHooks>;
+}
+
+/** The paths of a `Rule.given` for one op, split; undefined when the hook runs on every statement of the op. */
+type Gate = readonly (readonly string[])[] | undefined;
+interface StatementHooks {
+  readonly hooks: readonly Rule[];
+  /** Each hook's gate (same index). */
+  readonly gates: readonly Gate[];
 }
 
 /**
  * The rules, in order, whose statement hook the checker calls on a statement of `op`: those with
- * a hook, unscoped or scoped to include the op (`Rule.ops`). One list per op, so a statement
- * looks at only the rules it runs; an op no IR has (a caller's unvalidated one) is not kept.
+ * a hook, unscoped or scoped to include the op (`Rule.ops`) and, when the rule says what it looks
+ * at (`Rule.given`), with some path for the op; each with the paths of which the statement must
+ * give one. One list per op, so a statement looks at only the rules it may need; an op no IR has
+ * (a caller's unvalidated one) is not kept.
  */
-function statementRules(plan: Plan, op: unknown): readonly Rule[] {
+function statementRules(plan: Plan, op: unknown): StatementHooks {
   const known = plan.byOp.get(op);
   if (known !== undefined) return known;
-  const hooks = plan.all.filter((rule) => rule.statement !== undefined && (rule.ops === undefined || rule.ops.has(op as Op)));
-  if (typeof op === 'string' && plan.byOp.size < 64) plan.byOp.set(op, hooks);
-  return hooks;
+  const hooks: Rule[] = [];
+  const gates: Gate[] = [];
+  for (const rule of plan.all) {
+    if (rule.statement === undefined || (rule.ops !== undefined && !rule.ops.has(op as Op))) continue;
+    if (rule.given === undefined) {
+      hooks.push(rule);
+      gates.push(undefined);
+      continue;
+    }
+    const paths: string[] = [];
+    for (const entry of rule.given) {
+      const colon = entry.indexOf(':');
+      const at = entry.slice(0, colon);
+      if (at === '*' || at === op) paths.push(entry.slice(colon + 1));
+    }
+    if (paths.length === 0) continue;
+    hooks.push(rule);
+    gates.push(paths.includes('') ? undefined : paths.map((p) => p.split('.')));
+  }
+  const found: StatementHooks = { hooks, gates };
+  if (typeof op === 'string' && plan.byOp.size < 64) plan.byOp.set(op, found);
+  return found;
+}
+
+/**
+ * Whether `ir` gives a value (not undefined) at one of the paths of `gate`, read as the hooks read
+ * them (`ir.target?.search`: a string's `search` is String.prototype's).
+ */
+function anyGiven(ir: unknown, gate: readonly (readonly string[])[]): boolean {
+  for (let p = 0; p < gate.length; p++) {
+    const keys = gate[p];
+    let v = ir;
+    for (let k = 0; k < keys.length && v !== undefined; k++) v = v === null ? undefined : (v as Record<string, unknown>)[keys[k]];
+    if (v !== undefined) return true;
+  }
+  return false;
 }
 const PLANS = new WeakMap<readonly Rule[], Plan>();
 

@@ -51,6 +51,15 @@ export interface Rule {
    */
   readonly ops?: ReadonlySet<Op>;
   /**
+   * What `statement` looks at: `Op:path` entries (`*:path` for every op; a dotted IR path, `''`
+   * for the whole statement). The hook reports nothing on a statement of an op that gives none of
+   * that op's paths (the value there is undefined), so the checker does not call it there: most
+   * statements give few of the fields a rule judges, and a call on a cold statement costs more
+   * than reading a field. Without it, every statement of its ops. It must admit every statement
+   * the hook can report on (test/check/given-scope.test.ts).
+   */
+  readonly given?: readonly string[];
+  /**
    * Called for every value of the statement's IR (objects, lists and scalars) with its dotted
    * path; with `values`, only for the values that scope admits.
    */

@@ -24,6 +24,7 @@ function appendClauseFix(map: SourceMap | undefined, clause: string): Fix | unde
 export const ConfirmationRule: Rule = {
   name: 'ConfirmationRule',
   codes: { 'all-requires-confirmation': 'error' },
+  given: ['*:target.all'],
   statement(ir, ctx) {
     if (ir.target?.all !== true) return;
     const stage = STAGE_OF[ir.op];

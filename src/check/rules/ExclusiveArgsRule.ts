@@ -14,6 +14,7 @@ export { EXCLUSIVE_GROUPS };
 export const ExclusiveArgsRule: Rule = {
   name: 'ExclusiveArgsRule',
   codes: { 'exclusive-args': 'error' },
+  given: EXCLUSIVE_GROUPS.map((g) => `${g.op ?? '*'}:${g.at}`),
   statement(ir, ctx) {
     // The usual case, at most one given, allocates nothing: indexed loops (no iterator results)
     // and no closure here (a closure over the loop's variables cost a context per group).

@@ -23,6 +23,7 @@ export const ExperienceRule: Rule = {
   name: 'ExperienceRule',
   ops: new Set(['Promote', 'Encode', 'Split', 'Retrieve']),
   codes: { 'reward-out-of-range': 'error', 'level-needs-search': 'error', 'level-mismatch': 'error', 'context-without-turn': 'warning', 'pick-over-k': 'warning' },
+  given: ['Promote:args.reward', 'Encode:args.episode_id', 'Split:args.level', 'Retrieve:args.level', ...TWO_STAGE_KEYS.map((k) => `Retrieve:args.${k}`)],
   statement(ir, ctx) {
     const args = (ir.args ?? {}) as Record<string, unknown>;
     const level = args.level;

@@ -12,6 +12,7 @@ export const FactRule: Rule = {
   name: 'FactRule',
   ops: new Set(['Encode', 'Retrieve', 'Summarize']),
   codes: { 'fact-needs-subject': 'error', 'fact-needs-attribute': 'error', 'as-of-with-history': 'error' },
+  given: ['Encode:args.attribute', ...FACT_ONLY.map((k) => `Encode:args.${k}`), 'Retrieve:args.as_of', 'Summarize:args.as_of'],
   statement(ir, ctx) {
     const a: Record<string, unknown> = ir.args ?? {};
     if (ir.op === 'Encode') {

@@ -8,6 +8,7 @@ export const LockPolicyRule: Rule = {
   name: 'LockPolicyRule',
   ops: new Set(['Lock']),
   codes: { 'policy-conflict': 'error' },
+  given: ['Lock:args.policy.deny'],
   statement(ir, ctx) {
     if (ir.op !== 'Lock') return;
     const allow = ir.args?.policy?.allow ?? [];

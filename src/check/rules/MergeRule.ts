@@ -10,6 +10,7 @@ export const MergeRule: Rule = {
   name: 'MergeRule',
   ops: new Set(['Merge']),
   codes: { 'merge-needs-two': 'error', 'merge-primary-not-in-ids': 'error' },
+  given: ['Merge:target.ids'],
   statement(ir, ctx) {
     if (ir.op !== 'Merge' || ir.target?.ids === undefined) return;
     // A reference (`$n`) stands for ids known only when the script runs: the engine checks those.

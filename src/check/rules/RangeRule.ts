@@ -52,6 +52,8 @@ export const RangeRule: Rule = {
   name: 'RangeRule',
   codes: { 'out-of-range': 'error', 'empty-weight-range': 'error' },
   values: { paths: [...BOUND_AT.keys()] },
+  // The statement hook compares the two weight bounds: without the lower one there is nothing to compare.
+  given: ['*:target.filter.weight_gte'],
   statement(ir, ctx) {
     const gte = valueAt(ir, 'target.filter.weight_gte');
     const lte = valueAt(ir, 'target.filter.weight_lte');

@@ -38,6 +38,8 @@ export const ReferenceRule: Rule = {
   name: 'ReferenceRule',
   codes: { 'ref-undefined': 'error', 'ref-before-let': 'error', 'let-duplicate': 'error', 'let-not-ids': 'error', 'ref-misplaced': 'error' },
   values: { where: hasRefKey, typeOf: 'object' },
+  // A binding, and the places a reference may stand (refsOf).
+  given: ['*:_let', '*:target.ids', ...Object.entries(REF_ARGS).map(([op, arg]) => `${op}:args.${arg}`)],
   statement(ir, ctx) {
     const name = ir._let;
     if (name !== undefined) {

@@ -48,6 +48,8 @@ function missing(ctx: RuleContext, path: string, message: string): void {
 export const RequiredFieldsRule: Rule = {
   name: 'RequiredFieldsRule',
   codes: { 'missing-field': 'error' },
+  // A need is missed where its fields are absent: its op's every statement is looked at.
+  given: [...NEEDS.map((n) => `${n.op}:`), 'Update:', '*:target.search.intent'],
   statement(ir, ctx) {
     // Indexed loops and no closure over the loop's variables (a context per need): the usual
     // statement, which has what it needs, allocates nothing.

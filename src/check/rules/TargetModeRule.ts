@@ -4,11 +4,13 @@
  * an `ids` selection is non-empty and names each id once.
  * Spec: spec/checks.md#target-mode
  */
-import { TARGET_MODES as MODES, isRef } from '../../language/index.js';
+import { OPS, TARGET_MODES as MODES, isRef } from '../../language/index.js';
 import type { Rule } from '../rule.js';
 
 export const TargetModeRule: Rule = {
   name: 'TargetModeRule',
+  // Encode may not have a target; every other op needs one (every statement is looked at).
+  given: OPS.map((op) => (op === 'Encode' ? 'Encode:target' : `${op}:`)),
   codes: {
     'target-required': 'error',
     'target-forbidden': 'error',

@@ -35,6 +35,7 @@ function startsAfterEnd(tr: Record<string, unknown>): boolean {
 export const TimeRangeRule: Rule = {
   name: 'TimeRangeRule',
   codes: { 'time-range-exclusive': 'error', 'time-range-incomplete': 'error', 'time-range-order': 'error' },
+  given: OPS.flatMap((op) => timeRangePaths(op).map((path) => `${op}:${path}`)),
   statement(ir, ctx) {
     const paths = pathsOf(ir.op);
     for (let p = 0; p < paths.length; p++) {

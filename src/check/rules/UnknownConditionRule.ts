@@ -57,6 +57,8 @@ function anyUnknown(ir: unknown): boolean {
 export const UnknownConditionRule: Rule = {
   name: 'UnknownConditionRule',
   codes: { 'unknown-condition': 'error' },
+  // Every condition object lies under `target`.
+  given: ['*:target'],
   statement(ir, ctx) {
     if (!anyUnknown(ir)) return;
     // The engine's own test (src/lower reportIgnored): only a read may leave a condition unapplied.

@@ -16,6 +16,7 @@ const TEXT_KEYS = ['type', 'subject', 'location', 'topic'] as const;
 export const VacuousConditionRule: Rule = {
   name: 'VacuousConditionRule',
   codes: { 'empty-condition': 'error' },
+  given: ['*:target.filter', '*:target.search'],
   statement(ir, ctx) {
     const target: unknown = ir.target;
     if (!isObject(target)) return;

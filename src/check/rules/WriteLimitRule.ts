@@ -12,6 +12,7 @@ export const WriteLimitRule: Rule = {
   name: 'WriteLimitRule',
   ops: new Set(OPS.filter(isWrite)),
   codes: { 'write-without-limit': 'warning' },
+  given: ['*:target.search', '*:target.filter'],
   statement(ir, ctx) {
     const target = ir.target;
     if (!target || !isWrite(ir.op)) return;
