@@ -229,16 +229,31 @@ function walk(value: unknown, node: Trie | undefined, keys: Array<string | numbe
   const star = next?.get('*');
   if (Array.isArray(value)) {
     for (let k = 0; k < value.length; k++) {
+      const v = value[k];
+      const child = next && (next.get(String(k)) ?? star);
+      if (idle(v, child, plan)) continue;
       keys[depth] = k;
-      walk(value[k], next && (next.get(String(k)) ?? star), keys, depth + 1, plan, ctx, state, skip);
+      walk(v, child, keys, depth + 1, plan, ctx, state, skip);
     }
   } else {
     for (const k in value) {
       if (!Object.hasOwn(value, k)) continue;
+      const v = (value as Record<string, unknown>)[k];
+      const child = next && (next.get(k) ?? star);
+      if (idle(v, child, plan)) continue;
       keys[depth] = k;
-      walk((value as Record<string, unknown>)[k], next && (next.get(k) ?? star), keys, depth + 1, plan, ctx, state, skip);
+      walk(v, child, keys, depth + 1, plan, ctx, state, skip);
     }
   }
+}
+
+/**
+ * A leaf (neither an object nor a number) no rule is called on at its place: most strings (texts,
+ * tags), which the walk then does not enter (entering it would call nothing and go no deeper).
+ */
+function idle(value: unknown, node: Trie | undefined, plan: Plan): boolean {
+  const type = typeof value;
+  return type !== 'object' && type !== 'number' && (node === undefined ? plan.off : node.calls).other.length === 0;
 }
 
 export interface CheckValuesOptions {

@@ -37,7 +37,7 @@ import { all as ioAll, run as ioRun, type Io } from '../execute/io.js';
 import { effectsOf, lockRefusal, writeRefusal } from '../execute/governance.js';
 import { asyncStoreMessage, openStore, Store, type StoreOptions } from '../execute/store.js';
 import { withoutFeedback, type Selector } from '../execute/experience.js';
-import { checkLimits, resolveLimits, type Limits } from './limits.js';
+import { checkLimits, resolveLimits, tooManyStatements, type Limits } from './limits.js';
 import { DEFAULT_TENANT } from '../compile/columns.js';
 
 export { DEFAULT_TENANT };
@@ -221,9 +221,12 @@ function prepareScript(irs: readonly unknown[], options: RunOptions): Prepared |
   const now = clock(options.now);
   if (!(now instanceof Date)) return refusedScript([now]);
   const limits = resolveLimits(options.limits);
-  const over = checkLimits(irs, limits);
+  // Validation's fast path first (one walk per statement): a statement it accepts within the
+  // text limit is neither measured again by the limits nor validated again.
+  const conforming = tooManyStatements(irs, limits) === undefined ? conformingOf(irs, limits.maxTextLength) : undefined;
+  const over = checkLimits(irs, limits, conforming);
   if (over.length) return refusedScript(over.map((d) => (d.statement === undefined ? d : locate(d, d.statement, options.sourceMaps))));
-  const checked = validateAndCheck(irs, options);
+  const checked = validateAndCheck(irs, options, conforming!);
   if (!checked.ok) return refusedScript(checked.diagnostics);
   const tenant = options.tenant ?? DEFAULT_TENANT;
   const badTenant = tenantProblem(tenant);
@@ -381,13 +384,22 @@ function resolveRefs(ir: IR, bindings: ReadonlyMap<string, Binding>): { ok: true
   return diagnostics.length ? { ok: false, diagnostics } : { ok: true, ir: copy };
 }
 
+/** Per statement, whether validation's fast path accepts it with no string over `maxTextLength` (src/ir/conforms.ts). */
+function conformingOf(irs: readonly unknown[], maxTextLength: number): boolean[] {
+  const out = new Array<boolean>(irs.length);
+  for (let i = 0; i < irs.length; i++) out[i] = conformsToIr(irs[i], maxTextLength);
+  return out;
+}
+
 /**
- * The front of the chain for IR values: shape (validateIr), then the cross-field invariants
- * (check, under the run's policy). Any error refuses the script; warnings are returned located.
+ * The front of the chain for IR values: shape (validateIr, unless `conforming` already said yes),
+ * then the cross-field invariants (check, under the run's policy). Any error refuses the script;
+ * warnings are returned located.
  */
 function validateAndCheck(
   irs: readonly unknown[],
   options: RunOptions,
+  conforming: readonly boolean[],
 ): { ok: true; irs: IR[]; diagnostics: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] } {
   const maps = options.sourceMaps;
   const diagnostics: Diagnostic[] = [];
@@ -396,7 +408,7 @@ function validateAndCheck(
   for (let i = 0; i < irs.length; i++) {
     const json = irs[i];
     // The compiled predicate says yes to most IRs without copying them; only the others go through zod (same verdict, src/ir/conforms.ts).
-    if (conformsToIr(json)) {
+    if (conforming[i]) {
       valid.push(json as IR);
       continue;
     }

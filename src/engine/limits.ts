@@ -30,16 +30,24 @@ export function resolveLimits(limits: Limits | undefined): Required<Limits> {
   return { maxStatements: limitOf(limits, 'maxStatements'), maxTextLength: limitOf(limits, 'maxTextLength'), maxRows: limitOf(limits, 'maxRows') };
 }
 
+/** The script has more statements than allowed. */
+export function tooManyStatements(irs: readonly unknown[], limits: Required<Limits>): Diagnostic | undefined {
+  if (irs.length <= limits.maxStatements) return undefined;
+  return diagnostic('limit-exceeded', `the script has ${irs.length} statements, over the limit of ${limits.maxStatements} (RunOptions.limits.maxStatements, t2m run --max-statements)`);
+}
+
 /**
  * The script's size against the limits, before validation: too many statements, or a string in
  * some statement's args longer than allowed (each reported at its path, the first few only).
+ * `within[i]` true says statement i has no string over the text limit (validation's fast path
+ * measured them on its walk, `conformsToIr(ir, maxTextLength)`): it is not walked again.
  */
-export function checkLimits(irs: readonly unknown[], limits: Required<Limits>): Diagnostic[] {
-  if (irs.length > limits.maxStatements) {
-    return [diagnostic('limit-exceeded', `the script has ${irs.length} statements, over the limit of ${limits.maxStatements} (RunOptions.limits.maxStatements, t2m run --max-statements)`)];
-  }
+export function checkLimits(irs: readonly unknown[], limits: Required<Limits>, within?: readonly boolean[]): Diagnostic[] {
+  const tooMany = tooManyStatements(irs, limits);
+  if (tooMany) return [tooMany];
   const out: Diagnostic[] = [];
   for (let statement = 0; statement < irs.length; statement++) {
+    if (within !== undefined && within[statement] === true) continue;
     const ir = irs[statement];
     const args = ir && typeof ir === 'object' ? (ir as Record<string, unknown>).args : undefined;
     if (longestString(args) > limits.maxTextLength) overLimit(args, statement, limits, out);

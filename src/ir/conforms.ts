@@ -16,6 +16,15 @@ import { isWellFormedText } from './validate.js';
 /** Whether `value`, found `depth` levels down in the IR (the IR itself is 0), conforms. */
 type Check = (value: unknown, depth: number) => boolean;
 
+/**
+ * The longest string value the walk under way admits (conformsToIr's `maxText`): a module
+ * variable, so that the checks stay (value, depth) and the usual call (no bound) compares with
+ * Infinity.
+ */
+let maxText = Infinity;
+/** A string no longer than `maxText` (strings the schema names and strings of open values alike). */
+const short = (v: string): boolean => v.length <= maxText;
+
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
@@ -27,7 +36,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
  */
 function plainJson(value: unknown, depth: number): boolean {
   switch (typeof value) {
-    case 'string': return isWellFormedText(value);
+    case 'string': return short(value) && isWellFormedText(value);
     case 'number': return Number.isFinite(value);
     case 'boolean': case 'undefined': return true;
     case 'object': {
@@ -70,18 +79,18 @@ function compile(schema: z.core.$ZodType, nearMiss: boolean, seen: Caches): Chec
     else return NEVER;
   }
   switch (def.type) {
-    case 'string': return pattern ? (v) => typeof v === 'string' && isWellFormedText(v) && pattern.test(v) : (v) => typeof v === 'string' && isWellFormedText(v);
+    case 'string': return pattern ? (v) => typeof v === 'string' && short(v) && isWellFormedText(v) && pattern.test(v) : (v) => typeof v === 'string' && short(v) && isWellFormedText(v);
     case 'number': return intOnly ? (v) => Number.isSafeInteger(v) : (v) => typeof v === 'number' && Number.isFinite(v);
     case 'boolean': return (v) => typeof v === 'boolean';
     case 'null': return (v) => v === null;
     case 'unknown': return plainJson;
     case 'enum': {
       const values = new Set(Object.values(def.entries as Record<string, unknown>));
-      return (v) => values.has(v as never);
+      return (v) => values.has(v as never) && (typeof v !== 'string' || short(v));
     }
     case 'literal': {
       const values = new Set(def.values as unknown[]);
-      return (v) => values.has(v);
+      return (v) => values.has(v) && (typeof v !== 'string' || short(v));
     }
     case 'optional': {
       const inner = compile(def.innerType as z.core.$ZodType, nearMiss, seen);
@@ -203,10 +212,12 @@ const STAGE_SET: ReadonlySet<unknown> = new Set(STAGES);
 /**
  * True when `validateIr(json)` would accept `json` as it is, with no diagnostic: the schema's
  * shape, no slip it reads with a warning (no stage or an unknown one, `filter.tags`,
- * `target.time_range`), no near-miss key, and JSON the store can hold. False says nothing: run
- * `validateIr`.
+ * `target.time_range`), no near-miss key, and JSON the store can hold; and, with `maxTextLength`,
+ * no string value in it longer than that (the engine's text limit, checked in the same walk). False
+ * says nothing: run `validateIr` (and measure the strings).
  */
-export function conformsToIr(json: unknown): boolean {
+export function conformsToIr(json: unknown, maxTextLength = Infinity): boolean {
+  maxText = maxTextLength;
   if (!isRecord(json)) return false;
   const check = OP_CHECKS.get(json.op);
   if (!check || !STAGE_SET.has(json.stage)) return false;

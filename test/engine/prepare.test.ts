@@ -67,3 +67,29 @@ describe('the run trace id', () => {
     expect(auditLog(store).length).toBe(before);
   });
 });
+
+describe('the text limit, measured on the walk of validation', () => {
+  it('refuses the same strings as a walk of every statement would: in args only, at their paths, the first ten', async () => {
+    const store = await createStore();
+    const limits = { maxTextLength: 10 };
+    const long = 'x'.repeat(11);
+    const enc = (text: string) => ({ stage: 'ENC', op: 'Encode', args: { payload: { text }, tags: ['t'] } });
+    // A long string outside args (a filter's subject) is not the limit's business; at the limit is within it.
+    const outside = run(store, [{ ...ret, target: { filter: { subject: long, limit: 5 } } }, enc('x'.repeat(10))], { now: '2026-01-01T00:00:00Z', limits });
+    expect(outside.diagnostics).toEqual([]);
+    expect(outside.ok).toBe(true);
+    // In args: a conforming statement, one that validation reads with a warning (no stage), and one it refuses.
+    const script = [enc('ok'), enc(long), { op: 'Encode', args: { payload: { text: 'a' }, facets: { k: long, j: ['y', long] } } }, { stage: 'ENC', op: 'Encode', args: { payload: { text: long }, bogus: 1 } }];
+    const r = run(store, script, { now: '2026-01-01T00:00:00Z', limits });
+    expect(r.ok).toBe(false);
+    expect(r.diagnostics.map((d) => `${d.statement} ${d.code} ${d.path}`)).toEqual([
+      '1 limit-exceeded args.payload.text',
+      '2 limit-exceeded args.facets.j.1',
+      '2 limit-exceeded args.facets.k',
+      '3 limit-exceeded args.payload.text',
+    ]);
+    // Eleven long strings: the first ten are reported.
+    const many = run(store, [{ stage: 'ENC', op: 'Encode', args: { payload: { text: 'a' }, tags: Array.from({ length: 11 }, () => long) } }], { now: '2026-01-01T00:00:00Z', limits });
+    expect(many.diagnostics).toHaveLength(10);
+  });
+});

@@ -99,6 +99,29 @@ describe('conformsToIr (the fast path of validation)', () => {
     }
     expect(conformsToIr({ ...base, args: {} })).toBe(clean({ ...base, args: {} }));
   });
+
+  it('with a text limit, answers true exactly when it would without and no string value is longer (keys do not count)', () => {
+    /** The longest string value of a JSON value (keys left out), as the engine's limit measures them. */
+    const longest = (v: unknown): number => (typeof v === 'string' ? v.length : v && typeof v === 'object' ? Math.max(0, ...Object.values(v).map(longest)) : 0);
+    let bounded = 0;
+    for (const ir of corpus) {
+      const n = longest(ir);
+      for (const max of [0, 3, n - 1, n, n + 1, Infinity]) {
+        const fast = conformsToIr(ir, max);
+        expect(fast, `${max} ${JSON.stringify(ir)}`).toBe(conformsToIr(ir) && n <= max);
+        if (!fast && conformsToIr(ir)) bounded++;
+      }
+    }
+    expect(bounded).toBeGreaterThan(1000);
+    // A long value in an open object (facets), and a long key, which does not count.
+    const ir = { stage: 'ENC', op: 'Encode', args: { payload: { text: 'abc' }, facets: { k: 'x'.repeat(50) }, tags: ['t'] } };
+    expect(conformsToIr(ir, 49)).toBe(false);
+    expect(conformsToIr(ir, 50)).toBe(true);
+    const keyed = { stage: 'ENC', op: 'Encode', args: { payload: { text: 'abc' }, facets: { ['k'.repeat(50)]: 'x' } } };
+    expect(conformsToIr(keyed, 10)).toBe(true);
+    // The bound is the call's own: the next call without one is unbounded.
+    expect(conformsToIr(ir)).toBe(true);
+  });
 });
 
 function nest(depth: number): unknown {
