@@ -175,7 +175,8 @@ export function run(store: Store, irs: readonly unknown[], options: RunOptions =
   if (store.async) return { ok: false, results: [], diagnostics: [asyncStore(store)] };
   const script = prepareScript(irs, options);
   if (!script.ok) return script.refused;
-  return store.transaction(() => store.drive(scriptIo(store, script, options)));
+  // One drive of the transaction around the script (not a drive inside `store.transaction`'s).
+  return store.drive(store.transactionIo(() => scriptIo(store, script, options)));
 }
 
 /** `run` on a store over either kind of driver (scripts on one store run one after another). */

@@ -189,8 +189,11 @@ export class Execution {
       const read = op.kind === 'Retrieve' || op.kind === 'Summarize';
       return yield* searchTarget(this, sel, { tenant: op.tenant, now: op.now, readerActor: op.actor, applyReadPermissions: read });
     }
-    const plan = compile(op, this.store.dialect);
-    let rows = yield* this.query(plan.target!, !this.lazy);
+    const stmt = compile(op, this.store.dialect).target!;
+    // `this.query`, inlined: one generator level less for the statement's main query.
+    this.sql.push(stmt);
+    let rows = (yield { kind: 'all', sql: stmt.sql, params: stmt.params }) as Row[];
+    if (!this.lazy) for (let i = 0; i < rows.length; i++) decodeOwnedRow(rows[i]);
     if (sel.ids) {
       const found = new Set(rows.map((r) => r.id));
       let missing = sel.ids.filter((id) => !found.has(id));
@@ -901,17 +904,19 @@ export function executeOperation(
 }
 
 /** `executeOperation` as queries, for either kind of driver (./io.ts). */
-export function* executeOperationIo(
+export function executeOperationIo(
   store: Store<AnySqlDriver>, op: Operation, index: number, limits: { readonly maxRows?: number } = {}, hooks: { readonly selector?: Selector } = {},
 ): Io<ExecuteResult> {
+  // Not a generator itself: the caller's `yield*` delegates straight to the verb's (each generator
+  // level a query passes through is resumed once per query).
   const x = new Execution(store, op, index);
-  if (op.kind === 'Encode') {
-    // One generator level less on the path every Encode's queries take, and none of the closures
-    // the other verbs need (function declarations are made on entry, whichever branch runs).
-    const written = yield* encode(x, op);
-    return x.refusal ? { ok: false, diagnostics: [x.refusal] } : { ok: true, result: yield* withAudit(x, written) };
-  }
-  return yield* executeTargetedIo(x, op, limits, hooks);
+  return op.kind === 'Encode' ? executeEncodeIo(x, op) : executeTargetedIo(x, op, limits, hooks);
+}
+
+/** `executeOperationIo` of an Encode: its record, then its audit entry. */
+function* executeEncodeIo(x: Execution, op: EncodeOp): Io<ExecuteResult> {
+  const written = yield* encode(x, op);
+  return x.refusal ? { ok: false, diagnostics: [x.refusal] } : { ok: true, result: yield* withAudit(x, written) };
 }
 
 /** `executeOperationIo` of a targeted operation (every verb but Encode): its target rows, then the verb. */
