@@ -8,6 +8,8 @@
  * asserts. Also the pipeline's ratio to the replay ("x SQL", as engine-perf.ts gives it).
  *
  * Run: T2M_ENGINE_B=/path/to/other/checkout/src/engine/index.ts npx tsx perf/situ-ab.ts [size] [rounds] [--db <path>]
+ *   (T2M_ENGINE_A=… puts another engine in this one's place: A/A runs show the noise, and swapping
+ *   the two shows whether the order of loading favours one)
  *   (sql.js in memory, or with --db store files on better-sqlite3: <path>.a, <path>.b and their
  *   replays, removed afterwards; a round is 50 retrieves then 50 updates per engine)
  */
@@ -23,7 +25,11 @@ if (!other) {
   console.error('set T2M_ENGINE_B to the other engine (…/src/engine/index.ts)');
   process.exit(2);
 }
-const engines: Record<'a' | 'b', Engine> = { a: await import('../src/engine/index.js'), b: await import(pathToFileURL(resolve(other)).href) };
+const first = process.env.T2M_ENGINE_A;
+const engines: Record<'a' | 'b', Engine> = {
+  a: first ? await import(pathToFileURL(resolve(first)).href) : await import('../src/engine/index.js'),
+  b: await import(pathToFileURL(resolve(other)).href),
+};
 const dbAt = process.argv.indexOf('--db');
 const DB = dbAt > 0 ? process.argv[dbAt + 1] : undefined;
 const positional = process.argv.slice(2).filter((_, i, all) => all[i] !== '--db' && all[i - 1] !== '--db');
@@ -32,7 +38,10 @@ const ROUNDS = Number(positional[1] ?? 12);
 const BATCH = 50;
 type FileStores = typeof import('../src/node/sqlite-file.js');
 const files: Record<'a' | 'b', FileStores> | undefined = DB
-  ? { a: await import('../src/node/sqlite-file.js'), b: await import(pathToFileURL(resolve(other, '../../node/sqlite-file.ts')).href) }
+  ? {
+    a: first ? await import(pathToFileURL(resolve(first, '../../node/sqlite-file.ts')).href) : await import('../src/node/sqlite-file.js'),
+    b: await import(pathToFileURL(resolve(other, '../../node/sqlite-file.ts')).href),
+  }
   : undefined;
 const created: string[] = [];
 async function storeOf(name: 'a' | 'b', suffix: string): Promise<any> {

@@ -1091,10 +1091,26 @@ function writeImages(changes: readonly Change[], back: boolean): { before: strin
  */
 function byAscendingId(changes: readonly Change[]): Change[] | undefined {
   for (const c of changes) if (!(Number.isSafeInteger(c.id) && c.id > 0 && c.id < 2 ** 32 - 1) || c.before === undefined || c.after === undefined) return undefined;
-  // Stable: of equal ids, the last change ends the run, and only it is kept.
-  const sorted = [...changes].sort((a, b) => a.id - b.id);
-  return sorted.filter((c, i) => i + 1 === sorted.length || sorted[i + 1].id !== c.id);
+  const n = changes.length;
+  if (n > ORDER_SPAN) {
+    // Stable: of equal ids, the last change ends the run, and only it is kept.
+    const sorted = [...changes].sort((a, b) => a.id - b.id);
+    return sorted.filter((c, i) => i + 1 === sorted.length || sorted[i + 1].id !== c.id);
+  }
+  // The same order by sorting numbers (no comparator called from the sort): id × 2^16 + position,
+  // exact below 2^48, so equal ids keep their order and the last of them comes last.
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) keys[i] = changes[i].id * ORDER_SPAN + i;
+  keys.sort();
+  const out: Change[] = [];
+  for (let i = 0; i < n; i++) {
+    if (i + 1 < n && Math.floor(keys[i + 1] / ORDER_SPAN) === Math.floor(keys[i] / ORDER_SPAN)) continue;
+    out.push(changes[keys[i] % ORDER_SPAN]);
+  }
+  return out;
 }
+/** Positions a sort key of `byAscendingId` holds below the id. */
+const ORDER_SPAN = 2 ** 16;
 
 /** Strings at least this long that the IR shares with an after image are stored once, in the image. */
 const AUDIT_SHARED_TEXT = 1024;
