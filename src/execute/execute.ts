@@ -444,13 +444,17 @@ export class Execution {
   readResult(rows: readonly Row[], include: readonly string[], scores: Record<number, number> | undefined, explain: Record<number, ScoreExplanation> | undefined): StatementResult {
     const ids: number[] = [];
     const projected: Record<string, unknown>[] = [];
+    // One pass over the rows for the ids, the projection and the provenance (provenanceOf's).
+    const provenance: Record<number, RecordProvenance> = {};
     for (let i = 0; i < rows.length; i++) {
-      ids.push(rows[i].id);
-      projected.push(project(rows[i], include));
+      const r = rows[i];
+      ids.push(r.id);
+      projected.push(project(r, include));
+      provenance[r.id] = { actor: stringOrNull(r.owner), trace_id: stringOrNull(r.trace_id), statement: numberOrNull(r.statement_index), episode: stringOrNull(r.episode), supersedes: numberOrNull(r.supersedes) };
     }
     return {
       index: this.index, op: this.op.kind, ids, changes: this.visibleChanges(), warnings: this.warnings, sql: this.sql,
-      dryRun: this.op.dryRun, rows: projected, scores, explain, provenance: provenanceOf(rows),
+      dryRun: this.op.dryRun, rows: projected, scores, explain, provenance,
     };
   }
 
