@@ -189,8 +189,11 @@ export class Execution {
       const read = op.kind === 'Retrieve' || op.kind === 'Summarize';
       return yield* searchTarget(this, sel, { tenant: op.tenant, now: op.now, readerActor: op.actor, applyReadPermissions: read });
     }
-    const plan = compile(op, this.store.dialect);
-    let rows = yield* this.query(plan.target!, !this.lazy);
+    const stmt = compile(op, this.store.dialect).target!;
+    // `this.query`, inlined: one generator level less for the statement's main query.
+    this.sql.push(stmt);
+    let rows = (yield { kind: 'all', sql: stmt.sql, params: stmt.params }) as Row[];
+    if (!this.lazy) for (let i = 0; i < rows.length; i++) decodeOwnedRow(rows[i]);
     if (sel.ids) {
       const found = new Set(rows.map((r) => r.id));
       let missing = sel.ids.filter((id) => !found.has(id));
@@ -441,13 +444,17 @@ export class Execution {
   readResult(rows: readonly Row[], include: readonly string[], scores: Record<number, number> | undefined, explain: Record<number, ScoreExplanation> | undefined): StatementResult {
     const ids: number[] = [];
     const projected: Record<string, unknown>[] = [];
+    // One pass over the rows for the ids, the projection and the provenance (provenanceOf's).
+    const provenance: Record<number, RecordProvenance> = {};
     for (let i = 0; i < rows.length; i++) {
-      ids.push(rows[i].id);
-      projected.push(project(rows[i], include));
+      const r = rows[i];
+      ids.push(r.id);
+      projected.push(project(r, include));
+      provenance[r.id] = { actor: stringOrNull(r.owner), trace_id: stringOrNull(r.trace_id), statement: numberOrNull(r.statement_index), episode: stringOrNull(r.episode), supersedes: numberOrNull(r.supersedes) };
     }
     return {
       index: this.index, op: this.op.kind, ids, changes: this.visibleChanges(), warnings: this.warnings, sql: this.sql,
-      dryRun: this.op.dryRun, rows: projected, scores, explain, provenance: provenanceOf(rows),
+      dryRun: this.op.dryRun, rows: projected, scores, explain, provenance,
     };
   }
 
@@ -901,17 +908,19 @@ export function executeOperation(
 }
 
 /** `executeOperation` as queries, for either kind of driver (./io.ts). */
-export function* executeOperationIo(
+export function executeOperationIo(
   store: Store<AnySqlDriver>, op: Operation, index: number, limits: { readonly maxRows?: number } = {}, hooks: { readonly selector?: Selector } = {},
 ): Io<ExecuteResult> {
+  // Not a generator itself: the caller's `yield*` delegates straight to the verb's (each generator
+  // level a query passes through is resumed once per query).
   const x = new Execution(store, op, index);
-  if (op.kind === 'Encode') {
-    // One generator level less on the path every Encode's queries take, and none of the closures
-    // the other verbs need (function declarations are made on entry, whichever branch runs).
-    const written = yield* encode(x, op);
-    return x.refusal ? { ok: false, diagnostics: [x.refusal] } : { ok: true, result: yield* withAudit(x, written) };
-  }
-  return yield* executeTargetedIo(x, op, limits, hooks);
+  return op.kind === 'Encode' ? executeEncodeIo(x, op) : executeTargetedIo(x, op, limits, hooks);
+}
+
+/** `executeOperationIo` of an Encode: its record, then its audit entry. */
+function* executeEncodeIo(x: Execution, op: EncodeOp): Io<ExecuteResult> {
+  const written = yield* encode(x, op);
+  return x.refusal ? { ok: false, diagnostics: [x.refusal] } : { ok: true, result: yield* withAudit(x, written) };
 }
 
 /** `executeOperationIo` of a targeted operation (every verb but Encode): its target rows, then the verb. */
@@ -1086,10 +1095,26 @@ function writeImages(changes: readonly Change[], back: boolean): { before: strin
  */
 function byAscendingId(changes: readonly Change[]): Change[] | undefined {
   for (const c of changes) if (!(Number.isSafeInteger(c.id) && c.id > 0 && c.id < 2 ** 32 - 1) || c.before === undefined || c.after === undefined) return undefined;
-  // Stable: of equal ids, the last change ends the run, and only it is kept.
-  const sorted = [...changes].sort((a, b) => a.id - b.id);
-  return sorted.filter((c, i) => i + 1 === sorted.length || sorted[i + 1].id !== c.id);
+  const n = changes.length;
+  if (n > ORDER_SPAN) {
+    // Stable: of equal ids, the last change ends the run, and only it is kept.
+    const sorted = [...changes].sort((a, b) => a.id - b.id);
+    return sorted.filter((c, i) => i + 1 === sorted.length || sorted[i + 1].id !== c.id);
+  }
+  // The same order by sorting numbers (no comparator called from the sort): id × 2^16 + position,
+  // exact below 2^48, so equal ids keep their order and the last of them comes last.
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) keys[i] = changes[i].id * ORDER_SPAN + i;
+  keys.sort();
+  const out: Change[] = [];
+  for (let i = 0; i < n; i++) {
+    if (i + 1 < n && Math.floor(keys[i + 1] / ORDER_SPAN) === Math.floor(keys[i] / ORDER_SPAN)) continue;
+    out.push(changes[keys[i] % ORDER_SPAN]);
+  }
+  return out;
 }
+/** Positions a sort key of `byAscendingId` holds below the id. */
+const ORDER_SPAN = 2 ** 16;
 
 /** Strings at least this long that the IR shares with an after image are stored once, in the image. */
 const AUDIT_SHARED_TEXT = 1024;

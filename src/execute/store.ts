@@ -131,8 +131,9 @@ export class Store<D extends AnySqlDriver = SqlDriver> {
    */
   *transactionIo<T>(body: () => Io<{ commit: boolean; value: T }>): Io<T> {
     const name = `t2m_${this.depth}`;
-    if (this.depth === 0) yield* io.begin();
-    else yield* io.exec(`SAVEPOINT ${name}`);
+    // The requests yielded as they are (what io.begin… yield), one generator each the less.
+    if (this.depth === 0) yield { kind: 'begin' };
+    else yield { kind: 'exec', sql: `SAVEPOINT ${name}` };
     this.depth++;
     let committed = false;
     try {
@@ -140,22 +141,22 @@ export class Store<D extends AnySqlDriver = SqlDriver> {
       if (commit) {
         this.depth--;
         committed = true;
-        if (this.depth === 0) yield* io.commit();
-        else yield* io.exec(`RELEASE ${name}`);
+        if (this.depth === 0) yield { kind: 'commit' };
+        else yield { kind: 'exec', sql: `RELEASE ${name}` };
       }
       return value;
     } catch (e) {
       // A failed COMMIT leaves the transaction open: roll it back.
-      if (committed && this.depth === 0) yield* io.rollback();
+      if (committed && this.depth === 0) yield { kind: 'rollback' };
       throw e;
     } finally {
       if (!committed) {
         this.depth--;
-        if (this.depth === 0) yield* io.rollback();
+        if (this.depth === 0) yield { kind: 'rollback' };
         else {
           // Two statements, one at a time: a driver runs a single statement from its statement cache.
-          yield* io.exec(`ROLLBACK TO ${name}`);
-          yield* io.exec(`RELEASE ${name}`);
+          yield { kind: 'exec', sql: `ROLLBACK TO ${name}` };
+          yield { kind: 'exec', sql: `RELEASE ${name}` };
         }
       }
     }

@@ -67,7 +67,9 @@ export const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
  * Filter values (tags HAS …) as written, duplicates dropped; blank ones are left out (what a blank
  * filter condition means is the filter's business, see target.ts).
  */
-export const dedupe = (xs: readonly string[]) => [...new Set(xs.filter((x) => x.trim() !== ''))];
+export const dedupe = (xs: readonly string[]): string[] =>
+  // No list, closure and set for the usual none or one (a filter's has_tags and not_tags, every statement).
+  xs.length === 0 ? [] : xs.length === 1 ? (xs[0].trim() !== '' ? [xs[0]] : []) : [...new Set(xs.filter((x) => x.trim() !== ''))];
 
 /**
  * A stored list of strings (tags, read/write white- and blacklists) exactly as written: no

@@ -29,9 +29,14 @@ export type LowerOp<O extends Op> = (l: Lowerer, ir: IROf<O>, base: OperationBas
 type Args<O extends Op> = NonNullable<IROf<O>['args']>;
 
 export const LOWER_OP: { readonly [O in Op]: LowerOp<O> } = {
-  // Object.assign rather than spreads into a literal (V8's slow path for a spread after keys), same keys in the same order.
+  // Object.assign rather than spreads into a literal (V8's slow path for a spread after keys), same
+  // keys in the same order (Encode, Update and Retrieve: the statements run most).
   Encode: (l, ir, base) => Object.assign({ kind: 'Encode' as const }, base, lowerEncode(l, ir)),
-  Update: (l, ir, base) => ({ kind: 'Update', ...base, selection: selection(l, ir), ...lowerUpdate(l, ir.args?.set ?? {}) }),
+  Update: (l, ir, base) => {
+    const sel = selection(l, ir);
+    const { set, facets } = lowerUpdate(l, ir.args?.set ?? {});
+    return Object.assign({ kind: 'Update' as const }, base, { selection: sel, set, facets });
+  },
   Label: (l, ir, base) => {
     const a = ir.args ?? {};
     const tags = storedList(l, a.tags ?? [], 'args.tags');
@@ -117,10 +122,10 @@ export const LOWER_OP: { readonly [O in Op]: LowerOp<O> } = {
     const include = ir.args?.include;
     const experience = experienceRetrieval(l, ir);
     const sel = selection(l, ir, undefined, experience?.level);
-    return {
-      kind: 'Retrieve', ...base, selection: inTime(l, ir, sel), include: include?.length ? [...new Set(['id', ...include])] : DEFAULT_INCLUDE,
-      ...(experience ? { experience } : {}),
-    };
+    const op = Object.assign({ kind: 'Retrieve' as const }, base, {
+      selection: inTime(l, ir, sel), include: include?.length ? [...new Set(['id', ...include])] : DEFAULT_INCLUDE,
+    });
+    return experience ? Object.assign(op, { experience }) : op;
   },
   Summarize: (l, ir, base) => {
     const a = ir.args ?? {};
@@ -139,7 +144,8 @@ function inTime(l: Lowerer, ir: IR, sel: Selection): Selection {
     else l.error('invalid-datetime', `AS OF needs a date-time, got ${JSON.stringify(a.as_of)}`, 'args.as_of');
   }
   if (a.history === true) out.history = true;
-  return { ...sel, ...out };
+  // The usual read (neither): the selection as it is (nobody else holds it), not a copy.
+  return a.as_of === undefined && a.history !== true ? sel : { ...sel, ...out };
 }
 
 /** RETRIEVE … LEVEL: the candidate stage's level and query, and how many the selector keeps (spec/semantics.md#experience-memory). */

@@ -50,6 +50,18 @@ describe('the run trace id', () => {
     expect(w.ok && w.chain[0].traceId).toBe(traces[0]);
   });
 
+  it('is a version 4 UUID, a new one per run, past the 64 ids drawn at a time', async () => {
+    const store = await createStore();
+    for (let i = 0; i < 150; i++) run(store, [enc(`t${i}`)], { now: '2026-01-01T00:00:00Z' });
+    const traces = auditLog(store).map((e) => e.traceId);
+    expect(traces).toHaveLength(150);
+    for (const t of traces) expect(t).toMatch(/^run-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(traces).size).toBe(150);
+    // Every hex digit of the random part turns up (a constant or stuck byte would not).
+    const digits = new Set(traces.flatMap((t) => [...String(t).slice(4).replace(/-/g, '')]));
+    expect(digits.size).toBe(16);
+  });
+
   it("the caller's trace id is used as given, by reads and writes alike", async () => {
     const store = await createStore();
     const r = run(store, [ret, enc('a')], { now: '2026-01-01T00:00:00Z', traceId: 'trace-7' });

@@ -51,6 +51,7 @@ describe('audit images in any order (imagesJson through byAscendingId)', () => {
     const change = (id: number, k: number) => ({ id, before: { w: k }, after: k % 3 ? { t: `x${k}` } : null });
     const cases = [
       [9, 7, 4, 2, 1], [30, 20], [5, 5], [9, 7, 7, 2], [9, 3, 12, 2], [8, 9, 1], [2 ** 32 - 1, 5, 1], [4, 0.5, 1], [3, 2, -1],
+      [2 ** 32 - 2, 3, 2 ** 32 - 2, 2 ** 32 - 3, 3], [7, 8, 7, 9, 8, 7],
     ];
     for (const ids of cases) {
       const changes = ids.map(change);
