@@ -62,8 +62,9 @@ describe('createMcpServer', () => {
   it('a store error is an error result with its diagnostic; other exceptions are the SDK\'s error results', async () => {
     const store = await createStore();
     const busy = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
-    const broken = { ...store, transaction: () => { throw busy; } } as unknown as Store;
-    Object.setPrototypeOf(broken, Object.getPrototypeOf(store));
+    // The driver refuses to begin, as SQLite does when another writer holds the file.
+    const broken = store;
+    (broken.driver as { begin: () => void }).begin = () => { throw busy; };
     const client = await connect({ store: broken, storeError: (e) => (e === busy ? diagnostic('store-busy', 'busy') : undefined) });
     const result = await call(client, 'run', { script: 'ENCODE "x";' });
     expect(result.isError).toBe(true);
