@@ -13,7 +13,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { NOW, encodeIr, filter, rng } from './workload.js';
+import { NOW, filter, populate } from './workload.js';
 
 type Engine = typeof import('../src/engine/index.js');
 type Stmt = { sql: string; params: unknown };
@@ -66,14 +66,7 @@ async function side(name: 'a' | 'b'): Promise<Side> {
   const store = await storeOf(name, '');
   const replayStore = await storeOf(name, '.direct');
   const replay = replayStore.driver;
-  const rand = rng(SIZE);
-  for (let done = 0; done < SIZE; done += 1000) {
-    const r = engine.run(store, Array.from({ length: Math.min(1000, SIZE - done) }, (_, j) => encodeIr(done + j, rand)), { now: NOW });
-    if (!r.ok) throw new Error(JSON.stringify(r.diagnostics[0]));
-    replay.begin();
-    for (const s of r.results.flatMap((x) => x.sql)) replay.all(s.sql, s.params);
-    replay.commit();
-  }
+  populate(engine, store, replay, SIZE);
   return { engine, store, replayStore, replay, retrieve: { pipeline: 0, replay: 0 }, update: { pipeline: 0, replay: 0 } };
 }
 

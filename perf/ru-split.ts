@@ -12,20 +12,14 @@ import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { NOW, encodeIr, filter, rng } from './workload.js';
+import { NOW, filter, populate } from './workload.js';
 
 const kind = process.argv[2] ?? 'update';
 const N = Number(process.argv[3] ?? 600);
 const engine: typeof import('../src/engine/index.js') = process.argv[4] ? await import(pathToFileURL(resolve(process.argv[4])).href) : await import('../src/engine/index.js');
 const store = await engine.createStore();
 const replay = (await engine.createStore()).driver;
-const rand = rng(10_000);
-for (let done = 0; done < 10_000; done += 1000) {
-  const r = engine.run(store, Array.from({ length: 1000 }, (_, j) => encodeIr(done + j, rand)), { now: NOW });
-  replay.begin();
-  for (const s of r.results.flatMap((x) => x.sql)) replay.all(s.sql, s.params);
-  replay.commit();
-}
+populate(engine, store, replay, 10_000);
 type Stmt = { sql: string; params: unknown };
 // Named functions: the profile is split by them.
 function pipeline(ir: unknown): readonly Stmt[] {

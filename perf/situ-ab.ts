@@ -16,7 +16,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { NOW, encodeIr, filter, rng } from './workload.js';
+import { NOW, filter, populate } from './workload.js';
 
 type Engine = typeof import('../src/engine/index.js');
 type Stmt = { sql: string; params: unknown };
@@ -70,14 +70,7 @@ async function side(name: 'a' | 'b'): Promise<Side> {
   const store = await storeOf(name, '');
   const replayStore = await storeOf(name, '.direct');
   const replay = replayStore.driver;
-  const rand = rng(SIZE);
-  for (let done = 0; done < SIZE; done += 1000) {
-    const r = engine.run(store, Array.from({ length: Math.min(1000, SIZE - done) }, (_, j) => encodeIr(done + j, rand)), { now: NOW });
-    if (!r.ok) throw new Error(JSON.stringify(r.diagnostics[0]));
-    replay.begin();
-    for (const s of r.results.flatMap((x) => x.sql)) replay.all(s.sql, s.params);
-    replay.commit();
-  }
+  populate(engine, store, replay, SIZE);
   // The driver's methods, timed (the same wrapper on both engines' stores).
   const clock = { t: 0 };
   const d = store.driver;

@@ -28,6 +28,32 @@ export function encodeIr(i: number, rand: () => number) {
   };
 }
 
+/** What `populate` needs of an engine and a driver (any checkout's, so typed structurally). */
+interface Runner {
+  run(store: never, irs: unknown[], options: { now: string }): { ok: boolean; diagnostics: readonly unknown[]; results: readonly { sql: readonly { sql: string; params: unknown }[] }[] };
+}
+interface Replay {
+  begin(): void;
+  all(sql: string, params: never): unknown;
+  commit(): void;
+}
+
+/**
+ * Fills `store` with `size` records of the workload through `engine`, in scripts of 1,000 Encodes
+ * (seeded with `size`), and replays each script's SQL on `replay` in one transaction, so both
+ * stores hold the same records.
+ */
+export function populate(engine: Runner, store: unknown, replay: Replay, size: number): void {
+  const rand = rng(size);
+  for (let done = 0; done < size; done += 1000) {
+    const r = engine.run(store as never, Array.from({ length: Math.min(1000, size - done) }, (_, j) => encodeIr(done + j, rand)), { now: NOW });
+    if (!r.ok) throw new Error(JSON.stringify(r.diagnostics[0]));
+    replay.begin();
+    for (const x of r.results) for (const s of x.sql) replay.all(s.sql, s.params as never);
+    replay.commit();
+  }
+}
+
 /** A tag + `months`-month window filter: about N × 2% × months/12 matches. */
 export function filter(k: number, months = 3) {
   const month = (k % 9) + 1;
