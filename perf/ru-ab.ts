@@ -10,38 +10,12 @@
  *   src/node/sqlite-file.ts: <path>.a, <path>.b and their replays, removed afterwards; each round
  *   is 100 retrieves then 100 updates per engine)
  */
-import { existsSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { SIZE, engines, files, removeStores, roundsOr, storeOf } from './ab-engines.js';
 import { NOW, filter, populate } from './workload.js';
 
 type Engine = typeof import('../src/engine/index.js');
 type Stmt = { sql: string; params: unknown };
-const other = process.env.T2M_ENGINE_B;
-if (!other) {
-  console.error('set T2M_ENGINE_B to the other engine (…/src/engine/index.ts)');
-  process.exit(2);
-}
-const engines: Record<'a' | 'b', Engine> = { a: await import('../src/engine/index.js'), b: await import(pathToFileURL(resolve(other)).href) };
-const dbAt = process.argv.indexOf('--db');
-const DB = dbAt > 0 ? process.argv[dbAt + 1] : undefined;
-const positional = process.argv.slice(2).filter((_, i, all) => all[i] !== '--db' && all[i - 1] !== '--db');
-const SIZE = Number(positional[0] ?? 10_000);
-const ROUNDS = Number(positional[1] ?? 6);
-type FileStores = typeof import('../src/node/sqlite-file.js');
-const files: Record<'a' | 'b', FileStores> | undefined = DB
-  ? { a: await import('../src/node/sqlite-file.js'), b: await import(pathToFileURL(resolve(other, '../../node/sqlite-file.ts')).href) }
-  : undefined;
-const created: string[] = [];
-async function storeOf(name: 'a' | 'b', suffix: string): Promise<any> {
-  if (!files) return engines[name].createStore();
-  const path = `${DB}.${name}${suffix}`;
-  if (existsSync(path)) throw new Error(`${path} exists; give --db a path whose files may be created`);
-  created.push(path);
-  const opened = files[name].openStoreFile(path);
-  if (!opened.ok) throw new Error(opened.diagnostics.map((d) => d.message).join('; '));
-  return opened.store;
-}
+const ROUNDS = roundsOr(6);
 const BATCH = 100;
 
 // CPU time (user + system) of this process, so that waiting for a core on a loaded machine is not counted.
@@ -101,13 +75,7 @@ for (let round = 0; round <= ROUNDS; round++) {
   }
 }
 const ratio = (x: { pipeline: number; replay: number }) => x.pipeline / x.replay;
-if (files) {
-  for (const s of Object.values(sides)) {
-    s.store.close();
-    s.replayStore.close();
-  }
-  for (const path of created) for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
-}
+removeStores(Object.values(sides));
 console.log(`${SIZE.toLocaleString('en-US')} memories, ${ROUNDS} × ${BATCH} statements per kind and engine, alternating (${files ? 'better-sqlite3 store files' : 'sql.js in memory'})`);
 for (const kind of ['retrieve', 'update'] as const) {
   const [a, b] = [sides.a[kind], sides.b[kind]];

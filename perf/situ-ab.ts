@@ -13,46 +13,13 @@
  *   (sql.js in memory, or with --db store files on better-sqlite3: <path>.a, <path>.b and their
  *   replays, removed afterwards; a round is 50 retrieves then 50 updates per engine)
  */
-import { existsSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { SIZE, engines, files, removeStores, roundsOr, storeOf } from './ab-engines.js';
 import { NOW, filter, populate } from './workload.js';
 
 type Engine = typeof import('../src/engine/index.js');
 type Stmt = { sql: string; params: unknown };
-const other = process.env.T2M_ENGINE_B;
-if (!other) {
-  console.error('set T2M_ENGINE_B to the other engine (…/src/engine/index.ts)');
-  process.exit(2);
-}
-const first = process.env.T2M_ENGINE_A;
-const engines: Record<'a' | 'b', Engine> = {
-  a: first ? await import(pathToFileURL(resolve(first)).href) : await import('../src/engine/index.js'),
-  b: await import(pathToFileURL(resolve(other)).href),
-};
-const dbAt = process.argv.indexOf('--db');
-const DB = dbAt > 0 ? process.argv[dbAt + 1] : undefined;
-const positional = process.argv.slice(2).filter((_, i, all) => all[i] !== '--db' && all[i - 1] !== '--db');
-const SIZE = Number(positional[0] ?? 10_000);
-const ROUNDS = Number(positional[1] ?? 12);
 const BATCH = 50;
-type FileStores = typeof import('../src/node/sqlite-file.js');
-const files: Record<'a' | 'b', FileStores> | undefined = DB
-  ? {
-    a: first ? await import(pathToFileURL(resolve(first, '../../node/sqlite-file.ts')).href) : await import('../src/node/sqlite-file.js'),
-    b: await import(pathToFileURL(resolve(other, '../../node/sqlite-file.ts')).href),
-  }
-  : undefined;
-const created: string[] = [];
-async function storeOf(name: 'a' | 'b', suffix: string): Promise<any> {
-  if (!files) return engines[name].createStore();
-  const path = `${DB}.${name}${suffix}`;
-  if (existsSync(path)) throw new Error(`${path} exists; give --db a path whose files may be created`);
-  created.push(path);
-  const opened = files[name].openStoreFile(path);
-  if (!opened.ok) throw new Error(opened.diagnostics.map((d) => d.message).join('; '));
-  return opened.store;
-}
+const ROUNDS = roundsOr(12);
 
 interface Side {
   readonly engine: Engine;
@@ -118,13 +85,7 @@ for (let round = 0; round <= ROUNDS; round++) {
     for (const name of round % 2 ? (['a', 'b'] as const) : (['b', 'a'] as const)) batch(sides[name], kind, (round * BATCH) % 900, round > 0);
   }
 }
-if (files) {
-  for (const s of Object.values(sides)) {
-    s.store.close();
-    s.replayStore.close();
-  }
-  for (const path of created) for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
-}
+removeStores(Object.values(sides));
 const sorted = (xs: number[]) => [...xs].sort((x, y) => x - y);
 const at = (xs: number[], q: number) => sorted(xs)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
