@@ -7,6 +7,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { populate } from './workload.js';
 
 type Engine = typeof import('../src/engine/index.js');
 type FileStores = typeof import('../src/node/sqlite-file.js');
@@ -44,6 +45,16 @@ export async function storeOf(name: 'a' | 'b', suffix: string): Promise<any> {
   const opened = files[name].openStoreFile(path);
   if (!opened.ok) throw new Error(opened.diagnostics.map((d) => d.message).join('; '));
   return opened.store;
+}
+
+/** Side `name`'s engine and two stores holding the workload's SIZE records: the pipeline's, and the replay's (its driver). */
+export async function openSide(name: 'a' | 'b'): Promise<{ engine: Engine; store: any; replayStore: any; replay: any }> {
+  const engine = engines[name];
+  const store = await storeOf(name, '');
+  const replayStore = await storeOf(name, '.direct');
+  const replay = replayStore.driver;
+  populate(engine, store, replay, SIZE);
+  return { engine, store, replayStore, replay };
 }
 
 /** Closes the sides' stores and removes the files `storeOf` created (store files only). */

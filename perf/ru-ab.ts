@@ -10,8 +10,8 @@
  *   src/node/sqlite-file.ts: <path>.a, <path>.b and their replays, removed afterwards; each round
  *   is 100 retrieves then 100 updates per engine)
  */
-import { SIZE, engines, files, removeStores, roundsOr, storeOf } from './ab-engines.js';
-import { NOW, filter, populate } from './workload.js';
+import { SIZE, files, openSide, removeStores, roundsOr } from './ab-engines.js';
+import { NOW, filter } from './workload.js';
 
 type Engine = typeof import('../src/engine/index.js');
 type Stmt = { sql: string; params: unknown };
@@ -36,11 +36,7 @@ interface Side {
 }
 
 async function side(name: 'a' | 'b'): Promise<Side> {
-  const engine = engines[name];
-  const store = await storeOf(name, '');
-  const replayStore = await storeOf(name, '.direct');
-  const replay = replayStore.driver;
-  populate(engine, store, replay, SIZE);
+  const { engine, store, replayStore, replay } = await openSide(name);
   return { engine, store, replayStore, replay, retrieve: { pipeline: 0, replay: 0 }, update: { pipeline: 0, replay: 0 } };
 }
 

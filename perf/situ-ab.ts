@@ -13,8 +13,8 @@
  *   (sql.js in memory, or with --db store files on better-sqlite3: <path>.a, <path>.b and their
  *   replays, removed afterwards; a round is 50 retrieves then 50 updates per engine)
  */
-import { SIZE, engines, files, removeStores, roundsOr, storeOf } from './ab-engines.js';
-import { NOW, filter, populate } from './workload.js';
+import { SIZE, files, openSide, removeStores, roundsOr } from './ab-engines.js';
+import { NOW, filter } from './workload.js';
 
 type Engine = typeof import('../src/engine/index.js');
 type Stmt = { sql: string; params: unknown };
@@ -33,11 +33,7 @@ interface Side {
 }
 
 async function side(name: 'a' | 'b'): Promise<Side> {
-  const engine = engines[name];
-  const store = await storeOf(name, '');
-  const replayStore = await storeOf(name, '.direct');
-  const replay = replayStore.driver;
-  populate(engine, store, replay, SIZE);
+  const { engine, store, replayStore, replay } = await openSide(name);
   // The driver's methods, timed (the same wrapper on both engines' stores).
   const clock = { t: 0 };
   const d = store.driver;
