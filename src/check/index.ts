@@ -95,6 +95,11 @@ interface Trie {
   readonly rules: Set<Rule>;
   readonly next: Map<string, Trie>;
   calls: Calls;
+  /**
+   * The dotted path of the values at this place, made once (a constant string, whose hash the
+   * rules' tables keep), or undefined when a segment on the way is `*`.
+   */
+  readonly path: string | undefined;
 }
 /** The calls at a place, by the `typeof` of the value there (a test scoped to one `typeOf` is left out of the others). */
 interface Calls {
@@ -199,7 +204,7 @@ function planOf(all: readonly Rule[]): Plan {
 /** The view of `rules` (value rules, in order): their trie and calls. */
 function viewOf(rules: readonly Rule[]): View {
   const none: Calls = { object: [], number: [], other: [] };
-  const root: Trie = { rules: new Set(), next: new Map(), calls: none };
+  const root: Trie = { rules: new Set(), next: new Map(), calls: none, path: '' };
   for (const rule of rules) {
     const scope = rule.values;
     if (!scope || !('paths' in scope)) continue;
@@ -207,7 +212,10 @@ function viewOf(rules: readonly Rule[]): View {
       let node = root;
       for (const segment of path === '' ? [] : path.split('.')) {
         let child = node.next.get(segment);
-        if (!child) node.next.set(segment, (child = { rules: new Set(), next: new Map(), calls: none }));
+        if (!child) {
+          const path = node.path === undefined || segment === '*' ? undefined : node.path === '' ? segment : `${node.path}.${segment}`;
+          node.next.set(segment, (child = { rules: new Set(), next: new Map(), calls: none, path }));
+        }
         node = child;
       }
       node.rules.add(rule);
@@ -254,7 +262,8 @@ function walk(value: unknown, node: Trie | undefined, keys: Array<string | numbe
     const { rule, where } = calls[i];
     if (where !== undefined && !where(value)) continue;
     state.rule = rule;
-    rule.value!(value, (path ??= pathOf(keys, depth)), ctx);
+    // A place on the trie reached by its own keys has its path made already (none reached by a `*` has).
+    rule.value!(value, (path ??= node?.path ?? pathOf(keys, depth)), ctx);
   }
   if (value === null || typeof value !== 'object') return;
   const next = node !== undefined && node.next.size > 0 ? node.next : undefined;
