@@ -12,7 +12,7 @@ import type { SourceMap } from './diagnostics/sourceMap.js';
 import { astToIr, dslName, irsToScript } from './convert/index.js';
 import { type JsonItem, readJson, readJsonl } from './ir/json.js';
 import type { IR } from './ir/schema.js';
-import { conformsToIr } from './ir/conforms.js';
+import { irConformance } from './ir/conforms.js';
 import { validateIr } from './ir/validate.js';
 import { print } from './print/index.js';
 import { parse } from './syntax/index.js';
@@ -109,13 +109,17 @@ export function validateAndCheck(
   const sourceMaps: SourceMap[] = [];
   const diagnostics: Diagnostic[] = [];
   const statements: number[] = [];
+  // Per IR, whether validation's walk vouched for it to the checker (CheckOptions.vouched).
+  const vouched: boolean[] = [];
   items.forEach((item, i) => {
     const statement = item.statement ?? i;
     // The usual case, an IR validation has nothing to say about, is decided without zod.
-    if (conformsToIr(item.value)) {
+    const conformance = irConformance(item.value);
+    if (conformance !== 'no') {
       irs.push(item.value as IR);
       sourceMaps.push(item.sourceMap);
       statements.push(statement);
+      vouched.push(conformance === 'vouched');
       return;
     }
     const wording = source === 'dsl' ? dslName : undefined;
@@ -132,9 +136,10 @@ export function validateAndCheck(
     irs.push(v.ir);
     sourceMaps.push(item.sourceMap);
     statements.push(statement);
+    vouched.push(false);
   });
   // check() numbers statements by position among the valid ones; map them back to the script's.
-  const checked = check(irs, { sourceMaps, source, wording: source === 'dsl' ? dslName : undefined }).map((d) => (d.statement === undefined ? d : { ...d, statement: statements[d.statement] }));
+  const checked = check(irs, { sourceMaps, source, wording: source === 'dsl' ? dslName : undefined, vouched }).map((d) => (d.statement === undefined ? d : { ...d, statement: statements[d.statement] }));
   diagnostics.push(...checked);
   diagnostics.sort((a, b) => (a.statement ?? -1) - (b.statement ?? -1) || (a.range?.start.offset ?? 0) - (b.range?.start.offset ?? 0));
   return { irs, sourceMaps, diagnostics: applyPolicy(diagnostics, options.policy ?? 'default') };

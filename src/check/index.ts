@@ -5,6 +5,7 @@
  */
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
 import { resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
+import { VOUCHED_TESTS } from '../ir/conforms.js';
 import type { IR, Op } from '../ir/schema.js';
 import type { FieldWording } from '../ir/validate.js';
 import type { InputLanguage, Report, Rule, RuleContext } from './rule.js';
@@ -24,6 +25,14 @@ export interface CheckOptions {
   readonly source?: InputLanguage;
   /** How DSL input names IR fields (the front end's `dslName`); without it messages name IR paths. */
   readonly wording?: FieldWording;
+  /**
+   * One flag per IR (same index): true says validation's walk vouched for it (`irConformance`
+   * answered `vouched`: no value of it passes a test of VOUCHED_TESTS), so the rules scoped by
+   * those tests have nothing to report there and the checker walks only the paths the other
+   * value rules name. Without it (or false) every value is walked: the default, for IRs from
+   * anywhere.
+   */
+  readonly vouched?: readonly boolean[];
 }
 
 /**
@@ -68,7 +77,10 @@ export function check(irs: readonly IR[], options: CheckOptions = {}): Diagnosti
       ctx.rule = rule;
       rule.statement!(ir, ctx);
     }
-    if (plan.rules.length) walk(ir, plan.root, [], 0, plan, ctx, ctx, undefined);
+    if (plan.rules.length) {
+      const view = options.vouched?.[i] === true ? plan.lean : plan.full;
+      walk(ir, view.root, [], 0, view, ctx, ctx, undefined);
+    }
   }
   return applyPolicy(out, options.policy ?? 'default');
 }
@@ -83,6 +95,11 @@ interface Trie {
   readonly rules: Set<Rule>;
   readonly next: Map<string, Trie>;
   calls: Calls;
+  /**
+   * The dotted path of the values at this place, made once (a constant string, whose hash the
+   * rules' tables keep), or undefined when a segment on the way is `*`.
+   */
+  readonly path: string | undefined;
 }
 /** The calls at a place, by the `typeof` of the value there (a test scoped to one `typeOf` is left out of the others). */
 interface Calls {
@@ -94,11 +111,23 @@ interface Call {
   readonly rule: Rule;
   readonly where: ((value: unknown) => boolean) | undefined;
 }
+/** The value rules' calls, laid on the trie of their paths (`root`) and off it (`off`). */
+interface View {
+  readonly root: Trie;
+  readonly off: Calls;
+  /** No rule is called off the trie: the walk leaves the values there alone. */
+  readonly offIdle: boolean;
+}
 interface Plan {
   /** The value rules. */
   readonly rules: readonly Rule[];
-  readonly root: Trie;
-  readonly off: Calls;
+  /** Every value rule. */
+  readonly full: View;
+  /**
+   * The value rules but those scoped by a test of VOUCHED_TESTS, for a statement validation's
+   * walk vouched for (`CheckOptions.vouched`): as no value of it passes one, those report nothing.
+   */
+  readonly lean: View;
   /** All the rules, in order. */
   readonly all: readonly Rule[];
   /** By op: the rules whose statement hook runs on it (statementRules), made when first asked for. */
@@ -166,8 +195,16 @@ function planOf(all: readonly Rule[]): Plan {
   const cached = PLANS.get(all);
   if (cached) return cached;
   const rules = all.filter((r) => r.value);
+  const vouchedFor = (rule: Rule): boolean => rule.values !== undefined && 'where' in rule.values && VOUCHED_TESTS.has(rule.values.where);
+  const plan: Plan = { rules, full: viewOf(rules), lean: viewOf(rules.filter((r) => !vouchedFor(r))), all, byOp: new Map() };
+  PLANS.set(all, plan);
+  return plan;
+}
+
+/** The view of `rules` (value rules, in order): their trie and calls. */
+function viewOf(rules: readonly Rule[]): View {
   const none: Calls = { object: [], number: [], other: [] };
-  const root: Trie = { rules: new Set(), next: new Map(), calls: none };
+  const root: Trie = { rules: new Set(), next: new Map(), calls: none, path: '' };
   for (const rule of rules) {
     const scope = rule.values;
     if (!scope || !('paths' in scope)) continue;
@@ -175,7 +212,10 @@ function planOf(all: readonly Rule[]): Plan {
       let node = root;
       for (const segment of path === '' ? [] : path.split('.')) {
         let child = node.next.get(segment);
-        if (!child) node.next.set(segment, (child = { rules: new Set(), next: new Map(), calls: none }));
+        if (!child) {
+          const path = node.path === undefined || segment === '*' ? undefined : node.path === '' ? segment : `${node.path}.${segment}`;
+          node.next.set(segment, (child = { rules: new Set(), next: new Map(), calls: none, path }));
+        }
         node = child;
       }
       node.rules.add(rule);
@@ -193,9 +233,8 @@ function planOf(all: readonly Rule[]): Plan {
     for (const child of node.next.values()) fill(child);
   };
   fill(root);
-  const plan: Plan = { rules, root, off: callsAt(undefined), all, byOp: new Map() };
-  PLANS.set(all, plan);
-  return plan;
+  const off = callsAt(undefined);
+  return { root, off, offIdle: off.object.length + off.number.length + off.other.length === 0 };
 }
 
 /** The dotted path of the value `keys[0..depth)` leads to. */
@@ -206,43 +245,46 @@ function pathOf(keys: ReadonlyArray<string | number>, depth: number): string {
 }
 
 /**
- * Calls each value rule of `plan` whose scope admits it on `value` and every value under it (but
+ * Calls each value rule of `view` whose scope admits it on `value` and every value under it (but
  * those under `skip`), in the rules' order, with its dotted path: `keys[0..depth)` is how the
- * walk got to `value`, and `node` the scopes' trie there. The path is built only when a rule is
+ * walk got to `value`, and `node` the scopes' trie there. When no rule is called off the trie
+ * (`offIdle`), only the values on it are visited. The path is built only when a rule is
  * called on the value (or to look it up in `skip`): most values (texts, tags, facets) are judged
  * by no rule, and building a path for each was a quarter of checking.
  */
-function walk(value: unknown, node: Trie | undefined, keys: Array<string | number>, depth: number, plan: Plan, ctx: RuleContext, state: { rule: Rule }, skip: ReadonlySet<string> | undefined): void {
+function walk(value: unknown, node: Trie | undefined, keys: Array<string | number>, depth: number, view: View, ctx: RuleContext, state: { rule: Rule }, skip: ReadonlySet<string> | undefined): void {
   let path: string | undefined;
   if (skip !== undefined && skip.size > 0 && skip.has((path = pathOf(keys, depth)))) return;
-  const at = node === undefined ? plan.off : node.calls;
+  const at = node === undefined ? view.off : node.calls;
   const type = typeof value;
   const calls = type === 'object' ? at.object : type === 'number' ? at.number : at.other;
   for (let i = 0; i < calls.length; i++) {
     const { rule, where } = calls[i];
     if (where !== undefined && !where(value)) continue;
     state.rule = rule;
-    rule.value!(value, (path ??= pathOf(keys, depth)), ctx);
+    // A place on the trie reached by its own keys has its path made already (none reached by a `*` has).
+    rule.value!(value, (path ??= node?.path ?? pathOf(keys, depth)), ctx);
   }
   if (value === null || typeof value !== 'object') return;
   const next = node !== undefined && node.next.size > 0 ? node.next : undefined;
+  if (next === undefined && view.offIdle) return;
   const star = next?.get('*');
   if (Array.isArray(value)) {
     for (let k = 0; k < value.length; k++) {
       const v = value[k];
       const child = next && (next.get(String(k)) ?? star);
-      if (idle(v, child, plan)) continue;
+      if ((child === undefined && view.offIdle) || idle(v, child, view)) continue;
       keys[depth] = k;
-      walk(v, child, keys, depth + 1, plan, ctx, state, skip);
+      walk(v, child, keys, depth + 1, view, ctx, state, skip);
     }
   } else {
     for (const k in value) {
       if (!Object.hasOwn(value, k)) continue;
       const v = (value as Record<string, unknown>)[k];
       const child = next && (next.get(k) ?? star);
-      if (idle(v, child, plan)) continue;
+      if ((child === undefined && view.offIdle) || idle(v, child, view)) continue;
       keys[depth] = k;
-      walk(v, child, keys, depth + 1, plan, ctx, state, skip);
+      walk(v, child, keys, depth + 1, view, ctx, state, skip);
     }
   }
 }
@@ -251,9 +293,9 @@ function walk(value: unknown, node: Trie | undefined, keys: Array<string | numbe
  * A leaf (neither an object nor a number) no rule is called on at its place: most strings (texts,
  * tags), which the walk then does not enter (entering it would call nothing and go no deeper).
  */
-function idle(value: unknown, node: Trie | undefined, plan: Plan): boolean {
+function idle(value: unknown, node: Trie | undefined, view: View): boolean {
   const type = typeof value;
-  return type !== 'object' && type !== 'number' && (node === undefined ? plan.off : node.calls).other.length === 0;
+  return type !== 'object' && type !== 'number' && (node === undefined ? view.off : node.calls).other.length === 0;
 }
 
 export interface CheckValuesOptions {
@@ -293,7 +335,7 @@ export function checkValues(json: unknown, options: CheckValuesOptions = {}): Di
     index: 0,
     report: (r) => out.push(toDiagnostic(r, state.rule, statement, options.sourceMap)),
   };
-  walk(json, plan.root, [], 0, plan, ctx, state, skip);
+  walk(json, plan.full.root, [], 0, plan.full, ctx, state, skip);
   return applyPolicy(out, options.policy ?? 'default');
 }
 

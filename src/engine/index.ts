@@ -21,7 +21,7 @@ import { type Diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
 import { resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
 import type { IR } from '../ir/schema.js';
 import { validateIr } from '../ir/validate.js';
-import { conformsToIr } from '../ir/conforms.js';
+import { irConformance } from '../ir/conforms.js';
 import { DERIVED_COLUMNS } from '../compile/columns.js';
 import { searchTextOf } from '../execute/text.js';
 
@@ -243,11 +243,12 @@ function prepareScript(irs: readonly unknown[], options: RunOptions): Prepared |
   if (!(now instanceof Date)) return refusedScript([now]);
   const limits = resolveLimits(options.limits);
   // Validation's fast path first (one walk per statement): a statement it accepts within the
-  // text limit is neither measured again by the limits nor validated again.
-  const conforming = tooManyStatements(irs, limits) === undefined ? conformingOf(irs, limits.maxTextLength) : undefined;
-  const over = checkLimits(irs, limits, conforming);
+  // text limit is neither measured again by the limits nor validated again, and one it vouches
+  // for is checked without a walk of every value (CheckOptions.vouched).
+  const fast = tooManyStatements(irs, limits) === undefined ? conformingOf(irs, limits.maxTextLength) : undefined;
+  const over = checkLimits(irs, limits, fast?.conforming);
   if (over.length) return refusedScript(over.map((d) => (d.statement === undefined ? d : locate(d, d.statement, options.sourceMaps))));
-  const checked = validateAndCheck(irs, options, conforming!);
+  const checked = validateAndCheck(irs, options, fast!);
   if (!checked.ok) return refusedScript(checked.diagnostics);
   const tenant = options.tenant ?? DEFAULT_TENANT;
   const badTenant = tenantProblem(tenant);
@@ -405,11 +406,23 @@ function resolveRefs(ir: IR, bindings: ReadonlyMap<string, Binding>): { ok: true
   return diagnostics.length ? { ok: false, diagnostics } : { ok: true, ir: copy };
 }
 
-/** Per statement, whether validation's fast path accepts it with no string over `maxTextLength` (src/ir/conforms.ts). */
-function conformingOf(irs: readonly unknown[], maxTextLength: number): boolean[] {
-  const out = new Array<boolean>(irs.length);
-  for (let i = 0; i < irs.length; i++) out[i] = conformsToIr(irs[i], maxTextLength);
-  return out;
+/** What validation's fast path says of each statement (src/ir/conforms.ts). */
+interface Conforming {
+  /** It accepts the statement, with no string over the text limit. */
+  readonly conforming: readonly boolean[];
+  /** It also vouched for it to the checker (`irConformance` answered `vouched`). */
+  readonly vouched: readonly boolean[];
+}
+
+function conformingOf(irs: readonly unknown[], maxTextLength: number): Conforming {
+  const conforming = new Array<boolean>(irs.length);
+  const vouched = new Array<boolean>(irs.length);
+  for (let i = 0; i < irs.length; i++) {
+    const c = irConformance(irs[i], maxTextLength);
+    conforming[i] = c !== 'no';
+    vouched[i] = c === 'vouched';
+  }
+  return { conforming, vouched };
 }
 
 /**
@@ -420,9 +433,10 @@ function conformingOf(irs: readonly unknown[], maxTextLength: number): boolean[]
 function validateAndCheck(
   irs: readonly unknown[],
   options: RunOptions,
-  conforming: readonly boolean[],
+  fast: Conforming,
 ): { ok: true; irs: IR[]; diagnostics: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] } {
   const maps = options.sourceMaps;
+  const conforming = fast.conforming;
   const diagnostics: Diagnostic[] = [];
   const valid: IR[] = [];
   // Indexed loops: an entries() iterator makes a pair per statement.
@@ -449,7 +463,8 @@ function validateAndCheck(
     }
     if (hasErrors(diagnostics)) return { ok: false, diagnostics };
   }
-  const found = check(valid, { sourceMaps: maps, policy: options.policy ?? 'default' });
+  // Every statement is in `valid` at its own index (a refused one returned above).
+  const found = check(valid, { sourceMaps: maps, policy: options.policy ?? 'default', vouched: fast.vouched });
   for (let i = 0; i < found.length; i++) {
     const d = found[i];
     // The checker's diagnostics are made for this run and carry their statement and the range

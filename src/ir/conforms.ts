@@ -6,10 +6,15 @@
  * does not know, which makes it answer false for every value) the caller runs `validateIr`, whose
  * diagnostics are then the only ones. So the diagnostics are `validateIr`'s whatever it answers
  * (test/ir/conforms.test.ts checks the two agree on the corpus and on mutated IRs).
+ *
+ * The same walk also vouches for the checker (`irConformance`): it applies the tests by which
+ * value rules are scoped anywhere (`VOUCHED_TESTS`: a `$ref` key, an unsafe integer) to every
+ * object and number it visits, so that the checker need not visit every value of an IR in which
+ * none passes (src/check/index.ts, `CheckOptions.vouched`).
  */
 import { z } from 'zod';
 import { closest } from '../diagnostics/suggest.js';
-import { MAX_IR_DEPTH, STAGES } from '../language/index.js';
+import { MAX_IR_DEPTH, STAGES, hasRefKey, isUnsafeInteger } from '../language/index.js';
 import { IR } from './schema.js';
 import { isWellFormedText } from './validate.js';
 
@@ -25,6 +30,20 @@ let maxText = Infinity;
 /** A string no longer than `maxText` (strings the schema names and strings of open values alike). */
 const short = (v: string): boolean => v.length <= maxText;
 
+/**
+ * The tests of a value alone that scope value rules anywhere in a statement (`Rule.values.where`)
+ * which this walk applies to every object (`hasRefKey`) and number (`isUnsafeInteger`) it visits.
+ */
+export const VOUCHED_TESTS: ReadonlySet<(value: unknown) => boolean> = new Set([hasRefKey, isUnsafeInteger]);
+
+/**
+ * Whether the walk under way has met a value some test of VOUCHED_TESTS passes (a module
+ * variable, as `maxText`). A check that fails may have set it on the way (a union's option tried
+ * first): that only costs the vouch, never makes a wrong one, since a walk that answers true has
+ * visited every value of the IR.
+ */
+let picked = false;
+
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
@@ -37,7 +56,9 @@ const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typ
 function plainJson(value: unknown, depth: number): boolean {
   switch (typeof value) {
     case 'string': return short(value) && isWellFormedText(value);
-    case 'number': return Number.isFinite(value);
+    case 'number':
+      if (isUnsafeInteger(value)) picked = true;
+      return Number.isFinite(value);
     case 'boolean': case 'undefined': return true;
     case 'object': {
       if (value === null) return true;
@@ -46,6 +67,7 @@ function plainJson(value: unknown, depth: number): boolean {
         for (const v of value) if (!plainJson(v, depth + 1)) return false;
         return true;
       }
+      if (hasRefKey(value)) picked = true;
       for (const key in value) {
         if (!Object.hasOwn(value, key)) continue;
         if (!isWellFormedText(key) || !plainJson((value as Record<string, unknown>)[key], depth + 1)) return false;
@@ -80,18 +102,17 @@ function compile(schema: z.core.$ZodType, nearMiss: boolean, seen: Caches): Chec
   }
   switch (def.type) {
     case 'string': return pattern ? (v) => typeof v === 'string' && short(v) && isWellFormedText(v) && pattern.test(v) : (v) => typeof v === 'string' && short(v) && isWellFormedText(v);
-    case 'number': return intOnly ? (v) => Number.isSafeInteger(v) : (v) => typeof v === 'number' && Number.isFinite(v);
+    // A safe integer is not an unsafe one; any other number is looked at.
+    case 'number': return intOnly ? (v) => Number.isSafeInteger(v) : (v) => {
+      if (typeof v !== 'number' || !Number.isFinite(v)) return false;
+      if (isUnsafeInteger(v)) picked = true;
+      return true;
+    };
     case 'boolean': return (v) => typeof v === 'boolean';
     case 'null': return (v) => v === null;
     case 'unknown': return plainJson;
-    case 'enum': {
-      const values = new Set(Object.values(def.entries as Record<string, unknown>));
-      return (v) => values.has(v as never) && (typeof v !== 'string' || short(v));
-    }
-    case 'literal': {
-      const values = new Set(def.values as unknown[]);
-      return (v) => values.has(v) && (typeof v !== 'string' || short(v));
-    }
+    case 'enum': return oneOf(new Set(Object.values(def.entries as Record<string, unknown>)));
+    case 'literal': return oneOf(new Set(def.values as unknown[]));
     case 'optional': {
       const inner = compile(def.innerType as z.core.$ZodType, nearMiss, seen);
       return (v, depth) => v === undefined || inner(v, depth);
@@ -124,6 +145,7 @@ function compile(schema: z.core.$ZodType, nearMiss: boolean, seen: Caches): Chec
       const value = compile(def.valueType as z.core.$ZodType, false, seen);
       return (v, depth) => {
         if (!isRecord(v) || depth >= MAX_IR_DEPTH) return false;
+        if (hasRefKey(v)) picked = true;
         for (const k in v) {
           if (!value(v[k], depth + 1)) return false;
           if (Object.hasOwn(v, k) && !isWellFormedText(k)) return false;
@@ -162,6 +184,7 @@ function compile(schema: z.core.$ZodType, nearMiss: boolean, seen: Caches): Chec
       let requiredCount = 0;
       const self: Check = (v, depth) => {
         if (!isRecord(v) || depth >= MAX_IR_DEPTH) return false;
+        if (hasRefKey(v)) picked = true;
         if (inherited || Object.getPrototypeOf(v) !== Object.prototype) {
           for (let i = 0; i < known.length; i++) if (!fieldChecks[i](v[known[i]], depth + 1)) return false;
           for (const k in v) {
@@ -203,6 +226,18 @@ function compile(schema: z.core.$ZodType, nearMiss: boolean, seen: Caches): Chec
   }
 }
 
+/** The check of an enum or a literal: one of `values` (an unsafe integer among them is looked at as any other). */
+function oneOf(values: ReadonlySet<unknown>): Check {
+  if ([...values].some(isUnsafeInteger)) {
+    return (v) => {
+      if (!values.has(v) || (typeof v === 'string' && !short(v))) return false;
+      if (isUnsafeInteger(v)) picked = true;
+      return true;
+    };
+  }
+  return (v) => values.has(v) && (typeof v !== 'string' || short(v));
+}
+
 /** Compiled predicates by schema: [elsewhere, where near-miss keys are judged]. */
 type Caches = readonly [Map<z.core.$ZodType, Check>, Map<z.core.$ZodType, Check>];
 const caches: Caches = [new Map(), new Map()];
@@ -217,14 +252,27 @@ const STAGE_SET: ReadonlySet<unknown> = new Set(STAGES);
  * says nothing: run `validateIr` (and measure the strings).
  */
 export function conformsToIr(json: unknown, maxTextLength = Infinity): boolean {
+  return irConformance(json, maxTextLength) !== 'no';
+}
+
+/**
+ * conformsToIr's answer, and what its walk saw for the checker: `no` (run `validateIr`), `yes`
+ * (it conforms), `vouched` (it conforms and no value of it passes a test of VOUCHED_TESTS: the
+ * checker may skip the rules those tests scope, `CheckOptions.vouched`).
+ */
+export type Conformance = 'no' | 'yes' | 'vouched';
+
+export function irConformance(json: unknown, maxTextLength = Infinity): Conformance {
   maxText = maxTextLength;
-  if (!isRecord(json)) return false;
+  if (!isRecord(json)) return 'no';
   const check = OP_CHECKS.get(json.op);
-  if (!check || !STAGE_SET.has(json.stage)) return false;
+  if (!check || !STAGE_SET.has(json.stage)) return 'no';
   const target = json.target;
   if (isRecord(target)) {
-    if (Object.hasOwn(target, 'time_range')) return false;
-    if (isRecord(target.filter) && Object.hasOwn(target.filter, 'tags')) return false;
+    if (Object.hasOwn(target, 'time_range')) return 'no';
+    if (isRecord(target.filter) && Object.hasOwn(target.filter, 'tags')) return 'no';
   }
-  return check(json, 0);
+  picked = false;
+  if (!check(json, 0)) return 'no';
+  return picked ? 'yes' : 'vouched';
 }

@@ -12,3 +12,11 @@ export const MAX_NESTING = 100;
  * DSL reader accepts, validation accepts too.
  */
 export const MAX_IR_DEPTH = MAX_NESTING + 10;
+
+/**
+ * An integer beyond 2^53 − 1 in size, which a JSON number read by JavaScript no longer holds
+ * exactly (the checker's `unsafe-integer`; validation's fast path looks for it on its walk).
+ */
+export function isUnsafeInteger(value: unknown): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value);
+}

@@ -42,7 +42,21 @@ export function intersect(a: TimeWindow | undefined, b: TimeWindow): TimeWindow 
 
 const TAG_CONDITIONS = ['has_tags', 'not_tags'] as const;
 
-function filter(l: Lowerer, f: Filter, path: string, extraTime?: TimeWindow): LoweredFilter {
+/**
+ * A filter's keys (its own and inherited enumerable ones, as a read by name finds them; a
+ * `__proto__` key is no condition and is left out) in an object built key by key. Lowering reads
+ * a dozen condition keys, most of them absent, and V8 answers a read of an absent key of an object
+ * literal that spreads another and adds a key (`{ ...f, limit: 10 }`) in its runtime each time
+ * (about 0.7 µs a read); on the copy each is an inline cache hit.
+ */
+function conditions(written: Filter): Filter {
+  const copy: Record<string, unknown> = {};
+  for (const key in written) if (key !== '__proto__') copy[key] = (written as Record<string, unknown>)[key];
+  return copy as Filter;
+}
+
+function filter(l: Lowerer, written: Filter, path: string, extraTime?: TimeWindow): LoweredFilter {
+  const f = conditions(written);
   // A condition that reduces to nothing is an error, never "everything" (spec/checks.md#empty-condition).
   for (const key of TAG_CONDITIONS) {
     const tags = f[key] ?? [];

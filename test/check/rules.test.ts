@@ -107,6 +107,18 @@ describe('NumberPrecisionRule', () => {
   });
 });
 
+describe('VacuousConditionRule', () => {
+  it('reports each empty condition in one order, whatever the order of the keys, and on a filter made by a spread', () => {
+    const filter = { topic: ' ', facets: {}, not_tags: ['x', ''], type: '', has_tags: [''] };
+    const expected = ['target.filter.has_tags.0', 'target.filter.not_tags.1', 'target.filter.facets', 'target.filter.type', 'target.filter.topic'];
+    for (const f of [filter, { ...filter }, Object.fromEntries(Object.entries(filter).reverse())]) {
+      const found = check([{ stage: 'RET', op: 'Retrieve', target: { filter: f } } as never]).filter((d) => d.code === 'empty-condition');
+      expect(found.map((d) => d.path)).toEqual(expected);
+    }
+  });
+  it('passes conditions that name something', () => ok({ stage: 'RET', op: 'Retrieve', target: { filter: { has_tags: ['a'], type: 'note', facets: { k: 'v' } } } }));
+});
+
 describe('RequiredFieldsRule', () => {
   it('needs Encode content', () => {
     const src = json({ stage: 'ENC', op: 'Encode', args: { payload: { source: 'x' } } });

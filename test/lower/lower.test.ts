@@ -124,3 +124,25 @@ describe('lowerIr', () => {
     expect(r.ok && r.warnings.map((w) => [w.code, w.path])).toEqual([['ignored-arg', 'args.ttl']]);
   });
 });
+
+describe('lowerIr reads a filter however the caller built it', () => {
+  it('a spread filter, one with inherited conditions and one with a `__proto__` key lower as the plain one', () => {
+    const plain = { has_tags: ['a'], time_range: { start: '2025-01-01T00:00:00Z', end: '2025-03-01T00:00:00Z' }, type: 'note', limit: 10 };
+    const { limit, ...rest } = plain;
+    const inherited = Object.assign(Object.create({ type: 'note', limit }), { has_tags: plain.has_tags, time_range: plain.time_range });
+    const withProto = JSON.parse(`{"__proto__": {"type": "other"}, ${JSON.stringify(plain).slice(1)}`);
+    expect(Object.hasOwn(withProto, '__proto__')).toBe(true);
+    const op = (f: unknown) => {
+      const r = lowerIr({ stage: 'RET', op: 'Retrieve', target: { filter: f } } as IR, { now });
+      if (!r.ok) throw new Error(JSON.stringify(r.diagnostics));
+      // What lowering read of the filter (the operation also carries the IR as given).
+      return r.operation.kind === 'Retrieve' ? { selection: r.operation.selection } : undefined;
+    };
+    const expected = op(plain)!;
+    expect(expected.selection.filter?.type).toBe('note');
+    expect(expected.selection.limit).toBe(10);
+    for (const f of [{ ...rest, limit: 10 }, inherited, withProto]) expect(op(f)!.selection).toEqual(expected.selection);
+    // A `__proto__` key is data: it gives the filter no inherited condition.
+    expect(op(JSON.parse('{"__proto__": {"type": "other"}, "has_tags": ["a"]}'))!.selection.filter?.type).toBeUndefined();
+  });
+});

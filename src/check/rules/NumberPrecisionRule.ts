@@ -4,11 +4,8 @@
  * as `12345678901234567000`); a string keeps every digit. A warning: the value is still a number.
  * Spec: spec/checks.md#unsafe-integer
  */
+import { isUnsafeInteger } from '../../language/index.js';
 import type { Rule } from '../rule.js';
-
-function isUnsafeInteger(value: unknown): boolean {
-  return typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value);
-}
 
 export const NumberPrecisionRule: Rule = {
   name: 'NumberPrecisionRule',
