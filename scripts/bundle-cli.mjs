@@ -1,5 +1,5 @@
 // Bundles the `t2m` CLI (src/cli/main.ts) with esbuild into dist/cli/: main.cjs, the whole CLI as
-// one CommonJS file, and t2m.js, the executable, which runs main.cjs through V8's code cache
+// one CommonJS file, and t2m.js, the executable (CommonJS as well, by dist/cli/package.json), which runs main.cjs through V8's code cache
 // (src/cli/code-cache.ts; Node 20 caches compiled code only for scripts, not ES modules). Each
 // command's modules are imported on use (`import()`), which esbuild turns into modules wrapped
 // in functions run on first use: `check` still never runs the engine's modules or loads sql.js;
@@ -78,9 +78,13 @@ await build({
 await build({
   ...common,
   entryPoints: { t2m: 'src/cli/bin.ts' },
-  format: 'esm',
+  format: 'cjs',
+  define: { 'import.meta.dirname': '__dirname' },
   banner: { js: '#!/usr/bin/env node' },
 });
+// t2m.js is CommonJS too (the package is "type": "module"; this file scopes dist/cli): node then
+// runs it without starting its ES module loader, which loads some 20 more of its own modules.
+writeFileSync(join(outdir, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
 
 // The warm-up run that writes the code cache: every operation of the benchmark, a few samples each.
 const samples = join(root, 'fixtures/upstream/benchmark/text2mem-bench-v2.en.jsonl');

@@ -6,6 +6,7 @@
  */
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqlValue } from '../compile/dialect.js';
 import { sqlite } from '../compile/dialects/sqlite.js';
@@ -16,8 +17,30 @@ import { prepareStore, type PrepareOptions } from '../sqlite/open.js';
 
 // better-sqlite3 is CommonJS: required, not imported, so that Node does not start its CommonJS
 // export scanner (cjs-module-lexer) to import it from ESM (measurable in `t2m bench`'s start-up).
-const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+const requireHere = createRequire(import.meta.url);
+const Database = requireHere('better-sqlite3') as typeof BetterSqlite3;
 type Db = BetterSqlite3.Database;
+
+/**
+ * better-sqlite3's native addon, found where its install puts it: the first three places the
+ * `bindings` package tries, in its order. Passed to each database as `nativeBinding`, so that
+ * `bindings` does not look for it (it reads the caller's file from a stack trace and requires
+ * candidate paths until one loads, each miss a thrown error: about 5 ms of every start that opens
+ * a store). Undefined, e.g. a build elsewhere: better-sqlite3 looks for it as usual.
+ */
+const nativeBinding = ((): string | undefined => {
+  try {
+    const root = dirname(requireHere.resolve('better-sqlite3/package.json'));
+    return [['build'], ['build', 'Debug'], ['build', 'Release']].map((dir) => join(root, ...dir, 'better_sqlite3.node')).find((file) => existsSync(file));
+  } catch {
+    return undefined;
+  }
+})();
+
+/** A better-sqlite3 database on the addon found above. */
+function openDatabase(filename: string, options: BetterSqlite3.Options = {}): Db {
+  return new Database(filename, nativeBinding === undefined ? options : { ...options, nativeBinding });
+}
 type Stmt = BetterSqlite3.Statement<unknown[], unknown>;
 
 /** better-sqlite3 binds every JS number as REAL; sql.js binds whole numbers as INTEGER. Match sql.js. */
@@ -95,7 +118,7 @@ export class NativeDriver implements SqlDriver {
   }
 
   scratch(): SqlDriver {
-    return new NativeDriver(new Database(':memory:'), ':memory:');
+    return new NativeDriver(openDatabase(':memory:'), ':memory:');
   }
 
   close(): void {
@@ -139,7 +162,7 @@ export function openStoreFile(path: string, options: StoreFileOptions = {}): Ope
   }
   let db: Db;
   try {
-    db = new Database(path, { readonly: readOnly, fileMustExist: readOnly, timeout: options.busyTimeoutMs ?? (Number(process.env.T2M_BUSY_TIMEOUT_MS) || DEFAULT_BUSY_TIMEOUT_MS) });
+    db = openDatabase(path, { readonly: readOnly, fileMustExist: readOnly, timeout: options.busyTimeoutMs ?? (Number(process.env.T2M_BUSY_TIMEOUT_MS) || DEFAULT_BUSY_TIMEOUT_MS) });
   } catch (e) {
     return { ok: false, diagnostics: [fail('store-unreadable', `cannot open store ${path}: ${(e as Error).message}`)] };
   }
@@ -178,7 +201,7 @@ export function openStoreFile(path: string, options: StoreFileOptions = {}): Ope
  * `--db sqljs:` use sql.js (src/execute/store.ts `openStore`).
  */
 export function openMemoryStore(options: Pick<StoreOptions, 'embedder' | 'summarizer'> = {}): Store {
-  const db = new Database(':memory:');
+  const db = openDatabase(':memory:');
   db.pragma('foreign_keys = OFF');
   db.pragma('trusted_schema = OFF');
   const driver = new NativeDriver(db, ':memory:');
