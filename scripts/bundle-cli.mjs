@@ -8,8 +8,8 @@
 // with the functions a run compiles; it is not packed (package.json `files`): an installed CLI
 // writes its own on its first run, and V8 rejects one made by another Node.
 // The dependencies are bundled too: node would otherwise open some 500 small module files at every
-// start (chevrotain's lodash-es, zod). sql.js and PGlite (they find their .wasm next to themselves),
-// pg and better-sqlite3 (a native addon) stay external. zod is imported as a namespace
+// start (chevrotain's lodash-es, zod, better-sqlite3's JavaScript). sql.js and PGlite (they find
+// their .wasm next to themselves), pg and better-sqlite3's native addon stay external. zod is imported as a namespace
 // (`import * as z`), so only the zod the code names is kept: its locales and unused schema kinds
 // are dropped (test/cli/startup.test.ts).
 // Chevrotain's grammar and lexer validations (ambiguity, left recursion, token patterns) take
@@ -67,7 +67,9 @@ await build({
   // ESM builds first: jsonc-parser's "main" is a UMD file whose dynamic require()s a bundle cannot follow.
   mainFields: ['module', 'main'],
   // PGlite finds its .wasm and data files next to itself, like sql.js; pg has an optional native binding it probes with require.
-  external: ['sql.js', 'better-sqlite3', '@electric-sql/pglite', '@electric-sql/pglite-pgvector', 'pg'],
+  // better-sqlite3's JavaScript is bundled; its native addon is loaded from the installed package
+  // (src/node/sqlite-file.ts `nativeBinding`), so `bindings`, which would look for it, is never called.
+  external: ['sql.js', 'bindings', '@electric-sql/pglite', '@electric-sql/pglite-pgvector', 'pg'],
   // import() of those becomes require(): a vm.Script (src/cli/code-cache.ts) has no module loader for import().
   supported: { 'dynamic-import': false },
   // The sources are ES modules: import.meta.url is the bundle's own file URL.

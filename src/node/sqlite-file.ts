@@ -7,7 +7,7 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import type { SqlValue } from '../compile/dialect.js';
 import { sqlite } from '../compile/dialects/sqlite.js';
 import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
@@ -15,33 +15,38 @@ import type { SqlDriver, SqlParams, SqlRow } from '../execute/driver.js';
 import { Store, type OpenResult, type StoreOptions } from '../execute/store.js';
 import { prepareStore, type PrepareOptions } from '../sqlite/open.js';
 
-// better-sqlite3 is CommonJS: required, not imported, so that Node does not start its CommonJS
-// export scanner (cjs-module-lexer) to import it from ESM (measurable in `t2m bench`'s start-up).
+// The CLI bundle holds better-sqlite3's JavaScript (scripts/bundle-cli.mjs), read from V8's code
+// cache with the rest of the CLI, instead of a dozen files Node would compile at every start; its
+// native addon is loaded from the installed package (`nativeBinding`).
+type Db = Database.Database;
 const requireHere = createRequire(import.meta.url);
-const Database = requireHere('better-sqlite3') as typeof BetterSqlite3;
-type Db = BetterSqlite3.Database;
 
 /**
- * better-sqlite3's native addon, found where its install puts it: the first three places the
- * `bindings` package tries, in its order. Passed to each database as `nativeBinding`, so that
- * `bindings` does not look for it (it reads the caller's file from a stack trace and requires
- * candidate paths until one loads, each miss a thrown error: about 5 ms of every start that opens
- * a store). Undefined, e.g. a build elsewhere: better-sqlite3 looks for it as usual.
+ * better-sqlite3's native addon in the installed package: the first of the three places the
+ * `bindings` package tries first, in its order, else where `bindings` finds it from the package's
+ * root. Passed to each database as `nativeBinding`, so that better-sqlite3 does not call
+ * `bindings` itself: that reads the caller's file from a stack trace (in the bundle, the bundle's,
+ * not the package's) and requires candidate paths until one loads, each miss a thrown error (about
+ * 5 ms of every start that opens a store). Undefined when neither finds it: better-sqlite3 then
+ * looks for it as usual, and the error it gives is the one a store cannot be opened with.
  */
 const nativeBinding = ((): string | undefined => {
   try {
     const root = dirname(requireHere.resolve('better-sqlite3/package.json'));
-    return [['build'], ['build', 'Debug'], ['build', 'Release']].map((dir) => join(root, ...dir, 'better_sqlite3.node')).find((file) => existsSync(file));
+    const built = [['build'], ['build', 'Debug'], ['build', 'Release']].map((dir) => join(root, ...dir, 'better_sqlite3.node')).find((file) => existsSync(file));
+    if (built !== undefined) return built;
+    const bindings = createRequire(join(root, 'package.json'))('bindings') as (options: object) => string;
+    return bindings({ bindings: 'better_sqlite3.node', module_root: root, path: true });
   } catch {
     return undefined;
   }
 })();
 
 /** A better-sqlite3 database on the addon found above. */
-function openDatabase(filename: string, options: BetterSqlite3.Options = {}): Db {
+function openDatabase(filename: string, options: Database.Options = {}): Db {
   return new Database(filename, nativeBinding === undefined ? options : { ...options, nativeBinding });
 }
-type Stmt = BetterSqlite3.Statement<unknown[], unknown>;
+type Stmt = Database.Statement<unknown[], unknown>;
 
 /** better-sqlite3 binds every JS number as REAL; sql.js binds whole numbers as INTEGER. Match sql.js. */
 function value(v: SqlValue): SqlValue | bigint | Buffer {
