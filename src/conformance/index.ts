@@ -380,21 +380,12 @@ function tallySample(report: BenchReport, sample: Sample, outcome: SampleOutcome
   }
 }
 
-/**
- * Parses benchmark JSONL, as text or as the file's UTF-8 bytes; a bad line is reported with its
- * line number. Bytes are decoded line by line: a line of ASCII becomes a one-byte string, which
- * JSON.parse reads about a third faster than a line of a text that a single non-ASCII character
- * elsewhere made two-byte throughout (58 of the shared benchmark's 1,163 lines have one). A line
- * ends at a newline byte, which no multi-byte UTF-8 sequence contains, so the lines and their
- * characters are those of the decoded text.
- */
-export function parseSamples(input: string | Uint8Array): { samples: Sample[]; errors: string[] } {
+/** Parses benchmark JSONL text; a bad line is reported with its line number. */
+export function parseSamples(text: string): { samples: Sample[]; errors: string[] } {
   const samples: Sample[] = [];
   const errors: string[] = [];
-  const lines = typeof input === 'string' ? input.split('\n') : linesOf(input);
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (!line.trim()) continue;
+  text.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
     try {
       const s = JSON.parse(line);
       if (!s || typeof s !== 'object' || !Array.isArray(s.schema_list) || !s.expected) throw new Error('not a benchmark sample (needs schema_list and expected)');
@@ -402,21 +393,8 @@ export function parseSamples(input: string | Uint8Array): { samples: Sample[]; e
     } catch (e) {
       errors.push(`line ${i + 1}: ${(e as Error).message}`);
     }
-  }
+  });
   return { samples, errors };
-}
-
-/** The lines of UTF-8 bytes (split at each newline, as `String.split('\n')` splits their text), each decoded on its own. */
-function linesOf(bytes: Uint8Array): string[] {
-  // ignoreBOM: a byte order mark stays in the line, as in the decoded text (where JSON.parse refuses it).
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  const lines: string[] = [];
-  for (let start = 0; ;) {
-    const end = bytes.indexOf(10, start);
-    lines.push(decoder.decode(bytes.subarray(start, end < 0 ? bytes.length : end)));
-    if (end < 0) return lines;
-    start = end + 1;
-  }
 }
 
 const pct = (t: Tally) => (t.total ? ((100 * t.passed) / t.total).toFixed(2) + '%' : '-');

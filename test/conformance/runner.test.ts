@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assertionSql, evaluateAssertion, evaluateRanking, parseSamples, runBenchmark, sampleOp, type Sample } from '../../src/conformance/index.js';
 import { createStore, run } from '../../src/engine/index.js';
@@ -149,30 +147,5 @@ describe('benchmark runner', () => {
     const { samples, errors } = parseSamples(`${JSON.stringify(sample)}\n{oops\n{"a":1}\n`);
     expect(samples).toHaveLength(1);
     expect(errors.map((e) => e.split(':')[0])).toEqual(['line 2', 'line 3']);
-  });
-
-  it('reads the same samples and errors from a file\'s bytes as from its text', () => {
-    const line = JSON.stringify(sample);
-    const nonAscii = JSON.stringify({ ...sample, id: 'Grüße-预算-😀' });
-    const enc = new TextEncoder();
-    const cases: Uint8Array[] = [
-      readFileSync(resolve(import.meta.dirname, '../../fixtures/upstream/benchmark/text2mem-bench-v2.en.jsonl')),
-      enc.encode(`${line}\n${nonAscii}\n\n{oops\n{"a":1}`),
-      enc.encode(`\uFEFF${line}\r\n${line}\r\n  \r\n${nonAscii}\r\n`),
-      enc.encode(`${line}\n\uFEFF${line}\n`),
-      // Bytes that are not UTF-8 (a lone continuation byte, a cut sequence, an overlong form) inside a string and outside one.
-      Uint8Array.from([...enc.encode(line.replace('a note', 'a ')), 10, ...enc.encode(line.slice(0, 20)), 0x80, 0xe4, 0xbd, 10, ...enc.encode(line.replace('a note', 'x')).map((b, i, all) => (i === all.length - 3 ? 0xc0 : b)), 10]),
-      new Uint8Array(0),
-    ];
-    for (const bytes of cases) {
-      const fromText = parseSamples(Buffer.from(bytes).toString('utf8'));
-      const fromBytes = parseSamples(bytes);
-      expect(fromBytes).toEqual(fromText);
-      expect(fromBytes.samples.map((s) => JSON.stringify(s))).toEqual(fromText.samples.map((s) => JSON.stringify(s)));
-    }
-    expect(parseSamples(cases[0]).samples).toHaveLength(1163);
-    expect(parseSamples(cases[1]).errors.map((e) => e.split(':')[0])).toEqual(['line 4', 'line 5']);
-    expect(parseSamples(cases[2]).errors.map((e) => e.split(':')[0])).toEqual(['line 1']);
-    expect(parseSamples(cases[4]).errors.map((e) => e.split(':')[0])).toEqual(['line 2', 'line 3']);
   });
 });

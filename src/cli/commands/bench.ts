@@ -19,10 +19,9 @@ export function benchCommand(program: Command): void {
     .option('--plan', 'planning evaluation: NL request → plan (the model flags below) → run → assertions')
     .option('--limit <n>', 'with --plan: at most n samples'))
     .action(async (file: string, opts: { json?: boolean; only?: string; strict?: boolean; plan?: boolean; limit?: string; db?: string } & ModelFlags) => {
-      let text: Buffer;
+      let text: string;
       try {
-        // Bytes: parseSamples decodes them line by line.
-        text = readFileSync(file);
+        text = readFileSync(file, 'utf8');
       } catch (e) {
         process.stderr.write(`t2m bench: cannot read ${file}: ${(e as Error).message}\n`);
         process.exitCode = 2;
