@@ -1,5 +1,5 @@
 // Bundles the `t2m` CLI (src/cli/main.ts) with esbuild into dist/cli/: main.cjs, the whole CLI as
-// one CommonJS file, and t2m.js, the executable, which runs main.cjs through V8's code cache
+// one CommonJS file, and t2m.js, the executable (CommonJS as well, by dist/cli/package.json), which runs main.cjs through V8's code cache
 // (src/cli/code-cache.ts; Node 20 caches compiled code only for scripts, not ES modules). Each
 // command's modules are imported on use (`import()`), which esbuild turns into modules wrapped
 // in functions run on first use: `check` still never runs the engine's modules or loads sql.js;
@@ -8,8 +8,8 @@
 // with the functions a run compiles; it is not packed (package.json `files`): an installed CLI
 // writes its own on its first run, and V8 rejects one made by another Node.
 // The dependencies are bundled too: node would otherwise open some 500 small module files at every
-// start (chevrotain's lodash-es, zod). sql.js and PGlite (they find their .wasm next to themselves),
-// pg and better-sqlite3 (a native addon) stay external. zod is imported as a namespace
+// start (chevrotain's lodash-es, zod, better-sqlite3's JavaScript). sql.js and PGlite (they find
+// their .wasm next to themselves), pg and better-sqlite3's native addon stay external. zod is imported as a namespace
 // (`import * as z`), so only the zod the code names is kept: its locales and unused schema kinds
 // are dropped (test/cli/startup.test.ts).
 // Chevrotain's grammar and lexer validations (ambiguity, left recursion, token patterns) take
@@ -67,7 +67,9 @@ await build({
   // ESM builds first: jsonc-parser's "main" is a UMD file whose dynamic require()s a bundle cannot follow.
   mainFields: ['module', 'main'],
   // PGlite finds its .wasm and data files next to itself, like sql.js; pg has an optional native binding it probes with require.
-  external: ['sql.js', 'better-sqlite3', '@electric-sql/pglite', '@electric-sql/pglite-pgvector', 'pg'],
+  // better-sqlite3's JavaScript is bundled; its native addon is loaded from the installed package
+  // (src/node/sqlite-file.ts `nativeBinding`), so `bindings`, which would look for it, is never called.
+  external: ['sql.js', 'bindings', '@electric-sql/pglite', '@electric-sql/pglite-pgvector', 'pg'],
   // import() of those becomes require(): a vm.Script (src/cli/code-cache.ts) has no module loader for import().
   supported: { 'dynamic-import': false },
   // The sources are ES modules: import.meta.url is the bundle's own file URL.
@@ -78,9 +80,21 @@ await build({
 await build({
   ...common,
   entryPoints: { t2m: 'src/cli/bin.ts' },
-  format: 'esm',
+  format: 'cjs',
+  define: { 'import.meta.dirname': '__dirname' },
   banner: { js: '#!/usr/bin/env node' },
 });
+// The bundle must be ASCII: Node reads a file holding one other character into a two-byte string,
+// twice the memory and about twice the time to read. esbuild escapes strings (its default charset)
+// but copies regular expression literals as written: write such characters there as \u escapes.
+for (const file of ['main.cjs', 't2m.js']) {
+  const text = readFileSync(join(outdir, file), 'utf8');
+  const at = text.search(/[^\x00-\x7f]/);
+  if (at >= 0) throw new Error(`${file}: a non-ASCII character at offset ${at} (${JSON.stringify(text.slice(Math.max(0, at - 60), at + 20))}); write it as a \\u escape in the source`);
+}
+// t2m.js is CommonJS too (the package is "type": "module"; this file scopes dist/cli): node then
+// runs it without starting its ES module loader, which loads some 20 more of its own modules.
+writeFileSync(join(outdir, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
 
 // The warm-up run that writes the code cache: every operation of the benchmark, a few samples each.
 const samples = join(root, 'fixtures/upstream/benchmark/text2mem-bench-v2.en.jsonl');

@@ -367,9 +367,14 @@ export function keywordOverlap(query: readonly string[], doc: readonly string[])
   return hit / q.size;
 }
 
-/** Sentence split on Western and CJK terminators; the terminator stays with its sentence. */
+/**
+ * Sentence split on Western and CJK terminators (`.!?;` and `。！？；`), each closing quote or
+ * bracket after them (`"'”’」』)`) staying with its sentence. The CJK characters are written as
+ * escapes: esbuild copies a regular expression as it is, and one non-ASCII character in the CLI
+ * bundle makes Node read the whole 1.9 MB as a two-byte string (scripts/bundle-cli.mjs).
+ */
 export function splitSentences(text: string): string[] {
-  const parts = text.match(/[^.!?。！？；;\n]+(?:[.!?。！？；;]+["'”’」』)]*|\n|$)/g) ?? [];
+  const parts = text.match(/[^.!?\u3002\uff01\uff1f\uff1b;\n]+(?:[.!?\u3002\uff01\uff1f\uff1b;]+["'\u201d\u2019\u300d\u300f)]*|\n|$)/g) ?? [];
   return parts.map((s) => s.trim()).filter((s) => s.length > 0 && /[\p{L}\p{N}]/u.test(s));
 }
 

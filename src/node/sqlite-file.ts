@@ -6,7 +6,8 @@
  */
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type BetterSqlite3 from 'better-sqlite3';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { SqlValue } from '../compile/dialect.js';
 import { sqlite } from '../compile/dialects/sqlite.js';
 import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
@@ -14,11 +15,38 @@ import type { SqlDriver, SqlParams, SqlRow } from '../execute/driver.js';
 import { Store, type OpenResult, type StoreOptions } from '../execute/store.js';
 import { prepareStore, type PrepareOptions } from '../sqlite/open.js';
 
-// better-sqlite3 is CommonJS: required, not imported, so that Node does not start its CommonJS
-// export scanner (cjs-module-lexer) to import it from ESM (measurable in `t2m bench`'s start-up).
-const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
-type Db = BetterSqlite3.Database;
-type Stmt = BetterSqlite3.Statement<unknown[], unknown>;
+// The CLI bundle holds better-sqlite3's JavaScript (scripts/bundle-cli.mjs), read from V8's code
+// cache with the rest of the CLI, instead of a dozen files Node would compile at every start; its
+// native addon is loaded from the installed package (`nativeBinding`).
+type Db = Database.Database;
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * better-sqlite3's native addon in the installed package: the first of the three places the
+ * `bindings` package tries first, in its order, else where `bindings` finds it from the package's
+ * root. Passed to each database as `nativeBinding`, so that better-sqlite3 does not call
+ * `bindings` itself: that reads the caller's file from a stack trace (in the bundle, the bundle's,
+ * not the package's) and requires candidate paths until one loads, each miss a thrown error (about
+ * 5 ms of every start that opens a store). Undefined when neither finds it: better-sqlite3 then
+ * looks for it as usual, and the error it gives is the one a store cannot be opened with.
+ */
+const nativeBinding = ((): string | undefined => {
+  try {
+    const root = dirname(requireHere.resolve('better-sqlite3/package.json'));
+    const built = [['build'], ['build', 'Debug'], ['build', 'Release']].map((dir) => join(root, ...dir, 'better_sqlite3.node')).find((file) => existsSync(file));
+    if (built !== undefined) return built;
+    const bindings = createRequire(join(root, 'package.json'))('bindings') as (options: object) => string;
+    return bindings({ bindings: 'better_sqlite3.node', module_root: root, path: true });
+  } catch {
+    return undefined;
+  }
+})();
+
+/** A better-sqlite3 database on the addon found above. */
+function openDatabase(filename: string, options: Database.Options = {}): Db {
+  return new Database(filename, nativeBinding === undefined ? options : { ...options, nativeBinding });
+}
+type Stmt = Database.Statement<unknown[], unknown>;
 
 /** better-sqlite3 binds every JS number as REAL; sql.js binds whole numbers as INTEGER. Match sql.js. */
 function value(v: SqlValue): SqlValue | bigint | Buffer {
@@ -95,7 +123,7 @@ export class NativeDriver implements SqlDriver {
   }
 
   scratch(): SqlDriver {
-    return new NativeDriver(new Database(':memory:'), ':memory:');
+    return new NativeDriver(openDatabase(':memory:'), ':memory:');
   }
 
   close(): void {
@@ -139,7 +167,7 @@ export function openStoreFile(path: string, options: StoreFileOptions = {}): Ope
   }
   let db: Db;
   try {
-    db = new Database(path, { readonly: readOnly, fileMustExist: readOnly, timeout: options.busyTimeoutMs ?? (Number(process.env.T2M_BUSY_TIMEOUT_MS) || DEFAULT_BUSY_TIMEOUT_MS) });
+    db = openDatabase(path, { readonly: readOnly, fileMustExist: readOnly, timeout: options.busyTimeoutMs ?? (Number(process.env.T2M_BUSY_TIMEOUT_MS) || DEFAULT_BUSY_TIMEOUT_MS) });
   } catch (e) {
     return { ok: false, diagnostics: [fail('store-unreadable', `cannot open store ${path}: ${(e as Error).message}`)] };
   }
@@ -178,7 +206,7 @@ export function openStoreFile(path: string, options: StoreFileOptions = {}): Ope
  * `--db sqljs:` use sql.js (src/execute/store.ts `openStore`).
  */
 export function openMemoryStore(options: Pick<StoreOptions, 'embedder' | 'summarizer'> = {}): Store {
-  const db = new Database(':memory:');
+  const db = openDatabase(':memory:');
   db.pragma('foreign_keys = OFF');
   db.pragma('trusted_schema = OFF');
   const driver = new NativeDriver(db, ':memory:');

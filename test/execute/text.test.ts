@@ -41,6 +41,8 @@ describe('text processing', () => {
 
   it('splits sentences on Western and CJK punctuation', () => {
     expect(splitSentences('One. Two?! 三。四！五？六；seven')).toEqual(['One.', 'Two?!', '三。', '四！', '五？', '六；', 'seven']);
+    // A closing quote or bracket after a terminator stays with its sentence.
+    expect(splitSentences('他说“走！”好吗？她说「好。」然后『完。』He said \'no.’ ok')).toEqual(['他说“走！”', '好吗？', '她说「好。」', '然后『完。』', "He said 'no.’", 'ok']);
   });
 
   it('splits chunks at spaces and sections at headings or paragraphs', () => {

@@ -134,6 +134,19 @@ describe('the packed tarball', () => {
     expect((JSON.parse(audit.stdout) as Array<{ op: string }>).map((e) => e.op)).toEqual(['Encode']);
   });
 
+  it('(c) the installed t2m runs as CommonJS (no ES module loader) and opens a store without `bindings`', () => {
+    // scripts/bundle-cli.mjs: dist/cli/package.json makes t2m.js CommonJS; src/node/sqlite-file.ts
+    // hands better-sqlite3 its addon, so the `bindings` package never looks for it.
+    expect(files).toContain('dist/cli/package.json');
+    const preload = join(app, 'loaded.cjs');
+    writeFileSync(preload, "process.on('exit', () => process.stderr.write(`\\nLOADED ${JSON.stringify({ esm: process.moduleLoadList.includes('NativeModule internal/modules/esm/module_job'), bindings: Object.keys(require.cache).some((k) => /[\\\\/]node_modules[\\\\/]bindings[\\\\/]/.test(k)) })}\\n`));\n");
+    writeFileSync(join(app, 'one.t2m'), 'ENCODE "hello" TAGS "demo";\n');
+    const r = spawnSync(process.execPath, ['-r', preload, join(app, 'node_modules/text2mem/dist/cli/t2m.js'), 'run', 'one.t2m', '--db', 'loaded.sqlite', '--now', '2025-05-01T00:00:00Z'], { cwd: app, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('created #1');
+    expect(JSON.parse(r.stderr.split('\nLOADED ').at(-1)!)).toEqual({ esm: false, bindings: false });
+  });
+
   it('(c) serves LSP from the installed t2m: t2m lsp --stdio publishes diagnostics, then exits 0', async () => {
     const lsp = await startLsp([], { t2m: [join(app, 'node_modules/.bin/t2m')], cwd: app });
     const published = await lsp.open('file:///app/bad.t2m', 'LOCK WHERE tags HAS "x" LIMIT 5 MODE read_onl;\n');
