@@ -7,8 +7,13 @@
  * the empty store first, statements separated by `;;` ('' is the store as it is); the
  * replay ignores what the changed store answers, so compare costs, not results.
  *   npx tsx perf/bench-sql.ts [--rounds 7] [--top 12] '' 'DROP TRIGGER memory_tag_insert' …
+ * With T2M_SQLITE_FILE_B=<other checkout>/src/node/sqlite-file.ts each variant is also replayed
+ * through that checkout's NativeDriver (on a store this checkout prepared), alternating: a
+ * driver change's cost on the same calls (`B:` lines).
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { SqlParams } from '../src/execute/driver.js';
 import { parseSamples, runBenchmark } from '../src/conformance/index.js';
 import { NativeDriver, openMemoryStore } from '../src/node/sqlite-file.js';
@@ -35,13 +40,22 @@ for (const m of ['all', 'run', 'exec', 'begin', 'commit', 'rollback'] as const) 
 await runBenchmark(samples, { store: recording });
 console.log(`${calls.length} driver calls recorded; ${rounds} rounds of ${variants.length} variant(s)`);
 
-const totals = variants.map(() => [] as number[]);
+type Driver = Pick<NativeDriver, 'all' | 'run' | 'exec' | 'begin' | 'commit' | 'rollback'>;
+const otherFile = process.env.T2M_SQLITE_FILE_B;
+const Other: (new (db: NativeDriver['db'], location: string) => Driver) | undefined = otherFile
+  ? (await import(pathToFileURL(resolve(otherFile)).href)).NativeDriver
+  : undefined;
+const sides = Other ? variants.flatMap((v) => [v, `B:${v}`]) : variants;
+const totals = sides.map(() => [] as number[]);
 let bySql = new Map<string, { n: number; ms: number }>();
 for (let r = 0; r < rounds; r++) {
-  for (let v = 0; v < variants.length; v++) {
+  // Each round the other way round, so that no side always runs first.
+  for (const v of r % 2 ? [...sides.keys()].reverse() : sides.keys()) {
     const store = openMemoryStore();
-    const d = store.driver as NativeDriver;
-    for (const sql of variants[v].split(';;')) if (sql.trim()) d.db.exec(sql);
+    const mine = store.driver as NativeDriver;
+    const d: Driver = sides[v].startsWith('B:') ? new Other!(mine.db, ':memory:') : mine;
+    const variant = sides[v].startsWith('B:') ? sides[v].slice(2) : sides[v];
+    for (const sql of variant.split(';;')) if (sql.trim()) mine.db.exec(sql);
     const per = new Map<string, { n: number; ms: number }>();
     let total = 0;
     for (const [m, sql, params] of calls) {
@@ -65,7 +79,7 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-for (const [v, text] of variants.entries()) console.log(`${median(totals[v]).toFixed(1).padStart(8)} ms median (min ${Math.min(...totals[v]).toFixed(1)})  ${JSON.stringify(text)}`);
+for (const [v, text] of sides.entries()) console.log(`${median(totals[v]).toFixed(1).padStart(8)} ms median (min ${Math.min(...totals[v]).toFixed(1)})  ${JSON.stringify(text)}`);
 console.log(`\ncostliest SQL of the first variant's last round (count, total ms, µs each):`);
 for (const [text, e] of [...bySql].sort((a, b) => b[1].ms - a[1].ms).slice(0, top)) {
   console.log(`${String(e.n).padStart(6)} ${e.ms.toFixed(1).padStart(7)} ${((1000 * e.ms) / e.n).toFixed(1).padStart(7)}  ${text.replace(/\s+/g, ' ').slice(0, 120)}`);

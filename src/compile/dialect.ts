@@ -45,6 +45,8 @@ export interface Dialect {
    * database cannot (then the engine executes each Encode of a run on its own).
    */
   insertReturning?(columns: readonly string[]): string;
+  /** The count of a LIMIT clause whose value is bound at `param` (default: `param` itself). */
+  limitCount?(param: string): string;
   /** The statement that yields the id of the last inserted row (used when `insertReturningId` is null). */
   lastInsertId(): string;
   /** DDL for the store's tables, indexes and triggers, in order (idempotent). */

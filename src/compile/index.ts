@@ -280,6 +280,8 @@ function facetValue(value: unknown): SqlValue {
   return typeof value === 'string' || typeof value === 'number' ? value : JSON.stringify(value);
 }
 
+const limitCount = (d: Dialect, param: string) => (d.limitCount ? d.limitCount(param) : param);
+
 /** `compileTargetSelect` built from scratch, text and values together (the cache's source, and its tests' reference). */
 export function buildTargetSelect(sel: Selection, d: Dialect, opts: SelectOptions): SqlStatement {
   const q = d.quoteIdent;
@@ -290,10 +292,10 @@ export function buildTargetSelect(sel: Selection, d: Dialect, opts: SelectOption
   // select is its plan's filter, shown by --dry-run and explain.
   if (sel.history) {
     sql += ` ORDER BY ${q('subject')}, ${q('attribute')}, ${q('valid_from')} IS NULL, ${q('valid_from')} ASC, ${q('id')} ASC`;
-    if (sel.limit !== undefined && !sel.search) sql += ` LIMIT ${p.bind(sel.limit)}`;
+    if (sel.limit !== undefined && !sel.search) sql += ` LIMIT ${limitCount(d, p.bind(sel.limit))}`;
   } else if (!sel.search || sel.orderBy !== 'relevance') {
     sql += ` ORDER BY ${orderBy(sel.orderBy, sel.ids !== undefined, d)}`;
-    if (sel.limit !== undefined && !sel.search) sql += ` LIMIT ${p.bind(sel.limit)}`;
+    if (sel.limit !== undefined && !sel.search) sql += ` LIMIT ${limitCount(d, p.bind(sel.limit))}`;
   }
   return { sql, params: p.values };
 }

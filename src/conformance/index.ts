@@ -12,7 +12,7 @@ import { forgetVectorIndex } from '../execute/vectors.js';
 import type { Policy } from '../check/index.js';
 import { runIo, type RunOptions, type RunResult, type StatementResult } from '../engine/index.js';
 import { parseInstant } from '../lower/time.js';
-import { withoutDoubleQuotedStrings } from './legacy-sql.js';
+import { withoutDoubleQuotedStrings, withUnplannedPatterns } from './legacy-sql.js';
 import { sqliteAssertionToPostgres } from './postgres.js';
 
 export interface Assertion {
@@ -163,13 +163,31 @@ export function evaluateAssertionAsync(store: Store<AnySqlDriver>, a: Assertion)
   return store.driveAsync(assertionIo(store, a));
 }
 
+/** Assertion texts as each kind of database runs them, by the data's text (the benchmark repeats a few hundred). */
+const texts = new Map<string, string>();
+
+/**
+ * The assertion's SQLite text as `to` runs it: PostgreSQL through the compatibility layer
+ * (./postgres.ts); better-sqlite3 is built without SQLite's legacy double-quoted strings, which the
+ * data relies on; on both SQLite drivers a bound LIKE/GLOB pattern is not planned for (./legacy-sql.ts).
+ */
+function assertionText(sql: string, to: 'postgres' | 'better-sqlite3' | 'sqlite'): string {
+  const key = to + '\u0000' + sql;
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = to === 'postgres' ? sqliteAssertionToPostgres(sql) : withUnplannedPatterns(to === 'better-sqlite3' ? withoutDoubleQuotedStrings(sql) : sql);
+    if (texts.size >= PLANS_KEPT) texts.clear();
+    texts.set(key, text);
+  }
+  return text;
+}
+
 /** An assertion as a query (src/execute/io.ts): an SQL error in it is a failed assertion, not a crash. */
 function* assertionIo(store: Store<AnySqlDriver>, a: Assertion): Io<{ passed: boolean; actual: number | string }> {
   const { sql, bind } = assertionSql(a);
-  // better-sqlite3 is built without SQLite's legacy double-quoted strings, which the data relies on (./legacy-sql.ts).
-  const text = store.dialect.name === 'postgres' ? sqliteAssertionToPostgres(sql) : store.driver.kind === 'better-sqlite3' ? withoutDoubleQuotedStrings(sql) : sql;
+  const text = assertionText(sql, store.dialect.name === 'postgres' ? 'postgres' : store.driver.kind === 'better-sqlite3' ? 'better-sqlite3' : 'sqlite');
   try {
-    // Benchmark assertions are the benchmark's own SQL, run as given against the store's database.
+    // Benchmark assertions are the benchmark's own SQL, run against the store's database as that database reads it.
     return counted(a, yield* all(text, bind));
   } catch (e) {
     return { passed: false, actual: `SQL error: ${(e as Error).message}` };

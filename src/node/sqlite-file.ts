@@ -71,55 +71,121 @@ function bindable(params: SqlParams | undefined): unknown[] {
 /** Prepared statements kept per database (the least recently used go first). */
 const CACHED_STATEMENTS = 500;
 
+/** A row object from a row read as an array (better-sqlite3's `raw` mode), its columns in order. */
+type RowMaker = (values: readonly unknown[]) => SqlRow;
+
+/** Row makers by column list (`\0`-joined names): statements with the same columns share one, so its object literal keeps one shape. */
+const rowMakers = new Map<string, RowMaker>();
+const ROW_MAKERS = 1000;
+
+/**
+ * The row maker for these columns: an object literal with the columns as keys in their order,
+ * which V8 builds from one boilerplate (half the time of better-sqlite3's own row objects on
+ * Node 20, which set the 53 columns of a memory row one by one and look each name up again for
+ * every row). It makes the same objects: a later column of the same name overwrites the value
+ * and keeps the first one's place, and a column named `__proto__` sets the prototype when its
+ * value is an object (a blob), as better-sqlite3's property stores do (test/store/drivers.test.ts).
+ */
+function rowMaker(names: readonly string[]): RowMaker {
+  const key = names.join('\0');
+  let make = rowMakers.get(key);
+  if (!make) {
+    // The names are data from SQLite, quoted as JSON strings; nothing else reaches the text.
+    make = new Function('v', `return {${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')}};`) as RowMaker;
+    if (rowMakers.size >= ROW_MAKERS) rowMakers.clear();
+    rowMakers.set(key, make);
+  }
+  return make;
+}
+
+/**
+ * A cached statement. One that returns rows reads them as arrays and makes its objects with
+ * `row`, made for the columns it had when prepared. SQLite prepares a statement again by itself
+ * when the schema changed; a `SELECT *` then has other columns: an array of another length
+ * makes `row` again, and a schema change on this connection (`ddl`) forgets every cached
+ * statement, so a renamed column is seen too.
+ */
+interface Prepared {
+  readonly stmt: Stmt;
+  row: RowMaker | undefined;
+  width: number;
+  readonly ddl: boolean;
+}
+
+const DDL = /^\s*(?:CREATE|ALTER|DROP)\b/i;
+
 export class NativeDriver implements SqlDriver {
   readonly kind = 'better-sqlite3';
-  private readonly prepared = new Map<string, Stmt>();
+  private readonly prepared = new Map<string, Prepared>();
 
   constructor(readonly db: Db, readonly location: string) {}
 
-  private statement(sql: string): Stmt {
+  private statement(sql: string): Prepared {
     let s = this.prepared.get(sql);
     if (s) {
       // Most recently used last: the Map's order is the eviction order.
       this.prepared.delete(sql);
     } else {
-      s = this.db.prepare<unknown[], unknown>(sql);
+      const stmt = this.db.prepare<unknown[], unknown>(sql);
+      s = { stmt, row: undefined, width: 0, ddl: !stmt.reader && DDL.test(sql) };
+      if (stmt.reader) {
+        stmt.raw(true);
+        this.columnsOf(s);
+      }
       if (this.prepared.size >= CACHED_STATEMENTS) this.prepared.delete(this.prepared.keys().next().value!);
     }
     this.prepared.set(sql, s);
     return s;
   }
 
+  private columnsOf(s: Prepared): RowMaker {
+    const names = s.stmt.columns().map((c) => c.name);
+    s.width = names.length;
+    return (s.row = rowMaker(names));
+  }
+
   all(sql: string, params?: SqlParams): SqlRow[] {
     const s = this.statement(sql);
-    if (!s.reader) {
-      s.run(...bindable(params));
+    if (!s.row) {
+      this.write(s, params);
       return [];
     }
-    return s.all(...bindable(params)) as SqlRow[];
+    const rows = s.stmt.all(...bindable(params)) as unknown[][];
+    const row = rows.length && rows[0].length !== s.width ? this.columnsOf(s) : s.row;
+    for (let i = 0; i < rows.length; i++) rows[i] = row(rows[i]) as unknown as unknown[];
+    return rows as unknown as SqlRow[];
+  }
+
+  /** Runs a statement that returns no rows; after a schema change every cached statement is prepared again on its next use. */
+  private write(s: Prepared, params?: SqlParams): number {
+    const changes = s.stmt.run(...bindable(params)).changes;
+    if (s.ddl) this.prepared.clear();
+    return changes;
   }
 
   run(sql: string, params?: SqlParams): number {
-    return this.statement(sql).run(...bindable(params)).changes;
+    return this.write(this.statement(sql), params);
   }
 
   /** One statement (no `;`) goes through the statement cache (savepoints come often); other text is run as given. */
   exec(sql: string): void {
-    if (sql.includes(';') || !sql.trim()) this.db.exec(sql);
-    else this.statement(sql).run();
+    if (sql.includes(';') || !sql.trim()) {
+      this.db.exec(sql);
+      this.prepared.clear();
+    } else this.write(this.statement(sql));
   }
 
   /** BEGIN IMMEDIATE: the write lock is taken at once (waiting up to the busy timeout), so two writers never deadlock on an upgrade. */
   begin(): void {
-    this.statement('BEGIN IMMEDIATE').run();
+    this.statement('BEGIN IMMEDIATE').stmt.run();
   }
 
   commit(): void {
-    this.statement('COMMIT').run();
+    this.statement('COMMIT').stmt.run();
   }
 
   rollback(): void {
-    if (this.db.inTransaction) this.statement('ROLLBACK').run();
+    if (this.db.inTransaction) this.statement('ROLLBACK').stmt.run();
   }
 
   scratch(): SqlDriver {

@@ -18,9 +18,24 @@ describe('compile (sqlite)', () => {
         'SELECT * FROM "memory" WHERE "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?)'
         + ' AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "time" >= ? AND "time" <= ?'
         + ' AND "id" IN (SELECT memory_id FROM memory_tag WHERE tag = ?) AND "id" IN (SELECT memory_id FROM memory_tag WHERE tag = ?)'
-        + ' AND "type" = ? AND "weight" >= ? ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT ?',
+        + ' AND "type" = ? AND "weight" >= ? ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT +?',
       params: ['default', 0, '2025-10-21T00:00:00Z', '2025-10-21T00:00:00Z', '2025-10-21T00:00:00Z', '2025-10-01T00:00:00Z', '2025-10-02T00:00:00Z', 'a', 'b', 'note', 0.2, 3],
     });
+  });
+
+  it('writes the limit +? (planned once, not again at every binding), which reads the same rows as LIMIT ?', async () => {
+    const { createStore, run } = await import('../../src/engine/index.js');
+    const store = await createStore();
+    const encodes = ['a', 'b', 'c', 'd'].map((t, i) => ({ stage: 'ENC', op: 'Encode', args: { payload: { text: t }, tags: ['x'], time: `2025-10-0${i + 1}T00:00:00Z` } }));
+    expect(run(store, encodes, { now: '2025-10-21T00:00:00Z' }).ok).toBe(true);
+    for (const limit of [1, 3, 10]) {
+      const { sql, params } = compile(lower({ stage: 'RET', op: 'Retrieve', target: { filter: { has_tags: ['x'], limit } } }), sqlite).target!;
+      expect(sql).toMatch(/ LIMIT \+\?$/);
+      const ids = (text: string) => store.driver.all(text, params).map((r) => r.id);
+      expect(ids(sql)).toEqual(ids(sql.replace(/\+\?$/, '?')));
+      expect(ids(sql)).toHaveLength(Math.min(limit, 4));
+    }
+    store.close();
   });
 
   it('adds the read-permission condition for reads only', () => {

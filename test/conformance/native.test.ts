@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { assertionSql, evaluateAssertion, runBenchmark, type Assertion, type Sample } from '../../src/conformance/index.js';
-import { withoutDoubleQuotedStrings } from '../../src/conformance/legacy-sql.js';
+import { withoutDoubleQuotedStrings, withUnplannedPatterns } from '../../src/conformance/legacy-sql.js';
 import { createStore, run, type Store } from '../../src/engine/index.js';
 import { openMemoryStore } from '../../src/node/sqlite-file.js';
 
@@ -52,6 +52,30 @@ describe('native SQLite in memory for the benchmark', () => {
     expect(counts(native)).toEqual(counts(sqljs));
     sqljs.close();
     native.close();
+  });
+
+  it('writes a bound LIKE/GLOB pattern as +:p (compiled once, not again at every binding), strings and quoted names left alone', () => {
+    expect(withUnplannedPatterns('(text LIKE :t) AND (EXISTS (SELECT 1 FROM json_each(tags) WHERE value like  @tag))')).toBe('(text LIKE +:t) AND (EXISTS (SELECT 1 FROM json_each(tags) WHERE value like  +@tag))');
+    expect(withUnplannedPatterns('a NOT GLOB ? AND b LIKE $p ESCAPE \'\\\'')).toBe('a NOT GLOB +? AND b LIKE +$p ESCAPE \'\\\'');
+    for (const same of ["text LIKE '%x%'", "text = 'LIKE :t'", '"LIKE :t" = 1', 'likeness = :t', 'text LIKE :a || :b'.replace('LIKE :a', 'LIKE (:a)')]) expect(withUnplannedPatterns(same)).toBe(same);
+  });
+
+  it('counts the same with the patterns written +:p, on both drivers, for every kind of value bound', async () => {
+    const stores = await both();
+    const patterns: unknown[] = ['%note%', '%NOTE%', 'a note', '%', '', 'it_s%', null, 5, true, '%\\_%'];
+    for (const store of stores) {
+      for (const p of patterns) {
+        for (const where of ['text LIKE :p', 'text NOT LIKE :p', "text LIKE :p ESCAPE '\\'", 'EXISTS (SELECT 1 FROM json_each(tags) WHERE value LIKE :p)', 'text GLOB :p']) {
+          const a = count([where], { p });
+          const { sql, bind } = assertionSql(a);
+          const as = (text: string) => Number(Object.values(store.driver.all(text, bind)[0])[0]);
+          expect(withUnplannedPatterns(sql)).not.toBe(sql);
+          expect(evaluateAssertion(store, a).actual).toBe(as(sql));
+          expect(as(withUnplannedPatterns(sql))).toBe(as(sql));
+        }
+      }
+    }
+    for (const s of stores) s.close();
   });
 
   it('plans an assertion once per shape and binds each one its own values', () => {

@@ -104,3 +104,95 @@ describe('sql.js driver journal', () => {
     d.close();
   });
 });
+
+describe('native driver rows (arrays from better-sqlite3, objects made per column list)', () => {
+  const script = [
+    { stage: 'ENC', op: 'Encode', args: { payload: { text: 'a note' }, tags: ['x', 'y'], facets: { status: 'open' }, time: '2025-10-20T00:00:00Z' } },
+    { stage: 'ENC', op: 'Encode', args: { payload: { text: "it's done" }, type: 'event', subject: 'me', weight: 0.25, time: '2025-10-19T00:00:00Z' } },
+    { stage: 'STO', op: 'Lock', target: { ids: ['1'] }, args: { mode: 'read_only' } },
+    { stage: 'STO', op: 'Delete', target: { ids: ['2'] }, args: { soft: true } },
+  ];
+  const queries = [
+    'SELECT * FROM memory ORDER BY id',
+    'SELECT * FROM audit_log ORDER BY id',
+    'SELECT id, tags, 1 AS one, 2.5 AS half, NULL AS missing, x\'00ff\' AS bytes FROM memory ORDER BY id',
+  ];
+  /** Blobs as plain bytes (sql.js gives Uint8Array, better-sqlite3 Buffer), for comparing the two drivers' values. */
+  const plain = (rows: readonly Record<string, unknown>[]) => rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v instanceof Uint8Array ? [...v] : v])));
+
+  it('equal better-sqlite3\'s own row objects (keys in order, values and their types, Buffers for blobs) and sql.js\'s rows for the same store', async () => {
+    const { run } = await import('../../src/engine/index.js');
+    const { openMemoryStore } = await import('../../src/node/sqlite-file.js');
+    const now = '2025-10-21T00:00:00Z';
+    const sqljs = await createStore();
+    const native = openMemoryStore();
+    for (const s of [sqljs, native]) expect(run(s, script, { now, traceId: 'run-1' }).ok).toBe(true);
+    const db = (native.driver as import('../../src/node/sqlite-file.js').NativeDriver).db;
+    for (const sql of queries) {
+      const rows = native.driver.all(sql);
+      const own = db.prepare(sql).all() as Record<string, unknown>[];
+      expect(rows.length).toBeGreaterThan(0);
+      rows.forEach((row, i) => {
+        expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+        expect(Object.keys(row)).toEqual(Object.keys(own[i]));
+        for (const k of Object.keys(row)) {
+          expect(typeof row[k]).toBe(typeof own[i][k]);
+          expect(Buffer.isBuffer(row[k])).toBe(Buffer.isBuffer(own[i][k]));
+        }
+      });
+      expect(rows).toEqual(own);
+      const theirs = sqljs.driver.all(sql);
+      expect(rows.map((r) => Object.keys(r))).toEqual(theirs.map((r) => Object.keys(r)));
+      // The stores were written by the same script at the same time, under the same trace id.
+      expect(plain(rows)).toEqual(plain(theirs));
+    }
+    expect(native.driver.all('SELECT * FROM memory WHERE id = ?', [99])).toEqual([]);
+    sqljs.driver.close();
+    native.driver.close();
+  });
+
+  it('keep better-sqlite3\'s rules for odd column lists: a repeated name keeps its first place and its last value; numeric names; a column named __proto__ as better-sqlite3 treats it', async () => {
+    const { openMemoryStore } = await import('../../src/node/sqlite-file.js');
+    const native = openMemoryStore();
+    const db = (native.driver as import('../../src/node/sqlite-file.js').NativeDriver).db;
+    for (const sql of ['SELECT 1 AS a, 2 AS b, 3 AS a', 'SELECT 1, 2 AS "0", \'x\' AS "a""b"', 'SELECT 1 AS "__proto__", 2 AS b', 'SELECT x\'0001\' AS "__proto__", 2 AS b', 'SELECT 9007199254740993 AS big, -0.0 AS z']) {
+      const rows = native.driver.all(sql);
+      const own = db.prepare(sql).all() as Record<string, unknown>[];
+      expect(Object.entries(rows[0])).toEqual(Object.entries(own[0]));
+      // A blob named __proto__ becomes better-sqlite3's row's prototype (a Buffer); so it must here.
+      const proto = (r: object) => Object.getPrototypeOf(r) as object;
+      expect(Buffer.isBuffer(proto(rows[0]))).toBe(Buffer.isBuffer(proto(own[0])));
+      if (Buffer.isBuffer(proto(own[0]))) expect([...(proto(rows[0]) as Buffer)]).toEqual([...(proto(own[0]) as Buffer)]);
+      else expect(proto(rows[0])).toBe(Object.prototype);
+    }
+    expect(native.driver.all('SELECT 1 AS a, 2 AS b, 3 AS a')).toEqual([{ a: 3, b: 2 }]);
+    native.driver.close();
+  });
+
+  it('follow a schema change: a cached SELECT * after a column is added or renamed here, or added by another connection to the file', async () => {
+    const { openMemoryStore } = await import('../../src/node/sqlite-file.js');
+    const d = openMemoryStore().driver;
+    d.exec('CREATE TABLE t (a INTEGER, b TEXT)');
+    d.run('INSERT INTO t VALUES (?, ?)', [1, 'x']);
+    expect(d.all('SELECT * FROM t')).toEqual([{ a: 1, b: 'x' }]);
+    d.exec('ALTER TABLE t ADD COLUMN c REAL DEFAULT 0.5');
+    expect(d.all('SELECT * FROM t')).toEqual([{ a: 1, b: 'x', c: 0.5 }]);
+    d.run('ALTER TABLE t RENAME COLUMN b TO bee');
+    expect(Object.keys(d.all('SELECT * FROM t')[0])).toEqual(['a', 'bee', 'c']);
+    d.exec('ALTER TABLE t RENAME COLUMN bee TO b; ALTER TABLE t DROP COLUMN c');
+    expect(d.all('SELECT * FROM t')).toEqual([{ a: 1, b: 'x' }]);
+    d.close();
+
+    const path = join(dir, 'schema-change.t2m');
+    const one = openStoreFile(path);
+    const two = openStoreFile(path);
+    if (!one.ok || !two.ok) throw new Error('cannot open the store twice');
+    one.store.driver.exec('CREATE TABLE t (a INTEGER)');
+    one.store.driver.run('INSERT INTO t VALUES (?)', [1]);
+    expect(one.store.driver.all('SELECT * FROM t')).toEqual([{ a: 1 }]);
+    two.store.driver.exec('ALTER TABLE t ADD COLUMN z TEXT DEFAULT \'new\'');
+    expect(one.store.driver.all('SELECT * FROM t')).toEqual([{ a: 1, z: 'new' }]);
+    one.store.driver.close();
+    two.store.driver.close();
+  });
+});

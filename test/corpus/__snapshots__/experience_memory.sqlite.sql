@@ -47,5 +47,5 @@ INSERT INTO "audit_log" (tenant, trace_id, at, actor, op, ir, affected_ids, befo
 --   params ["default","corpus-experience_memory.t2m-1","2025-10-21T00:00:00Z",null,"Promote","{\"stage\":\"STO\",\"op\":\"Promote\",\"target\":{\"ids\":[\"1\"]},\"args\":{\"reward\":1}}","[1]","{\"1\":{\"utility\":null,\"utility_n\":0}}","{\"1\":{\"utility\":1,\"utility_n\":1}}"]
 
 -- [7] Retrieve: ids 1
-SELECT * FROM "memory" WHERE "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "id" IN (?) AND ("read_perm_level" IS NULL OR "read_perm_level" = ?) ORDER BY "id" ASC LIMIT ?;
+SELECT * FROM "memory" WHERE "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "id" IN (?) AND ("read_perm_level" IS NULL OR "read_perm_level" = ?) ORDER BY "id" ASC LIMIT +?;
 --   params ["default",0,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","2025-10-21T00:00:00Z",1,"public",10001]

@@ -61,7 +61,7 @@ INSERT INTO "audit_log" (tenant, trace_id, at, actor, op, ir, affected_ids, befo
 --   params ["default","corpus-let_references.t2m-1","2025-10-21T00:00:00Z",null,"Merge","{\"stage\":\"STO\",\"op\":\"Merge\",\"target\":{\"ids\":[\"3\",\"4\",\"5\"]},\"args\":{\"primary_id\":\"auto\"},\"_let\":\"merged\"}","[3,4,5]","{\"3\":{\"text\":\"Sprint 42 plan.\",\"lineage_children\":null},\"4\":{\"lineage_parents\":[2],\"deleted\":0,\"deleted_at\":null},\"5\":{\"lineage_parents\":[2],\"deleted\":0,\"deleted_at\":null}}","{\"3\":{\"text\":\"Sprint 42 plan.\\nShip search filters.\\nFix the export bug.\",\"lineage_children\":[4,5]},\"4\":{\"lineage_parents\":[2,3],\"deleted\":1,\"deleted_at\":\"2025-10-21T00:00:00Z\"},\"5\":{\"lineage_parents\":[2,3],\"deleted\":1,\"deleted_at\":\"2025-10-21T00:00:00Z\"}}"]
 
 -- [7] Retrieve: ids 3
-SELECT * FROM "memory" WHERE "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "id" IN (?) AND ("read_perm_level" IS NULL OR "read_perm_level" = ?) ORDER BY "id" ASC LIMIT ?;
+SELECT * FROM "memory" WHERE "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "id" IN (?) AND ("read_perm_level" IS NULL OR "read_perm_level" = ?) ORDER BY "id" ASC LIMIT +?;
 --   params ["default",0,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","2025-10-21T00:00:00Z",3,"public",10001]
 
 -- [8] Promote: ids 3

@@ -15,7 +15,7 @@ SELECT "id", "text", "type", "tags", "facets", "weight", "time", "subject", "loc
 --   params ["[1]","default",0,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","public","team","ceo-office","ceo-office","ceo-office"]
 
 -- [3] Promote: ids -
-SELECT * FROM "memory" WHERE "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "id" IN (SELECT memory_id FROM memory_tag WHERE tag = ?) AND "id" IN (SELECT memory_id FROM memory_tag WHERE tag = ?) ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT ?;
+SELECT * FROM "memory" WHERE "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "id" IN (SELECT memory_id FROM memory_tag WHERE tag = ?) AND "id" IN (SELECT memory_id FROM memory_tag WHERE tag = ?) ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT +?;
 --   params ["default",0,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","investor-update","draft",30]
 
 -- warning no-match at 22:9-22:59 [3] (target): Promote: the target matches no live record

@@ -21,7 +21,7 @@ INSERT INTO "audit_log" (tenant, trace_id, at, actor, op, ir, affected_ids, befo
 --   params ["default","corpus-verbs_expire_delete.t2m-1","2025-10-21T00:00:00Z",null,"Encode","{\"stage\":\"ENC\",\"op\":\"Encode\",\"args\":{\"payload\":{\"text\":\"Try the new espresso place\"},\"type\":\"note\",\"tags\":[\"tmp\"],\"time\":\"2025-10-20T12:00:00Z\"}}","[3]","{\"3\":null}","{\"3\":{\"id\":3,\"text\":\"Try the new espresso place\",\"type\":\"note\",\"tags\":[\"tmp\"],\"facets\":{},\"source\":null,\"auto_frequency\":null,\"expire_at\":null,\"next_auto_update_at\":null,\"read_perm_level\":null,\"write_perm_level\":null,\"time\":\"2025-10-20T12:00:00Z\",\"owner\":null,\"created_at\":\"2025-10-21T00:00:00Z\",\"updated_at\":\"2025-10-21T00:00:00Z\",\"deleted\":0,\"embedding_model\":\"t2m-ngram-256\",\"tenant\":\"default\",\"trace_id\":\"corpus-verbs_expire_delete.t2m-1\",\"statement_index\":2}}"]
 
 -- [4] Expire: ids 2, 1
-SELECT * FROM "memory" WHERE "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "id" IN (SELECT memory_id FROM memory_tag WHERE tag = ?) ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT ?;
+SELECT * FROM "memory" WHERE "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "id" IN (SELECT memory_id FROM memory_tag WHERE tag = ?) ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT +?;
 --   params ["default",0,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","travel",10]
 UPDATE "memory" SET "expire_at" = ?, "expire_action" = ?, "expire_reason" = ?, "updated_at" = ? WHERE "tenant" = ? AND "id" = ?;
 --   params ["2025-11-20T00:00:00Z","anonymize","trip data","2025-10-21T00:00:00Z","default",2]
@@ -39,7 +39,7 @@ INSERT INTO "audit_log" (tenant, trace_id, at, actor, op, ir, affected_ids, befo
 --   params ["default","corpus-verbs_expire_delete.t2m-1","2025-10-21T00:00:00Z",null,"Expire","{\"stage\":\"STO\",\"op\":\"Expire\",\"target\":{\"ids\":\"2\"},\"args\":{\"until\":\"2025-10-20T00:00:00Z\",\"on_expire\":\"hard_delete\"}}","[2]","{\"2\":{\"expire_at\":\"2025-11-20T00:00:00Z\",\"expire_action\":\"anonymize\",\"expire_reason\":\"trip data\"}}","{\"2\":{\"expire_at\":\"2025-10-20T00:00:00Z\",\"expire_action\":\"hard_delete\",\"expire_reason\":null}}"]
 
 -- [6] Delete: ids 3
-SELECT * FROM "memory" WHERE "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "id" IN (SELECT memory_id FROM memory_tag WHERE tag = ?) ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT ?;
+SELECT * FROM "memory" WHERE "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "id" IN (SELECT memory_id FROM memory_tag WHERE tag = ?) ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT +?;
 --   params ["default",0,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","tmp",10]
 UPDATE "memory" SET "deleted" = ?, "deleted_at" = ?, "updated_at" = ? WHERE "tenant" = ? AND "id" = ?;
 --   params [1,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","default",3]
@@ -47,7 +47,7 @@ INSERT INTO "audit_log" (tenant, trace_id, at, actor, op, ir, affected_ids, befo
 --   params ["default","corpus-verbs_expire_delete.t2m-1","2025-10-21T00:00:00Z",null,"Delete","{\"stage\":\"STO\",\"op\":\"Delete\",\"target\":{\"filter\":{\"has_tags\":[\"tmp\"],\"limit\":10}},\"args\":{\"soft\":true,\"reason\":\"scratch cleanup\"}}","[3]","{\"3\":{\"deleted\":0,\"deleted_at\":null}}","{\"3\":{\"deleted\":1,\"deleted_at\":\"2025-10-21T00:00:00Z\"}}"]
 
 -- [7] Retrieve: ids 1
-SELECT * FROM "memory" WHERE "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "type" = ? AND ("read_perm_level" IS NULL OR "read_perm_level" = ?) ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT ?;
+SELECT * FROM "memory" WHERE "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "type" = ? AND ("read_perm_level" IS NULL OR "read_perm_level" = ?) ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT +?;
 --   params ["default",0,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","note","public",10]
 
 -- warning expires-immediately at 8:1-8:59 [5]: the expiry time 2025-10-20T00:00:00Z is not after now (2025-10-21T00:00:00Z); the records are hidden at once

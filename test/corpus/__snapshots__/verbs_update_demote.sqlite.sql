@@ -29,7 +29,7 @@ INSERT INTO "audit_log" (tenant, trace_id, at, actor, op, ir, affected_ids, befo
 --   params ["default","corpus-verbs_update_demote.t2m-1","2025-10-21T00:00:00Z",null,"Update","{\"stage\":\"STO\",\"op\":\"Update\",\"target\":{\"ids\":\"1\"},\"args\":{\"set\":{\"text\":\"Q4 budget raised to 3M USD\",\"tags\":[\"budget\",\"Q4\",\"approved\"],\"weight\":0.8}}}","[1]","{\"1\":{\"text\":\"Q4 budget: 2M USD\",\"tags\":[\"budget\",\"Q4\"],\"weight\":null}}","{\"1\":{\"text\":\"Q4 budget raised to 3M USD\",\"tags\":[\"budget\",\"Q4\",\"approved\"],\"weight\":0.8}}"]
 
 -- [5] Demote: ids 3, 2
-SELECT * FROM "memory" WHERE "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "id" IN (SELECT memory_id FROM memory_tag WHERE tag = ?) ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT ?;
+SELECT * FROM "memory" WHERE "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "id" IN (SELECT memory_id FROM memory_tag WHERE tag = ?) ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT +?;
 --   params ["default",0,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","offsite",10]
 UPDATE "memory" SET "weight" = ?, "demote_reason" = ?, "updated_at" = ? WHERE "tenant" = ? AND "id" = ?;
 --   params [0.1,"the offsite is over","2025-10-21T00:00:00Z","default",3]
@@ -39,5 +39,5 @@ INSERT INTO "audit_log" (tenant, trace_id, at, actor, op, ir, affected_ids, befo
 --   params ["default","corpus-verbs_update_demote.t2m-1","2025-10-21T00:00:00Z",null,"Demote","{\"stage\":\"STO\",\"op\":\"Demote\",\"target\":{\"filter\":{\"has_tags\":[\"offsite\"],\"limit\":10}},\"args\":{\"archive\":true,\"reason\":\"the offsite is over\"}}","[3,2]","{\"2\":{\"weight\":null,\"demote_reason\":null},\"3\":{\"weight\":null,\"demote_reason\":null}}","{\"2\":{\"weight\":0.1,\"demote_reason\":\"the offsite is over\"},\"3\":{\"weight\":0.1,\"demote_reason\":\"the offsite is over\"}}"]
 
 -- [6] Retrieve: ids 1, 3, 2
-SELECT * FROM "memory" WHERE "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "type" = ? AND ("read_perm_level" IS NULL OR "read_perm_level" = ?) ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT ?;
+SELECT * FROM "memory" WHERE "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "type" = ? AND ("read_perm_level" IS NULL OR "read_perm_level" = ?) ORDER BY "time" IS NULL, "time" DESC, "id" DESC LIMIT +?;
 --   params ["default",0,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","note","public",10]
