@@ -12,10 +12,10 @@ export { parse, tokenize, KEYWORDS, VERBS, visit, type Script, type Statement } 
 export { astToIr, irToAst, irsToScript } from './convert/index.js';
 export { print } from './print/index.js';
 export { check, type Policy } from './check/index.js';
-export { textToIr, irsToText, formatText, readInput, detectInput, type FrontEndResult, type InputKind } from './pipeline.js';
+export { textToIr, irsToText, formatText, readInput, detectInput, checkIrs, type CheckedScript, type FrontEndResult, type InputKind } from './pipeline.js';
 export {
-  createStore, openStore, run, explain, sweep, auditLog, undo, why, Store, DEFAULT_TENANT,
-  runAsync, explainAsync, sweepAsync, auditLogAsync, undoAsync, isAsyncDriver,
+  createStore, openStore, Session, run, explain, sweep, auditLog, undo, why, Store, DEFAULT_TENANT, isAsyncDriver,
+  type Outcome, type SessionOptions, type ScriptOptions, type SessionRunResult,
   type AnySqlDriver, type AsyncSqlDriver, type SqlDriver, type StoreParts,
   type RunOptions, type RunResult, type StatementResult, type Embedder, type Summarizer, type WhyResult, type Provenance,
   utilitySelector, similaritySelector, utilityScore, feedbackValues,

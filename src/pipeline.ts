@@ -1,8 +1,9 @@
 /**
  * The one place that chains the front-end stages (see ARCHITECTURE.md):
- * DSL text → parse → astToIr → validateIr → check, and back: IR → irsToScript → print.
- * IR JSON (an object, an array or JSONL) enters at validateIr with positions kept by the JSON
- * reader, so both inputs get the same diagnostics with line:column ranges.
+ * DSL text → parse → astToIr → validateIr → check → `CheckedScript`, and back: IR → irsToScript
+ * → print. IR JSON (an object, an array or JSONL) enters at validateIr with positions kept by the
+ * JSON reader, so both inputs get the same diagnostics with line:column ranges. The engine runs
+ * only a `CheckedScript`, which only this module makes: validation and the checker run once.
  */
 import { endOffset, startOffset } from './diagnostics/sourceRange.js';
 import { applyPolicy, check, checkValues, type InputLanguage, type Policy } from './check/index.js';
@@ -14,14 +15,46 @@ import { type JsonItem, readJson, readJsonl } from './ir/json.js';
 import type { IR } from './ir/schema.js';
 import { irConformance } from './ir/conforms.js';
 import { validateIr } from './ir/validate.js';
+import { DEFAULT_MAX_TEXT_LENGTH } from './language/limits.js';
 import { print } from './print/index.js';
 import { parse } from './syntax/index.js';
 import type { Script } from './syntax/ast.js';
 
 export type { Policy };
 
+declare const checkedBrand: unique symbol;
+
+/**
+ * A script that validation and the checker accepted (under `policy`): the only input the engine
+ * runs. Only `validateAndCheck` (through `textToIr`, `readInput` or `checkIrs`) makes one.
+ */
+export interface CheckedScript {
+  readonly [checkedBrand]: true;
+  readonly irs: readonly IR[];
+  readonly sourceMaps: readonly (SourceMap | undefined)[];
+  /** The warnings validation and the checker had (located); errors refuse instead. */
+  readonly warnings: readonly Diagnostic[];
+  readonly policy: Policy;
+  /** Per statement, whether validation's walk found no string longer than `limit` (the engine's text limit then need not measure it again). */
+  readonly within: { readonly limit: number; readonly flags: readonly boolean[] };
+}
+
+function seal(script: Omit<CheckedScript, typeof checkedBrand>): CheckedScript {
+  const sealed = Object.freeze(script) as CheckedScript;
+  SEALED.add(sealed);
+  return sealed;
+}
+
+/** True for a value `checkIrs`/`readInput` made (a frozen CheckedScript), not for plain IRs. */
+export function isCheckedScript(x: unknown): x is CheckedScript {
+  return typeof x === 'object' && x !== null && !Array.isArray(x) && SEALED.has(x);
+}
+const SEALED = new WeakSet<object>();
+
 export interface FrontEndOptions {
   readonly policy?: Policy;
+  /** Strings longer than this are measured by the engine's limits, not vouched for by validation (default: the engine's default text limit). */
+  readonly maxTextLength?: number;
 }
 
 export interface FrontEndResult {
@@ -36,6 +69,8 @@ export interface FrontEndResult {
   readonly diagnostics: Diagnostic[];
   /** How many statements the input holds, valid or not (those that could not be read included). */
   readonly statements: number;
+  /** The script the engine runs, when there is no error. */
+  readonly checked?: CheckedScript;
 }
 
 /** Syntax errors that stand for a statement the parser could not read at all (no verb). */
@@ -61,7 +96,7 @@ export function textToIr(text: string, options: FrontEndOptions = {}): FrontEndR
   const diagnostics = [...parsed.diagnostics, ...conversion, ...result.diagnostics];
   diagnostics.sort(byPosition);
   const statements = parsed.script.statements.length + parsed.diagnostics.filter((d) => UNREAD_STATEMENT.has(d.code)).length;
-  return { script: parsed.script, ...result, diagnostics, statements };
+  return { script: parsed.script, ...result, diagnostics, statements, checked: checkedOf(result, diagnostics, options) };
 }
 
 /**
@@ -104,22 +139,26 @@ export function validateAndCheck(
   items: ReadonlyArray<Pick<JsonItem, 'value' | 'sourceMap'> & { readonly statement?: number }>,
   options: FrontEndOptions = {},
   source: InputLanguage = 'ir',
-): { irs: IR[]; sourceMaps: SourceMap[]; diagnostics: Diagnostic[] } {
+): { irs: IR[]; sourceMaps: SourceMap[]; diagnostics: Diagnostic[]; within: CheckedScript['within'] } {
   const irs: IR[] = [];
   const sourceMaps: SourceMap[] = [];
   const diagnostics: Diagnostic[] = [];
   const statements: number[] = [];
   // Per IR, whether validation's walk vouched for it to the checker (CheckOptions.vouched).
   const vouched: boolean[] = [];
+  // Per IR, whether that walk found no string over the text limit (the engine's limits then skip it).
+  const within: boolean[] = [];
+  const maxText = options.maxTextLength ?? DEFAULT_MAX_TEXT_LENGTH;
   items.forEach((item, i) => {
     const statement = item.statement ?? i;
     // The usual case, an IR validation has nothing to say about, is decided without zod.
-    const conformance = irConformance(item.value);
+    const conformance = irConformance(item.value, maxText);
     if (conformance !== 'no') {
       irs.push(item.value as IR);
       sourceMaps.push(item.sourceMap);
       statements.push(statement);
       vouched.push(conformance === 'vouched');
+      within.push(true);
       return;
     }
     const wording = source === 'dsl' ? dslName : undefined;
@@ -137,12 +176,34 @@ export function validateAndCheck(
     sourceMaps.push(item.sourceMap);
     statements.push(statement);
     vouched.push(false);
+    within.push(false);
   });
   // check() numbers statements by position among the valid ones; map them back to the script's.
   const checked = check(irs, { sourceMaps, source, wording: source === 'dsl' ? dslName : undefined, vouched }).map((d) => (d.statement === undefined ? d : { ...d, statement: statements[d.statement] }));
   diagnostics.push(...checked);
   diagnostics.sort((a, b) => (a.statement ?? -1) - (b.statement ?? -1) || (a.range?.start.offset ?? 0) - (b.range?.start.offset ?? 0));
-  return { irs, sourceMaps, diagnostics: applyPolicy(diagnostics, options.policy ?? 'default') };
+  return { irs, sourceMaps, diagnostics: applyPolicy(diagnostics, options.policy ?? 'default'), within: { limit: maxText, flags: within } };
+}
+
+function checkedOf(result: ReturnType<typeof validateAndCheck>, diagnostics: readonly Diagnostic[], options: FrontEndOptions): CheckedScript | undefined {
+  if (hasErrors(diagnostics)) return undefined;
+  return seal({ irs: result.irs, sourceMaps: result.sourceMaps, warnings: diagnostics, policy: options.policy ?? 'default', within: result.within });
+}
+
+/**
+ * IR values (from any caller: the engine's `run`, the benchmark, an agent) → a `CheckedScript`,
+ * or the diagnostics that refuse them. `sourceMaps[i]`, when given, locates statement i's
+ * diagnostics.
+ */
+export function checkIrs(
+  irs: readonly unknown[],
+  options: FrontEndOptions & { readonly sourceMaps?: readonly (SourceMap | undefined)[] } = {},
+): { ok: true; script: CheckedScript } | { ok: false; diagnostics: Diagnostic[] } {
+  const maps = options.sourceMaps;
+  const items = irs.map((value, i) => ({ value, sourceMap: maps?.[i] as SourceMap }));
+  const result = validateAndCheck(items, options);
+  if (hasErrors(result.diagnostics) || result.irs.length !== irs.length) return { ok: false, diagnostics: result.diagnostics };
+  return { ok: true, script: seal({ irs: result.irs, sourceMaps: maps ?? [], warnings: result.diagnostics, policy: options.policy ?? 'default', within: result.within }) };
 }
 
 /** IR → canonical DSL text. */
@@ -199,5 +260,6 @@ export function readInput(text: string, options: FrontEndOptions = {}): InputRes
   const read = kind === 'jsonl' ? readJsonl(text, lines) : readJson(text, lines);
   if (kind !== 'jsonl' && hasErrors(read.diagnostics)) return { kind, irs: [], sourceMaps: [], diagnostics: read.diagnostics, statements: read.records };
   const result = validateAndCheck(read.items, options);
-  return { kind, ...result, diagnostics: [...read.diagnostics, ...result.diagnostics], statements: read.records };
+  const diagnostics = [...read.diagnostics, ...result.diagnostics];
+  return { kind, ...result, diagnostics, statements: read.records, checked: checkedOf(result, diagnostics, options) };
 }

@@ -18,9 +18,9 @@ import { diagnostic } from '../diagnostics/codes.js';
 import { formatDiagnostics } from '../diagnostics/codeFrame.js';
 import { type Diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
 import type { SourceMap } from '../diagnostics/sourceMap.js';
-import { explain, run, type RunResult, type Store } from '../engine/index.js';
+import { Session, type RunResult, type Store } from '../engine/index.js';
 import { IR } from '../ir/schema.js';
-import { irsToText, readInput, textToIr } from '../pipeline.js';
+import { irsToText, readInput, textToIr, type CheckedScript } from '../pipeline.js';
 import { languageCard } from './card.js';
 import { describeStore, relatedMemories, storeVocabulary } from './context.js';
 import { answerFormat, extractScript, type PlanMode, repairMessage } from './prompt.js';
@@ -119,6 +119,8 @@ interface Analysis {
   readonly irs: IR[];
   readonly sourceMaps: SourceMap[];
   readonly diagnostics: Diagnostic[];
+  /** The script the engine runs, when the front end found no error. */
+  readonly checked?: CheckedScript;
 }
 
 /** The model's answer through the front end: DSL text, or JSON (`{schema_list}`, an array, one IR). */
@@ -128,7 +130,7 @@ function analyse(reply: string, mode: PlanMode, policy: Policy | undefined): Ana
     const r = textToIr(script, { policy });
     const diagnostics = [...r.diagnostics];
     if (!r.statements && !hasErrors(diagnostics)) diagnostics.push(diagnostic('plan-empty', 'the answer holds no statement'));
-    return { text: script, path: 'plan.t2m', irs: r.irs, sourceMaps: r.sourceMaps, diagnostics };
+    return { text: script, path: 'plan.t2m', irs: r.irs, sourceMaps: r.sourceMaps, diagnostics, checked: r.checked };
   }
   let value: unknown;
   try {
@@ -147,7 +149,7 @@ function analyse(reply: string, mode: PlanMode, policy: Policy | undefined): Ana
   const r = readInput(text, { policy });
   const diagnostics = [...r.diagnostics];
   if (!list.length) diagnostics.push(diagnostic('plan-empty', 'the answer holds no statement'));
-  return { text, path: 'plan.json', irs: r.irs, sourceMaps: r.sourceMaps, diagnostics };
+  return { text, path: 'plan.json', irs: r.irs, sourceMaps: r.sourceMaps, diagnostics, checked: r.checked };
 }
 
 /** Natural language → a checked script (and its dry run, and its run with `execute`). */
@@ -175,8 +177,9 @@ export async function plan(request: string, options: PlanOptions): Promise<PlanR
     const a = analyse(reply, mode, options.policy);
     let diagnostics = a.diagnostics;
     let dryRun: RunResult | undefined;
-    if (!hasErrors(diagnostics) && options.store) {
-      dryRun = explain(options.store, a.irs, { ...runOptions, sourceMaps: a.sourceMaps });
+    const session = options.store ? new Session(options.store, runOptions) : undefined;
+    if (!hasErrors(diagnostics) && session && a.checked) {
+      dryRun = session.explain(a.checked);
       // The engine repeats the checker's warnings: keep each once.
       const seen = new Set(diagnostics.map(key));
       diagnostics = [...diagnostics, ...dryRun.diagnostics.filter((d) => !seen.has(key(d)))];
@@ -185,8 +188,8 @@ export async function plan(request: string, options: PlanOptions): Promise<PlanR
     messages.push({ role: 'assistant', content: reply });
     const dsl = mode === 'dsl' ? a.text : a.irs.length ? irsToText(a.irs) : '';
     if (!hasErrors(diagnostics)) {
-      if (!options.execute || !options.store) return result({ ok: true, dsl, irs: a.irs, diagnostics, dryRun });
-      const ran = run(options.store, a.irs, { ...runOptions, sourceMaps: a.sourceMaps });
+      if (!options.execute || !session || !a.checked) return result({ ok: true, dsl, irs: a.irs, diagnostics, dryRun });
+      const ran = session.run(a.checked);
       const seen = new Set(diagnostics.map(key));
       return result({ ok: ran.ok, dsl, irs: a.irs, diagnostics: [...diagnostics, ...ran.diagnostics.filter((d) => !seen.has(key(d)))], dryRun, run: ran });
     }

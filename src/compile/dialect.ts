@@ -45,6 +45,11 @@ export interface Dialect {
    * database cannot (then the engine executes each Encode of a run on its own).
    */
   insertReturning?(columns: readonly string[]): string;
+  /**
+   * Whether a driver error aborted the transaction for a serialization failure or a deadlock, so
+   * that running it again may succeed (PostgreSQL); absent where that cannot happen.
+   */
+  retryable?(error: unknown): boolean;
   /** The count of a LIMIT clause whose value is bound at `param` (default: `param` itself). */
   limitCount?(param: string): string;
   /** The statement that yields the id of the last inserted row (used when `insertReturningId` is null). */

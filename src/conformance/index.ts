@@ -10,7 +10,7 @@ import { all, type Io } from '../execute/io.js';
 import { loadSqlJs, openStore, type Store } from '../execute/store.js';
 import { forgetVectorIndex } from '../execute/vectors.js';
 import type { Policy } from '../check/index.js';
-import { runIo, type RunOptions, type RunResult, type StatementResult } from '../engine/index.js';
+import { Session, type RunOptions, type RunResult, type StatementResult } from '../engine/index.js';
 import { parseInstant } from '../lower/time.js';
 import { withoutDoubleQuotedStrings, withUnplannedPatterns } from './legacy-sql.js';
 import { sqliteAssertionToPostgres } from './postgres.js';
@@ -210,26 +210,6 @@ export function evaluateRanking(results: readonly StatementResult[], r: Ranking)
   return { passed, why: `top-${r.k} [${top.join(', ')}], gold [${gold.join(', ')}], ${hits} hit(s), need ${r.min_hits}${r.allow_extra ? '' : ', no extras'}` };
 }
 
-/**
- * Runs each statement as its own script, in order, numbering results and diagnostics by the
- * statement's place in the list; a refused statement is reported and the next one runs.
- */
-export function runEach(store: Store, irs: readonly unknown[], options: RunOptions): Ran {
-  return store.drive(runEachIo(store, irs, options));
-}
-
-/** `runEach` on a store of either kind (the engine's async entry point). */
-export function runEachAsync(store: Store<AnySqlDriver>, irs: readonly unknown[], options: RunOptions): Promise<Ran> {
-  return store.driveAsync(runEachIo(store, irs, options));
-}
-
-/** `runEach` as queries (src/execute/io.ts). */
-export function* runEachIo(store: Store<AnySqlDriver>, irs: readonly unknown[], options: RunOptions): Io<Ran> {
-  const ran: Ran = { results: [], errors: [] };
-  for (let i = 0; i < irs.length; i++) collect(yield* runIo(store, [irs[i]], options), i, ran);
-  return ran;
-}
-
 /** What the statements of a list did, numbered by their place in it. */
 export interface Ran {
   readonly results: StatementResult[];
@@ -299,11 +279,11 @@ function* sampleIo(store: Store<AnySqlDriver>, sample: Sample, op: string, polic
   const options = { now: (typeof now === 'string' ? parseInstant(now) : null) ?? now, policy, impersonate: true, traceId: `bench:${sample.id}` } as const;
   // One statement at a time, as the reference runner executes them: a refused statement is
   // reported and undoes nothing before it (`t2m run` keeps its one-transaction scripts).
-  // (runEachIo's loop, written out here: each query the statements yield passes one generator fewer.)
+  const session = new Session(store, options);
   const pre: Ran = { results: [], errors: [] };
-  for (let i = 0; i < sample.prerequisites.length; i++) collect(yield* runIo(store, [sample.prerequisites[i]], options), i, pre);
+  for (let i = 0; i < sample.prerequisites.length; i++) collect(yield* session.runIo([sample.prerequisites[i]], options), i, pre);
   const gold: Ran = { results: [], errors: [] };
-  for (let i = 0; i < sample.schema_list.length; i++) collect(yield* runIo(store, [sample.schema_list[i]], options), i, gold);
+  for (let i = 0; i < sample.schema_list.length; i++) collect(yield* session.runIo([sample.schema_list[i]], options), i, gold);
   const assertions: { name: string; passed: boolean; actual: number | string }[] = [];
   for (const a of sample.expected.assertions) assertions.push({ name: a.name, ...(yield* assertionIo(store, a)) });
   return {

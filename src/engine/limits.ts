@@ -7,6 +7,7 @@
  */
 import { diagnostic } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { DEFAULT_MAX_TEXT_LENGTH } from '../language/limits.js';
 
 export interface Limits {
   /** Statements per script (default 100,000). */
@@ -17,7 +18,7 @@ export interface Limits {
   readonly maxRows?: number;
 }
 
-export const DEFAULT_LIMITS: Required<Limits> = { maxStatements: 100_000, maxTextLength: 16 * 1024 * 1024, maxRows: 10_000 };
+export const DEFAULT_LIMITS: Required<Limits> = { maxStatements: 100_000, maxTextLength: DEFAULT_MAX_TEXT_LENGTH, maxRows: 10_000 };
 
 function limitOf(limits: Limits, key: keyof Limits): number {
   const v = limits[key];

@@ -20,3 +20,6 @@ export const MAX_IR_DEPTH = MAX_NESTING + 10;
 export function isUnsafeInteger(value: unknown): boolean {
   return typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value);
 }
+
+/** The longest stored string a script may hold by default (UTF-16 units: 16 Mi), `t2m run --max-text`. */
+export const DEFAULT_MAX_TEXT_LENGTH = 16 * 1024 * 1024;

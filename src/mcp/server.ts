@@ -21,7 +21,7 @@ import { languageCard } from '../agents/card.js';
 import { plan, type PlanMode } from '../agents/planner.js';
 import type { ChatProvider } from '../agents/provider.js';
 import { type Diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
-import { explain, run, type RunResult, type StatementResult, type Store } from '../engine/index.js';
+import { Session, type RunResult, type StatementResult, type Store } from '../engine/index.js';
 import { INCLUDE_FIELDS, type IR } from '../ir/schema.js';
 import { readInput, type Policy } from '../pipeline.js';
 import { vocabulary } from '../agents/vocabulary.js';
@@ -160,13 +160,6 @@ function statement(r: StatementResult, withSql: boolean): Record<string, unknown
   };
 }
 
-const key = (d: Diagnostic): string => `${d.statement}\u0000${d.code}\u0000${d.path ?? ''}`;
-/** The front end's diagnostics (in the input's language) and the engine's new ones, each once. */
-function merged(front: readonly Diagnostic[], engine: readonly Diagnostic[]): Diagnostic[] {
-  const seen = new Set(front.map(key));
-  return [...front, ...engine.filter((d) => !seen.has(key(d)))];
-}
-
 // ---------------------------------------------------------------- server
 
 export function createMcpServer(options: McpServerOptions): McpServer {
@@ -198,10 +191,10 @@ export function createMcpServer(options: McpServerOptions): McpServer {
 
   const execute = (script: string, dryRun: boolean, withSql: boolean): CallToolResult => {
     const input = readInput(script, { policy: options.policy });
-    if (hasErrors(input.diagnostics)) return result({ ok: false, results: [], diagnostics: input.diagnostics }, true);
-    const runOptions = { ...engineOptions(), sourceMaps: input.sourceMaps };
-    const outcome: RunResult = dryRun ? explain(store, input.irs, runOptions) : run(store, input.irs, runOptions);
-    return result({ ok: outcome.ok, results: outcome.results.map((r) => statement(r, withSql)), diagnostics: merged(input.diagnostics, outcome.diagnostics) }, !outcome.ok);
+    if (!input.checked || hasErrors(input.diagnostics)) return result({ ok: false, results: [], diagnostics: input.diagnostics }, true);
+    const session = new Session(store, engineOptions());
+    const outcome: RunResult = dryRun ? session.explain(input.checked) : session.run(input.checked);
+    return result({ ok: outcome.ok, results: outcome.results.map((r) => statement(r, withSql)), diagnostics: outcome.diagnostics }, !outcome.ok);
   };
 
   server.registerTool('run', {
@@ -239,7 +232,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   }, (args) => guarded(() => {
     const ir = retrieveIr(args);
-    const outcome = run(store, [ir], engineOptions());
+    const outcome = new Session(store, engineOptions()).run([ir]);
     const r = outcome.results[0];
     return result({
       ok: outcome.ok, ids: r?.ids ?? [], rows: (r?.rows ?? []).map(quiet), ...(r?.scores ? { scores: r.scores } : {}), diagnostics: outcome.diagnostics,

@@ -7,6 +7,7 @@ import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AsyncSqlDriver } from '../execute/driver.js';
 import { Store, type StoreParts } from '../execute/store.js';
 import { postgresDialectOf, preparePostgresStore } from './open.js';
+import { postgres } from '../compile/dialects/postgres.js';
 import { PgDriver, redactUrl } from './pg-driver.js';
 import { PgliteDriver } from './pglite-driver.js';
 
@@ -27,10 +28,7 @@ export interface PostgresStoreOptions extends Omit<StoreParts, 'dialect'> {
 
 const fail = (code: Code, message: string): Diagnostic => ({ code, severity: 'error', message });
 
-/** SQLSTATEs after which a script is rolled back and run again: serialization failure, deadlock. */
-const RETRYABLE = new Set(['40001', '40P01']);
-
-export const isRetryable = (e: unknown): boolean => RETRYABLE.has(String((e as { code?: unknown })?.code ?? ''));
+export const isRetryable = (e: unknown): boolean => postgres.retryable!(e);
 
 /** True for an error PostgreSQL (either driver) reported: it carries a five-character SQLSTATE. */
 export function isPostgresError(e: unknown): e is Error & { code: string } {

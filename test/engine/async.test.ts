@@ -1,12 +1,12 @@
 /**
  * The async seam (src/execute/io.ts): the engine's one code path driven by an asynchronous driver.
  * `Later` wraps the sql.js driver so that every call resolves on a later tick (as PGlite or a
- * server would); the same scripts run through `run` on a synchronous store and through `runAsync`
+ * server would); the same scripts run through `run` on a synchronous store and through `run`
  * on the wrapped one must give identical results, rows and audit logs.
  */
 import { describe, expect, it } from 'vitest';
 import {
-  auditLog, auditLogAsync, createStore, explain, explainAsync, run, runAsync, Store, sweep, sweepAsync, undo, undoAsync,
+  auditLog, createStore, explain, run, Store, sweep, undo,
   type AsyncSqlDriver, type SqlDriver,
 } from '../../src/engine/index.js';
 import { sqlite } from '../../src/compile/index.js';
@@ -66,24 +66,24 @@ const SCRIPTS: { irs: unknown[]; actor?: string }[] = [
 ];
 
 describe('the async seam', () => {
-  it('runs the same scripts through runAsync on an asynchronous driver with identical results, rows and audit log', async () => {
+  it('runs the same scripts through run on an asynchronous driver with identical results, rows and audit log', async () => {
     const { sync, async, later, inner, dump } = await pair();
     const oks: boolean[] = [];
     for (const { irs, actor } of SCRIPTS) {
       const a = run(sync, irs, { now: NOW, actor, traceId: 'trace-1' });
-      const b = await runAsync(async, irs, { now: NOW, actor, traceId: 'trace-1' });
+      const b = await run(async, irs, { now: NOW, actor, traceId: 'trace-1' });
       expect(b, JSON.stringify(irs)).toEqual(a);
       oks.push(b.ok);
     }
     // All but the refused script commit (so the comparison covers real work, not one refusal).
     expect(oks.filter((ok) => !ok)).toHaveLength(1);
     expect(dump(inner)).toEqual(dump(sync.driver));
-    expect(await explainAsync(async, [op('Delete', { ids: ['1'] })], { now: NOW, traceId: 'trace-1' })).toEqual(explain(sync, [op('Delete', { ids: ['1'] })], { now: NOW, traceId: 'trace-1' }));
+    expect(await explain(async, [op('Delete', { ids: ['1'] })], { now: NOW, traceId: 'trace-1' })).toEqual(explain(sync, [op('Delete', { ids: ['1'] })], { now: NOW, traceId: 'trace-1' }));
     const later2 = '2025-10-25T00:00:00Z';
-    expect(await sweepAsync(async, later2)).toEqual(sweep(sync, later2));
+    expect(await sweep(async, later2)).toEqual(sweep(sync, later2));
     const softDelete = auditLog(sync).find((e) => e.op === 'Delete')!.id;
-    expect(await undoAsync(async, softDelete, { now: later2 })).toEqual(undo(sync, softDelete, { now: later2 }));
-    expect(await auditLogAsync(async)).toEqual(auditLog(sync));
+    expect(await undo(async, softDelete, { now: later2 })).toEqual(undo(sync, softDelete, { now: later2 }));
+    expect(await auditLog(async)).toEqual(auditLog(sync));
     expect(dump(inner)).toEqual(dump(sync.driver));
     // The refused script really went through the asynchronous driver and was rolled back there.
     expect(later.log.filter((s) => s === 'ROLLBACK').length).toBeGreaterThan(0);
@@ -91,37 +91,38 @@ describe('the async seam', () => {
 
   it('rolls a failing script back on the asynchronous driver, whether refused or failed by the driver', async () => {
     const { async, later, inner, dump } = await pair();
-    await runAsync(async, [encode('keep', { tags: ['k'] })], { now: NOW });
+    await run(async, [encode('keep', { tags: ['k'] })], { now: NOW });
     const before = dump(inner);
-    const refused = await runAsync(async, [encode('new'), op('Label', { ids: ['1'] }, { tags: ['x'] }), op('Merge', { ids: ['1'] })], { now: NOW });
+    const refused = await run(async, [encode('new'), op('Label', { ids: ['1'] }, { tags: ['x'] }), op('Merge', { ids: ['1'] })], { now: NOW });
     expect(refused).toMatchObject({ ok: false, diagnostics: [{ code: 'merge-needs-two', statement: 2 }] });
     expect(dump(inner)).toEqual(before);
     // A driver failure half-way (the audit insert of the second statement) rejects, after a rollback.
     later.failOn = /INSERT INTO "audit_log"|INSERT INTO audit_log/;
-    await expect(runAsync(async, [op('Label', { ids: ['1'] }, { tags: ['y'] })], { now: NOW })).rejects.toThrow(/injected failure/);
+    await expect(run(async, [op('Label', { ids: ['1'] }, { tags: ['y'] })], { now: NOW })).rejects.toThrow(/injected failure/);
     expect(later.log.at(-1)).toBe('ROLLBACK');
     later.failOn = undefined;
     expect(dump(inner)).toEqual(before);
-    expect((await auditLogAsync(async)).map((e) => e.op)).toEqual(['Encode']);
+    expect((await auditLog(async)).map((e) => e.op)).toEqual(['Encode']);
     // The store is usable afterwards: the depth of nested transactions was restored.
-    expect((await runAsync(async, [op('Label', { ids: ['1'] }, { tags: ['y'] })], { now: NOW })).ok).toBe(true);
+    expect((await run(async, [op('Label', { ids: ['1'] }, { tags: ['y'] })], { now: NOW })).ok).toBe(true);
   });
 
   it('runs concurrent scripts on one asynchronous store one after another', async () => {
     const { async, inner } = await pair();
-    const results = await Promise.all([1, 2, 3, 4].map((n) => runAsync(async, [encode(`m${n}`), encode(`n${n}`)], { now: NOW })));
+    const results = await Promise.all([1, 2, 3, 4].map((n) => run(async, [encode(`m${n}`), encode(`n${n}`)], { now: NOW })));
     expect(results.map((r) => r.ok)).toEqual([true, true, true, true]);
     expect(results.map((r) => r.results.map((s) => s.ids[0]))).toEqual([[1, 2], [3, 4], [5, 6], [7, 8]]);
     expect(inner.all('SELECT count(*) AS n FROM memory')[0].n).toBe(8);
   });
 
-  it('refuses a synchronous entry point on an asynchronous store with a diagnostic, without touching it', async () => {
-    const { async, later } = await pair();
-    expect(run(async as unknown as Store, [encode('a')], { now: NOW })).toMatchObject({ ok: false, diagnostics: [{ code: 'store-is-async' }] });
-    expect(sweep(async as unknown as Store, NOW)).toMatchObject({ diagnostics: [{ code: 'store-is-async' }] });
-    expect(undo(async as unknown as Store, 1)).toMatchObject({ ok: false, diagnostics: [{ code: 'store-is-async' }] });
-    expect(() => auditLog(async as unknown as Store)).toThrow(/asynchronous driver: use the engine's async entry points/);
-    expect(() => (async as unknown as Store).query('SELECT 1')).toThrow(/runAsync/);
-    expect(later.log).toEqual([]);
+  it('answers an asynchronous store with a promise from the same entry point (the store chooses), and refuses a synchronous query on it', async () => {
+    const { async } = await pair();
+    const ran = run(async, [encode('a')], { now: NOW });
+    expect(ran).toBeInstanceOf(Promise);
+    expect((await ran).ok).toBe(true);
+    const log = auditLog(async);
+    expect(log).toBeInstanceOf(Promise);
+    expect((await log).map((e) => e.op)).toEqual(['Encode']);
+    expect(() => (async as unknown as Store).query('SELECT 1')).toThrow(/run/);
   });
 });

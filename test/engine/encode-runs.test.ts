@@ -9,7 +9,7 @@
  * (test/store/pglite-suite.test.ts) and on store files (native-suite.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { auditLog, run, runAsync, undo, why, type RunOptions, type RunResult, type Store } from '../../src/engine/index.js';
+import { auditLog, run, undo, why, type RunOptions, type RunResult, type Store } from '../../src/engine/index.js';
 import { NgramEmbedder, type EmbedResult } from '../../src/execute/text.js';
 import { ENCODE_CHUNK } from '../../src/execute/execute.js';
 import { freshStore, NOW } from './harness.js';
@@ -192,13 +192,16 @@ describe('runs of Encodes', () => {
     const outcomes = [];
     for (const batch of [true, false]) {
       const store = await freshStore();
-      // A remote embedder: a synchronous run cannot wait for it, so the first Encode that embeds is refused.
-      (store as { embedder: unknown }).embedder = { model: 'remote-test', embedMany: async () => ({ ok: true, vectors: [] }) };
-      outcomes.push({ r: run(store, irs, { ...OPTIONS, batch }), t: tables(store) });
+      // A remote embedder that is down: the first Encode that embeds is refused.
+      (store as { embedder: unknown }).embedder = {
+        model: 'remote-test',
+        embedMany: async () => ({ ok: false, diagnostics: [{ code: 'embeddings-unreachable', severity: 'error', message: 'the embedding model remote-test failed: down' }] }),
+      };
+      outcomes.push({ r: await run(store, irs, { ...OPTIONS, batch }), t: tables(store) });
     }
     const [a, b] = outcomes;
     expect(a.r.ok).toBe(false);
-    expect(a.r.diagnostics.map((d) => [d.code, d.statement])).toEqual([['store-is-async', 2]]);
+    expect(a.r.diagnostics.map((d) => [d.code, d.statement])).toEqual([['embeddings-unreachable', 2]]);
     expect(a.r.results.map((x) => x.ids)).toEqual([[1], [2]]);
     expect(withoutSql(a.r)).toEqual(withoutSql(b.r));
     expect(a.t).toEqual(b.t);
@@ -231,7 +234,7 @@ describe('runs of Encodes', () => {
         const store = await freshStore();
         const remote = remoteEmbedder('bad text');
         (store as { embedder: unknown }).embedder = remote.embedder;
-        outcomes.push({ r: await runAsync(store, irs, { ...OPTIONS, batch }), t: tables(store), requests: remote.requests });
+        outcomes.push({ r: await run(store, irs, { ...OPTIONS, batch }), t: tables(store), requests: remote.requests });
       }
       const [a, b] = outcomes;
       expect(withoutSql(a.r)).toEqual(withoutSql(b.r));
@@ -259,7 +262,7 @@ describe('runs of Encodes', () => {
       const store = await freshStore();
       const remote = remoteEmbedder(undefined, (texts) => texts.length > 1);
       (store as { embedder: unknown }).embedder = remote.embedder;
-      outcomes.push({ r: await runAsync(store, irs, { ...OPTIONS, batch }), t: tables(store), requests: remote.requests });
+      outcomes.push({ r: await run(store, irs, { ...OPTIONS, batch }), t: tables(store), requests: remote.requests });
     }
     const [a, b] = outcomes;
     expect(a.r.ok).toBe(true);

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgres, postgresVector } from '../../src/compile/dialects/postgres.js';
-import { createStore, run, runAsync, Store, undoAsync, type AsyncSqlDriver } from '../../src/engine/index.js';
+import { createStore, run, Store, undo, type AsyncSqlDriver } from '../../src/engine/index.js';
 import { openAIEmbedder, reindexStore } from '../../src/execute/embeddings.js';
 import { NgramEmbedder } from '../../src/execute/text.js';
 import { preparePostgresStore } from '../../src/postgres/open.js';
@@ -57,7 +57,7 @@ describe('pgvector on PGlite', () => {
   let twin: Store;
   beforeAll(async () => {
     store = await pglite();
-    expect((await runAsync(store, irs(SCRIPT), { now: NOW })).ok).toBe(true);
+    expect((await run(store, irs(SCRIPT), { now: NOW })).ok).toBe(true);
     // The same records on SQLite (sql.js), where the engine scans packed vectors itself.
     twin = await createStore();
     expect(run(twin, irs(SCRIPT), { now: NOW }).ok).toBe(true);
@@ -80,7 +80,7 @@ describe('pgvector on PGlite', () => {
     for (const q of queries) {
       for (const f of filters) {
         const script = irs(`RETRIEVE WHERE search "${q}" ALPHA 1 LIMIT 8${f} INCLUDE id, tags, weight;`);
-        const a = await runAsync(store, script, { now: NOW });
+        const a = await run(store, script, { now: NOW });
         const b = run(twin, script, { now: NOW });
         if (!a.ok || !b.ok) throw new Error('search refused');
         const [ra, rb] = [a.results[0], b.results[0]];
@@ -100,18 +100,18 @@ describe('pgvector on PGlite', () => {
   });
 
   it('keeps vectors exact through update, soft delete and undo, and finds no deleted record', async () => {
-    const w = await runAsync(store, irs(`UPDATE ID 3 SET text "a new text about the offsite in Peru";\nDELETE ID 4 SOFT;`), { now: NOW });
+    const w = await run(store, irs(`UPDATE ID 3 SET text "a new text about the offsite in Peru";\nDELETE ID 4 SOFT;`), { now: NOW });
     expect(w.ok).toBe(true);
     await vectorsExact(store, (t) => offline.embed(t));
-    const found = await runAsync(store, irs(`RETRIEVE WHERE search "${textOf(3)}" ALPHA 1 LIMIT 50 INCLUDE id;`), { now: NOW });
+    const found = await run(store, irs(`RETRIEVE WHERE search "${textOf(3)}" ALPHA 1 LIMIT 50 INCLUDE id;`), { now: NOW });
     expect(found.ok && found.results[0].ids).not.toContain(4);
     const audit = await store.driver.all(`SELECT id FROM audit_log WHERE op = 'Delete' ORDER BY id DESC LIMIT 1`);
-    expect((await undoAsync(store, Number(audit[0].id), { now: NOW })).ok).toBe(true);
-    const back = await runAsync(store, irs(`RETRIEVE WHERE search "${textOf(3)}" ALPHA 1 LIMIT 1 INCLUDE id;`), { now: NOW });
+    expect((await undo(store, Number(audit[0].id), { now: NOW })).ok).toBe(true);
+    const back = await run(store, irs(`RETRIEVE WHERE search "${textOf(3)}" ALPHA 1 LIMIT 1 INCLUDE id;`), { now: NOW });
     expect(back.ok && back.results[0].ids).toEqual([4]);
     const before = await store.driver.all('SELECT id, embedding_f32::text AS e FROM memory ORDER BY id');
     // Refused at its second statement: the first statement's re-embedding is rolled back too.
-    const failed = await runAsync(store, irs(`UPDATE ID 6 SET text "changed and then rolled back";\nMERGE IDS "6", "999" INTO "999";`), { now: NOW });
+    const failed = await run(store, irs(`UPDATE ID 6 SET text "changed and then rolled back";\nMERGE IDS "6", "999" INTO "999";`), { now: NOW });
     expect(failed.ok).toBe(false);
     expect(await store.driver.all('SELECT id, embedding_f32::text AS e FROM memory ORDER BY id')).toEqual(before);
   });
@@ -120,14 +120,14 @@ describe('pgvector on PGlite', () => {
     const driver = await PgliteDriver.open();
     expect(await preparePostgresStore(driver, { dialect: postgres })).toEqual([]);
     const plain = new Store(driver, { dialect: postgres }) as Store<AsyncSqlDriver>;
-    expect((await runAsync(plain, irs('ENCODE "first note about budgets"; ENCODE "second note on travel";'), { now: NOW })).ok).toBe(true);
+    expect((await run(plain, irs('ENCODE "first note about budgets"; ENCODE "second note on travel";'), { now: NOW })).ok).toBe(true);
     expect(await driver.all(`SELECT data_type AS t FROM information_schema.columns WHERE table_name = 'memory' AND column_name = 'embedding_f32' AND table_schema = current_schema()`)).toEqual([{ t: 'bytea' }]);
     const again = await openOnDriver(driver);
     if (!again.ok) throw new Error('reopen');
     expect(again.store.dialect).toBe(postgresVector);
     expect(await vectorsExact(again.store, (t) => offline.embed(t))).toBe(2);
     // The keyword index's trigger came back with the new column type.
-    expect((await runAsync(again.store, irs('ENCODE "third note"; RETRIEVE WHERE search "budgets" LIMIT 1 INCLUDE id;'), { now: NOW })).ok).toBe(true);
+    expect((await run(again.store, irs('ENCODE "third note"; RETRIEVE WHERE search "budgets" LIMIT 1 INCLUDE id;'), { now: NOW })).ok).toBe(true);
     expect((await driver.all(`SELECT docs FROM memory_search_stats`))[0].docs).toBe(3);
     await again.store.close();
   });
@@ -140,17 +140,17 @@ describe('a remote embedding model through the async seam', () => {
   });
   afterAll(() => srv.close());
 
-  it('embeds records and queries via /v1/embeddings in runAsync on PGlite; a server failure refuses and changes nothing', async () => {
+  it('embeds records and queries via /v1/embeddings in run on PGlite; a server failure refuses and changes nothing', async () => {
     srv.fail = null;
     const embedder = openAIEmbedder({ baseUrl: srv.baseUrl, model: 'mini-embed' });
     const store = await pglite({ embedder });
     try {
-      const enc = await runAsync(store, irs('ENCODE "We booked flights to Peru for the holidays"; ENCODE "Quarterly budget review with finance";'), { now: NOW });
+      const enc = await run(store, irs('ENCODE "We booked flights to Peru for the holidays"; ENCODE "Quarterly budget review with finance";'), { now: NOW });
       expect(enc.ok).toBe(true);
       expect(await store.driver.all('SELECT embedding_model AS m, vector_dims(embedding_f32) AS n FROM memory ORDER BY id')).toEqual([{ m: 'mini-embed', n: 32 }, { m: 'mini-embed', n: 32 }]);
       await vectorsExact(store, (t) => srv.local.embed(t));
       srv.requests.length = 0;
-      const found = await runAsync(store, irs('RETRIEVE WHERE search "flights Peru" ALPHA 1 LIMIT 1 INCLUDE id;'), { now: NOW });
+      const found = await run(store, irs('RETRIEVE WHERE search "flights Peru" ALPHA 1 LIMIT 1 INCLUDE id;'), { now: NOW });
       if (!found.ok) throw new Error(found.diagnostics[0].message);
       expect(found.results[0].ids).toEqual([1]);
       expect(found.results[0].explain![1].vector).toBeGreaterThan(0.3);
@@ -160,27 +160,24 @@ describe('a remote embedding model through the async seam', () => {
       const rows = await store.driver.all('SELECT * FROM memory ORDER BY id');
       const audit = await store.driver.all('SELECT * FROM audit_log ORDER BY id');
       srv.fail = { status: 503, body: '{"error":{"message":"model loading"}}' };
-      const refusedSearch = await runAsync(store, irs('ENCODE "kept only if all goes well"; RETRIEVE WHERE search "budget" LIMIT 3;'), { now: NOW });
+      const refusedSearch = await run(store, irs('ENCODE "kept only if all goes well"; RETRIEVE WHERE search "budget" LIMIT 3;'), { now: NOW });
       expect(refusedSearch).toMatchObject({ ok: false, diagnostics: [{ code: 'embeddings-http-error', message: expect.stringMatching(/HTTP 503.*model loading/) }] });
       expect(await store.driver.all('SELECT * FROM memory ORDER BY id')).toEqual(rows);
       expect(await store.driver.all('SELECT * FROM audit_log ORDER BY id')).toEqual(audit);
       // A filter read needs no embedding: it runs while the server is down.
-      expect((await runAsync(store, irs('RETRIEVE WHERE type = "note" LIMIT 5;'), { now: NOW })).ok).toBe(true);
+      expect((await run(store, irs('RETRIEVE WHERE type = "note" LIMIT 5;'), { now: NOW })).ok).toBe(true);
     } finally {
       srv.fail = null;
       await store.close();
     }
   }, 60_000);
 
-  it('the synchronous entry points say store-is-async when a statement needs the remote model, and change nothing', async () => {
+  it('a store whose model is remote answers with a promise from the same entry point, the embedder awaited', async () => {
     const embedder = openAIEmbedder({ baseUrl: srv.baseUrl, model: 'mini-embed' });
     const store = await createStore({ embedder });
-    const r = run(store, irs('ENCODE "needs the remote model";'), { now: NOW });
-    expect(r).toMatchObject({ ok: false, diagnostics: [{ code: 'store-is-async', message: expect.stringContaining('mini-embed') }] });
-    expect(store.query('SELECT count(*) AS n FROM memory')).toEqual([{ n: 0 }]);
-    // The same store through runAsync (a synchronous driver, the embedder awaited).
     srv.requests.length = 0;
-    expect((await runAsync(store, irs('ENCODE "needs the remote model";'), { now: NOW })).ok).toBe(true);
+    expect(run(store, irs('RETRIEVE WHERE type = "note" LIMIT 1;'), { now: NOW })).toBeInstanceOf(Promise);
+    expect((await run(store, irs('ENCODE "needs the remote model";'), { now: NOW })).ok).toBe(true);
     expect(srv.requests).toHaveLength(1);
     expect(store.query('SELECT embedding_model AS m FROM memory')).toEqual([{ m: 'mini-embed' }]);
     store.close();
@@ -188,7 +185,7 @@ describe('a remote embedding model through the async seam', () => {
 
   it('an unreachable server is a diagnostic, not an exception', async () => {
     const store = await createStore({ embedder: openAIEmbedder({ baseUrl: 'http://127.0.0.1:1/v1', model: 'gone', timeoutMs: 2000 }) });
-    const r = await runAsync(store, irs('ENCODE "x";'), { now: NOW });
+    const r = await run(store, irs('ENCODE "x";'), { now: NOW });
     expect(r).toMatchObject({ ok: false, diagnostics: [{ code: expect.stringMatching(/embeddings-(unreachable|timeout)/) }] });
     store.close();
   });
@@ -196,7 +193,7 @@ describe('a remote embedding model through the async seam', () => {
   it('reindexStore re-embeds a PGlite store with the remote model (its vectors follow) and changes nothing when it fails', async () => {
     const store = await pglite();
     try {
-      expect((await runAsync(store, irs('ENCODE "alpha budget"; ENCODE "beta review"; ENCODE "gamma launch";'), { now: NOW })).ok).toBe(true);
+      expect((await run(store, irs('ENCODE "alpha budget"; ENCODE "beta review"; ENCODE "gamma launch";'), { now: NOW })).ok).toBe(true);
       const before = await store.driver.all('SELECT id, embedding_model, embedding_f32 FROM memory ORDER BY id');
       srv.fail = { status: 500, body: 'boom' };
       expect(await reindexStore(store, { embedder: openAIEmbedder({ baseUrl: srv.baseUrl, model: 'mini-embed' }) })).toMatchObject({ ok: false, diagnostics: [{ code: 'embeddings-http-error' }] });

@@ -59,15 +59,16 @@ export function runCommand(program: Command): void {
       const text = readSource('run', file, flags.maxInput);
       if (text === undefined) return;
       // Loaded on use so the other commands do not pay for the front end or the engine.
-      const [{ readInput }, { runIo, sweepIo }, { openStoreUrl, storeError }, { withSerializableRetry }, { formatStatement, jsonReplacer }] = await loaded(Promise.all([
-        import('../../pipeline.js'), import('../../engine/index.js'), import('../../node/open-store.js'), import('../../postgres/store.js'), import('../engine-output.js'),
+      const [{ readInput }, { Session }, { openStoreUrl, storeError }, { formatStatement, jsonReplacer }] = await loaded(Promise.all([
+        import('../../pipeline.js'), import('../../engine/index.js'), import('../../node/open-store.js'), import('../engine-output.js'),
       ]));
       // Only what the run needs is kept: the syntax tree (a few kilobytes a statement) is let go
       // before the engine runs.
       const policy = flags.strict ? 'strict' : 'default';
-      const { irs, sourceMaps, diagnostics: inputDiagnostics } = readInput(text, { policy });
-      const input = { irs, sourceMaps, diagnostics: inputDiagnostics };
-      if (hasErrors(input.diagnostics)) {
+      const limits = { maxStatements: flags.maxStatements, maxTextLength: flags.maxText, maxRows: flags.maxRows };
+      const { irs, diagnostics: inputDiagnostics, checked } = readInput(text, { policy, maxTextLength: flags.maxText });
+      const input = { irs, diagnostics: inputDiagnostics };
+      if (!checked || hasErrors(input.diagnostics)) {
         if (flags.json) process.stdout.write(`${JSON.stringify({ ok: false, results: [], diagnostics: input.diagnostics }, null, 2)}\n`);
         else await printDiagnostics(process.stderr, input.diagnostics, file, text);
         process.exitCode = 1;
@@ -84,8 +85,7 @@ export function runCommand(program: Command): void {
       }
       const store = opened.store;
       if (opened.created) process.stderr.write(`t2m run: created a new store ${flags.db}\n`);
-      const limits = { maxStatements: flags.maxStatements, maxTextLength: flags.maxText, maxRows: flags.maxRows };
-      const base = { now: flags.now ?? (flags.selectorUrl ? new Date().toISOString() : undefined), actor: flags.actor, tenant: flags.tenant, traceId: flags.trace, impersonate: flags.allowImpersonation === true, sourceMaps: input.sourceMaps, limits, policy } as const;
+      const base = { now: flags.now ?? (flags.selectorUrl ? new Date().toISOString() : undefined), actor: flags.actor, tenant: flags.tenant, traceId: flags.trace, impersonate: flags.allowImpersonation === true, limits, policy } as const;
       // A model selector answers asynchronously: its choices are gathered first, on dry runs (spec/semantics.md#experience-memory).
       let gathered: { selector: import('../../engine/index.js').Selector; warnings: Diagnostic[] } | undefined;
       if (flags.selectorUrl) {
@@ -99,19 +99,13 @@ export function runCommand(program: Command): void {
         const provider = openAIProvider({ baseUrl: flags.selectorUrl, model: flags.selectorModel ?? 'gpt-4o-mini', apiKey: process.env.OPENAI_API_KEY });
         gathered = await gatherSelections(store as import('../../engine/index.js').Store, input.irs, { ...base, selector: llmSelector(provider) });
       }
-      const options = { ...base, ...(gathered ? { selector: gathered.selector } : {}) };
+      const session = new Session(store, { ...base, ...(gathered ? { selector: gathered.selector } : {}) });
       // The sweep and the script are one transaction (one BEGIN IMMEDIATE on a store file, one
       // SERIALIZABLE transaction on PostgreSQL, rerun whole if it loses a conflict): both commit,
       // or neither does. Nothing is printed until the commit has succeeded.
-      type Outcome = { swept?: Exclude<Awaited<ReturnType<typeof import('../../engine/index.js').sweepAsync>>, { diagnostics: unknown }>; sweepProblem?: readonly Diagnostic[]; result?: RunResult };
-      let outcome: Outcome;
+      let result: import('../../engine/index.js').SessionRunResult;
       try {
-        outcome = await withSerializableRetry(() => store.driveAsync(store.transactionIo<Outcome>(function* () {
-          const swept = flags.sweep ? yield* sweepIo(store, flags.now ?? new Date(), flags.actor ?? 'system:sweep', flags.tenant) : undefined;
-          if (swept && 'diagnostics' in swept) return { commit: false, value: { sweepProblem: swept.diagnostics } };
-          const result = yield* runIo(store, input.irs, flags.dryRun ? { ...options, dryRun: true } : options);
-          return { commit: result.ok && !flags.dryRun, value: { swept, result } };
-        })));
+        result = await session.run(checked, { sweep: flags.sweep === true, dryRun: flags.dryRun === true, traceId: flags.trace });
       } catch (e) {
         const d = storeError(flags.db ?? 'the store', e);
         if (!d) throw e;
@@ -121,16 +115,8 @@ export function runCommand(program: Command): void {
         return;
       }
       await store.close();
-      if (outcome.sweepProblem) {
-        for (const d of outcome.sweepProblem) process.stderr.write(`t2m run: ${d.message}\n`);
-        process.exitCode = 2;
-        return;
-      }
-      const { swept, result } = outcome as { swept?: typeof outcome.swept; result: RunResult };
-      // The engine checks again (same checker, same policy): its checker warnings repeat the front
-      // end's, which speak the input's language, so each is shown once.
-      const seen = new Set(input.diagnostics.map(key));
-      const diagnostics = [...input.diagnostics, ...result.diagnostics.filter((d) => !seen.has(key(d))), ...(gathered?.warnings ?? [])];
+      const swept = result.swept;
+      const diagnostics = [...result.diagnostics, ...(gathered?.warnings ?? [])];
       if (flags.json) {
         process.stdout.write(`${JSON.stringify({ ...result, diagnostics, swept: swept?.applied }, jsonReplacer, 2)}\n`);
       } else {
@@ -143,4 +129,3 @@ export function runCommand(program: Command): void {
     });
 }
 
-const key = (d: Diagnostic): string => `${d.statement}\u0000${d.code}\u0000${d.path ?? ''}`;

@@ -1,7 +1,7 @@
 /** `t2m sweep --db <store> [--now <iso>]`: apply the expiry actions that are due. */
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
-import type { sweepAsync } from '../../engine/index.js';
+import type { SweepOutcome } from '../../engine/index.js';
 
 export function sweepCommand(program: Command): void {
   program
@@ -13,8 +13,8 @@ export function sweepCommand(program: Command): void {
     .option('--json', 'print the result as JSON')
     .action(async (flags: { db: string; now?: string; json?: boolean; tenant?: string }) => {
       // Loaded on use so the other commands do not pay for the engine.
-      const [{ sweepAsync: sweep }, { openStoreUrl, storeError }, { withSerializableRetry }] = await loaded(Promise.all([
-        import('../../engine/index.js'), import('../../node/open-store.js'), import('../../postgres/store.js'),
+      const [{ Session }, { openStoreUrl, storeError }] = await loaded(Promise.all([
+        import('../../engine/index.js'), import('../../node/open-store.js'),
       ]));
       const opened = await openStoreUrl(flags.db);
       if (!opened.ok) {
@@ -23,9 +23,9 @@ export function sweepCommand(program: Command): void {
         return;
       }
       // One transaction: when sweep returns, the changes are committed (and only then printed).
-      let result: Awaited<ReturnType<typeof sweepAsync>>;
+      let result: SweepOutcome;
       try {
-        result = await withSerializableRetry(() => sweep(opened.store, flags.now ?? new Date(), 'system:sweep', flags.tenant));
+        result = await new Session(opened.store, { actor: 'system:sweep', tenant: flags.tenant }).sweep(flags.now ?? new Date());
       } catch (e) {
         const d = storeError(flags.db, e);
         if (!d) throw e;

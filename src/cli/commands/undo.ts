@@ -5,11 +5,11 @@ import { loaded } from '../startup.js';
 
 /** The engine and the stores, loaded on use so the other commands do not pay for them. */
 async function engine() {
-  const [{ auditLogAsync, undoAsync }, { openStoreUrl, storeError }, { parseStoreUrl }, { isReadOnlyFile }, { withSerializableRetry }, { table }] = await loaded(Promise.all([
+  const [{ Session }, { openStoreUrl, storeError }, { parseStoreUrl }, { isReadOnlyFile }, { table }] = await loaded(Promise.all([
     import('../../engine/index.js'), import('../../node/open-store.js'), import('../../node/store-url.js'), import('../../node/sqlite-file.js'),
-    import('../../postgres/store.js'), import('../engine-output.js'),
+    import('../engine-output.js'),
   ]));
-  return { auditLogAsync, undoAsync, openStoreUrl, storeError, parseStoreUrl, isReadOnlyFile, withSerializableRetry, table };
+  return { Session, openStoreUrl, storeError, parseStoreUrl, isReadOnlyFile, table };
 }
 
 const STORE_HELP = "the store: a file, 'pglite:./dir' or 'postgres://user@host/db' (spec/storage.md)";
@@ -22,7 +22,7 @@ export function auditCommand(program: Command): void {
     .option('--json', 'print the entries as JSON')
     .option('--tenant <name>', 'the tenant the command acts in (default: default); a script cannot name another')
     .action(async (flags: { db: string; json?: boolean; tenant?: string }) => {
-      const { auditLogAsync, openStoreUrl, storeError, parseStoreUrl, isReadOnlyFile, table } = await engine();
+      const { Session, openStoreUrl, storeError, parseStoreUrl, isReadOnlyFile, table } = await engine();
       // Only reads: a missing or read-only file is opened read-only (and an older store is read as it is).
       const url = parseStoreUrl(flags.db);
       const file = 'kind' in url && url.kind === 'file' ? url.path : undefined;
@@ -33,9 +33,9 @@ export function auditCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      let entries: Awaited<ReturnType<typeof auditLogAsync>>;
+      let entries: import('../../engine/index.js').AuditRecord[];
       try {
-        entries = await auditLogAsync(opened.store, undefined, flags.tenant);
+        entries = await new Session(opened.store, { tenant: flags.tenant }).auditLog();
       } catch (e) {
         const d = storeError(flags.db, e);
         if (!d) throw e;
@@ -67,7 +67,7 @@ export function undoCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const { undoAsync, openStoreUrl, storeError, withSerializableRetry } = await engine();
+      const { Session, openStoreUrl, storeError } = await engine();
       const opened = await openStoreUrl(flags.db);
       if (!opened.ok) {
         for (const d of opened.diagnostics) process.stderr.write(`t2m undo: ${d.code}: ${d.message}\n`);
@@ -75,9 +75,9 @@ export function undoCommand(program: Command): void {
         return;
       }
       // One transaction: when undo returns, the change is committed (and only then printed).
-      let result: Awaited<ReturnType<typeof undoAsync>>;
+      let result: import('../../engine/index.js').UndoResult;
       try {
-        result = await withSerializableRetry(() => undoAsync(opened.store, Number(entry), { actor: flags.actor, now: flags.now, tenant: flags.tenant }));
+        result = await new Session(opened.store, { actor: flags.actor, tenant: flags.tenant }).undo(Number(entry), flags.now);
       } catch (e) {
         const d = storeError(flags.db, e);
         if (!d) throw e;

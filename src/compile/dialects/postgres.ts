@@ -158,8 +158,12 @@ ${AUDIT_COLUMNS.map((c) => `  ${columnDdl(c)}`).join(',\n')}
   ];
 }
 
+/** SQLSTATEs after which a transaction is rolled back and may be run again: serialization failure, deadlock. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
 export const postgres: Dialect = {
   name: 'postgres',
+  retryable: (e) => RETRYABLE.has(String((e as { code?: unknown } | null)?.code ?? '')),
   quoteIdent: (name) => `"${name.replace(/"/g, '""')}"`,
   placeholder: (index) => `$${index + 1}`,
   jsonArrayContains: (column, param) => `COALESCE(${column}, '[]'::jsonb) @> jsonb_build_array(${param}::text)`,

@@ -1,0 +1,105 @@
+/**
+ * The sweep: applies the expiry action of every record whose `expire_at` has passed, as one
+ * transaction with one audit entry. `demote` and `anonymize` clear the expiry so the record is
+ * live again. Records under a lock that refuses Expire are skipped until the lock lapses.
+ */
+import { compileAuditInsert, compileAuditScrub, compileDeleteById, compileDueExpiries, compileFactVersions, compileUpdateById, decodeRow, type SqlStatement } from '../compile/index.js';
+import { DERIVED_COLUMNS } from '../compile/columns.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { ARCHIVE_WEIGHT, formatUtc } from '../lower/index.js';
+import type { AnySqlDriver } from '../execute/driver.js';
+import type { Change } from '../execute/execute.js';
+import { effectsOf, lockRefusal } from '../execute/governance.js';
+import { all as ioAll, run as ioRun, type Io } from '../execute/io.js';
+import type { Store } from '../execute/store.js';
+import { searchTextOf } from '../execute/text.js';
+import { clock, DEFAULT_TENANT, stmt, tenantProblem } from './caller.js';
+
+/** An image without the columns the engine derives (search tokens, packed vectors): the audit log keeps what was written. */
+const withoutDerived = (image: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(image).filter(([k]) => !DERIVED_COLUMNS.has(k) && k !== 'embedding'));
+
+export interface SweepResult {
+  readonly applied: readonly { readonly id: number; readonly action: string }[];
+  /** Due records left alone because a lock in force protects them (they stay hidden). */
+  readonly skipped: readonly { readonly id: number; readonly reason: string }[];
+  readonly changes: readonly Change[];
+  readonly sql: readonly SqlStatement[];
+}
+
+/** What `demote` lowers an expired record's weight to, and the text `anonymize` leaves. */
+export const ANONYMIZED_TEXT = '[anonymized]';
+
+
+
+/** `sweep` as queries (src/execute/io.ts). */
+export function* sweepIo(store: Store<AnySqlDriver>, now: Date | string = new Date(), actor = 'system:sweep', tenant: string = DEFAULT_TENANT): Io<SweepResult | { diagnostics: Diagnostic[] }> {
+  const at = clock(now);
+  if (!(at instanceof Date)) return { diagnostics: [at] };
+  const badTenant = tenantProblem(tenant);
+  if (badTenant) return { diagnostics: [badTenant] };
+  const nowText = formatUtc(at);
+  const d = store.dialect;
+  return yield* store.transactionIo(function* () {
+    const sql: SqlStatement[] = [];
+    const exec = (s: SqlStatement) => (sql.push(s), ioRun(s.sql, s.params));
+    const due = (yield* ioAll(...stmt(compileDueExpiries(nowText, d, tenant)))).map(decodeRow);
+    const applied: { id: number; action: string }[] = [];
+    const changes: Change[] = [];
+    const skipped: { id: number; reason: string }[] = [];
+    // Records an ephemeral deletion took with it (their history), and whose audit images go.
+    const erased = new Set<number>();
+    for (const row of due) {
+      const id = Number(row.id);
+      if (erased.has(id)) continue;
+      const action = String(row.expire_action ?? 'soft_delete');
+      let set: Record<string, unknown> | null = null;
+      switch (action) {
+        case 'hard_delete':
+          break;
+        case 'demote':
+          set = { weight: Math.min(typeof row.weight === 'number' ? row.weight : 1, ARCHIVE_WEIGHT), expire_at: null, expire_action: null };
+          break;
+        case 'anonymize':
+          set = { text: ANONYMIZED_TEXT, subject: null, location: null, source: null, facets: {}, embedding: null, embedding_model: null, embedding_f32: null, search_text: searchTextOf({ ...row, text: ANONYMIZED_TEXT, subject: null, topic: row.topic }), expire_at: null, expire_action: null };
+          break;
+        default:
+          set = { deleted: 1, deleted_at: nowText };
+      }
+      // A lock is a hold: the expiry action waits until the lock lapses (or allows Expire), and
+      // a policy that denies what the action does (Delete, Update, Demote) keeps it waiting.
+      const held = lockRefusal(row, 'Expire', actor, nowText, false, set ? effectsOf(row, set).filter((e) => e !== 'Expire') : ['Delete']);
+      if (held) {
+        skipped.push({ id, reason: `locked ${String(row.lock_mode)}: ${held}` });
+        continue;
+      }
+      if (action === 'hard_delete') {
+        yield* exec(compileDeleteById(id, d, tenant));
+        changes.push({ id, before: withoutDerived(row), after: null });
+        // An ephemeral record's deletion erases its history (spec/semantics.md "Retention").
+        if (row.retention === 'ephemeral') {
+          erased.add(id);
+          if (typeof row.subject === 'string' && typeof row.attribute === 'string') {
+            for (const v of (yield* ioAll(...stmt(compileFactVersions(row.subject, row.attribute, d, tenant)))).map(decodeRow)) {
+              yield* exec(compileDeleteById(Number(v.id), d, tenant));
+              erased.add(Number(v.id));
+            }
+          }
+        }
+      }
+      if (set) {
+        yield* exec(compileUpdateById(id, { ...set, updated_at: nowText }, d, tenant));
+        changes.push({ id, before: withoutDerived(Object.fromEntries(Object.keys(set).map((k) => [k, row[k] ?? null]))), after: withoutDerived(set) });
+      }
+      applied.push({ id, action });
+    }
+    if (changes.length) {
+      yield* exec(compileAuditInsert({
+        tenant, at: nowText, actor, op: 'Sweep', ir: null, affectedIds: changes.map((c) => c.id),
+        before: Object.fromEntries(changes.map((c) => [c.id, c.before])), after: Object.fromEntries(changes.map((c) => [c.id, c.after])),
+      }, d));
+    }
+    for (const id of erased) yield* exec(compileAuditScrub(id, d, tenant));
+    return { commit: true, value: { applied, skipped, changes, sql } };
+  });
+}
+
