@@ -14,7 +14,7 @@ import { type JsonItem, readJson, readJsonl } from './ir/json.js';
 import type { IR } from './ir/schema.js';
 import { irConformance } from './ir/conforms.js';
 import { validateIr } from './ir/validate.js';
-import { print } from './print/index.js';
+import { print } from './convert/index.js';
 import { parse } from './syntax/index.js';
 import type { Script } from './syntax/ast.js';
 

@@ -12,10 +12,10 @@
  */
 import { CstParser, EmbeddedActionsParser, type CstNode, type IOrAlt, type ManySepMethodOpts, type OrMethodOpts, type IParserErrorMessageProvider, type ParserMethod, type TokenType, defaultParserErrorProvider, type IToken, tokenMatcher } from 'chevrotain';
 import * as T from './tokens.js';
-import { FLAG_KEYWORDS, LIST_KEYWORDS, LIST_ITEMS, SEARCH_OPTION_NAMES, VALUE_KEYWORDS, type Keyword } from '../src/language/index.js';
-import type * as A from '../src/syntax/ast.js';
-import type { RawStatement } from '../src/syntax/ast.js';
-import { decodeString, span, spanFrom, tokenKey, tokenRange, tokenSpan, tokenValue, valueList } from '../src/syntax/nodes.js';
+import { FLAG_KEYWORDS, LIST_KEYWORDS, LIST_ITEMS, SEARCH_OPTION_NAMES, VALUE_KEYWORDS, type Keyword } from '../language/index.js';
+import type * as A from './ast.js';
+import type { RawStatement } from './ast.js';
+import { decodeString, span, spanFrom, tokenKey, tokenRange, tokenSpan, tokenValue, valueList } from './nodes.js';
 
 /** Clause keywords followed by exactly one value (the vocabulary's `value` clauses; `VALID FROM`, `AS OF` are two words). */
 export const VALUE_CLAUSE_TOKENS: readonly (readonly TokenType[])[] = VALUE_KEYWORDS.map(words);
