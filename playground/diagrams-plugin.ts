@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSyntaxDiagramsCode } from 'chevrotain';
 import type { Plugin } from 'vite';
-import { parser } from '../grammar/parser.js';
+import { parser } from '../src/syntax/grammar.js';
 
 // chevrotain's `exports` hide its files from require.resolve; the repository layout is fixed.
 const DIAGRAMS_DIR = fileURLToPath(new URL('../node_modules/chevrotain/diagrams/', import.meta.url));

@@ -1,6 +1,6 @@
 /**
  * A prettier 3 plugin for Text2Mem scripts (`.t2m`). Formatting is the project's printer
- * (`src/print` through `formatText`), so prettier, `t2m fmt` and the playground agree byte for
+ * (`print` through `formatText`), so prettier, `t2m fmt` and the playground agree byte for
  * byte. The printer is canonical: prettier's `printWidth`/`tabWidth` options do not apply.
  * Comments are kept by the printer itself, so the AST handed to prettier carries none.
  */

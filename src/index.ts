@@ -10,7 +10,7 @@ export * from './ir/schema.js';
 export { validateIr } from './ir/validate.js';
 export { parse, tokenize, KEYWORDS, VERBS, visit, type Script, type Statement } from './syntax/index.js';
 export { astToIr, irToAst, irsToScript } from './convert/index.js';
-export { print } from './print/index.js';
+export { print } from './convert/index.js';
 export { check, type Policy } from './check/index.js';
 export { textToIr, irsToText, formatText, readInput, detectInput, checkIrs, type CheckedScript, type FrontEndResult, type InputKind } from './pipeline.js';
 export {
@@ -27,4 +27,4 @@ export { openAIProvider, type OpenAIOptions } from './agents/openai.js';
 export { plan, planJsonSchema, planResponseFormat, systemPrompt, type PlanOptions, type PlanResult, type PlanMode } from './agents/planner.js';
 export { storeVocabulary, relatedMemories, type Vocabulary } from './agents/context.js';
 export { runPlanBenchmark, formatPlanReport, sampleRequest, type PlanBenchReport, type PlanMetrics } from './agents/plan-bench.js';
-export { GBNF } from './agents/gbnf.js';
+export { gbnf } from './syntax/gbnf.js';

@@ -16,7 +16,7 @@ import type { IR } from './ir/schema.js';
 import { irConformance } from './ir/conforms.js';
 import { validateIr } from './ir/validate.js';
 import { DEFAULT_MAX_TEXT_LENGTH } from './language/limits.js';
-import { print } from './print/index.js';
+import { print } from './convert/index.js';
 import { parse } from './syntax/index.js';
 import type { Script } from './syntax/ast.js';
 

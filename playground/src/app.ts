@@ -33,7 +33,7 @@ import { renderHeader } from './header.js';
 import { RunHistory, type RunRecord } from './history.js';
 import { IrPane } from './ir-pane.js';
 import { MemoryPane } from './memory-pane.js';
-import { analyze, primeAnalysis } from './pipeline.js';
+import { analyze, primeAnalysis } from './library.js';
 import { renderProblems } from './problems.js';
 import { renderResults } from './results-pane.js';
 import { runScript, type StatementView } from './run.js';

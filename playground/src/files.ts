@@ -4,7 +4,7 @@
  * in the URL hash).
  */
 import { download, pickFile } from './dom.js';
-import { analyze, irsToDsl } from './pipeline.js';
+import { analyze, irsToDsl } from './library.js';
 import { encodeShareHash } from './share.js';
 
 /** What the file actions need of the page. */

@@ -4,7 +4,7 @@
  */
 import { debouncer, h } from './dom.js';
 import type { EditorHost } from './editor-host.js';
-import { analyze, irsToDsl } from './pipeline.js';
+import { analyze, irsToDsl } from './library.js';
 
 const EDIT_DEBOUNCE_MS = 400;
 

@@ -5,7 +5,7 @@
  */
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { diffRows, type Row, type RowDiff } from '../../src/services/timeline.js';
-import { analyze, type PlaygroundStore } from './pipeline.js';
+import { analyze, type PlaygroundStore } from './library.js';
 
 /** One executed statement as the page shows it and `window.t2m.state()` reports it. */
 export interface StatementView {

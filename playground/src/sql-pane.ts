@@ -5,7 +5,7 @@
  */
 import { debouncer, h } from './dom.js';
 import type { EditorHost } from './editor-host.js';
-import { analyze, type PlaygroundStore } from './pipeline.js';
+import { analyze, type PlaygroundStore } from './library.js';
 import type { StatementView } from './run.js';
 import { sqlListing } from './sql-listing.js';
 

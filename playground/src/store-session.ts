@@ -13,7 +13,7 @@
 import type { StoreVocabulary } from '../../src/services/completion.js';
 import type { Row } from '../../src/services/timeline.js';
 import { deleteValue, KEYS, loadValue, saveValue } from './persist.js';
-import { openStore, type PlaygroundStore } from './pipeline.js';
+import { openStore, type PlaygroundStore } from './library.js';
 
 /** Which store a script runs on: its own (emptied before each run), or a named, kept one. */
 export type StoreBinding = { readonly kind: 'own'; readonly scriptId: string } | { readonly kind: 'named'; readonly name: string };

@@ -1,11 +1,11 @@
 /**
  * What the planner tells the model about the store: its vocabulary (the tags, types and subjects
- * in use, with counts, over the memories the caller may read: ./vocabulary.ts) and the memories
+ * in use, with counts, over the memories the caller may read: ./store-terms.ts) and the memories
  * most related to the request (a RETRIEVE search run through the engine as a dry run, so
  * governance applies and nothing is written).
  */
 import { explain, type Store } from '../engine/index.js';
-import { vocabulary, type Term } from './vocabulary.js';
+import { vocabulary, type Term } from './store-terms.js';
 
 export interface Vocabulary {
   readonly tags: readonly Term[];
@@ -17,7 +17,7 @@ export interface Vocabulary {
 
 /**
  * The vocabulary of the live memories `actor` may read, the `limit` most used of each kind: the
- * same count the MCP server's vocabulary resource serves (./vocabulary.ts: one compiled,
+ * same count the MCP server's vocabulary resource serves (./store-terms.ts: one compiled,
  * parameterised select with the engine's read permissions, records hidden by a lock left out).
  */
 export function storeVocabulary(store: Store, options: { actor?: string; limit?: number; now?: string; tenant?: string } = {}): Vocabulary {

@@ -8,8 +8,8 @@
 import type { Range } from '../diagnostics/diagnostic.js';
 import { STAGE_OF, type IR, type Op } from '../ir/schema.js';
 import type * as A from '../syntax/ast.js';
-import { DURATION_PATTERN, IDENTIFIER_PATTERN, keywordToken } from '../../grammar/tokens.js';
-import { sortConditions } from './clauses.js';
+import { DURATION_PATTERN, IDENTIFIER_PATTERN, keywordToken } from '../syntax/tokens.js';
+import { sortConditions } from '../syntax/conditions.js';
 import {
   CLAUSES, CONDITION_OPERATORS, LET_KEY, OPS, REF_ARGS, REF_NAME_PATTERN, isRef, SEARCH_OPTIONS, SEARCH_OPTION_NAMES, SEARCH_QUERY_PATH, VERB_OF_OP, VERB_TEXT, clausePath, clauseSpec,
   operatorOfFilterKey, type ClauseName,

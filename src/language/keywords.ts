@@ -1,6 +1,6 @@
 /**
  * Every keyword of the DSL, in one table with its documentation: the lexer makes one token per
- * entry (`grammar/tokens.ts`), and hover, completion and the highlighter read the same table.
+ * entry (`src/syntax/tokens.ts`), and hover, completion and the highlighter read the same table.
  * Keys are upper-case; keywords match in any letter case. The order is the tokens' order.
  */
 

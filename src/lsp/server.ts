@@ -2,7 +2,7 @@
  * The Language Server Protocol adapter over the editor services (src/services), the same ones
  * the playground's Monaco adapts: diagnostics with quick fixes, completion, hover, formatting and
  * semantic tokens. Nothing here knows the language; it maps offsets to LSP positions
- * (./convert.ts) and keeps the open documents. `t2m lsp` (src/cli/commands/lsp.ts) connects it
+ * (./toLsp.ts) and keeps the open documents. `t2m lsp` (src/cli/commands/lsp.ts) connects it
  * to stdio.
  *
  * No request or notification may take the server down: the services do not throw on any text,
@@ -31,7 +31,7 @@ import {
   SEMANTIC_TOKEN_TYPES,
   type StoreVocabulary,
 } from '../services/index.js';
-import { replaceAll, toLspCompletion, toLspDiagnostic, toLspHover, toQuickFix } from './convert.js';
+import { replaceAll, toLspCompletion, toLspDiagnostic, toLspHover, toQuickFix } from './toLsp.js';
 
 export interface LspServerOptions {
   /** The checker's policy for diagnostics (`strict`: warnings become errors). */

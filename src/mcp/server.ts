@@ -24,7 +24,7 @@ import { type Diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
 import { Session, type RunResult, type StatementResult, type Store } from '../engine/index.js';
 import { INCLUDE_FIELDS, type IR } from '../ir/schema.js';
 import { readInput, type Policy } from '../pipeline.js';
-import { vocabulary } from '../agents/vocabulary.js';
+import { vocabulary } from '../agents/store-terms.js';
 
 /** A configured model for the `plan` tool (src/agents/planner.ts). */
 export interface McpPlanner {

@@ -4,7 +4,7 @@
  * what an editor has most of the time.
  */
 import type { IToken } from 'chevrotain';
-import { lexer } from '../../grammar/tokens.js';
+import { lexer } from '../syntax/tokens.js';
 
 export interface CursorContext {
   /** The token the cursor is in or at the end of (identifier, keyword, string…), if any. */

@@ -5,7 +5,7 @@
 import { ENUMS, FIELD_DOCS, KEYWORD_DOCS, enumValueDoc } from './docs.js';
 import { ENUMS as LANGUAGE_ENUMS } from '../language/index.js';
 import type { IToken } from 'chevrotain';
-import { lexer } from '../../grammar/tokens.js';
+import { lexer } from '../syntax/tokens.js';
 import { endOf, isKeywordToken, startOf, tokenAt, tokenName } from './context.js';
 import { ruleOfKeyword } from './rules.js';
 

@@ -2,7 +2,7 @@
  * Which grammar rule each keyword belongs to, read from the parser's serialized grammar (the
  * same data the railroad diagrams are drawn from), so hover can link to the right diagram.
  */
-import { parser } from '../../grammar/parser.js';
+import { parser } from '../syntax/grammar.js';
 
 interface GastNode {
   readonly type: string;

@@ -5,7 +5,7 @@
  * lists (`allow: [Retrieve]`, which the lexer reads as the verb keyword). Encoded the LSP way.
  */
 import type { IToken } from 'chevrotain';
-import { lexer } from '../../grammar/tokens.js';
+import { lexer } from '../syntax/tokens.js';
 import { ENUMS } from '../language/index.js';
 import { LineIndex } from '../diagnostics/position.js';
 import { endOf, isKeywordToken, startOf, tokenName } from './context.js';

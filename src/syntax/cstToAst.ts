@@ -6,7 +6,7 @@
 import type { CstNode, IToken } from 'chevrotain';
 import { tokenMatcher } from 'chevrotain';
 import type { Range } from '../diagnostics/diagnostic.js';
-import * as T from '../../grammar/tokens.js';
+import * as T from './tokens.js';
 import { SEARCH_OPTION_NAMES, VALUE_KEYWORDS, firstKeyword } from '../language/index.js';
 import type * as A from './ast.js';
 import type { RawStatement } from './ast.js';

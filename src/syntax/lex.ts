@@ -6,7 +6,7 @@
 import type { IToken, TokenType } from 'chevrotain';
 import { tokenMatcher } from 'chevrotain';
 import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
-import * as T from '../../grammar/tokens.js';
+import * as T from './tokens.js';
 import type { LexerLines } from '../diagnostics/sourceRange.js';
 import { plainTokenRange, tokenEnd, useText } from './nodes.js';
 

@@ -1,6 +1,6 @@
 /**
  * AST nodes from tokens: ranges, string decoding, values, keys and value lists. Shared by the two
- * builders of the AST, the happy-path parser's actions (grammar/parser.ts) and the CST → AST
+ * builders of the AST, the happy-path parser's actions (grammar.ts) and the CST → AST
  * build of the recovering path (cstToAst.ts), so both make the same nodes. Imports only types.
  */
 import type { IToken } from 'chevrotain';
@@ -75,7 +75,7 @@ export function decodeString(image: string): string {
 
 /**
  * The value a token stands for, by the name it is consumed under (its token type, or `SoftKeyword`):
- * shared by this builder and the happy-path parser's actions (grammar/parser.ts).
+ * shared by this builder and the happy-path parser's actions (grammar.ts).
  */
 export function tokenValue(name: string, t: IToken): A.Value | undefined {
   switch (name) {

@@ -8,8 +8,8 @@ import type { CstNode, IRecognitionException, IToken, TokenType } from 'chevrota
 import { tokenMatcher } from 'chevrotain';
 import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
 import { closest } from '../diagnostics/suggest.js';
-import * as T from '../../grammar/tokens.js';
-import { fastParser, parser, expectedAtToken, type T2mParser } from '../../grammar/parser.js';
+import * as T from './tokens.js';
+import { fastParser, parser, expectedAtToken, type T2mParser } from './grammar.js';
 import {
   CLAUSES, CONDITION_OPERATORS, CONDITION_ORDER, MAX_NESTING, SEARCH_OPTIONS, SEARCH_OPTION_NAMES, clauseSpec, firstKeyword, type ClauseName, type ClauseShape, type Keyword,
 } from '../language/index.js';

@@ -128,7 +128,7 @@ describe('plan (check → repair)', () => {
     expect(server.requests[1].grammar).toBeUndefined();
   });
 
-  it('src/agents/gbnf.ts is the generated grammar (npx tsx scripts/gen-grammar.ts)', () => {
+  it('GBNF is the generated grammar (npx tsx scripts/gen-grammar.ts)', () => {
     expect(GBNF).toBe(readFileSync(resolve(import.meta.dirname, '../../grammar/generated/grammar.gbnf'), 'utf8'));
   });
 });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { corpusIrs } from '../ir-corpus.js';
 import { parse } from '../../src/syntax/index.js';
 import { astToIr, irsToScript } from '../../src/convert/index.js';
-import { print } from '../../src/print/index.js';
+import { print } from '../../src/convert/index.js';
 import { textToIr } from '../../src/pipeline.js';
 import { validateIr } from '../../src/ir/validate.js';
 import type { IR } from '../../src/ir/schema.js';

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { corpusIrs } from '../ir-corpus.js';
 import { parse } from '../../src/syntax/index.js';
 import { astToIr, irsToScript } from '../../src/convert/index.js';
-import { print } from '../../src/print/index.js';
+import { print } from '../../src/convert/index.js';
 import { OPS, STAGES, TIME_UNITS, ORDER_BY, type IR } from '../../src/ir/schema.js';
 
 function roundTrip(ir: unknown): { text: string; back: unknown; diagnostics: unknown[]; reprinted: string } {

@@ -24,7 +24,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse, tokenize } from '../../src/syntax/index.js';
 import type { Script } from '../../src/syntax/index.js';
 import { astToIr } from '../../src/convert/index.js';
-import { print } from '../../src/print/index.js';
+import { print } from '../../src/convert/index.js';
 import { auditLog, createStore, explain, run, Store, type RunResult } from '../../src/engine/index.js';
 import { postgres, postgresVector } from '../../src/compile/dialects/postgres.js';
 import { SchemaDriver, SyncBridgeDriver } from '../support/sync-bridge.js';

@@ -20,7 +20,7 @@ describe('playground examples', () => {
     const { irs, sourceMaps, diagnostics } = textToIr(all.get(name)!);
     expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const store = await createStore();
-    // As the playground runs them: the user is the caller, so AS acts (playground/src/pipeline.ts).
+    // As the playground runs them: the user is the caller, so AS acts (playground/src/library.ts).
     const result = run(store, irs, { sourceMaps, now: '2025-10-01T00:00:00Z', impersonate: true });
     const errors = result.diagnostics.filter((d) => d.severity === 'error');
     expect(errors).toEqual([]);

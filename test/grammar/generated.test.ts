@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GENERATED_DIR, GENERATED_FILES, renderDiagrams, renderEbnf, renderGbnf } from '../../scripts/grammar-artefacts.js';
+import { GENERATED_DIR, GENERATED_FILES, renderDiagrams, renderEbnf } from '../../scripts/grammar-artefacts.js';
+import { renderGbnf } from '../../src/syntax/gbnf.js';
 
 describe('generated grammar artefacts', () => {
   for (const [name, render] of GENERATED_FILES) {

@@ -68,7 +68,7 @@ describe('package entries', () => {
   it('text2mem (the main entry) imports no Node built-in anywhere in its graph', () => {
     const graph = walk(sourceOf('.'));
     expect(graph.files).toContain('src/engine/index.ts');
-    expect(graph.files).toContain('grammar/parser.ts');
+    expect(graph.files).toContain('src/syntax/grammar.ts');
     expect(graph.builtins).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parse } from '../../src/syntax/index.js';
-import { print } from '../../src/print/index.js';
+import { print } from '../../src/convert/index.js';
 import { astToIr } from '../../src/convert/index.js';
 
 function fmt(src: string): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KEYWORDS } from '../../grammar/tokens.js';
+import { KEYWORDS } from '../../src/syntax/tokens.js';
 import { FIELD_DOCS, KEYWORD_DOCS } from '../../src/services/docs.js';
 import { IR } from '../../src/ir/schema.js';
 import { getHover } from '../../src/services/hover.js';

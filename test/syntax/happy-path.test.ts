@@ -1,6 +1,6 @@
 /**
  * The happy-path parser (no recovery, no CST: its actions build the AST; src/syntax/recover.ts,
- * grammar/parser.ts) changes nothing: on any input `parse` gives the tree and the diagnostics the
+ * src/syntax/grammar.ts) changes nothing: on any input `parse` gives the tree and the diagnostics the
  * recovering parser and cstToAst alone give, and `textToIr` the same IRs, source maps and diagnostics.
  */
 import fc from 'fast-check';

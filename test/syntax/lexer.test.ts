@@ -5,7 +5,7 @@
  */
 import { Lexer, type IToken } from 'chevrotain';
 import { describe, expect, it } from 'vitest';
-import * as T from '../../grammar/tokens.js';
+import * as T from '../../src/syntax/tokens.js';
 import type { IR } from '../../src/ir/schema.js';
 import { validateIr } from '../../src/ir/validate.js';
 import { irsToText } from '../../src/pipeline.js';

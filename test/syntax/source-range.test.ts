@@ -6,7 +6,7 @@
  */
 import type { IToken } from 'chevrotain';
 import { describe, expect, it } from 'vitest';
-import * as T from '../../grammar/tokens.js';
+import * as T from '../../src/syntax/tokens.js';
 import { SourceRange, plainRange } from '../../src/diagnostics/sourceRange.js';
 import type { IR } from '../../src/ir/schema.js';
 import { validateIr } from '../../src/ir/validate.js';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { corpusIrs } from '../ir-corpus.js';
 import { irsToScript } from '../../src/convert/index.js';
-import { print } from '../../src/print/index.js';
+import { print } from '../../src/convert/index.js';
 import { textToIr } from '../../src/pipeline.js';
 
 const ARGS = ['attribute', 'valid_from', 'episode', 'confidence', 'retention', 'schema_version', 'as_of', 'history', 'tenant'];

@@ -8,7 +8,7 @@
  * printer can keep them.
  */
 import { createToken, Lexer, type ILexingResult, type TokenType } from 'chevrotain';
-import { isKeyword, SOFT_KEYWORDS, KEYWORDS as KEYWORD_LIST, VERB_NAMES, type Keyword as KeywordName } from '../src/language/index.js';
+import { isKeyword, SOFT_KEYWORDS, KEYWORDS as KEYWORD_LIST, VERB_NAMES, type Keyword as KeywordName } from '../language/index.js';
 
 export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n\uFEFF\u00A0]+/, group: Lexer.SKIPPED });
 export const Comment = createToken({ name: 'Comment', pattern: /#[^\r\n]*/, group: 'comments' });

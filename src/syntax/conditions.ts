@@ -1,24 +1,21 @@
 /**
- * The WHERE conditions' IR keys and canonical order, shared by astToIr, irToAst and the
- * printer. Which clause fills which IR field is the vocabulary's clause table (`src/language/`).
+ * The WHERE conditions' IR keys and canonical order, shared by the printer, astToIr and irToAst.
+ * Which clause fills which IR field is the vocabulary's clause table (`src/language/`).
  */
-import type { Filter } from '../ir/schema.js';
-import { CONDITION_OPERATORS, CONDITION_ORDER as LANGUAGE_CONDITION_ORDER } from '../language/index.js';
-import type { Condition, FieldCondition } from '../syntax/ast.js';
+import { CONDITION_OPERATORS, CONDITION_ORDER } from '../language/index.js';
+import type { Condition, FieldCondition } from './ast.js';
 
 /** The filter field a WHERE condition sets (`tags HAS` → `has_tags`, `type = x` → `type`). */
-export function filterKeyOf(c: FieldCondition): string {
+function filterKeyOf(c: FieldCondition): string {
   return CONDITION_OPERATORS[c.operator].key ?? c.field.name;
 }
 
-/** The canonical order of WHERE conditions (the vocabulary's), as filter keys of the IR. */
-export const CONDITION_ORDER: readonly (keyof Filter)[] = LANGUAGE_CONDITION_ORDER;
 const FILTER_ORDER: readonly string[] = CONDITION_ORDER;
 
 /**
  * WHERE conditions in canonical order: the search first (a LIMIT after it stays the search's),
- * then the filter conditions by field in `CONDITION_ORDER`, then unknown fields by name.
- * A filter is a conjunction of distinct fields, so this order depends only on the IR.
+ * then the filter conditions by field in the vocabulary's `CONDITION_ORDER`, then unknown fields
+ * by name. A filter is a conjunction of distinct fields, so this order depends only on the IR.
  */
 export function sortConditions(conditions: readonly Condition[]): Condition[] {
   const rank = (c: Condition): [number, string] => {

@@ -1,16 +1,15 @@
 /**
- * `print`: Script AST → canonical DSL text, the only formatter (CLI `fmt`, JSON → DSL, prettier
- * plugin, playground). Canonical means: keywords upper-case, field names lower-case, clauses and
- * WHERE conditions in one fixed order, each IR field in the one spelling IR → DSL uses (so
- * DSL → IR → DSL is the identity on printed text), one statement per line group ending with `;`, statements longer than the
- * line width wrapped one clause per line, comments and single blank lines kept. The output
- * depends only on the tree, so printing is idempotent.
+ * The printer: Script AST → DSL text. Keywords upper-case, field names lower-case, clauses and
+ * WHERE conditions in one fixed order, each value in one spelling, one statement per line group
+ * ending with `;`, statements longer than the line width wrapped one clause per line, comments and
+ * single blank lines kept. The output depends only on the tree, so printing is idempotent.
+ * `print` (src/convert/canonical.ts), the only formatter (CLI `fmt`, JSON → DSL, prettier plugin,
+ * playground), first rewrites each statement to the one its IR converts back to.
  */
-import type * as A from '../syntax/ast.js';
-import { astToIr, irToAst, sortConditions } from '../convert/index.js';
-import type { IR } from '../ir/schema.js';
+import type * as A from './ast.js';
 import { CLAUSE_ORDER, SOFT_KEYWORDS, type ClauseName, type Keyword } from '../language/index.js';
-import { DATETIME_PATTERN, DURATION_PATTERN, IDENTIFIER_PATTERN, keywordToken } from '../../grammar/tokens.js';
+import { sortConditions } from './conditions.js';
+import { DATETIME_PATTERN, DURATION_PATTERN, IDENTIFIER_PATTERN, keywordToken } from './tokens.js';
 
 export interface PrintOptions {
   /** Statements longer than this are wrapped, one clause per line. Default 100. */
@@ -21,6 +20,8 @@ export interface PrintOptions {
    * numbers are printed in JavaScript's shortest form.
    */
   readonly source?: string;
+  /** Rewrites each statement before it is printed (its numbers still spelt as in `source`); none: printed as given. */
+  readonly rewrite?: (statement: A.Statement) => A.Statement;
 }
 
 const DATETIME_FULL = new RegExp(`^(?:${DATETIME_PATTERN.source})$`);
@@ -223,32 +224,12 @@ interface Line {
   comment?: A.Comment;
 }
 
-/**
- * The statement in canonical spelling and order: the one `irToAst` writes for its IR, so that
- * DSL → IR → DSL gives back printed text unchanged (`tags HAS "a" AND tags HAS "b"` is
- * `tags HAS "a", "b"`, two SETs are one, `WITH meta.actor = v` is `AS v`). The IR has no
- * comments, so a statement with comments inside it keeps its clauses (sorted, below), and so does
- * one that does not convert cleanly (its errors are for the checker to report, not to rewrite).
- */
-function canonical(s: A.Statement): A.Statement {
-  const last = s.clauses[s.clauses.length - 1];
-  const inner = s.clauses.some((c) => c.leadingComments?.length || (c.trailingComment && c !== last));
-  if (!inner && !(last?.trailingComment && s.trailingComment)) {
-    const converted = astToIr({ kind: 'Script', statements: [s], trailingComments: [], loc: s.loc });
-    if (converted.diagnostics.length === 0) {
-      const rebuilt = irToAst(converted.irs[0] as IR);
-      return { ...s, binding: rebuilt.binding, text: rebuilt.text, clauses: rebuilt.clauses, trailingComment: s.trailingComment ?? last?.trailingComment };
-    }
-  }
-  return s;
-}
-
-function printStatement(statement: A.Statement, width: number, source?: string): string {
+function printStatement(statement: A.Statement, width: number, source?: string, rewrite?: (s: A.Statement) => A.Statement): string {
   writtenNumbers = source === undefined
     ? undefined
     : new Map([...numberLiterals(statement, source)].map(([k, texts]) => [k, { texts, next: 0 }]));
   try {
-    return printCanonical(canonical(statement), width);
+    return printCanonical(rewrite ? rewrite(statement) : statement, width);
   } finally {
     writtenNumbers = undefined;
   }
@@ -310,8 +291,8 @@ function printComment(c: A.Comment): string {
   return `#${c.text}`.trimEnd();
 }
 
-/** Canonical DSL text for a script; ends with a newline unless the script is empty. */
-export function print(script: A.Script, options: PrintOptions = {}): string {
+/** DSL text for a script, each statement rewritten by `options.rewrite` first; ends with a newline unless the script is empty. */
+export function printTree(script: A.Script, options: PrintOptions = {}): string {
   const width = options.width ?? 100;
   const out: string[] = [];
   script.statements.forEach((s, i) => {
@@ -321,7 +302,7 @@ export function print(script: A.Script, options: PrintOptions = {}): string {
       out.push(printComment(c));
     }
     if (s.leadingComments.length && s.blankLineAfterComments) out.push('');
-    out.push(printStatement(s, width, options.source));
+    out.push(printStatement(s, width, options.source, options.rewrite));
   });
   if (script.trailingComments.length && out.length) out.push('');
   for (const c of script.trailingComments) {

@@ -10,7 +10,7 @@ import type { IR } from '../../src/ir/schema.js';
 import { irsToText, readInput, textToIr } from '../../src/pipeline.js';
 import type { StoreVocabulary } from '../../src/services/completion.js';
 import type { Row } from '../../src/services/timeline.js';
-import { storeVocabulary } from '../../src/services/vocabulary.js';
+import { storeVocabulary } from '../../src/services/rowTerms.js';
 
 export interface Analysis {
   readonly irs: IR[];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { storeVocabulary } from '../../src/services/vocabulary.js';
+import { storeVocabulary } from '../../src/services/rowTerms.js';
 
 describe('storeVocabulary', () => {
   it('collects distinct sorted tags, types and subjects of live rows', () => {

@@ -1,1 +1,0 @@
-export { print, printValue, printKey, type PrintOptions } from './print.js';
