@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
 import { loaded } from '../startup.js';
 import { type Diagnostic, hasErrors } from '../../diagnostics/diagnostic.js';
-import type { RunResult } from '../../engine/index.js';
 import { displayName, printDiagnostics, readSource } from '../input.js';
 
 interface RunFlags {

@@ -17,16 +17,16 @@ export function whyCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const [{ why }, { classify, isSqliteError, isReadOnlyFile, openStoreFile }] = await loaded(Promise.all([import('../../engine/index.js'), import('../../node/sqlite-file.js')]));
+      const [{ Session }, { classify, isSqliteError, isReadOnlyFile, openStoreFile }] = await loaded(Promise.all([import('../../engine/index.js'), import('../../node/sqlite-file.js')]));
       const opened = openStoreFile(flags.db, { readOnly: !existsSync(flags.db) || isReadOnlyFile(flags.db) });
       if (!opened.ok) {
         for (const d of opened.diagnostics) process.stderr.write(`t2m why: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
         return;
       }
-      let result: ReturnType<typeof why>;
+      let result: import('../../engine/index.js').WhyOutcome;
       try {
-        result = why(opened.store, Number(id), { tenant: flags.tenant });
+        result = new Session(opened.store, { tenant: flags.tenant }).why(Number(id));
       } catch (e) {
         if (!isSqliteError(e)) throw e;
         process.stderr.write(`t2m why: ${flags.db} is ${classify(e as Error).message}\n`);
