@@ -9,8 +9,8 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { KeywordIndex } from '../src/execute/keywords.js';
-import { tokens } from '../src/execute/text.js';
+import { KeywordIndex } from '../src/retrieve/keywords.js';
+import { tokens } from '../src/retrieve/text.js';
 import { alternateAB, rng, searchCorpus } from './workload.js';
 
 const other = process.env.T2M_KEYWORDS_B;

@@ -9,8 +9,8 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { NgramEmbedder } from '../src/execute/text.js';
-import { VectorIndex } from '../src/execute/vectors.js';
+import { NgramEmbedder } from '../src/retrieve/text.js';
+import { VectorIndex } from '../src/retrieve/vectors.js';
 import { alternateAB, rng, searchCorpus } from './workload.js';
 
 const other = process.env.T2M_VECTORS_B;

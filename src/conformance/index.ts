@@ -8,7 +8,7 @@ import { OPS } from '../ir/schema.js';
 import type { AnySqlDriver, SqlRow } from '../execute/driver.js';
 import { all, type Io } from '../execute/io.js';
 import { loadSqlJs, openStore, type Store } from '../execute/store.js';
-import { forgetVectorIndex } from '../execute/vectors.js';
+import { forgetVectorIndex } from '../retrieve/vectors.js';
 import type { Policy } from '../check/index.js';
 import { runIo, type RunOptions, type RunResult, type StatementResult } from '../engine/index.js';
 import { parseInstant } from '../lower/time.js';

@@ -23,7 +23,7 @@ import type { IR } from '../ir/schema.js';
 import { validateIr } from '../ir/validate.js';
 import { irConformance } from '../ir/conforms.js';
 import { DERIVED_COLUMNS } from '../compile/columns.js';
-import { searchTextOf } from '../execute/text.js';
+import { searchTextOf } from '../retrieve/text.js';
 
 /** An image without the columns the engine derives (search tokens, packed vectors): the audit log keeps what was written. */
 const withoutDerived = (image: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(image).filter(([k]) => !DERIVED_COLUMNS.has(k) && k !== 'embedding'));
@@ -31,12 +31,14 @@ import { LET_BINDS, REF_ARGS, isRef } from '../language/index.js';
 import { refsOf } from '../check/rules/ReferenceRule.js';
 import { ARCHIVE_WEIGHT, formatUtc, lowerIr, parseInstant, type LowerResult } from '../lower/index.js';
 import type { AnySqlDriver } from '../execute/driver.js';
-import { auditImages, encodeRunnable, executeEncodeRunIo, executeOperationIo, type Change, type StatementResult } from '../execute/execute.js';
+import { auditImages } from '../execute/audit.js';
+import { encodeRunnable, executeEncodeRunIo, executeOperationIo } from '../execute/index.js';
+import type { Change, StatementResult } from '../execute/rows.js';
 import type { EncodeOp } from '../lower/operation.js';
 import { all as ioAll, run as ioRun, type Io } from '../execute/io.js';
 import { effectsOf, lockRefusal, writeRefusal } from '../execute/governance.js';
 import { asyncStoreMessage, openStore, Store, type StoreOptions } from '../execute/store.js';
-import { withoutFeedback, type Selector } from '../execute/experience.js';
+import { withoutFeedback, type Selector } from '../experience/experience.js';
 import { checkLimits, resolveLimits, tooManyStatements, type Limits } from './limits.js';
 import { DEFAULT_TENANT } from '../compile/columns.js';
 
@@ -76,14 +78,14 @@ export { Store, openStore, loadSqlJs, type StoreOptions, type StoreParts, type O
 export type { AnySqlDriver, AsyncSqlDriver, SqlDriver } from '../execute/driver.js';
 export { isAsyncDriver } from '../execute/driver.js';
 export type { Io, Query } from '../execute/io.js';
-export type { StatementResult, Change } from '../execute/execute.js';
+export type { StatementResult, Change } from '../execute/rows.js';
 export {
   utilitySelector, similaritySelector, utilityScore, feedbackValues, confidence, UTILITY_PRIOR, UTILITY_WEIGHT, UTILITY_CONFIDENCE_HALF,
   type Selector, type SelectorInput, type SelectorChoice, type Candidate, type ExperienceReport, type CandidateReport,
-} from '../execute/experience.js';
+} from '../experience/experience.js';
 export { DEFAULT_LIMITS, type Limits } from './limits.js';
-export { HashEmbedder, NgramEmbedder, ExtractiveSummarizer, type Embedder, type Summarizer } from '../execute/text.js';
-export type { ScoreExplanation } from '../execute/search.js';
+export { HashEmbedder, NgramEmbedder, ExtractiveSummarizer, type Embedder, type Summarizer } from '../retrieve/text.js';
+export type { ScoreExplanation } from '../retrieve/search.js';
 export type { SqlStatement } from '../compile/index.js';
 
 /** A fresh empty store (or one over trusted bytes; use `openStore` for bytes that may be foreign or corrupt). */

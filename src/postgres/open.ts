@@ -11,7 +11,7 @@ import { postgres, postgresVector } from '../compile/dialects/postgres.js';
 import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AsyncSqlDriver } from '../execute/driver.js';
 import { driveAsync } from '../execute/io.js';
-import { markTokensVersion, retokenize } from '../execute/retokenize.js';
+import { markTokensVersion, retokenize } from '../retrieve/retokenize.js';
 import { STORE_FORMAT, STORE_VERSION } from '../sqlite/open.js';
 
 const FORMAT = /^text2mem-store\/(\d+)$/;

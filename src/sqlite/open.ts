@@ -9,8 +9,8 @@ import { AUDIT_COLUMNS, MEMORY_COLUMNS } from '../compile/columns.js';
 import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
 import type { SqlDriver } from '../execute/driver.js';
 import { driveSync } from '../execute/io.js';
-import { markTokensVersion, retokenize } from '../execute/retokenize.js';
-import { searchTextOf } from '../execute/text.js';
+import { markTokensVersion, retokenize } from '../retrieve/retokenize.js';
+import { searchTextOf } from '../retrieve/text.js';
 
 /**
  * The store version. 1: the first stores (`text2mem-store/1`), some without the tag index and

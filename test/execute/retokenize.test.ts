@@ -7,10 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { run, type Store } from '../../src/engine/index.js';
 import { compileSetSearchText } from '../../src/compile/meta.js';
-import { reindexStore } from '../../src/execute/embeddings.js';
-import { cjkBigrams, searchedText, searchTextOf, tokens, TOKENS_VERSION } from '../../src/execute/text.js';
+import { reindexStore } from '../../src/execute/reindex.js';
+import { cjkBigrams, searchedText, searchTextOf, tokens, TOKENS_VERSION } from '../../src/retrieve/text.js';
 import { encode, freshStore, NOW, op, reopen, rows, runOk } from '../engine/harness.js';
-import { keywordIndex } from '../../src/execute/keywords.js';
+import { keywordIndex } from '../../src/retrieve/keywords.js';
 import { expectIndexExact, expectMemoryIndexExact } from '../support/keyword-index.js';
 
 const parsed = (r: Record<string, any>) => ({ ...r, tags: typeof r.tags === 'string' ? JSON.parse(r.tags) : r.tags ?? [] });
