@@ -5,7 +5,7 @@
  * best 50 by BM25 (a search's candidates at LIMIT 10): p50/p95 per index, and whether both
  * returned the same ids and scores for every query.
  *
- * Run: T2M_KEYWORDS_B=/path/to/other/src/execute/keywords.ts nice npx tsx perf/keyword-ab.ts [size] [queries]
+ * Run: T2M_KEYWORDS_B=/path/to/other/src/retrieve/keywords.ts nice npx tsx perf/keyword-ab.ts [size] [queries]
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -5,7 +5,7 @@
  * nearest 50 (a search's candidates at LIMIT 10): p50/p95 per index, and whether both returned the
  * same ids and scores for every query.
  *
- * Run: T2M_VECTORS_B=/path/to/other/src/execute/vectors.ts nice npx tsx perf/vector-ab.ts [size] [queries]
+ * Run: T2M_VECTORS_B=/path/to/other/src/retrieve/vectors.ts nice npx tsx perf/vector-ab.ts [size] [queries]
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -94,7 +94,7 @@ export class Execution {
     return false;
   }
 
-  /** Target rows: the compiled select, or for a search the ranked candidates (./search.ts). */
+  /** Target rows: the compiled select, or for a search the ranked candidates (src/retrieve/search.ts). */
   *target(op: TargetedOperation): Io<{ rows: Row[]; scores?: Record<number, number>; explain?: Record<number, ScoreExplanation> }> {
     const sel = op.selection;
     if (sel.all && WRITE_OPS.has(op.kind) && !op.confirmation && !op.dryRun) {

@@ -1,5 +1,5 @@
 /**
- * The engine's async seam ("sans-IO"). The engine (src/execute/execute.ts, src/engine/index.ts)
+ * The engine's async seam ("sans-IO"). The engine (src/execute/, src/engine/index.ts)
  * never calls a driver: its functions that touch the database are generators that *yield* the
  * queries they need and receive the answers, e.g.
  *

@@ -2,10 +2,9 @@
  * What every part of the execution shares: the result types of a statement (its changes, its
  * result, its outcome) and the small helpers that build records and images.
  */
-import { unpackVector } from '../compile/index.js';
 import { DERIVED_COLUMNS } from '../compile/columns.js';
+import { unpackVector, type SqlStatement } from '../compile/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { SqlStatement } from '../compile/index.js';
 import type { JsonValue } from '../ir/schema.js';
 import type { Operation } from '../lower/operation.js';
 import type { ExperienceReport } from '../experience/experience.js';

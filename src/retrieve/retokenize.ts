@@ -4,7 +4,7 @@
  * `tokens` changes, a store written before would hold other tokens than its queries ask for.
  * The store records the tokenizer version in `t2m_meta` (key `tokens`); opening a store of
  * another version (or none: version 1, before it was recorded) writable re-derives every
- * record's tokens in the opening transaction, and the keyword index follows (its statistics by their triggers; the in-memory postings, src/execute/keywords.ts, reload when the counter moves).
+ * record's tokens in the opening transaction, and the keyword index follows (its statistics by their triggers; the in-memory postings, ./keywords.ts, reload when the counter moves).
  * One generator for both kinds of driver (./io.ts), called by the SQLite and PostgreSQL openers.
  */
 import type { Dialect } from '../compile/dialect.js';

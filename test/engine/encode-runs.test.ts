@@ -1,5 +1,5 @@
 /**
- * Runs of consecutive Encodes executed together (src/execute/execute.ts `executeEncodeRunIo`,
+ * Runs of consecutive Encodes executed together (src/execute/index.ts `executeEncodeRunIo`,
  * spec/semantics.md "Runs of Encodes"): the same script run with `batch: true` and `batch: false` on two
  * fresh stores leaves the same memory rows (ids, embeddings, search tokens, provenance) and the
  * same audit log, and gives the same results but for `sql` — on random scripts mixing Encodes of

@@ -1,5 +1,5 @@
 /**
- * The audit entry's images are written in one pass by ascending id (src/execute/execute.ts,
+ * The audit entry's images are written in one pass by ascending id (src/execute/audit.ts,
  * `imagesJson`): the stored text must be exactly what serialising the id-keyed objects gives,
  * whatever order the statement changed its records in.
  */

@@ -1,5 +1,5 @@
 /**
- * The tokenizer version (src/execute/retokenize.ts, spec/retrieval.md#tokens): a store whose
+ * The tokenizer version (src/retrieve/retokenize.ts, spec/retrieval.md#tokens): a store whose
  * search tokens an older tokenizer wrote is re-tokenized when opened, and its keyword index
  * follows, exactly; a current store is left as it is. Runs on sql.js, and again on the native
  * driver and PGlite (test/store/native-suite.test.ts, pglite-suite.test.ts).

@@ -29,7 +29,7 @@ export function* promote(x: Execution, op: PromoteOp | DemoteOp, rows: Row[]): I
       changes.next_auto_update_at = op.remind.next;
     }
     if (op.kind === 'Demote' && op.reason !== undefined) changes.demote_reason = op.reason;
-    // An outcome: the learned utility moves toward the reward (experience.ts).
+    // An outcome: the learned utility moves toward the reward (src/experience).
     if (op.kind === 'Promote' && op.reward !== undefined) Object.assign(changes, feedbackValues(row, op.reward));
     x.stage(row, changes);
   }
