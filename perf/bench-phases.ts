@@ -13,7 +13,7 @@ const { readFileSync } = await import('node:fs');
 const { parseSamples, runEachIo, evaluateRanking, evaluateAssertion } = await import('../src/conformance/index.js');
 const { loadSqlJs, openStore } = await import('../src/execute/store.js');
 const { openMemoryStore } = await import('../src/node/sqlite-file.js');
-const { forgetVectorIndex } = await import('../src/execute/vectors.js');
+const { forgetVectorIndex } = await import('../src/retrieve/vectors.js');
 const { parseInstant } = await import('../src/lower/time.js');
 const tImport = performance.now();
 

@@ -5,12 +5,12 @@
  * best 50 by BM25 (a search's candidates at LIMIT 10): p50/p95 per index, and whether both
  * returned the same ids and scores for every query.
  *
- * Run: T2M_KEYWORDS_B=/path/to/other/src/execute/keywords.ts nice npx tsx perf/keyword-ab.ts [size] [queries]
+ * Run: T2M_KEYWORDS_B=/path/to/other/src/retrieve/keywords.ts nice npx tsx perf/keyword-ab.ts [size] [queries]
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { KeywordIndex } from '../src/execute/keywords.js';
-import { tokens } from '../src/execute/text.js';
+import { KeywordIndex } from '../src/retrieve/keywords.js';
+import { tokens } from '../src/retrieve/text.js';
 import { alternateAB, rng, searchCorpus } from './workload.js';
 
 const other = process.env.T2M_KEYWORDS_B;

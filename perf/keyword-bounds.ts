@@ -7,9 +7,9 @@
  *
  * Run: nice npx tsx perf/keyword-bounds.ts
  */
-import { KeywordIndex } from '../src/execute/keywords.js';
+import { KeywordIndex } from '../src/retrieve/keywords.js';
 import { BM25 } from '../src/compile/index.js';
-import { tokens } from '../src/execute/text.js';
+import { tokens } from '../src/retrieve/text.js';
 import { rng, searchCorpus } from './workload.js';
 
 const SIZE = 100_000;

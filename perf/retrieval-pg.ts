@@ -20,7 +20,7 @@ import { postgres } from '../src/compile/dialects/postgres.js';
 import { runAsync } from '../src/engine/index.js';
 import type { AsyncSqlDriver } from '../src/execute/driver.js';
 import { Store } from '../src/execute/store.js';
-import { NgramEmbedder } from '../src/execute/text.js';
+import { NgramEmbedder } from '../src/retrieve/text.js';
 import { PgliteDriver } from '../src/postgres/pglite-driver.js';
 import { preparePostgresStore } from '../src/postgres/open.js';
 import { openOnDriver } from '../src/postgres/store.js';

@@ -15,8 +15,8 @@
  */
 import { PerformanceObserver } from 'node:perf_hooks';
 import * as engine from '../src/engine/index.js';
-import { KeywordIndex } from '../src/execute/keywords.js';
-import { VectorIndex } from '../src/execute/vectors.js';
+import { KeywordIndex } from '../src/retrieve/keywords.js';
+import { VectorIndex } from '../src/retrieve/vectors.js';
 import { rng, searchCorpus } from './workload.js';
 
 const arg = (name: string) => {

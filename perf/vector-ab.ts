@@ -5,12 +5,12 @@
  * nearest 50 (a search's candidates at LIMIT 10): p50/p95 per index, and whether both returned the
  * same ids and scores for every query.
  *
- * Run: T2M_VECTORS_B=/path/to/other/src/execute/vectors.ts nice npx tsx perf/vector-ab.ts [size] [queries]
+ * Run: T2M_VECTORS_B=/path/to/other/src/retrieve/vectors.ts nice npx tsx perf/vector-ab.ts [size] [queries]
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { NgramEmbedder } from '../src/execute/text.js';
-import { VectorIndex } from '../src/execute/vectors.js';
+import { NgramEmbedder } from '../src/retrieve/text.js';
+import { VectorIndex } from '../src/retrieve/vectors.js';
 import { alternateAB, rng, searchCorpus } from './workload.js';
 
 const other = process.env.T2M_VECTORS_B;

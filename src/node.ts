@@ -15,7 +15,8 @@ export { parseStoreUrl, describeStoreUrl, type StoreUrl } from './node/store-url
 export { openStoreUrl, storeError, type AnyStore, type OpenStoreUrlOptions, type StoreUrlOpenResult } from './node/open-store.js';
 export { openPostgresStore, withSerializableRetry, type PostgresStore, type PostgresTarget } from './postgres/store.js';
 export { PgliteDriver } from './postgres/pglite-driver.js';
-export { openAIEmbedder, reindexStore, type OpenAIEmbedderOptions, type ReindexOptions, type ReindexResult } from './execute/embeddings.js';
-export type { AnyEmbedder, EmbedResult, RemoteEmbedder } from './execute/text.js';
+export { openAIEmbedder, type OpenAIEmbedderOptions } from './retrieve/embeddings.js';
+export { reindexStore, type ReindexOptions, type ReindexResult } from './execute/reindex.js';
+export type { AnyEmbedder, EmbedResult, RemoteEmbedder } from './retrieve/text.js';
 export { PgDriver } from './postgres/pg-driver.js';
 export { postgres as postgresDialect } from './compile/dialects/postgres.js';

@@ -46,13 +46,13 @@ export const MEANINGS: ReadonlyArray<{ readonly q: string; readonly dsl: string;
     q: 'Does SUMMARIZE store anything?',
     dsl: 'No: like RETRIEVE it changes nothing; it returns an extractive summary (sentences picked by FOCUS within MAX n TOKENS, default 256; no LLM). To keep it, ENCODE it later.',
     ir: 'No. Summarize (like Retrieve) changes nothing: it returns an extractive summary (sentences picked by `focus`, within `max_tokens`, default 256; no LLM). To keep it, Encode the text afterwards.',
-    source: 'src/execute/execute.ts (Summarize case); spec/semantics.md Verbs',
+    source: 'src/execute/verbs/summarize.ts; spec/semantics.md Verbs',
   },
   {
     q: 'What does `INTO "auto"` mean?',
     dsl: 'The first selected record (also without INTO): lowest id for IDS, newest `time` for a filter, best match for a search.',
     ir: '`primary_id: "auto"` (or none) = the first selected record: the lowest id for `ids`, the newest `time` for a filter, the best match for a search.',
-    source: 'src/lower/verbs.ts Merge; src/execute/execute.ts merge',
+    source: 'src/lower/verbs.ts Merge; src/execute/verbs/merge.ts',
   },
   {
     q: '"last month": calendar month or rolling window?',
@@ -64,7 +64,7 @@ export const MEANINGS: ReadonlyArray<{ readonly q: string; readonly dsl: string;
     q: 'What may SPLIT `params` contain?',
     dsl: '`SET params = {…}`: only the entry named by STRATEGY is read: `by_sentences: {max_sentences (default 1), lang (unused)}`, `by_chunks: {chunk_size (chars, >= 50) | num_chunks (default 2)}`, `custom: {max_splits}` (cuts at headings, paragraphs or lines). Other keys do nothing. `SET inherit_all = false` copies only type and time; `keep_source = true` keeps the source.',
     ir: 'Only the entry named by `strategy` is read: `by_sentences: {max_sentences (default 1), lang (unused)}`, `by_chunks: {chunk_size (>= 50) | num_chunks (default 2)}`, `custom: {max_splits}` (headings, else paragraphs, else lines; `instruction` unused). Other keys do nothing. `inherit_all` (default true), `keep_source` (default false).',
-    source: 'src/lower/verbs.ts splitRule; src/execute/execute.ts split',
+    source: 'src/lower/verbs.ts splitRule; src/execute/verbs/split.ts',
   },
   {
     q: 'Which records does a LIMIT keep?',

@@ -71,7 +71,7 @@ export interface Dialect {
   /**
    * Vectors of the database's own type, ranked in SQL (pgvector): present when the store keeps
    * `embedding_f32` in that type; absent on SQLite, where the column holds packed Float32 and the
-   * engine scans it in memory (src/execute/vectors.ts). See spec/retrieval.md.
+   * engine scans it in memory (src/retrieve/vectors.ts). See spec/retrieval.md.
    */
   readonly vectors?: VectorCapability;
   /** Records the store format under key `format` in t2m_meta unless a value is there. */

@@ -288,7 +288,7 @@ export function buildTargetSelect(sel: Selection, d: Dialect, opts: SelectOption
   const p = new ParamList(d);
   const where = targetWhere(sel, d, p, opts);
   let sql = `SELECT * FROM ${q('memory')} WHERE ${where.join(' AND ')}`;
-  // A search ranks its candidates with the statements below (src/execute/search.ts); this
+  // A search ranks its candidates with the statements below (src/retrieve/search.ts); this
   // select is its plan's filter, shown by --dry-run and explain.
   if (sel.history) {
     sql += ` ORDER BY ${q('subject')}, ${q('attribute')}, ${q('valid_from')} IS NULL, ${q('valid_from')} ASC, ${q('id')} ASC`;
@@ -468,7 +468,7 @@ function insertShape(cols: readonly string[], d: Dialect): InsertShape {
 }
 
 /**
- * INSERT of several records in one statement (a run of Encodes, src/execute/execute.ts
+ * INSERT of several records in one statement (a run of Encodes, src/execute/index.ts
  * `executeEncodeRunIo`), returning each new row's `id` with its `statement_index`, by which the
  * engine matches ids to records (SQLite does not promise RETURNING's row order). The columns are
  * those any of the records sets, in the table's order; a record without one of them binds null,

@@ -1,6 +1,6 @@
 /**
  * Statements on the store's meta table (`t2m_meta`: key → value) and on the records' search
- * tokens, for the store's own upkeep (the tokenizer version, src/execute/retokenize.ts).
+ * tokens, for the store's own upkeep (the tokenizer version, src/retrieve/retokenize.ts).
  */
 import { ParamList, type Dialect, type SqlStatement } from './dialect.js';
 

@@ -16,13 +16,13 @@ export { Store, openStore, loadSqlJs, type StoreOptions, type StoreParts, type O
 export type { AnySqlDriver, AsyncSqlDriver, SqlDriver } from '../execute/driver.js';
 export { isAsyncDriver } from '../execute/driver.js';
 export type { Io, Query } from '../execute/io.js';
-export type { StatementResult, Change } from '../execute/execute.js';
+export type { StatementResult, Change } from '../execute/rows.js';
 export {
   utilitySelector, similaritySelector, utilityScore, feedbackValues, confidence, UTILITY_PRIOR, UTILITY_WEIGHT, UTILITY_CONFIDENCE_HALF,
   type Selector, type SelectorInput, type SelectorChoice, type Candidate, type ExperienceReport, type CandidateReport,
-} from '../execute/experience.js';
-export { HashEmbedder, NgramEmbedder, ExtractiveSummarizer, type Embedder, type Summarizer } from '../execute/text.js';
-export type { ScoreExplanation } from '../execute/search.js';
+} from '../experience/experience.js';
+export { HashEmbedder, NgramEmbedder, ExtractiveSummarizer, type Embedder, type Summarizer } from '../retrieve/text.js';
+export type { ScoreExplanation } from '../retrieve/search.js';
 export type { SqlStatement } from '../compile/index.js';
 
 /** A fresh empty store (or one over trusted bytes; use `openStore` for bytes that may be foreign or corrupt). */

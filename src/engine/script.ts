@@ -12,10 +12,11 @@ import { lowerIr, type LowerResult } from '../lower/index.js';
 import type { EncodeOp } from '../lower/operation.js';
 import { checkIrs, isCheckedScript, type CheckedScript, type Policy } from '../pipeline.js';
 import type { AnySqlDriver } from '../execute/driver.js';
-import { encodeRunnable, executeEncodeRunIo, executeOperationIo, type StatementResult } from '../execute/execute.js';
+import { encodeRunnable, executeEncodeRunIo, executeOperationIo } from '../execute/index.js';
+import type { StatementResult } from '../execute/rows.js';
 import type { Io } from '../execute/io.js';
 import type { Store } from '../execute/store.js';
-import type { Selector } from '../execute/experience.js';
+import type { Selector } from '../experience/experience.js';
 import { clock, clockText, DEFAULT_TENANT, locate, locateAll, tenantProblem, type SourceMaps } from './caller.js';
 import { checkLimits, resolveLimits, tooManyStatements, type Limits } from './limits.js';
 

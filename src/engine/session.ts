@@ -16,7 +16,7 @@ import type { CheckedScript } from '../pipeline.js';
 import { isAsyncDriver, type AnySqlDriver, type AsyncSqlDriver } from '../execute/driver.js';
 import type { Io } from '../execute/io.js';
 import type { Store } from '../execute/store.js';
-import { isRemoteEmbedder } from '../execute/text.js';
+import { isRemoteEmbedder } from '../retrieve/text.js';
 import { auditLogIo, undoIo, type AuditRecord, type UndoOptions, type UndoResult } from './audit.js';
 import { DEFAULT_TENANT } from './caller.js';
 import { prepareScript, scriptIo, type RunOptions, type RunResult } from './script.js';

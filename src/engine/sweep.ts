@@ -8,11 +8,11 @@ import { DERIVED_COLUMNS } from '../compile/columns.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { ARCHIVE_WEIGHT, formatUtc } from '../lower/index.js';
 import type { AnySqlDriver } from '../execute/driver.js';
-import type { Change } from '../execute/execute.js';
+import type { Change } from '../execute/rows.js';
 import { effectsOf, lockRefusal } from '../execute/governance.js';
 import { all as ioAll, run as ioRun, type Io } from '../execute/io.js';
 import type { Store } from '../execute/store.js';
-import { searchTextOf } from '../execute/text.js';
+import { searchTextOf } from '../retrieve/text.js';
 import { clock, DEFAULT_TENANT, stmt, tenantProblem } from './caller.js';
 
 /** An image without the columns the engine derives (search tokens, packed vectors): the audit log keeps what was written. */

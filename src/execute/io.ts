@@ -1,5 +1,5 @@
 /**
- * The engine's async seam ("sans-IO"). The engine (src/execute/execute.ts, src/engine/index.ts)
+ * The engine's async seam ("sans-IO"). The engine (src/execute/, src/engine/index.ts)
  * never calls a driver: its functions that touch the database are generators that *yield* the
  * queries they need and receive the answers, e.g.
  *
@@ -22,7 +22,7 @@
 import { diagnostic } from '../diagnostics/codes.js';
 import type { AnySqlDriver, AsyncSqlDriver, SqlDriver, SqlParams, SqlRow } from './driver.js';
 import { isAsyncDriver } from './driver.js';
-import { isRemoteEmbedder, type AnyEmbedder, type EmbedResult } from './text.js';
+import { isRemoteEmbedder, type AnyEmbedder, type EmbedResult } from '../retrieve/text.js';
 
 /** One request the engine makes of its driver. */
 export type Query =

@@ -15,7 +15,7 @@ import { prepareStore, STORE_FORMAT, STORE_VERSION } from '../sqlite/open.js';
 import { isAsyncDriver, type AnySqlDriver, type AsyncSqlDriver, type SqlDriver, type SqlParams, type SqlRow } from './driver.js';
 import * as io from './io.js';
 import { driveAsync, driveSync, type Io } from './io.js';
-import { ExtractiveSummarizer, NgramEmbedder, type AnyEmbedder, type Summarizer } from './text.js';
+import { ExtractiveSummarizer, NgramEmbedder, type AnyEmbedder, type Summarizer } from '../retrieve/text.js';
 
 /** Marks a database as a Text2Mem store, with its version (checked when a store is opened). */
 export { STORE_FORMAT, STORE_VERSION };

@@ -19,7 +19,7 @@ const PAYLOAD_CONTENT = ['text', 'url', 'structured'];
 const PAYLOAD_METADATA = ['type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source'];
 /** Encode args stored in their own columns (or driving the insert). */
 const ENCODE_ARGS = [
-  'payload', 'type', 'tags', 'facets', ' facets', 'time', 'subject', 'location', 'topic', 'source', 'skip_embedding', 'embedding',
+  'payload', 'type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source', 'skip_embedding', 'embedding',
   'auto_frequency', 'expire_at', 'next_auto_update_at', 'weight', 'ttl', 'expire_action', 'on_expire', 'expire_reason',
   'lock_mode', 'lock_reason', 'lock_policy', 'lock_expires', ...PERM_LISTS, 'read_perm_level', 'write_perm_level',
   // Typed facts and retention (extensions, spec/syntax.md §12).
@@ -62,9 +62,7 @@ export function lowerEncode(l: Lowerer, ir: IROf<'Encode'>): { values: ColumnVal
       l.warn('ignored-arg', `Encode ignores '${key}': the engine sets it (owner is the acting actor)`, `args.${key}`);
     } else if (!ENCODE_ARG_SET.has(key)) setOwn(facets, key, asJson(a[key]));
   }
-  // Some IRs spell a key with stray spaces (" facets"); read it as the intended key.
   if (isPlainObject(payload.facets)) assignOwn(facets, payload.facets);
-  if (isPlainObject(a[' facets'])) assignOwn(facets, a[' facets']);
   if (isPlainObject(a.facets)) assignOwn(facets, a.facets);
   const tags = arg(a, payload, 'tags');
   // Built in the order of its columns (and of the diagnostics its readers report), without a

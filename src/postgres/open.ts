@@ -11,7 +11,7 @@ import { postgres, postgresVector } from '../compile/dialects/postgres.js';
 import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AsyncSqlDriver } from '../execute/driver.js';
 import { driveAsync } from '../execute/io.js';
-import { markTokensVersion, retokenize } from '../execute/retokenize.js';
+import { markTokensVersion, retokenize } from '../retrieve/retokenize.js';
 import { STORE_FORMAT, STORE_VERSION } from '../sqlite/open.js';
 
 const FORMAT = /^text2mem-store\/(\d+)$/;
@@ -105,7 +105,7 @@ async function inspect(driver: AsyncSqlDriver, dialect: Dialect, write: boolean)
   const mark = postgres.markFormat(STORE_FORMAT);
   await driver.run(mark.sql, mark.params);
   await driver.run(`UPDATE t2m_meta SET value = $1 WHERE key = 'format'`, [STORE_FORMAT]);
-  // Search tokens written by another version of the tokenizer are re-derived (src/execute/retokenize.ts).
+  // Search tokens written by another version of the tokenizer are re-derived (src/retrieve/retokenize.ts).
   await driveAsync(driver, retokenize(postgres));
   return [];
 }

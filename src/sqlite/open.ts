@@ -9,8 +9,8 @@ import { AUDIT_COLUMNS, MEMORY_COLUMNS } from '../compile/columns.js';
 import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
 import type { SqlDriver } from '../execute/driver.js';
 import { driveSync } from '../execute/io.js';
-import { markTokensVersion, retokenize } from '../execute/retokenize.js';
-import { searchTextOf } from '../execute/text.js';
+import { markTokensVersion, retokenize } from '../retrieve/retokenize.js';
+import { searchTextOf } from '../retrieve/text.js';
 
 /**
  * The store version. 1: the first stores (`text2mem-store/1`), some without the tag index and
@@ -20,7 +20,7 @@ import { searchTextOf } from '../execute/text.js';
  * `memory.demote_reason`, experience memory (level, episode_id, utility), and retrieval — the
  * `search_text` and `embedding_f32` columns, the keyword index (memory_term,
  * memory_search_stats) and its triggers (spec/retrieval.md); 4: the keyword index is in memory
- * (src/execute/keywords.ts): the `memory_term` postings and their triggers are dropped, and the
+ * (src/retrieve/keywords.ts): the `memory_term` postings and their triggers are dropped, and the
  * `memory_index_*` triggers keep the statistics and move the index counter on every write of a
  * record's tokens, vector or liveness.
  */
@@ -204,7 +204,7 @@ function inspect(driver: SqlDriver, dialect: Dialect, mode: 'quick' | 'full' | '
     driver.run(mark.sql, mark.params);
     driver.run(`UPDATE t2m_meta SET value = ? WHERE key = 'format'`, [STORE_FORMAT]);
   }
-  // Search tokens written by another version of the tokenizer are re-derived (src/execute/retokenize.ts).
+  // Search tokens written by another version of the tokenizer are re-derived (src/retrieve/retokenize.ts).
   driveSync(driver, retokenize(dialect));
   return [];
 }

@@ -1,5 +1,5 @@
 /**
- * Runs of consecutive Encodes executed together (src/execute/execute.ts `executeEncodeRunIo`,
+ * Runs of consecutive Encodes executed together (src/execute/index.ts `executeEncodeRunIo`,
  * spec/semantics.md "Runs of Encodes"): the same script run with `batch: true` and `batch: false` on two
  * fresh stores leaves the same memory rows (ids, embeddings, search tokens, provenance) and the
  * same audit log, and gives the same results but for `sql` — on random scripts mixing Encodes of
@@ -10,8 +10,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { auditLog, run, undo, why, type RunOptions, type RunResult, type Store } from '../../src/engine/index.js';
-import { NgramEmbedder, type EmbedResult } from '../../src/execute/text.js';
-import { ENCODE_CHUNK } from '../../src/execute/execute.js';
+import { NgramEmbedder, type EmbedResult } from '../../src/retrieve/text.js';
+import { ENCODE_CHUNK } from '../../src/execute/index.js';
 import { freshStore, NOW } from './harness.js';
 import { rng } from '../../perf/workload.js';
 

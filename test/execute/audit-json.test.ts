@@ -1,5 +1,5 @@
 /**
- * The audit entry's images are written in one pass by ascending id (src/execute/execute.ts,
+ * The audit entry's images are written in one pass by ascending id (src/execute/audit.ts,
  * `imagesJson`): the stored text must be exactly what serialising the id-keyed objects gives,
  * whatever order the statement changed its records in.
  */
@@ -31,7 +31,7 @@ describe('audit images', () => {
 
 describe('audit images in any order (imagesJson through byAscendingId)', () => {
   it('match the id-keyed JSON for shuffled changes with repeated ids, and for ids that are not array keys', async () => {
-    const { imagesJsonForTest } = await import('../../src/execute/execute.js');
+    const { imagesJsonForTest } = await import('../../src/execute/audit.js');
     const r = (seed: number) => () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     const rand = r(3);
     for (let n = 0; n < 300; n++) {
@@ -47,7 +47,7 @@ describe('audit images in any order (imagesJson through byAscendingId)', () => {
   });
 
   it('match it for ids that descend (written from the end), descend with a repeat, or end lower without descending', async () => {
-    const { imagesJsonForTest } = await import('../../src/execute/execute.js');
+    const { imagesJsonForTest } = await import('../../src/execute/audit.js');
     const change = (id: number, k: number) => ({ id, before: { w: k }, after: k % 3 ? { t: `x${k}` } : null });
     const cases = [
       [9, 7, 4, 2, 1], [30, 20], [5, 5], [9, 7, 7, 2], [9, 3, 12, 2], [8, 9, 1], [2 ** 32 - 1, 5, 1], [4, 0.5, 1], [3, 2, -1],

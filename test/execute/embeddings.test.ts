@@ -1,7 +1,8 @@
 /** The OpenAI-compatible embeddings client against a local server on 127.0.0.1, and `t2m reindex`. */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAIEmbedder, parseEmbeddings, reindexStore } from '../../src/execute/embeddings.js';
+import { openAIEmbedder, parseEmbeddings } from '../../src/retrieve/embeddings.js';
+import { reindexStore } from '../../src/execute/reindex.js';
 import { openStoreFile } from '../../src/node/sqlite-file.js';
 import { run } from '../../src/engine/index.js';
 import { t2m } from '../cli/run-cli.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeywordIndex } from '../../src/execute/keywords.js';
+import { KeywordIndex } from '../../src/retrieve/keywords.js';
 
 /** Deterministic PRNG (mulberry32). */
 function rng(seed: number): () => number {

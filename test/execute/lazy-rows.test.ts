@@ -1,5 +1,5 @@
 /**
- * Target rows read as the driver gave them (src/execute/execute.ts `Execution.lazy`: JSON columns
+ * Target rows read as the driver gave them (src/execute/execution.ts `Execution.lazy`: JSON columns
  * decoded where read, the whole row where a lock or the search tokens need it) and per-row
  * UPDATEs sent as one request (`Execution.stage` / `flush`, the `runs` query of src/execute/io.ts).
  * Held to what the decoded rows and one request per UPDATE gave: images equal to the stored rows,

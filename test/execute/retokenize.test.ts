@@ -1,5 +1,5 @@
 /**
- * The tokenizer version (src/execute/retokenize.ts, spec/retrieval.md#tokens): a store whose
+ * The tokenizer version (src/retrieve/retokenize.ts, spec/retrieval.md#tokens): a store whose
  * search tokens an older tokenizer wrote is re-tokenized when opened, and its keyword index
  * follows, exactly; a current store is left as it is. Runs on sql.js, and again on the native
  * driver and PGlite (test/store/native-suite.test.ts, pglite-suite.test.ts).
@@ -7,10 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { run, type Store } from '../../src/engine/index.js';
 import { compileSetSearchText } from '../../src/compile/meta.js';
-import { reindexStore } from '../../src/execute/embeddings.js';
-import { cjkBigrams, searchedText, searchTextOf, tokens, TOKENS_VERSION } from '../../src/execute/text.js';
+import { reindexStore } from '../../src/execute/reindex.js';
+import { cjkBigrams, searchedText, searchTextOf, tokens, TOKENS_VERSION } from '../../src/retrieve/text.js';
 import { encode, freshStore, NOW, op, reopen, rows, runOk } from '../engine/harness.js';
-import { keywordIndex } from '../../src/execute/keywords.js';
+import { keywordIndex } from '../../src/retrieve/keywords.js';
 import { expectIndexExact, expectMemoryIndexExact } from '../support/keyword-index.js';
 
 const parsed = (r: Record<string, any>) => ({ ...r, tags: typeof r.tags === 'string' ? JSON.parse(r.tags) : r.tags ?? [] });

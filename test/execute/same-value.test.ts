@@ -1,6 +1,6 @@
 /** The per-row update's "unchanged" test (sameValue) gives the verdict of comparing the two values' JSON. */
 import { describe, expect, it } from 'vitest';
-import { sameValueForTest as sameValue } from '../../src/execute/execute.js';
+import { sameValue } from '../../src/execute/rows.js';
 
 const VALUES: unknown[] = [
   null, undefined, 0, -0, 1, 0.8, NaN, Infinity, -Infinity, '', 'null', 'note', '0', true, false,

@@ -1,5 +1,5 @@
 /**
- * The Update path's per-row work (src/execute/execute.ts `Execution.update`, the verbs' writes,
+ * The Update path's per-row work (src/execute/execution.ts `Execution.update`, the verbs' writes,
  * `compileUpdateById`'s reuse of the last text) and the Retrieve result, held to what they
  * were: images of exactly the fields a write changed, the same statements and the same result
  * shape. Each test fails if the shortcut it covers gives a different answer.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VectorIndex } from '../../src/execute/vectors.js';
+import { VectorIndex } from '../../src/retrieve/vectors.js';
 
 /** Deterministic PRNG (mulberry32). */
 function rng(seed: number): () => number {

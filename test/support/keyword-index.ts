@@ -1,7 +1,7 @@
 /** Checks shared by the retrieval tests: the keyword index (spec/retrieval.md) says what the records' search tokens say. */
 import { expect } from 'vitest';
 import type { Store } from '../../src/engine/index.js';
-import { KeywordIndex, keywordIndex } from '../../src/execute/keywords.js';
+import { KeywordIndex, keywordIndex } from '../../src/retrieve/keywords.js';
 import { rows } from '../engine/harness.js';
 
 /** The search statistics say what the live records' tokens say. */

@@ -17,7 +17,7 @@ ${MEMORY_COLUMNS.filter((c) => c.name !== 'id')
  * driver), written in the same statement as the record, and `memory_search_stats`: the live
  * records indexed, their total length, and the index counter (`vectors`), moved by one step per
  * record written whose tokens, vector or liveness may change. The keyword and vector indexes are
- * in memory (src/execute/keywords.ts, vectors.ts) and follow the counter. Postings tables kept by
+ * in memory (src/retrieve/keywords.ts, vectors.ts) and follow the counter. Postings tables kept by
  * triggers cost one b-tree insert per term of every record (they halved encode throughput) and
  * are gone since store format 4.
  */

@@ -13,9 +13,7 @@
  * keeps the result that of a brute-force scan (VectorIndex, spec/retrieval.md): nothing is missed.
  */
 import { compileVectorLoad, compileVectorVersion, unpackVector } from '../compile/index.js';
-import type { AnySqlDriver } from './driver.js';
-import { all, type Io } from './io.js';
-import type { Store } from './store.js';
+import type { Io, SearchStore, SqlRows } from './seam.js';
 
 /** Slots (pairs of slots, in the prescan) scored together across all of a query's dimensions (their scores stay in cache). */
 const BLOCK = 1024;
@@ -326,16 +324,16 @@ export class TopN {
   }
 }
 
-const indexes = new WeakMap<Store<AnySqlDriver>, VectorIndex>();
+const indexes = new WeakMap<SearchStore, VectorIndex>();
 
 /** The store's index counter (moved by every change to a record's search tokens, vector or liveness). */
 export function* indexVersion(): Io<number> {
   const v = compileVectorVersion();
-  return Number((yield* all(v.sql, v.params))[0]?.vectors ?? 0);
+  return Number(((yield { kind: 'all', sql: v.sql, params: v.params }) as SqlRows)[0]?.vectors ?? 0);
 }
 
 /** The store's vector index for `model`, (re)loaded when the store changed in a way it has not seen. */
-export function* vectorIndex(store: Store<AnySqlDriver>, model: string, dimensions: number, version?: number): Io<VectorIndex> {
+export function* vectorIndex(store: SearchStore, model: string, dimensions: number, version?: number): Io<VectorIndex> {
   version ??= yield* indexVersion();
   let index = indexes.get(store);
   if (index && index.model === model && index.dimensions === dimensions && index.version + index.pending === version) {
@@ -345,7 +343,7 @@ export function* vectorIndex(store: Store<AnySqlDriver>, model: string, dimensio
   }
   index = new VectorIndex(model, dimensions);
   const load = compileVectorLoad(model, store.dialect);
-  for (const r of yield* all(load.sql, load.params)) {
+  for (const r of (yield { kind: 'all', sql: load.sql, params: load.params }) as SqlRows) {
     if (r.v instanceof Uint8Array) index.set(Number(r.id), unpackVector(r.v));
   }
   index.version = version;
@@ -358,7 +356,7 @@ export function* vectorIndex(store: Store<AnySqlDriver>, model: string, dimensio
  * index counter: the record's new vector under `model`, or null when it left (deleted, re-embedded by
  * another model, hard-deleted).
  */
-export function noteVectorWrite(store: Store<AnySqlDriver>, id: number, model: unknown, vector: Float32Array | null): void {
+export function noteVectorWrite(store: SearchStore, id: number, model: unknown, vector: Float32Array | null): void {
   const index = indexes.get(store);
   if (!index) return;
   index.pending++;
@@ -366,6 +364,6 @@ export function noteVectorWrite(store: Store<AnySqlDriver>, id: number, model: u
 }
 
 /** Drops the store's vector index (it is reloaded by the next search). */
-export function forgetVectorIndex(store: Store<AnySqlDriver>): void {
+export function forgetVectorIndex(store: SearchStore): void {
   indexes.delete(store);
 }

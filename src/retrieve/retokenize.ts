@@ -4,12 +4,12 @@
  * `tokens` changes, a store written before would hold other tokens than its queries ask for.
  * The store records the tokenizer version in `t2m_meta` (key `tokens`); opening a store of
  * another version (or none: version 1, before it was recorded) writable re-derives every
- * record's tokens in the opening transaction, and the keyword index follows (its statistics by their triggers; the in-memory postings, src/execute/keywords.ts, reload when the counter moves).
+ * record's tokens in the opening transaction, and the keyword index follows (its statistics by their triggers; the in-memory postings, ./keywords.ts, reload when the counter moves).
  * One generator for both kinds of driver (./io.ts), called by the SQLite and PostgreSQL openers.
  */
 import type { Dialect } from '../compile/dialect.js';
 import { compileGetMeta, compileSearchSources, compileSetMeta, compileSetSearchText } from '../compile/meta.js';
-import { all, run, type Io } from './io.js';
+import type { Io, SqlRows } from './seam.js';
 import { searchTextOf, TOKENS_VERSION } from './text.js';
 
 export const TOKENS_META_KEY = 'tokens';
@@ -17,7 +17,7 @@ export const TOKENS_META_KEY = 'tokens';
 /** The tokenizer version a store records (1 when it records none). */
 export function* storedTokensVersion(d: Dialect): Io<number> {
   const stmt = compileGetMeta(TOKENS_META_KEY, d);
-  const [row] = yield* all(stmt.sql, [...stmt.params]);
+  const [row] = (yield { kind: 'all', sql: stmt.sql, params: [...stmt.params] }) as SqlRows;
   const v = row ? Number(row.value) : 1;
   return Number.isInteger(v) && v > 0 ? v : 1;
 }
@@ -25,7 +25,7 @@ export function* storedTokensVersion(d: Dialect): Io<number> {
 /** Marks a store's tokens as this version's (a fresh store, or after re-deriving them). */
 export function* markTokensVersion(d: Dialect): Io<void> {
   const stmt = compileSetMeta(TOKENS_META_KEY, String(TOKENS_VERSION), d);
-  yield* run(stmt.sql, [...stmt.params]);
+  yield { kind: 'run', sql: stmt.sql, params: [...stmt.params] };
 }
 
 /**
@@ -36,13 +36,13 @@ export function* retokenize(d: Dialect): Io<number> {
   if ((yield* storedTokensVersion(d)) === TOKENS_VERSION) return 0;
   const sources = compileSearchSources(d);
   let changed = 0;
-  for (const r of yield* all(sources.sql, [...sources.params])) {
+  for (const r of (yield { kind: 'all', sql: sources.sql, params: [...sources.params] }) as SqlRows) {
     let tags: unknown = [];
     try { tags = JSON.parse(String(r.tags ?? '[]')); } catch { /* bad JSON: no tags */ }
     const searchText = searchTextOf({ ...r, tags });
     if (searchText === (r.search_text ?? null)) continue;
     const stmt = compileSetSearchText(Number(r.id), searchText, d);
-    yield* run(stmt.sql, [...stmt.params]);
+    yield { kind: 'run', sql: stmt.sql, params: [...stmt.params] };
     changed++;
   }
   yield* markTokensVersion(d);

@@ -17,14 +17,10 @@
 import { compileAdmitted, compileTargetIds, compileVectorSearch, type SelectOptions, type SqlStatement } from '../compile/index.js';
 import type { Selection } from '../lower/operation.js';
 import type { Code } from '../diagnostics/codes.js';
-import type { AnySqlDriver } from './driver.js';
-import { embed, type Io } from './io.js';
 import { keywordIndex } from './keywords.js';
-import type { Store } from './store.js';
-import { tokens } from './text.js';
+import type { Io, Row, SearchStore } from './seam.js';
+import { tokens, type EmbedResult } from './text.js';
 import { indexVersion, vectorIndex, type Scored } from './vectors.js';
-
-export type Row = Record<string, unknown> & { id: number };
 
 /** Why a search result ranks where it does. `null`: the ranker did not find the record among its candidates. */
 export interface ScoreExplanation {
@@ -54,7 +50,7 @@ export const WIDEN = 8;
 export const KEYWORD_WIDENINGS = 1;
 
 export interface SearchContext {
-  readonly store: Store<AnySqlDriver>;
+  readonly store: SearchStore;
   /** Runs a statement (recorded in the statement's SQL log) and returns decoded rows. */
   query(stmt: SqlStatement): Io<Row[]>;
   /** Refuses the statement (the query could not be embedded). */
@@ -70,7 +66,7 @@ export interface SearchResult {
 /** The query's embedding as a unit vector (null when it has no features, or the store's model refused: then the statement is refused). */
 function* queryVector(x: SearchContext, query: string): Io<Float32Array | null> {
   // Through the seam: a remote model is awaited by the async entry points.
-  const embedded = yield* embed([query]);
+  const embedded = (yield { kind: 'embed', texts: [query] }) as EmbedResult;
   if (!embedded.ok) return x.refuse(embedded.diagnostics[0].code, embedded.diagnostics[0].message), null;
   const q = embedded.vectors[0];
   let norm = 0;

@@ -4,13 +4,25 @@
  * stages (the engine's search proposes K candidates of the level, a `Selector` keeps at most
  * `pick`), and a utility per record learned from outcomes (`PROMOTE … REWARD r`).
  *
- * The execute side of the feature lives here; execute.ts calls in at four points (Encode's
+ * The execute side of the feature lives here; the verbs (src/execute/verbs/) call in at four points (Encode's
  * episode check, Split's turn pieces, Promote's reward, Retrieve's selection).
  */
+import type { Dialect, SqlStatement } from '../compile/dialect.js';
 import { compileTargetSelect } from '../compile/index.js';
+import type { Code } from '../diagnostics/codes.js';
 import type { ExperienceRetrieval, Level, RetrieveOp } from '../lower/operation.js';
-import type { Execution, Row } from './execute.js';
-import type { Io } from './io.js';
+import type { Io, Row } from '../retrieve/seam.js';
+
+/** The statement an experience stage works in, as it sees it (the engine's Execution, src/execute/execution.ts). */
+export interface ExperienceContext {
+  readonly store: { readonly dialect: Dialect };
+  readonly op: { readonly tenant: string; readonly now: string };
+  /** Runs a statement (recorded in the statement's SQL log) and returns decoded rows. */
+  query(stmt: SqlStatement): Io<Row[]>;
+  /** Refuses the statement; returns false. */
+  refuse(code: Code, message: string, path?: string): false;
+  warn(code: Code, message: string, path?: string): void;
+}
 
 /** The utility a record has before any feedback (a reward of 0.5: neither success nor failure). */
 export const UTILITY_PRIOR = 0.5;
@@ -146,7 +158,7 @@ export function withoutFeedback(row: Readonly<Record<string, unknown>>, reward: 
 }
 
 /** A turn's episode must be a live episode record: refuses the statement otherwise. */
-export function* checkEpisode(x: Execution, episodeId: number): Io<boolean> {
+export function* checkEpisode(x: ExperienceContext, episodeId: number): Io<boolean> {
   const [row] = yield* x.query(compileTargetSelect({ ids: [episodeId], all: false, orderBy: 'time_desc' }, x.store.dialect, { tenant: x.op.tenant, now: x.op.now, applyReadPermissions: false }));
   if (!row) return x.refuse('episode-not-found', `OF #${episodeId}: there is no live record #${episodeId} (deleted, expired or never written)`, 'args.episode_id');
   if (row.level !== 'episode') return x.refuse('episode-not-found', `OF #${episodeId}: record #${episodeId} is not an episode (its level is ${row.level === null || row.level === undefined ? 'none' : `'${String(row.level)}'`}); encode it with LEVEL episode`, 'args.episode_id');
@@ -182,7 +194,7 @@ function candidateOf(row: Row, similarity: number, level: Level): Candidate {
  * (kept ones first, then the episodes) and the report, or undefined when refused.
  */
 export function* selectExperience(
-  x: Execution, op: RetrieveOp, rows: readonly Row[], scores: Readonly<Record<number, number>>, caller?: Selector,
+  x: ExperienceContext, op: RetrieveOp, rows: readonly Row[], scores: Readonly<Record<number, number>>, caller?: Selector,
 ): Io<{ rows: Row[]; report: ExperienceReport } | undefined> {
   const e = op.experience!;
   const candidates = rows.map((r) => candidateOf(r, scores[r.id] ?? 0, e.level));

@@ -11,9 +11,7 @@
  * filters admit and scores those (`searchAmong`) (spec/retrieval.md).
  */
 import { BM25, compileKeywordLoad } from '../compile/index.js';
-import type { AnySqlDriver } from './driver.js';
-import { all, type Io } from './io.js';
-import type { Store } from './store.js';
+import type { Io, SearchStore, SqlRows } from './seam.js';
 import { indexVersion, TopN, type Scored } from './vectors.js';
 
 /** One term's postings: slots of the records holding it and its count in each (parallel, append-only). */
@@ -426,10 +424,10 @@ function find(slots: readonly number[], slot: number): number {
   return -1;
 }
 
-const indexes = new WeakMap<Store<AnySqlDriver>, KeywordIndex>();
+const indexes = new WeakMap<SearchStore, KeywordIndex>();
 
 /** The store's keyword index, (re)loaded when the store changed in a way it has not seen. */
-export function* keywordIndex(store: Store<AnySqlDriver>, version?: number): Io<KeywordIndex> {
+export function* keywordIndex(store: SearchStore, version?: number): Io<KeywordIndex> {
   version ??= yield* indexVersion();
   let index = indexes.get(store);
   if (index && index.version + index.pending === version) {
@@ -439,14 +437,14 @@ export function* keywordIndex(store: Store<AnySqlDriver>, version?: number): Io<
   }
   index = new KeywordIndex();
   const load = compileKeywordLoad(store.dialect);
-  for (const r of yield* all(load.sql, load.params)) index.set(Number(r.id), typeof r.search_text === 'string' ? r.search_text : null);
+  for (const r of (yield { kind: 'all', sql: load.sql, params: load.params }) as SqlRows) index.set(Number(r.id), typeof r.search_text === 'string' ? r.search_text : null);
   index.version = version;
   indexes.set(store, index);
   return index;
 }
 
 /** Tells the store's keyword index (if loaded) about one engine write that moved the index counter: the record's tokens now (null: not live). */
-export function noteKeywordWrite(store: Store<AnySqlDriver>, id: number, searchText: unknown): void {
+export function noteKeywordWrite(store: SearchStore, id: number, searchText: unknown): void {
   const index = indexes.get(store);
   if (!index) return;
   index.pending++;
@@ -454,6 +452,6 @@ export function noteKeywordWrite(store: Store<AnySqlDriver>, id: number, searchT
 }
 
 /** Drops the store's keyword index (it is reloaded by the next search). */
-export function forgetKeywordIndex(store: Store<AnySqlDriver>): void {
+export function forgetKeywordIndex(store: SearchStore): void {
   indexes.delete(store);
 }

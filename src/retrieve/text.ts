@@ -1,7 +1,7 @@
 /**
  * Local, deterministic text processing: search tokens, the offline embedders, sentence / chunk /
  * section splitting and an extractive summariser. No model, no network; `Embedder` and
- * `Summarizer` are the interfaces a real model implements (src/execute/embeddings.ts).
+ * `Summarizer` are the interfaces a real model implements (src/retrieve/embeddings.ts).
  */
 
 import { stemmer } from 'stemmer';
@@ -9,7 +9,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 
 /**
  * Turns text into a vector, at once: the offline embedders here, usable by every entry point. A
- * model reached over the network is a `RemoteEmbedder` (src/execute/embeddings.ts). The engine
+ * model reached over the network is a `RemoteEmbedder` (src/retrieve/embeddings.ts). The engine
  * asks for embeddings through its seam (an `embed` request, src/execute/io.ts), so a store may have
  * either; a remote one works through the asynchronous entry points (runAsync …). Vectors of
  * different `model`s are never compared.

@@ -1,0 +1,24 @@
+/**
+ * Update: sets fields of the target records (new text gets a new embedding).
+ */
+import type { UpdateOp } from '../../lower/operation.js';
+import type { Execution } from '../execution.js';
+import type { Io } from '../io.js';
+import { asObject, type Row } from '../rows.js';
+
+export function* update(x: Execution, op: UpdateOp, rows: Row[]): Io<void> {
+  if (!x.guard(op, rows)) return;
+  const facets = Object.keys(op.facets).length > 0;
+  for (const row of rows) {
+    const changes: Record<string, unknown> = { ...op.set };
+    if (facets) {
+      const facets = { ...asObject(x.value(row, 'facets')), ...op.facets };
+      changes.facets = facets;
+    }
+    // New text gets a new embedding, unless the record has none or carries the caller's own.
+    const textChanged = typeof op.set.text === 'string' && op.set.text !== row.text;
+    if (textChanged && row.embedding_model && row.embedding_model !== 'caller') Object.assign(changes, yield* x.embedding(op.set.text as string));
+    x.stage(row, changes);
+  }
+  yield* x.flush();
+}
