@@ -58,7 +58,7 @@ export interface RunOptions {
   /**
    * The second stage of `RETRIEVE … LEVEL` (experience memory): keeps at most PICK of the
    * candidates. Replaces the default (similarity plus learned utility); `SELECTOR similarity`
-   * in a statement still means similarity only. See src/execute/experience.ts.
+   * in a statement still means similarity only. See src/experience/experience.ts.
    */
   readonly selector?: Selector;
   /**
