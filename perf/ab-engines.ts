@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { populate } from './workload.js';
 
 type Engine = typeof import('../src/engine/index.js');
-type FileStores = typeof import('../src/node/sqlite-file.js');
+type FileStores = typeof import('../src/dialect/sqlite/native.js');
 
 const other = process.env.T2M_ENGINE_B;
 if (!other) {
@@ -30,7 +30,7 @@ export const SIZE = Number(positional[0] ?? 10_000);
 export const roundsOr = (fallback: number): number => Number(positional[1] ?? fallback);
 export const files: Record<'a' | 'b', FileStores> | undefined = DB
   ? {
-    a: first ? await import(pathToFileURL(resolve(first, '../../node/sqlite-file.ts')).href) : await import('../src/node/sqlite-file.js'),
+    a: first ? await import(pathToFileURL(resolve(first, '../../node/sqlite-file.ts')).href) : await import('../src/dialect/sqlite/native.js'),
     b: await import(pathToFileURL(resolve(other, '../../node/sqlite-file.ts')).href),
   }
   : undefined;

@@ -16,7 +16,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SqlDriver, SqlStatement, Store } from '../src/engine/index.js';
-import { openStoreFile } from '../src/node/sqlite-file.js';
+import { openStoreFile } from '../src/dialect/sqlite/native.js';
 import { NOW, encodeIr, rng } from './workload.js';
 import { rowStatements } from './row-sql.js';
 

@@ -5,9 +5,9 @@
  */
 import type { SqlJsStatic } from 'sql.js';
 import { OPS } from '../ir/schema.js';
-import type { AnySqlDriver, SqlRow } from '../execute/driver.js';
-import { all, type Io } from '../execute/io.js';
-import { loadSqlJs, openStore, type Store } from '../execute/store.js';
+import type { AnySqlDriver, SqlRow } from '../store/driver.js';
+import { all, type Io } from '../store/io.js';
+import { loadSqlJs, openStore, type Store } from '../store/store.js';
 import { forgetVectorIndex } from '../execute/vectors.js';
 import type { Policy } from '../check/index.js';
 import { runIo, type RunOptions, type RunResult, type StatementResult } from '../engine/index.js';

@@ -4,8 +4,8 @@
  * do, since every committed transaction is already in the file. Not imported by src/index.ts.
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { OpenResult, Store } from '../execute/store.js';
-import { openStoreFile, type StoreFileOptions } from '../node/sqlite-file.js';
+import type { OpenResult, Store } from '../store/store.js';
+import { openStoreFile, type StoreFileOptions } from '../dialect/sqlite/native.js';
 
 export async function loadStoreFile(path: string, options: StoreFileOptions = {}): Promise<OpenResult> {
   return openStoreFile(path, options);

@@ -22,7 +22,7 @@ import { resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
 import type { IR } from '../ir/schema.js';
 import { validateIr } from '../ir/validate.js';
 import { irConformance } from '../ir/conforms.js';
-import { DERIVED_COLUMNS } from '../compile/columns.js';
+import { DERIVED_COLUMNS } from '../store/columns.js';
 import { searchTextOf } from '../execute/text.js';
 
 /** An image without the columns the engine derives (search tokens, packed vectors): the audit log keeps what was written. */
@@ -30,15 +30,15 @@ const withoutDerived = (image: Record<string, unknown>): Record<string, unknown>
 import { LET_BINDS, REF_ARGS, isRef } from '../language/index.js';
 import { refsOf } from '../check/rules/ReferenceRule.js';
 import { ARCHIVE_WEIGHT, formatUtc, lowerIr, parseInstant, type LowerResult } from '../lower/index.js';
-import type { AnySqlDriver } from '../execute/driver.js';
+import type { AnySqlDriver } from '../store/driver.js';
 import { auditImages, encodeRunnable, executeEncodeRunIo, executeOperationIo, type Change, type StatementResult } from '../execute/execute.js';
 import type { EncodeOp } from '../lower/operation.js';
-import { all as ioAll, run as ioRun, type Io } from '../execute/io.js';
+import { all as ioAll, run as ioRun, type Io } from '../store/io.js';
 import { effectsOf, lockRefusal, writeRefusal } from '../execute/governance.js';
-import { asyncStoreMessage, openStore, Store, type StoreOptions } from '../execute/store.js';
+import { asyncStoreMessage, openStore, Store, type StoreOptions } from '../store/store.js';
 import { withoutFeedback, type Selector } from '../execute/experience.js';
 import { checkLimits, resolveLimits, tooManyStatements, type Limits } from './limits.js';
-import { DEFAULT_TENANT } from '../compile/columns.js';
+import { DEFAULT_TENANT } from '../store/columns.js';
 
 export { DEFAULT_TENANT };
 
@@ -72,10 +72,10 @@ const traceBytes = new Uint8Array(16 * 64);
 let traceAt = traceBytes.length;
 const HEX: readonly string[] = Array.from({ length: 256 }, (_, x) => x.toString(16).padStart(2, '0'));
 
-export { Store, openStore, loadSqlJs, type StoreOptions, type StoreParts, type OpenResult } from '../execute/store.js';
-export type { AnySqlDriver, AsyncSqlDriver, SqlDriver } from '../execute/driver.js';
-export { isAsyncDriver } from '../execute/driver.js';
-export type { Io, Query } from '../execute/io.js';
+export { Store, openStore, loadSqlJs, type StoreOptions, type StoreParts, type OpenResult } from '../store/store.js';
+export type { AnySqlDriver, AsyncSqlDriver, SqlDriver } from '../store/driver.js';
+export { isAsyncDriver } from '../store/driver.js';
+export type { Io, Query } from '../store/io.js';
 export type { StatementResult, Change } from '../execute/execute.js';
 export {
   utilitySelector, similaritySelector, utilityScore, feedbackValues, confidence, UTILITY_PRIOR, UTILITY_WEIGHT, UTILITY_CONFIDENCE_HALF,

@@ -6,14 +6,14 @@
  * as diagnostics, never thrown. `reindexStore` re-embeds a store with it or with the offline
  * default (spec/retrieval.md).
  */
-import { DEFAULT_TENANT } from '../compile/columns.js';
+import { DEFAULT_TENANT } from '../store/columns.js';
 import { compileUpdateById, decodeRow } from '../compile/index.js';
 import { compileSetMeta } from '../compile/meta.js';
 import { diagnostic, type Code } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { AnySqlDriver } from './driver.js';
-import { all, run } from './io.js';
-import type { Store } from './store.js';
+import type { AnySqlDriver } from '../store/driver.js';
+import { all, run } from '../store/io.js';
+import type { Store } from '../store/store.js';
 import { TOKENS_META_KEY } from './retokenize.js';
 import { isRemoteEmbedder, searchedText, searchTextOf, TOKENS_VERSION, type AnyEmbedder, type EmbedResult, type RemoteEmbedder } from './text.js';
 import { forgetKeywordIndex } from './keywords.js';

@@ -21,13 +21,13 @@ import type {
   UpdateOp, WeightChange,
 } from '../lower/operation.js';
 import { canRead, effectsOf, lockActive, lockDenies, lockRefusal, nonAdditive, writeRefusal } from './governance.js';
-import type { AnySqlDriver } from './driver.js';
-import { all as ioAll, type Io } from './io.js';
-import type { SqlRow } from './driver.js';
+import type { AnySqlDriver } from '../store/driver.js';
+import { all as ioAll, type Io } from '../store/io.js';
+import type { SqlRow } from '../store/driver.js';
 import type { EmbedResult } from './text.js';
 import { checkEpisode, episodeSource, feedbackValues, selectExperience, turnPiece, type ExperienceReport, type Selector } from './experience.js';
-import type { Store } from './store.js';
-import { DERIVED_COLUMNS } from '../compile/columns.js';
+import type { Store } from '../store/store.js';
+import { DERIVED_COLUMNS } from '../store/columns.js';
 import { searchTarget, type ScoreExplanation } from './search.js';
 import { SEARCHED_FIELDS, searchTextOf, splitChunks, splitInto, splitSections, splitSentences } from './text.js';
 import { noteKeywordWrite } from './keywords.js';

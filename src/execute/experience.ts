@@ -10,7 +10,7 @@
 import { compileTargetSelect } from '../compile/index.js';
 import type { ExperienceRetrieval, Level, RetrieveOp } from '../lower/operation.js';
 import type { Execution, Row } from './execute.js';
-import type { Io } from './io.js';
+import type { Io } from '../store/io.js';
 
 /** The utility a record has before any feedback (a reward of 0.5: neither success nor failure). */
 export const UTILITY_PRIOR = 0.5;

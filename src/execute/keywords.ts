@@ -11,9 +11,9 @@
  * filters admit and scores those (`searchAmong`) (spec/retrieval.md).
  */
 import { BM25, compileKeywordLoad } from '../compile/index.js';
-import type { AnySqlDriver } from './driver.js';
-import { all, type Io } from './io.js';
-import type { Store } from './store.js';
+import type { AnySqlDriver } from '../store/driver.js';
+import { all, type Io } from '../store/io.js';
+import type { Store } from '../store/store.js';
 import { indexVersion, TopN, type Scored } from './vectors.js';
 
 /** One term's postings: slots of the records holding it and its count in each (parallel, append-only). */

@@ -17,10 +17,10 @@
 import { compileAdmitted, compileTargetIds, compileVectorSearch, type SelectOptions, type SqlStatement } from '../compile/index.js';
 import type { Selection } from '../lower/operation.js';
 import type { Code } from '../diagnostics/codes.js';
-import type { AnySqlDriver } from './driver.js';
-import { embed, type Io } from './io.js';
+import type { AnySqlDriver } from '../store/driver.js';
+import { embed, type Io } from '../store/io.js';
 import { keywordIndex } from './keywords.js';
-import type { Store } from './store.js';
+import type { Store } from '../store/store.js';
 import { tokens } from './text.js';
 import { indexVersion, vectorIndex, type Scored } from './vectors.js';
 

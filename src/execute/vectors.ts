@@ -13,9 +13,9 @@
  * keeps the result that of a brute-force scan (VectorIndex, spec/retrieval.md): nothing is missed.
  */
 import { compileVectorLoad, compileVectorVersion, unpackVector } from '../compile/index.js';
-import type { AnySqlDriver } from './driver.js';
-import { all, type Io } from './io.js';
-import type { Store } from './store.js';
+import type { AnySqlDriver } from '../store/driver.js';
+import { all, type Io } from '../store/io.js';
+import type { Store } from '../store/store.js';
 
 /** Slots (pairs of slots, in the prescan) scored together across all of a query's dimensions (their scores stay in cache). */
 const BLOCK = 1024;

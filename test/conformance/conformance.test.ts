@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { runBenchmark, type BenchBackend, type Sample, type SampleOutcome } from '../../src/conformance/index.js';
 import { createStore, type AnySqlDriver, type Store } from '../../src/engine/index.js';
-import { openMemoryStore } from '../../src/node/sqlite-file.js';
+import { openMemoryStore } from '../../src/dialect/sqlite/native.js';
 import { benchmarkSamples } from '../ir-corpus.js';
 
 /** Every sample's outcome (ids of every statement, each assertion's count, the ranking) from the shared-store run. */

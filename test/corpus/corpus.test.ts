@@ -26,7 +26,7 @@ import type { Script } from '../../src/syntax/index.js';
 import { astToIr } from '../../src/convert/index.js';
 import { print } from '../../src/print/index.js';
 import { auditLog, createStore, explain, run, Store, type RunResult } from '../../src/engine/index.js';
-import { postgres, postgresVector } from '../../src/compile/dialects/postgres.js';
+import { postgres, postgresVector } from '../../src/dialect/postgres/dialect.js';
 import { SchemaDriver, SyncBridgeDriver } from '../support/sync-bridge.js';
 import { decodeRow } from '../../src/compile/index.js';
 import type { Diagnostic, Range } from '../../src/diagnostics/diagnostic.js';

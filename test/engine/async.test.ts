@@ -10,7 +10,7 @@ import {
   type AsyncSqlDriver, type SqlDriver,
 } from '../../src/engine/index.js';
 import { sqlite } from '../../src/compile/index.js';
-import type { SqlParams, SqlRow } from '../../src/execute/driver.js';
+import type { SqlParams, SqlRow } from '../../src/store/driver.js';
 import { encode, NOW, op } from './harness.js';
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openStore, run, type Store } from '../../src/engine/index.js';
-import { STORE_FORMAT } from '../../src/execute/store.js';
-import { openStoreFile } from '../../src/node/sqlite-file.js';
+import { STORE_FORMAT } from '../../src/store/store.js';
+import { openStoreFile } from '../../src/dialect/sqlite/native.js';
 import { t2m } from '../cli/run-cli.js';
 import { encode, NOW, op, rows, runOk, tempDir } from '../engine/harness.js';
 

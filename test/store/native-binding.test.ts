@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const SQLITE_FILE = resolve(import.meta.dirname, '../../src/node/sqlite-file.ts');
+const SQLITE_FILE = resolve(import.meta.dirname, '../../src/dialect/sqlite/native.ts');
 const dir = mkdtempSync(join(tmpdir(), 't2m-native-binding-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

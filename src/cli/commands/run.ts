@@ -60,7 +60,7 @@ export function runCommand(program: Command): void {
       if (text === undefined) return;
       // Loaded on use so the other commands do not pay for the front end or the engine.
       const [{ readInput }, { runIo, sweepIo }, { openStoreUrl, storeError }, { withSerializableRetry }, { formatStatement, jsonReplacer }] = await loaded(Promise.all([
-        import('../../pipeline.js'), import('../../engine/index.js'), import('../../node/open-store.js'), import('../../postgres/store.js'), import('../engine-output.js'),
+        import('../../pipeline.js'), import('../../engine/index.js'), import('../../dialect/open-url.js'), import('../../dialect/postgres/store.js'), import('../engine-output.js'),
       ]));
       // Only what the run needs is kept: the syntax tree (a few kilobytes a statement) is let go
       // before the engine runs.

@@ -5,13 +5,13 @@
  * text2mem did not create: one could suppress audit entries), a newer store is refused, an older
  * one is migrated forward (missing columns added, engine objects re-created).
  */
-import { MEMORY_COLUMNS } from '../compile/columns.js';
-import type { Dialect } from '../compile/dialect.js';
-import { postgres, postgresVector } from '../compile/dialects/postgres.js';
-import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
-import type { AsyncSqlDriver } from '../execute/driver.js';
-import { driveAsync } from '../execute/io.js';
-import { markTokensVersion, retokenize } from '../execute/retokenize.js';
+import { MEMORY_COLUMNS } from '../../store/columns.js';
+import type { Dialect } from '../../store/dialect.js';
+import { postgres, postgresVector } from './dialect.js';
+import type { Code, Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { AsyncSqlDriver } from '../../store/driver.js';
+import { driveAsync } from '../../store/io.js';
+import { markTokensVersion, retokenize } from '../../execute/retokenize.js';
 import { STORE_FORMAT, STORE_VERSION } from '../sqlite/open.js';
 
 const FORMAT = /^text2mem-store\/(\d+)$/;

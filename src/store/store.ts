@@ -7,15 +7,15 @@
  * src/node/sqlite-file.ts; an asynchronous driver comes prepared: `new Store(driver, { dialect })`.
  */
 import type { SqlJsStatic } from 'sql.js';
-import type { Dialect, SqlStatement, SqlValue } from '../compile/dialect.js';
-import { sqlite } from '../compile/dialects/sqlite.js';
+import type { Dialect, SqlStatement, SqlValue } from './dialect.js';
+import { sqlite } from '../dialect/sqlite/dialect.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { SqlJsDriver } from '../sqlite/sqljs-driver.js';
-import { prepareStore, STORE_FORMAT, STORE_VERSION } from '../sqlite/open.js';
+import { SqlJsDriver } from '../dialect/sqlite/sqljs-driver.js';
+import { prepareStore, STORE_FORMAT, STORE_VERSION } from '../dialect/sqlite/open.js';
 import { isAsyncDriver, type AnySqlDriver, type AsyncSqlDriver, type SqlDriver, type SqlParams, type SqlRow } from './driver.js';
 import * as io from './io.js';
 import { driveAsync, driveSync, type Io } from './io.js';
-import { ExtractiveSummarizer, NgramEmbedder, type AnyEmbedder, type Summarizer } from './text.js';
+import { ExtractiveSummarizer, NgramEmbedder, type AnyEmbedder, type Summarizer } from '../execute/text.js';
 
 /** Marks a database as a Text2Mem store, with its version (checked when a store is opened). */
 export { STORE_FORMAT, STORE_VERSION };

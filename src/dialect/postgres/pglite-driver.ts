@@ -6,7 +6,7 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
-import type { AsyncSqlDriver, SqlParams, SqlRow } from '../execute/driver.js';
+import type { AsyncSqlDriver, SqlParams, SqlRow } from '../../store/driver.js';
 import { toPositional } from './params.js';
 import { PARSERS, parseVector, VECTOR_OID_QUERY } from './rows.js';
 

@@ -1,7 +1,7 @@
 /** The sql.js driver: an SQLite database in memory (Node and the browser), exportable as file bytes. */
 import type { Database, Statement } from 'sql.js';
-import type { SqlValue } from '../compile/dialect.js';
-import type { SqlDriver, SqlParams, SqlRow } from '../execute/driver.js';
+import type { SqlValue } from '../../store/dialect.js';
+import type { SqlDriver, SqlParams, SqlRow } from '../../store/driver.js';
 
 type SqlJsParams = SqlValue[] | Record<string, SqlValue>;
 

@@ -5,7 +5,7 @@
  * "Concurrency on PostgreSQL").
  */
 import pg from 'pg';
-import type { AsyncSqlDriver, SqlParams, SqlRow } from '../execute/driver.js';
+import type { AsyncSqlDriver, SqlParams, SqlRow } from '../../store/driver.js';
 import { toPositional } from './params.js';
 import { PARSERS, parseVector, VECTOR_OID_QUERY } from './rows.js';
 

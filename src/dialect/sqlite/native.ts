@@ -8,12 +8,12 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { SqlValue } from '../compile/dialect.js';
-import { sqlite } from '../compile/dialects/sqlite.js';
-import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
-import type { SqlDriver, SqlParams, SqlRow } from '../execute/driver.js';
-import { Store, type OpenResult, type StoreOptions } from '../execute/store.js';
-import { prepareStore, type PrepareOptions } from '../sqlite/open.js';
+import type { SqlValue } from '../../store/dialect.js';
+import { sqlite } from './dialect.js';
+import type { Code, Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { SqlDriver, SqlParams, SqlRow } from '../../store/driver.js';
+import { Store, type OpenResult, type StoreOptions } from '../../store/store.js';
+import { prepareStore, type PrepareOptions } from './open.js';
 
 // The CLI bundle holds better-sqlite3's JavaScript (scripts/bundle-cli.mjs), read from V8's code
 // cache with the rest of the CLI, instead of a dozen files Node would compile at every start; its

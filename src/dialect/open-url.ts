@@ -6,11 +6,11 @@
  */
 import { existsSync } from 'node:fs';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { AnySqlDriver } from '../execute/driver.js';
-import { openStore, type Store, type StoreParts } from '../execute/store.js';
-import { isPostgresError, classifyPostgresError, openPostgresStore } from '../postgres/store.js';
-import { classify, isSqliteError, openStoreFile, type StoreFileOptions } from './sqlite-file.js';
-import { describeStoreUrl, isDiagnostic, parseStoreUrl, type StoreUrl } from './store-url.js';
+import type { AnySqlDriver } from '../store/driver.js';
+import { openStore, type Store, type StoreParts } from '../store/store.js';
+import { isPostgresError, classifyPostgresError, openPostgresStore } from './postgres/store.js';
+import { classify, isSqliteError, openStoreFile, type StoreFileOptions } from './sqlite/native.js';
+import { describeStoreUrl, isDiagnostic, parseStoreUrl, type StoreUrl } from '../store/url.js';
 
 export type AnyStore = Store<AnySqlDriver>;
 

@@ -4,13 +4,13 @@
  * forward in one transaction), and the tables of a fresh store. SQLite-specific by nature (it
  * reads sqlite_master and runs PRAGMAs), so it lives with the drivers rather than in execute/.
  */
-import type { Dialect } from '../compile/dialect.js';
-import { AUDIT_COLUMNS, MEMORY_COLUMNS } from '../compile/columns.js';
-import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
-import type { SqlDriver } from '../execute/driver.js';
-import { driveSync } from '../execute/io.js';
-import { markTokensVersion, retokenize } from '../execute/retokenize.js';
-import { searchTextOf } from '../execute/text.js';
+import type { Dialect } from '../../store/dialect.js';
+import { AUDIT_COLUMNS, MEMORY_COLUMNS } from '../../store/columns.js';
+import type { Code, Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { SqlDriver } from '../../store/driver.js';
+import { driveSync } from '../../store/io.js';
+import { markTokensVersion, retokenize } from '../../execute/retokenize.js';
+import { searchTextOf } from '../../execute/text.js';
 
 /**
  * The store version. 1: the first stores (`text2mem-store/1`), some without the tag index and

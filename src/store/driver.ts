@@ -5,7 +5,7 @@
  * store file written in place). Drivers cache prepared statements by SQL text. The PostgreSQL
  * drivers (PGlite, node-postgres; src/postgres/) implement `AsyncSqlDriver` below.
  */
-import type { SqlValue } from '../compile/dialect.js';
+import type { SqlValue } from './dialect.js';
 
 export type SqlRow = Record<string, SqlValue>;
 
