@@ -9,17 +9,17 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { populate } from './workload.js';
 
-type Engine = typeof import('../src/engine/index.js');
+type Engine = typeof import('../src/index.js');
 type FileStores = typeof import('../src/dialect/sqlite/native.js');
 
 const other = process.env.T2M_ENGINE_B;
 if (!other) {
-  console.error('set T2M_ENGINE_B to the other engine (…/src/engine/index.ts)');
+  console.error('set T2M_ENGINE_B to the other engine (…/src/index.ts)');
   process.exit(2);
 }
 const first = process.env.T2M_ENGINE_A;
 export const engines: Record<'a' | 'b', Engine> = {
-  a: first ? await import(pathToFileURL(resolve(first)).href) : await import('../src/engine/index.js'),
+  a: first ? await import(pathToFileURL(resolve(first)).href) : await import('../src/index.js'),
   b: await import(pathToFileURL(resolve(other)).href),
 };
 const dbAt = process.argv.indexOf('--db');

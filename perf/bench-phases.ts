@@ -11,7 +11,7 @@ import type { Io } from '../src/store/io.js';
 const t0 = performance.now();
 const { readFileSync } = await import('node:fs');
 const { parseSamples, runEachIo, evaluateRanking, evaluateAssertion } = await import('../src/conformance/index.js');
-const { loadSqlJs, openStore } = await import('../src/store/store.js');
+const { loadSqlJs, openStore } = await import('../src/dialect/sqlite/store.js');
 const { openMemoryStore } = await import('../src/dialect/sqlite/native.js');
 const { forgetVectorIndex } = await import('../src/execute/vectors.js');
 const { parseInstant } = await import('../src/lower/time.js');

@@ -20,7 +20,8 @@
  *   must not exist) and removed afterwards.
  */
 import { existsSync, rmSync } from 'node:fs';
-import { createStore, loadSqlJs, run, type SqlDriver, type SqlStatement, type Store } from '../src/engine/index.js';
+import { run, type SqlDriver, type SqlStatement, type Store } from '../src/engine/index.js';
+import { createStore, loadSqlJs } from '../src/dialect/sqlite/store.js';
 import { openStoreFile } from '../src/dialect/sqlite/native.js';
 import { searchTextOf, type Embedder } from '../src/execute/text.js';
 import { NOW, encodeIr, filter, rng } from './workload.js';

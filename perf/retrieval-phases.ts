@@ -14,7 +14,7 @@
  * ratio is measured under the same load).
  */
 import { PerformanceObserver } from 'node:perf_hooks';
-import * as engine from '../src/engine/index.js';
+import * as engine from '../src/index.js';
 import { KeywordIndex } from '../src/execute/keywords.js';
 import { VectorIndex } from '../src/execute/vectors.js';
 import { rng, searchCorpus } from './workload.js';

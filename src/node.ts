@@ -7,9 +7,10 @@
  * keep it that way.
  */
 export * from './index.js';
-export { loadStoreFile, saveStoreFile } from './engine/file-store.js';
-export { openStoreFile, NativeDriver, classify as classifyStoreError, DEFAULT_BUSY_TIMEOUT_MS, type StoreFileOptions } from './dialect/sqlite/native.js';
-export { STORE_FORMAT, STORE_VERSION } from './store/store.js';
+export {
+  openStoreFile, loadStoreFile, saveStoreFile, NativeDriver, classify as classifyStoreError, DEFAULT_BUSY_TIMEOUT_MS, type StoreFileOptions,
+} from './dialect/sqlite/native.js';
+export { STORE_FORMAT, STORE_VERSION } from './store/format.js';
 export type { SqlDriver, AsyncSqlDriver, AnySqlDriver } from './store/driver.js';
 export { parseStoreUrl, describeStoreUrl, type StoreUrl } from './store/url.js';
 export { openStoreUrl, storeError, type AnyStore, type OpenStoreUrlOptions, type StoreUrlOpenResult } from './dialect/open-url.js';

@@ -11,8 +11,6 @@ import { ParamList, type Dialect, type SqlStatement, type SqlValue } from '../st
 
 export type { Dialect, SqlStatement, SqlValue } from '../store/dialect.js';
 export { MEMORY_COLUMNS, COLUMN_BY_NAME, type Column } from '../store/columns.js';
-export { sqlite } from '../dialect/sqlite/dialect.js';
-export { postgres } from '../dialect/postgres/dialect.js';
 
 export interface SqlPlan {
   readonly op: Op;

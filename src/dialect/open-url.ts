@@ -7,7 +7,8 @@
 import { existsSync } from 'node:fs';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AnySqlDriver } from '../store/driver.js';
-import { openStore, type Store, type StoreParts } from '../store/store.js';
+import { type Store, type StoreParts } from '../store/store.js';
+import { openStore } from './sqlite/store.js';
 import { isPostgresError, classifyPostgresError, openPostgresStore } from './postgres/store.js';
 import { classify, isSqliteError, openStoreFile, type StoreFileOptions } from './sqlite/native.js';
 import { describeStoreUrl, isDiagnostic, parseStoreUrl, type StoreUrl } from '../store/url.js';

@@ -1,10 +1,11 @@
 /**
  * The engine API used by the CLI, the benchmark runner and the browser playground:
- * `createStore`, `run` (a script as one transaction), `explain` (the plan, nothing changed),
- * `sweep` (apply due expiry actions) and `undo` (revert a soft delete from the audit log).
- * No Node APIs here; file I/O is in ./file-store.ts.
+ * `run` (a script as one transaction), `explain` (the plan, nothing changed),
+ * `sweep` (apply due expiry actions) and `undo` (revert a soft delete from the audit log), on a
+ * Store (src/store/) that a dialect opened (`createStore` in src/dialect/sqlite/store.ts). No
+ * backend and no Node API here.
  *
- * Each entry point comes twice over one code path (the async seam, src/execute/io.ts): `run`,
+ * Each entry point comes twice over one code path (the async seam, src/store/io.ts): `run`,
  * `explain`, `sweep`, `undo`, `auditLog` are synchronous, for stores over a synchronous driver
  * (SQLite: sql.js, better-sqlite3); `runAsync`, `explainAsync`, `sweepAsync`, `undoAsync`,
  * `auditLogAsync` return promises and take a store over either kind of driver (PostgreSQL's are
@@ -35,7 +36,7 @@ import { auditImages, encodeRunnable, executeEncodeRunIo, executeOperationIo, ty
 import type { EncodeOp } from '../lower/operation.js';
 import { all as ioAll, run as ioRun, type Io } from '../store/io.js';
 import { effectsOf, lockRefusal, writeRefusal } from '../execute/governance.js';
-import { asyncStoreMessage, openStore, Store, type StoreOptions } from '../store/store.js';
+import { asyncStoreMessage, Store } from '../store/store.js';
 import { withoutFeedback, type Selector } from '../execute/experience.js';
 import { checkLimits, resolveLimits, tooManyStatements, type Limits } from './limits.js';
 import { DEFAULT_TENANT } from '../store/columns.js';
@@ -72,7 +73,7 @@ const traceBytes = new Uint8Array(16 * 64);
 let traceAt = traceBytes.length;
 const HEX: readonly string[] = Array.from({ length: 256 }, (_, x) => x.toString(16).padStart(2, '0'));
 
-export { Store, openStore, loadSqlJs, type StoreOptions, type StoreParts, type OpenResult } from '../store/store.js';
+export { Store, type StoreParts, type OpenResult } from '../store/store.js';
 export type { AnySqlDriver, AsyncSqlDriver, SqlDriver } from '../store/driver.js';
 export { isAsyncDriver } from '../store/driver.js';
 export type { Io, Query } from '../store/io.js';
@@ -85,13 +86,6 @@ export { DEFAULT_LIMITS, type Limits } from './limits.js';
 export { HashEmbedder, NgramEmbedder, ExtractiveSummarizer, type Embedder, type Summarizer } from '../execute/text.js';
 export type { ScoreExplanation } from '../execute/search.js';
 export type { SqlStatement } from '../compile/index.js';
-
-/** A fresh empty store (or one over trusted bytes; use `openStore` for bytes that may be foreign or corrupt). */
-export async function createStore(options: StoreOptions = {}): Promise<Store> {
-  const opened = await openStore(options);
-  if (!opened.ok) throw new Error(opened.diagnostics.map((d) => d.message).join('; '));
-  return opened.store;
-}
 
 export interface RunOptions {
   /**

@@ -1,7 +1,8 @@
 /** CI's conformance gate: the whole upstream benchmark with the gold schemas. */
 import { describe, expect, it } from 'vitest';
 import { runBenchmark, type BenchBackend, type Sample, type SampleOutcome } from '../../src/conformance/index.js';
-import { createStore, type AnySqlDriver, type Store } from '../../src/engine/index.js';
+import { type AnySqlDriver, type Store } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
 import { openMemoryStore } from '../../src/dialect/sqlite/native.js';
 import { benchmarkSamples } from '../ir-corpus.js';
 

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { assertionSql, evaluateAssertion, runBenchmark, type Assertion, type Sample } from '../../src/conformance/index.js';
 import { withoutDoubleQuotedStrings, withUnplannedPatterns } from '../../src/conformance/legacy-sql.js';
-import { createStore, run, type Store } from '../../src/engine/index.js';
+import { run, type Store } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
 import { openMemoryStore } from '../../src/dialect/sqlite/native.js';
 
 const now = '2025-10-21T00:00:00Z';

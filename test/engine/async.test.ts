@@ -6,10 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  auditLog, auditLogAsync, createStore, explain, explainAsync, run, runAsync, Store, sweep, sweepAsync, undo, undoAsync,
+  auditLog, auditLogAsync, explain, explainAsync, run, runAsync, Store, sweep, sweepAsync, undo, undoAsync,
   type AsyncSqlDriver, type SqlDriver,
 } from '../../src/engine/index.js';
-import { sqlite } from '../../src/compile/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
+import { sqlite } from '../../src/dialect/sqlite/dialect.js';
 import type { SqlParams, SqlRow } from '../../src/store/driver.js';
 import { encode, NOW, op } from './harness.js';
 

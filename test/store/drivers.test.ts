@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createStore, type SqlDriver } from '../../src/engine/index.js';
+import { type SqlDriver } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
 import { openStoreFile } from '../../src/dialect/sqlite/native.js';
 
 const dir = mkdtempSync(join(tmpdir(), 't2m-drivers-'));
@@ -80,7 +81,7 @@ describe('sql.js driver journal', () => {
     expect(d.all('SELECT a FROM t')).toEqual([]);
     // The store's bytes still open as a store after a transaction was rolled back.
     d.exec('DROP TABLE t');
-    const { openStore } = await import('../../src/store/store.js');
+    const { openStore } = await import('../../src/dialect/sqlite/store.js');
     const bytes = d.export!();
     const reopened = await openStore({ data: bytes });
     expect(reopened.ok).toBe(true);
@@ -98,7 +99,7 @@ describe('sql.js driver journal', () => {
     d.run(`UPDATE t2m_meta SET value = '2' WHERE key = 'x'`);
     d.rollback();
     expect(d.all(`SELECT value FROM t2m_meta WHERE key = 'x'`)).toEqual([{ value: '1' }]);
-    const { openStore } = await import('../../src/store/store.js');
+    const { openStore } = await import('../../src/dialect/sqlite/store.js');
     const reopened = await openStore({ data: d.export!() });
     expect(reopened.ok && reopened.store.driver.all(`SELECT value FROM t2m_meta WHERE key = 'x'`)).toEqual([{ value: '1' }]);
     d.close();

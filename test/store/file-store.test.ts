@@ -4,7 +4,8 @@ import { chmodSync, copyFileSync, existsSync, lstatSync, readFileSync, readdirSy
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { openStore, run, type Store } from '../../src/engine/index.js';
+import { run, type Store } from '../../src/engine/index.js';
+import { openStore } from '../../src/dialect/sqlite/store.js';
 import { STORE_FORMAT } from '../../src/store/store.js';
 import { openStoreFile } from '../../src/dialect/sqlite/native.js';
 import { t2m } from '../cli/run-cli.js';

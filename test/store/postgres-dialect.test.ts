@@ -13,7 +13,7 @@ import { preparePostgresStore } from '../../src/dialect/postgres/open.js';
 import { PgDriver } from '../../src/dialect/postgres/pg-driver.js';
 import { PgliteDriver } from '../../src/dialect/postgres/pglite-driver.js';
 import { toPositional } from '../../src/dialect/postgres/params.js';
-import { STORE_FORMAT } from '../../src/dialect/sqlite/open.js';
+import { STORE_FORMAT } from '../../src/store/format.js';
 import { freshDatabase, postgresBinaries, SKIP_REASON } from '../support/postgres.js';
 
 const NOW = '2025-05-01T00:00:00Z';

@@ -46,7 +46,7 @@ export function mcpCommand(program: Command): void {
     .action(async (flags: McpFlags) => {
       // Loaded on use so the other commands do not pay for the SDK or the engine.
       const [{ createMcpServer }, { StdioServerTransport }, { openStore }, { classify, isSqliteError, openStoreFile }, { openAIProvider }, { parseInstant }, { parseStoreUrl }] = await loaded(Promise.all([
-        import('../../mcp/server.js'), import('@modelcontextprotocol/sdk/server/stdio.js'), import('../../engine/index.js'), import('../../dialect/sqlite/native.js'),
+        import('../../mcp/server.js'), import('@modelcontextprotocol/sdk/server/stdio.js'), import('../../dialect/sqlite/store.js'), import('../../dialect/sqlite/native.js'),
         import('../../agents/openai.js'), import('../../lower/index.js'), import('../../store/url.js'),
       ]));
       if ((flags.baseUrl === undefined) !== (flags.model === undefined)) {

@@ -98,7 +98,7 @@ export function planCommand(program: Command): void {
         process.exitCode = code;
       };
       const [{ GBNF }, { openAIProvider }, { plan }, { openStore }, { classify, isSqliteError, openStoreFile }, { formatStatement }, { formatDiagnostics }, { parseStoreUrl }, { sqliteOnly }] = await loaded(Promise.all([
-        import('../../agents/gbnf.js'), import('../../agents/openai.js'), import('../../agents/planner.js'), import('../../engine/index.js'), import('../../dialect/sqlite/native.js'),
+        import('../../agents/gbnf.js'), import('../../agents/openai.js'), import('../../agents/planner.js'), import('../../dialect/sqlite/store.js'), import('../../dialect/sqlite/native.js'),
         import('../engine-output.js'), import('../../diagnostics/codeFrame.js'), import('../../store/url.js'), import('./mcp.js'),
       ]));
       const resolved = modelOptions(flags, { GBNF, openAIProvider });
