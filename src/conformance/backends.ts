@@ -3,14 +3,15 @@
  * (the benchmark never needs one), one in-memory SQLite store on the native driver
  * (better-sqlite3), each sample in a transaction rolled back after it; `:memory:`, the same on
  * sql.js (wasm, as the browser runs it). On PGlite or a server, one connection and a fresh schema
- * per sample (`t2m_bench_<pid>_<n>`, prepared as a store, dropped after the sample).
+ * per sample (`t2m_bench_<pid>_<n>`, prepared as a store, dropped after the sample). Node only
+ * (the native driver): imported by `t2m bench`, never by ./index.ts, which the browser may run.
  */
-import type { BenchBackend } from './index.js';
+import { openMemoryStore } from '../dialect/sqlite/native.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AsyncSqlDriver } from '../store/driver.js';
 import { Store } from '../store/store.js';
-import { openMemoryStore } from '../dialect/sqlite/native.js';
 import type { StoreUrl } from '../store/url.js';
+import type { BenchBackend } from './index.js';
 
 export interface OpenBackend {
   /** A store per sample (PostgreSQL). */

@@ -202,7 +202,7 @@ function asyncStore(store: Store<AnySqlDriver>): Diagnostic {
   return diagnostic('store-is-async', asyncStoreMessage(store.location));
 }
 
-/** `run` as queries (src/execute/io.ts). */
+/** `run` as queries (src/store/io.ts). */
 export function* runIo(store: Store<AnySqlDriver>, irs: readonly unknown[], options: RunOptions = {}): Io<RunResult> {
   const script = prepareScript(irs, options);
   if (!script.ok) return script.refused;
@@ -504,7 +504,7 @@ export function sweepAsync(store: Store<AnySqlDriver>, now: Date | string = new 
   return store.driveAsync(sweepIo(store, now, actor, tenant));
 }
 
-/** `sweep` as queries (src/execute/io.ts). */
+/** `sweep` as queries (src/store/io.ts). */
 export function* sweepIo(store: Store<AnySqlDriver>, now: Date | string = new Date(), actor = 'system:sweep', tenant: string = DEFAULT_TENANT): Io<SweepResult | { diagnostics: Diagnostic[] }> {
   const at = clock(now);
   if (!(at instanceof Date)) return { diagnostics: [at] };
@@ -601,7 +601,7 @@ export function auditLogAsync(store: Store<AnySqlDriver>, id?: number, tenant: s
   return store.driveAsync(auditLogIo(store, id, tenant));
 }
 
-/** `auditLog` as queries (src/execute/io.ts). */
+/** `auditLog` as queries (src/store/io.ts). */
 export function* auditLogIo(store: Store<AnySqlDriver>, id?: number, tenant: string = DEFAULT_TENANT): Io<AuditRecord[]> {
   return (yield* ioAll(...stmt(compileAuditSelect(store.dialect, tenant, id)))).map((r) => auditImages(r)).map(({ r, ir, before, after }) => ({
     id: Number(r.id),
@@ -652,7 +652,7 @@ export function undoAsync(store: Store<AnySqlDriver>, auditId: number, options: 
   return store.driveAsync(undoIo(store, auditId, options));
 }
 
-/** `undo` as queries (src/execute/io.ts). */
+/** `undo` as queries (src/store/io.ts). */
 export function* undoIo(store: Store<AnySqlDriver>, auditId: number, options: UndoOptions = {}): Io<UndoResult> {
   const tenant = options.tenant ?? DEFAULT_TENANT;
   const fail = (code: Code, message: string): UndoResult => ({ ok: false, diagnostics: [diagnostic(code, message)] });
@@ -757,7 +757,7 @@ export function whyAsync(store: Store<AnySqlDriver>, id: number, options: { tena
   return store.driveAsync(whyIo(store, id, options));
 }
 
-/** `why` as queries (src/execute/io.ts). */
+/** `why` as queries (src/store/io.ts). */
 export function* whyIo(store: Store<AnySqlDriver>, id: number, options: { tenant?: string } = {}): Io<WhyResult | { ok: false; diagnostics: Diagnostic[] }> {
   const tenant = options.tenant ?? DEFAULT_TENANT;
   const badTenant = tenantProblem(tenant);

@@ -1,5 +1,5 @@
 /**
- * `t2m bench`'s backends (src/node/bench-backend.ts): native SQLite in memory by default and for a
+ * `t2m bench`'s backends (src/conformance/backends.ts): native SQLite in memory by default and for a
  * file, sql.js for `:memory:`, and sql.js with a note where the native addon does not load.
  */
 import { describe, expect, it, vi } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * `t2m bench` runs its samples on native SQLite in memory (better-sqlite3, src/node/sqlite-file.ts
+ * `t2m bench` runs its samples on native SQLite in memory (better-sqlite3, src/dialect/sqlite/native.ts
  * `openMemoryStore`); the browser and `--db :memory:` on sql.js. The two must score the benchmark
  * the same (the whole benchmark is compared in conformance.test.ts); better-sqlite3 is built
  * without SQLite's legacy double-quoted strings, which the benchmark's assertions rely on.

@@ -1,5 +1,5 @@
 /**
- * The async seam (src/execute/io.ts): the engine's one code path driven by an asynchronous driver.
+ * The async seam (src/store/io.ts): the engine's one code path driven by an asynchronous driver.
  * `Later` wraps the sql.js driver so that every call resolves on a later tick (as PGlite or a
  * server would); the same scripts run through `run` on a synchronous store and through `runAsync`
  * on the wrapped one must give identical results, rows and audit logs.

@@ -1,6 +1,6 @@
 /**
  * The native driver opens its databases on better-sqlite3's addon found where its install builds
- * it (src/node/sqlite-file.ts `nativeBinding`), so the `bindings` package, which looks for the
+ * it (src/dialect/sqlite/native.ts `nativeBinding`), so the `bindings` package, which looks for the
  * addon by trial and error at every start, is never loaded. Each case runs in a child process,
  * whose module cache starts empty.
  */

@@ -63,7 +63,7 @@ export function benchCommand(program: Command): void {
         process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatPlanReport(report)}\n`);
         return;
       }
-      // The samples run on native SQLite in memory unless --db names another backend (src/node/bench-backend.ts).
+      // The samples run on native SQLite in memory unless --db names another backend (src/conformance/backends.ts).
       const { parseStoreUrl, isDiagnostic } = await loaded(import('../../store/url.js'));
       const url = opts.db === undefined ? undefined : parseStoreUrl(opts.db);
       const backend = url !== undefined && isDiagnostic(url) ? url : await benchBackend(url);
