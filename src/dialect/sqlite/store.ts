@@ -4,14 +4,11 @@
  * files on disk are src/dialect/sqlite/native.ts (Node only).
  */
 import type { SqlJsStatic } from 'sql.js';
-import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { AnyEmbedder, Summarizer } from '../../execute/text.js';
 import { Store, type OpenResult, type StoreParts } from '../../store/store.js';
 import { sqlite } from './dialect.js';
 import { prepareStore } from './open.js';
 import { SqlJsDriver } from './sqljs-driver.js';
-
-export type { OpenResult };
 
 export interface StoreOptions {
   /** An initialised sql.js module; when absent it is loaded with `locateFile` / `wasmBinary`. */
