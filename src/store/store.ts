@@ -15,8 +15,6 @@ import { isAsyncDriver, type AnySqlDriver, type AsyncSqlDriver, type SqlDriver, 
 import * as io from './io.js';
 import { driveAsync, driveSync, type Io } from './io.js';
 
-export type { AnySqlDriver, AsyncSqlDriver, SqlDriver, SqlParams, SqlRow };
-
 export type OpenResult = { readonly ok: true; readonly store: Store } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
 /** What a Store is built with: text processing, and the SQL dialect its driver speaks. */
