@@ -22,7 +22,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseSamples, runBenchmark } from '../src/conformance/index.js';
-import { createStore, run } from '../src/engine/index.js';
+import { run } from '../src/engine/index.js';
+import { createStore } from '../src/dialect/sqlite/store.js';
 import { DEFAULT_ALPHA } from '../src/lower/defaults.js';
 import { conversation, EN, ZH } from './conversations.js';
 

@@ -9,17 +9,19 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { populate } from './workload.js';
 
-type Engine = typeof import('../src/engine/index.js');
-type FileStores = typeof import('../src/node/sqlite-file.js');
+type Engine = typeof import('../src/index.js');
+type FileStores = typeof import('../src/dialect/sqlite/native.js');
+/** A checkout's native store-file driver, from its entry (…/src/index.ts): where it is now, or where it was before src/dialect/. */
+const nativeOf = (entry: string): string => [resolve(entry, '../dialect/sqlite/native.ts'), resolve(entry, '../node/sqlite-file.ts')].find((f) => existsSync(f)) ?? resolve(entry, '../dialect/sqlite/native.ts');
 
 const other = process.env.T2M_ENGINE_B;
 if (!other) {
-  console.error('set T2M_ENGINE_B to the other engine (…/src/engine/index.ts)');
+  console.error('set T2M_ENGINE_B to the other engine (…/src/index.ts)');
   process.exit(2);
 }
 const first = process.env.T2M_ENGINE_A;
 export const engines: Record<'a' | 'b', Engine> = {
-  a: first ? await import(pathToFileURL(resolve(first)).href) : await import('../src/engine/index.js'),
+  a: first ? await import(pathToFileURL(resolve(first)).href) : await import('../src/index.js'),
   b: await import(pathToFileURL(resolve(other)).href),
 };
 const dbAt = process.argv.indexOf('--db');
@@ -30,8 +32,8 @@ export const SIZE = Number(positional[0] ?? 10_000);
 export const roundsOr = (fallback: number): number => Number(positional[1] ?? fallback);
 export const files: Record<'a' | 'b', FileStores> | undefined = DB
   ? {
-    a: first ? await import(pathToFileURL(resolve(first, '../../node/sqlite-file.ts')).href) : await import('../src/node/sqlite-file.js'),
-    b: await import(pathToFileURL(resolve(other, '../../node/sqlite-file.ts')).href),
+    a: first ? await import(pathToFileURL(nativeOf(first)).href) : await import('../src/dialect/sqlite/native.js'),
+    b: await import(pathToFileURL(nativeOf(other)).href),
   }
   : undefined;
 const created: string[] = [];

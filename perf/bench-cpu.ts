@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseSamples, runBenchmark } from '../src/conformance/index.js';
-import { openMemoryStore } from '../src/node/sqlite-file.js';
+import { openMemoryStore } from '../src/dialect/sqlite/native.js';
 
 const args = process.argv.slice(2);
 const rounds = args.includes('--rounds') ? Number(args[args.indexOf('--rounds') + 1]) : 1;

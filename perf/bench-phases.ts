@@ -6,13 +6,13 @@
  * the shares, not the times.
  *   npx tsx perf/bench-phases.ts [file] [--sql 15] [--sqljs]     (SQLW=3000 prints whole SQL texts)
  */
-import type { Io } from '../src/execute/io.js';
+import type { Io } from '../src/store/io.js';
 
 const t0 = performance.now();
 const { readFileSync } = await import('node:fs');
 const { parseSamples, runEachIo, evaluateRanking, evaluateAssertion } = await import('../src/conformance/index.js');
-const { loadSqlJs, openStore } = await import('../src/execute/store.js');
-const { openMemoryStore } = await import('../src/node/sqlite-file.js');
+const { loadSqlJs, openStore } = await import('../src/dialect/sqlite/store.js');
+const { openMemoryStore } = await import('../src/dialect/sqlite/native.js');
 const { forgetVectorIndex } = await import('../src/retrieve/vectors.js');
 const { parseInstant } = await import('../src/lower/time.js');
 const tImport = performance.now();

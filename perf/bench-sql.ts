@@ -14,9 +14,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { SqlParams } from '../src/execute/driver.js';
+import type { SqlParams } from '../src/store/driver.js';
 import { parseSamples, runBenchmark } from '../src/conformance/index.js';
-import { NativeDriver, openMemoryStore } from '../src/node/sqlite-file.js';
+import { NativeDriver, openMemoryStore } from '../src/dialect/sqlite/native.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);

@@ -13,10 +13,10 @@ const english = process.argv[4] === 'en';
 const ROUNDS = Number(process.argv[5] ?? 6);
 const SEARCH_CONVERSATIONS = Number(process.argv[6] ?? 16);
 const NOW = '2026-01-01T00:00:00Z';
-type Engine = typeof import('../src/engine/index.js');
+type Engine = typeof import('../src/index.js');
 type Store = Awaited<ReturnType<Engine['createStore']>>;
-const A: Engine = await import(`${dirA}/src/engine/index.ts`);
-const B: Engine = await import(`${dirB}/src/engine/index.ts`);
+const A: Engine = await import(`${dirA}/src/index.ts`);
+const B: Engine = await import(`${dirB}/src/index.ts`);
 const lang = english ? EN : ZH;
 const seed = english ? 1000 : 2000;
 

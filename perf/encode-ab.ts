@@ -4,7 +4,7 @@
  * alternately into a store of each engine, after two warm-up rounds, so machine load hits both
  * alike. Target (issue 10): this engine ≥ 0.7 × the engine before retrieval.
  *
- * Run: T2M_ENGINE_B=/path/to/other/checkout/src/engine/index.ts npx tsx perf/encode-ab.ts [rounds]
+ * Run: T2M_ENGINE_B=/path/to/other/checkout/src/index.ts npx tsx perf/encode-ab.ts [rounds]
  * `T2M_ENGINE_B=one-at-a-time` measures this engine against itself with `batch: false` (each
  * Encode of a script executed on its own instead of in runs, spec/semantics.md "Runs of Encodes").
  */
@@ -12,13 +12,13 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { rng, zipfVocabulary } from './workload.js';
 
-type Engine = typeof import('../src/engine/index.js');
+type Engine = typeof import('../src/index.js');
 const other = process.env.T2M_ENGINE_B;
 if (!other) {
-  console.error('set T2M_ENGINE_B to the other engine (…/src/engine/index.ts)');
+  console.error('set T2M_ENGINE_B to the other engine (…/src/index.ts)');
   process.exit(2);
 }
-const A: Engine = await import('../src/engine/index.js');
+const A: Engine = await import('../src/index.js');
 const single = other === 'one-at-a-time';
 const B: Engine = single ? A : await import(pathToFileURL(resolve(other)).href);
 const ROUNDS = Number(process.argv[2] ?? 20);

@@ -6,7 +6,7 @@
  * store, so the machine's load hits all three alike. Separate
  * runs of engine-perf.ts move by ±0.3 under load; here both ratios share each moment's load.
  *
- * Run: T2M_ENGINE_B=/path/to/other/checkout/src/engine/index.ts npx tsx perf/encode-row-ab.ts [--size 10000] [--rounds 3] [--db /tmp/x]
+ * Run: T2M_ENGINE_B=/path/to/other/checkout/src/index.ts npx tsx perf/encode-row-ab.ts [--size 10000] [--rounds 3] [--db /tmp/x]
  *   --db <path>: store files on the native driver (better-sqlite3); <path>.a, .b, .rows are
  *   created (they must not exist) and removed afterwards. Default: sql.js in memory.
  *   --gc-between (run with `node --expose-gc --import tsx`): a full collection before each step,
@@ -16,21 +16,21 @@ import { existsSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SqlDriver, SqlStatement, Store } from '../src/engine/index.js';
-import { openStoreFile } from '../src/node/sqlite-file.js';
+import { openStoreFile } from '../src/dialect/sqlite/native.js';
 import { NOW, encodeIr, rng } from './workload.js';
 import { rowStatements } from './row-sql.js';
 
-type Engine = typeof import('../src/engine/index.js');
+type Engine = typeof import('../src/index.js');
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : undefined;
 };
 const other = process.env.T2M_ENGINE_B;
 if (!other) {
-  console.error('set T2M_ENGINE_B to the other engine (…/src/engine/index.ts)');
+  console.error('set T2M_ENGINE_B to the other engine (…/src/index.ts)');
   process.exit(2);
 }
-const A: Engine = await import('../src/engine/index.js');
+const A: Engine = await import('../src/index.js');
 const B: Engine = await import(pathToFileURL(resolve(other)).href);
 const SIZE = Number(arg('--size') ?? 10_000);
 const ROUNDS = Number(arg('--rounds') ?? 3);

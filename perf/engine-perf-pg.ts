@@ -9,11 +9,11 @@
  *      npx tsx perf/engine-perf-pg.ts --db postgres://user@127.0.0.1:5432/db --sizes 1000,10000,100000
  */
 import { runAsync, type SqlStatement } from '../src/engine/index.js';
-import type { AsyncSqlDriver } from '../src/execute/driver.js';
-import { Store } from '../src/execute/store.js';
-import { parseStoreUrl, isDiagnostic, describeStoreUrl } from '../src/node/store-url.js';
-import { postgresDialectOf, preparePostgresStore } from '../src/postgres/open.js';
-import { connectPostgres } from '../src/postgres/store.js';
+import type { AsyncSqlDriver } from '../src/store/driver.js';
+import { Store } from '../src/store/store.js';
+import { parseStoreUrl, isDiagnostic, describeStoreUrl } from '../src/store/url.js';
+import { postgresDialectOf, preparePostgresStore } from '../src/dialect/postgres/open.js';
+import { connectPostgres } from '../src/dialect/postgres/store.js';
 import { NOW, encodeIr, filter, rng } from './workload.js';
 import { rowStatements } from './row-sql.js';
 

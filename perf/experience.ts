@@ -11,7 +11,8 @@
  * On a failure the agent tries the next-best candidate (at most 3 tries per task), rewarding
  * each attempt.
  */
-import { createStore, run, type Store } from '../src/engine/index.js';
+import { run, type Store } from '../src/engine/index.js';
+import { createStore } from '../src/dialect/sqlite/store.js';
 import { textToIr } from '../src/pipeline.js';
 import { seedIrs, tasks, trajectories, type Task, type Trajectory } from '../examples/sql-agent/trajectories.js';
 

@@ -19,7 +19,8 @@ import * as checkB from '../src/check/index.js';
 import * as conformsB from '../src/ir/conforms.js';
 import * as limitsB from '../src/engine/limits.js';
 import * as refsB from '../src/check/rules/ReferenceRule.js';
-import { createStore, run } from '../src/engine/index.js';
+import { run } from '../src/engine/index.js';
+import { createStore } from '../src/dialect/sqlite/store.js';
 import { NOW, encodeIr, filter, rng } from './workload.js';
 
 const base = process.argv[2];

@@ -8,7 +8,8 @@
  */
 import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
-import { createStore, run } from '../src/engine/index.js';
+import { run } from '../src/engine/index.js';
+import { createStore } from '../src/dialect/sqlite/store.js';
 import { NOW, encodeIr, filter, rng } from './workload.js';
 
 const phaseAt = process.argv.indexOf('--phase');

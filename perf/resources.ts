@@ -32,7 +32,7 @@ const script100k = () => Array.from({ length: 100_000 }, (_, i) => `ENCODE "memo
 
 async function child(scenario: Scenario, root: string): Promise<Record<string, number | string>> {
   const pipeline = await import(`${root}/src/pipeline.ts`);
-  const engine = await import(`${root}/src/engine/index.ts`);
+  const engine = await import(`${root}/src/index.ts`);
   const compile = await import(`${root}/src/compile/index.ts`);
   const rss = () => Math.round(process.memoryUsage().rss / MB);
   const peak = () => Math.round(process.resourceUsage().maxRSS / 1024);

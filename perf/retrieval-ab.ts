@@ -5,16 +5,16 @@
  * so machine load hits both alike: p50/p95 per engine and size, and each engine's p95 ratio of the
  * largest size to the smallest (issue 10: ≤ ×3).
  *
- * Run: T2M_ENGINE_B=/path/to/other/src/engine/index.ts nice npx tsx perf/retrieval-ab.ts [--sizes 1000,100000] [--queries 200]
+ * Run: T2M_ENGINE_B=/path/to/other/src/index.ts nice npx tsx perf/retrieval-ab.ts [--sizes 1000,100000] [--queries 200]
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { rng, searchCorpus } from './workload.js';
 
-type Engine = typeof import('../src/engine/index.js');
+type Engine = typeof import('../src/index.js');
 const other = process.env.T2M_ENGINE_B;
 if (!other) {
-  console.error('set T2M_ENGINE_B to the other engine (…/src/engine/index.ts)');
+  console.error('set T2M_ENGINE_B to the other engine (…/src/index.ts)');
   process.exit(2);
 }
 const arg = (name: string) => {
@@ -25,7 +25,7 @@ const SIZES = (arg('--sizes') ?? '1000,100000').split(',').map(Number);
 const QUERIES = Number(arg('--queries') ?? 200);
 const WARMUP = 20;
 const NOW = '2026-01-01T00:00:00Z';
-const A: Engine = await import('../src/engine/index.js');
+const A: Engine = await import('../src/index.js');
 const B: Engine = await import(pathToFileURL(resolve(other)).href);
 
 const { encodeIr, queryOf } = searchCorpus();

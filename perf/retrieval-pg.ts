@@ -16,14 +16,14 @@
  *
  * Run: nice npx tsx perf/retrieval-pg.ts [--sizes 1000,10000] [--queries 100]
  */
-import { postgres } from '../src/compile/dialects/postgres.js';
+import { postgres } from '../src/dialect/postgres/dialect.js';
 import { runAsync } from '../src/engine/index.js';
-import type { AsyncSqlDriver } from '../src/execute/driver.js';
-import { Store } from '../src/execute/store.js';
+import type { AsyncSqlDriver } from '../src/store/driver.js';
+import { Store } from '../src/store/store.js';
 import { NgramEmbedder } from '../src/retrieve/text.js';
-import { PgliteDriver } from '../src/postgres/pglite-driver.js';
-import { preparePostgresStore } from '../src/postgres/open.js';
-import { openOnDriver } from '../src/postgres/store.js';
+import { PgliteDriver } from '../src/dialect/postgres/pglite-driver.js';
+import { preparePostgresStore } from '../src/dialect/postgres/open.js';
+import { openOnDriver } from '../src/dialect/postgres/store.js';
 import { NOW, rng, TAGS, searchCorpus } from './workload.js';
 
 const arg = (name: string) => {

@@ -17,6 +17,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import * as engine from '../src/engine/index.js';
 import { KeywordIndex } from '../src/retrieve/keywords.js';
 import { VectorIndex } from '../src/retrieve/vectors.js';
+import * as engine from '../src/index.js';
 import { rng, searchCorpus } from './workload.js';
 
 const arg = (name: string) => {

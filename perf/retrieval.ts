@@ -5,7 +5,7 @@
  * LIMIT 10` through the whole pipeline (parse-free: IRs → validate → lower → search → rows):
  * p50/p95 over 200 queries of 2–4 words taken from stored texts, after 20 warm-ups, plus the
  * first search (it loads the in-memory keyword and vector indexes). Targets (issue 10): p95(100k) ≤ 3 × p95(1k) and ≤ 30 ms;
- * encode throughput ≥ 0.7 × the engine before retrieval (`T2M_ENGINE=/path/to/src/engine/index.ts`
+ * encode throughput ≥ 0.7 × the engine before retrieval (`T2M_ENGINE=/path/to/src/index.ts`
  * runs this script against another checkout's engine).
  *
  * Run: npm run perf:retrieval [-- --sizes 1000,10000]
@@ -20,9 +20,9 @@ const NOW = '2026-01-01T00:00:00Z';
 const QUERIES = 200;
 const WARMUP = 20;
 
-type Engine = typeof import('../src/engine/index.js');
+type Engine = typeof import('../src/index.js');
 const enginePath = process.env.T2M_ENGINE;
-const engine: Engine = await import(enginePath ? pathToFileURL(resolve(enginePath)).href : '../src/engine/index.js');
+const engine: Engine = await import(enginePath ? pathToFileURL(resolve(enginePath)).href : '../src/index.js');
 
 
 const { encodeIr, queryOf } = searchCorpus();

@@ -5,7 +5,7 @@
  * process: the two engines take turns batch by batch, so machine load hits both alike. Figures,
  * not asserts. Times are CPU time (user + system), which a loaded machine disturbs less than wall time.
  *
- * Run: T2M_ENGINE_B=/path/to/other/checkout/src/engine/index.ts npx tsx perf/ru-ab.ts [size] [rounds] [--db <path>]
+ * Run: T2M_ENGINE_B=/path/to/other/checkout/src/index.ts npx tsx perf/ru-ab.ts [size] [rounds] [--db <path>]
  *   (sql.js in memory, or with --db store files on better-sqlite3, each engine's own
  *   src/node/sqlite-file.ts: <path>.a, <path>.b and their replays, removed afterwards; each round
  *   is 100 retrieves then 100 updates per engine)
@@ -13,7 +13,7 @@
 import { SIZE, files, openSide, removeStores, roundsOr } from './ab-engines.js';
 import { NOW, filter } from './workload.js';
 
-type Engine = typeof import('../src/engine/index.js');
+type Engine = typeof import('../src/index.js');
 type Stmt = { sql: string; params: unknown };
 const ROUNDS = roundsOr(6);
 const BATCH = 100;

@@ -5,7 +5,7 @@
  * engine's own JavaScript, with the main parts of the latter. Figures, not asserts; sampled, so
  * compare runs of the same machine load only.
  *
- * Run: nice -n 5 npx tsx perf/ru-split.ts [update|retrieve] [statements] [engine: …/src/engine/index.ts]
+ * Run: nice -n 5 npx tsx perf/ru-split.ts [update|retrieve] [statements] [engine: …/src/index.ts]
  *   (sql.js in memory, 10k memories; the profile is written to /tmp/ru-split-<kind>.cpuprofile)
  */
 import { Session } from 'node:inspector/promises';
@@ -16,7 +16,7 @@ import { NOW, filter, populate } from './workload.js';
 
 const kind = process.argv[2] ?? 'update';
 const N = Number(process.argv[3] ?? 600);
-const engine: typeof import('../src/engine/index.js') = process.argv[4] ? await import(pathToFileURL(resolve(process.argv[4])).href) : await import('../src/engine/index.js');
+const engine: typeof import('../src/index.js') = process.argv[4] ? await import(pathToFileURL(resolve(process.argv[4])).href) : await import('../src/index.js');
 const store = await engine.createStore();
 const replay = (await engine.createStore()).driver;
 populate(engine, store, replay, 10_000);

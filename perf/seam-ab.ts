@@ -10,8 +10,8 @@ const [dirA, dirB] = [process.argv[2], process.argv[3]];
 const ROUNDS = Number(process.argv[4] ?? 5);
 const NOW = '2026-01-01T00:00:00Z';
 const TAGS = Array.from({ length: 50 }, (_, i) => `tag${i}`);
-type Engine = typeof import('../src/engine/index.js');
-const load = async (dir: string): Promise<Engine> => import(`${dir}/src/engine/index.ts`);
+type Engine = typeof import('../src/index.js');
+const load = async (dir: string): Promise<Engine> => import(`${dir}/src/index.ts`);
 const A = await load(dirA);
 const B = await load(dirB);
 

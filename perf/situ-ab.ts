@@ -7,7 +7,7 @@
  * (the prelude, lowering, compiling, execution and the generator driving, together). Figures, not
  * asserts. Also the pipeline's ratio to the replay ("x SQL", as engine-perf.ts gives it).
  *
- * Run: T2M_ENGINE_B=/path/to/other/checkout/src/engine/index.ts npx tsx perf/situ-ab.ts [size] [rounds] [--db <path>]
+ * Run: T2M_ENGINE_B=/path/to/other/checkout/src/index.ts npx tsx perf/situ-ab.ts [size] [rounds] [--db <path>]
  *   (T2M_ENGINE_A=… puts another engine in this one's place: A/A runs show the noise, and swapping
  *   the two shows whether the order of loading favours one)
  *   (sql.js in memory, or with --db store files on better-sqlite3: <path>.a, <path>.b and their
@@ -16,7 +16,7 @@
 import { SIZE, files, openSide, removeStores, roundsOr } from './ab-engines.js';
 import { NOW, filter } from './workload.js';
 
-type Engine = typeof import('../src/engine/index.js');
+type Engine = typeof import('../src/index.js');
 type Stmt = { sql: string; params: unknown };
 const BATCH = 50;
 const ROUNDS = roundsOr(12);

@@ -68,7 +68,7 @@ await build({
   mainFields: ['module', 'main'],
   // PGlite finds its .wasm and data files next to itself, like sql.js; pg has an optional native binding it probes with require.
   // better-sqlite3's JavaScript is bundled; its native addon is loaded from the installed package
-  // (src/node/sqlite-file.ts `nativeBinding`), so `bindings`, which would look for it, is never called.
+  // (src/dialect/sqlite/native.ts `nativeBinding`), so `bindings`, which would look for it, is never called.
   external: ['sql.js', 'bindings', '@electric-sql/pglite', '@electric-sql/pglite-pgvector', 'pg'],
   // import() of those becomes require(): a vm.Script (src/cli/code-cache.ts) has no module loader for import().
   supported: { 'dynamic-import': false },

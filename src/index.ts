@@ -14,13 +14,15 @@ export { print } from './convert/index.js';
 export { check, type Policy } from './check/index.js';
 export { textToIr, irsToText, formatText, readInput, detectInput, checkIrs, type CheckedScript, type FrontEndResult, type InputKind } from './pipeline.js';
 export {
-  createStore, openStore, Session, run, explain, sweep, auditLog, undo, why, Store, DEFAULT_TENANT, isAsyncDriver,
+  Session, run, explain, sweep, auditLog, undo, why, Store, DEFAULT_TENANT, isAsyncDriver,
   type Outcome, type SessionOptions, type ScriptOptions, type SessionRunResult,
   type AnySqlDriver, type AsyncSqlDriver, type SqlDriver, type StoreParts,
   type RunOptions, type RunResult, type StatementResult, type Embedder, type Summarizer, type WhyResult, type Provenance,
   utilitySelector, similaritySelector, utilityScore, feedbackValues,
   type Selector, type SelectorInput, type SelectorChoice, type Candidate, type ExperienceReport,
 } from './engine/index.js';
+// Stores in memory on sql.js: the one backend the browser has (the others are text2mem/node's).
+export { createStore, openStore } from './dialect/sqlite/store.js';
 export { llmSelector, runWithSelector, gatherSelections, type AsyncSelector, type AsyncChoice } from './agents/selector.js';
 export type { ChatMessage, ChatProvider, CompleteOptions, Completion, ResponseFormat } from './agents/provider.js';
 export { openAIProvider, type OpenAIOptions } from './agents/openai.js';

@@ -7,16 +7,17 @@
  * keep it that way.
  */
 export * from './index.js';
-export { loadStoreFile, saveStoreFile } from './engine/file-store.js';
-export { openStoreFile, NativeDriver, classify as classifyStoreError, DEFAULT_BUSY_TIMEOUT_MS, type StoreFileOptions } from './node/sqlite-file.js';
-export { STORE_FORMAT, STORE_VERSION } from './execute/store.js';
-export type { SqlDriver, AsyncSqlDriver, AnySqlDriver } from './execute/driver.js';
-export { parseStoreUrl, describeStoreUrl, type StoreUrl } from './node/store-url.js';
-export { openStoreUrl, storeError, type AnyStore, type OpenStoreUrlOptions, type StoreUrlOpenResult } from './node/open-store.js';
-export { openPostgresStore, withSerializableRetry, type PostgresStore, type PostgresTarget } from './postgres/store.js';
-export { PgliteDriver } from './postgres/pglite-driver.js';
+export {
+  openStoreFile, loadStoreFile, saveStoreFile, NativeDriver, classify as classifyStoreError, DEFAULT_BUSY_TIMEOUT_MS, type StoreFileOptions,
+} from './dialect/sqlite/native.js';
+export { STORE_FORMAT, STORE_VERSION } from './store/format.js';
+export type { SqlDriver, AsyncSqlDriver, AnySqlDriver } from './store/driver.js';
+export { parseStoreUrl, describeStoreUrl, type StoreUrl } from './store/url.js';
+export { openStoreUrl, storeError, type AnyStore, type OpenStoreUrlOptions, type StoreUrlOpenResult } from './dialect/open-url.js';
+export { openPostgresStore, withSerializableRetry, type PostgresStore, type PostgresTarget } from './dialect/postgres/store.js';
+export { PgliteDriver } from './dialect/postgres/pglite-driver.js';
 export { openAIEmbedder, type OpenAIEmbedderOptions } from './retrieve/embeddings.js';
 export { reindexStore, type ReindexOptions, type ReindexResult } from './execute/reindex.js';
 export type { AnyEmbedder, EmbedResult, RemoteEmbedder } from './retrieve/text.js';
-export { PgDriver } from './postgres/pg-driver.js';
-export { postgres as postgresDialect } from './compile/dialects/postgres.js';
+export { PgDriver } from './dialect/postgres/pg-driver.js';
+export { postgres as postgresDialect } from './dialect/postgres/dialect.js';

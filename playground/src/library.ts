@@ -5,7 +5,8 @@
 import wasmUrl from 'sql.js/dist/sql-wasm.wasm?url';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import type { SourceMap } from '../../src/diagnostics/sourceMap.js';
-import { explain, openStore as openEngineStore, run, why, type StatementResult, type Store, type WhyResult } from '../../src/engine/index.js';
+import { explain, run, why, type StatementResult, type Store, type WhyResult } from '../../src/engine/index.js';
+import { openStore as openEngineStore } from '../../src/dialect/sqlite/store.js';
 import type { IR } from '../../src/ir/schema.js';
 import { irsToText, readInput, textToIr } from '../../src/pipeline.js';
 import type { StoreVocabulary } from '../../src/services/completion.js';

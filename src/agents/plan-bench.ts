@@ -8,7 +8,7 @@ import type { SqlJsStatic } from 'sql.js';
 import { evaluateAssertion, evaluateRanking, sampleOp, type Sample, type Tally } from '../conformance/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { run } from '../engine/index.js';
-import { loadSqlJs, openStore } from '../execute/store.js';
+import { loadSqlJs, openStore } from '../dialect/sqlite/store.js';
 import { canonicalJson, cosineSimilarity, levenshteinSimilarity } from './metrics.js';
 import { plan, type PlanOptions } from './planner.js';
 

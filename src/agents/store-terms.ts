@@ -6,9 +6,9 @@
  * One parameterised select (src/compile's target select: live, not expired, readable).
  */
 import { compileTargetSelect, decodeRow } from '../compile/index.js';
-import { DEFAULT_TENANT } from '../compile/columns.js';
+import { DEFAULT_TENANT } from '../store/columns.js';
 import { lockActive, lockDenies } from '../execute/governance.js';
-import type { Store } from '../execute/store.js';
+import type { Store } from '../store/store.js';
 import { formatUtc } from '../lower/index.js';
 
 export interface Term {

@@ -6,13 +6,11 @@
  */
 import type { Operation, Selection, LoweredFilter } from '../lower/operation.js';
 import type { Op } from '../ir/schema.js';
-import { COLUMN_BY_NAME, MEMORY_COLUMNS, type ColumnKind } from './columns.js';
-import { ParamList, type Dialect, type SqlStatement, type SqlValue } from './dialect.js';
+import { COLUMN_BY_NAME, MEMORY_COLUMNS, type ColumnKind } from '../store/columns.js';
+import { ParamList, type Dialect, type SqlStatement, type SqlValue } from '../store/dialect.js';
 
-export type { Dialect, SqlStatement, SqlValue } from './dialect.js';
-export { MEMORY_COLUMNS, COLUMN_BY_NAME, type Column } from './columns.js';
-export { sqlite } from './dialects/sqlite.js';
-export { postgres } from './dialects/postgres.js';
+export type { Dialect, SqlStatement, SqlValue } from '../store/dialect.js';
+export { MEMORY_COLUMNS, COLUMN_BY_NAME, type Column } from '../store/columns.js';
 
 export interface SqlPlan {
   readonly op: Op;

@@ -2,7 +2,7 @@
  * Statements on the store's meta table (`t2m_meta`: key → value) and on the records' search
  * tokens, for the store's own upkeep (the tokenizer version, src/retrieve/retokenize.ts).
  */
-import { ParamList, type Dialect, type SqlStatement } from './dialect.js';
+import { ParamList, type Dialect, type SqlStatement } from '../store/dialect.js';
 
 /** The value stored under `key` (one row `value`, or none). */
 export function compileGetMeta(key: string, d: Dialect): SqlStatement {

@@ -5,10 +5,11 @@
  */
 import type { SqlJsStatic } from 'sql.js';
 import { OPS } from '../ir/schema.js';
-import type { AnySqlDriver, SqlRow } from '../execute/driver.js';
-import { all, type Io } from '../execute/io.js';
-import { loadSqlJs, openStore, type Store } from '../execute/store.js';
+import type { AnySqlDriver, SqlRow } from '../store/driver.js';
+import { all, type Io } from '../store/io.js';
 import { forgetVectorIndex } from '../retrieve/vectors.js';
+import type { Store } from '../store/store.js';
+import { loadSqlJs, openStore } from '../dialect/sqlite/store.js';
 import type { Policy } from '../check/index.js';
 import { Session, type RunOptions, type RunResult, type StatementResult } from '../engine/index.js';
 import { parseInstant } from '../lower/time.js';
@@ -183,7 +184,7 @@ function assertionText(sql: string, to: 'postgres' | 'better-sqlite3' | 'sqlite'
   return text;
 }
 
-/** An assertion as a query (src/execute/io.ts): an SQL error in it is a failed assertion, not a crash. */
+/** An assertion as a query (src/store/io.ts): an SQL error in it is a failed assertion, not a crash. */
 function* assertionIo(store: Store<AnySqlDriver>, a: Assertion): Io<{ passed: boolean; actual: number | string }> {
   const { sql, bind } = assertionSql(a);
   const text = assertionText(sql, store.dialect.name === 'postgres' ? 'postgres' : store.driver.kind === 'better-sqlite3' ? 'better-sqlite3' : 'sqlite');
@@ -245,11 +246,11 @@ export interface BenchOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Each sample's outcome, as it is known (what every statement returned, each assertion's count, the ranking). */
   readonly onSample?: (outcome: SampleOutcome) => void;
-  /** Run the samples on another backend (`t2m bench --db`; see src/node/bench-backend.ts). */
+  /** Run the samples on another backend (`t2m bench --db`; see src/conformance/backends.ts). */
   readonly backend?: BenchBackend;
   /**
    * The empty synchronous store the samples share (each in a transaction rolled back after it),
-   * e.g. a native in-memory SQLite store on Node (src/node/sqlite-file.ts `openMemoryStore`);
+   * e.g. a native in-memory SQLite store on Node (src/dialect/sqlite/native.ts `openMemoryStore`);
    * default a sql.js store. The runner closes it at the end.
    */
   readonly store?: Store;
@@ -266,7 +267,7 @@ export interface SampleOutcome {
   readonly ranking?: { readonly passed: boolean; readonly why: string };
 }
 
-/** One sample's statements (one at a time), assertions and ranking, as queries on the store it runs on (src/execute/io.ts). */
+/** One sample's statements (one at a time), assertions and ranking, as queries on the store it runs on (src/store/io.ts). */
 function* sampleIo(store: Store<AnySqlDriver>, sample: Sample, op: string, policy: Policy): Io<SampleOutcome> {
   // The engine checks every script like `t2m check`; the gold IRs pass the default policy
   // (test/check/corpus.test.ts), so the runner names it rather than relaxing it (`--strict`

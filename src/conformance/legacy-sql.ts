@@ -6,7 +6,7 @@
  * misfeature on; better-sqlite3 is built without it (`SQLITE_DQS=0`), and PostgreSQL has none:
  * on those the runner writes such a word as the string it stands for.
  */
-import { MEMORY_COLUMNS } from '../compile/columns.js';
+import { MEMORY_COLUMNS } from '../store/columns.js';
 
 /** Applies `fn` to the parts of `sql` outside single-quoted strings. */
 export function outsideStrings(sql: string, fn: (code: string) => string): string {

@@ -12,7 +12,7 @@
  *
  * Quoted strings are left alone. Parameters stay named; the driver numbers them.
  */
-import { MEMORY_COLUMNS } from '../compile/columns.js';
+import { MEMORY_COLUMNS } from '../store/columns.js';
 import { outsideStrings, quotedWordsAsStrings } from './legacy-sql.js';
 
 const COLUMNS = new Set(MEMORY_COLUMNS.map((c) => c.name));

@@ -6,13 +6,13 @@ import { compileAuditInsert, compileAuditLastId, compileAuditMarkUndone, compile
 import { diagnostic, type Code } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { formatUtc } from '../lower/index.js';
-import type { AnySqlDriver } from '../execute/driver.js';
+import type { AnySqlDriver } from '../store/driver.js';
 import { auditImages } from '../execute/audit.js';
 import type { Change } from '../execute/rows.js';
 import { withoutFeedback } from '../experience/experience.js';
 import { effectsOf, lockRefusal, writeRefusal } from '../execute/governance.js';
-import { all as ioAll, run as ioRun, type Io } from '../execute/io.js';
-import type { Store } from '../execute/store.js';
+import { all as ioAll, run as ioRun, type Io } from '../store/io.js';
+import type { Store } from '../store/store.js';
 import { clock, DEFAULT_TENANT, stmt, tenantProblem } from './caller.js';
 
 export interface AuditRecord {

@@ -5,7 +5,7 @@
 import { diagnostic } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
-import { DEFAULT_TENANT } from '../compile/columns.js';
+import { DEFAULT_TENANT } from '../store/columns.js';
 import { formatUtc, parseInstant } from '../lower/index.js';
 import type { SqlStatement } from '../compile/index.js';
 

@@ -13,9 +13,9 @@
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CheckedScript } from '../pipeline.js';
-import { isAsyncDriver, type AnySqlDriver, type AsyncSqlDriver } from '../execute/driver.js';
-import type { Io } from '../execute/io.js';
-import type { Store } from '../execute/store.js';
+import { isAsyncDriver, type AnySqlDriver, type AsyncSqlDriver } from '../store/driver.js';
+import type { Io } from '../store/io.js';
+import type { Store } from '../store/store.js';
 import { isRemoteEmbedder } from '../retrieve/text.js';
 import { auditLogIo, undoIo, type AuditRecord, type UndoOptions, type UndoResult } from './audit.js';
 import { DEFAULT_TENANT } from './caller.js';

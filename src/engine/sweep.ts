@@ -4,14 +4,14 @@
  * live again. Records under a lock that refuses Expire are skipped until the lock lapses.
  */
 import { compileAuditInsert, compileAuditScrub, compileDeleteById, compileDueExpiries, compileFactVersions, compileUpdateById, decodeRow, type SqlStatement } from '../compile/index.js';
-import { DERIVED_COLUMNS } from '../compile/columns.js';
+import { DERIVED_COLUMNS } from '../store/columns.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { ARCHIVE_WEIGHT, formatUtc } from '../lower/index.js';
-import type { AnySqlDriver } from '../execute/driver.js';
+import type { AnySqlDriver } from '../store/driver.js';
 import type { Change } from '../execute/rows.js';
 import { effectsOf, lockRefusal } from '../execute/governance.js';
-import { all as ioAll, run as ioRun, type Io } from '../execute/io.js';
-import type { Store } from '../execute/store.js';
+import { all as ioAll, run as ioRun, type Io } from '../store/io.js';
+import type { Store } from '../store/store.js';
 import { searchTextOf } from '../retrieve/text.js';
 import { clock, DEFAULT_TENANT, stmt, tenantProblem } from './caller.js';
 

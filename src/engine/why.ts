@@ -6,9 +6,9 @@
 import { compileSelectByIds, decodeRow } from '../compile/index.js';
 import { diagnostic } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { AnySqlDriver } from '../execute/driver.js';
-import { all as ioAll, type Io } from '../execute/io.js';
-import type { Store } from '../execute/store.js';
+import type { AnySqlDriver } from '../store/driver.js';
+import { all as ioAll, type Io } from '../store/io.js';
+import type { Store } from '../store/store.js';
 import { auditLogIo, type AuditRecord } from './audit.js';
 import { DEFAULT_TENANT, stmt, tenantProblem } from './caller.js';
 

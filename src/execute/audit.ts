@@ -5,7 +5,7 @@
  */
 import { compileAuditInsert, compileAuditScrub, type AuditEntry, type SqlStatement } from '../compile/index.js';
 import type { Execution } from './execution.js';
-import type { Io } from './io.js';
+import type { Io } from '../store/io.js';
 import { setOwnKey, type Change, type StatementResult } from './rows.js';
 
 /** Appends the statement's audit entry (writes only) and builds its result. */

@@ -8,7 +8,7 @@ import {
   compile, compileDeleteById, compileFactVersions, compileInsert, compileTargetSelect, compileUpdateById, decodedColumn, decodeOwnedRow,
   type SqlStatement,
 } from '../compile/index.js';
-import { DERIVED_COLUMNS } from '../compile/columns.js';
+import { DERIVED_COLUMNS } from '../store/columns.js';
 import { diagnostic, type Code } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Operation, TargetedOperation } from '../lower/operation.js';
@@ -17,11 +17,11 @@ import type { Io as RetrievalIo } from '../retrieve/seam.js';
 import { searchTarget, type ScoreExplanation } from '../retrieve/search.js';
 import { SEARCHED_FIELDS, searchTextOf, type EmbedResult } from '../retrieve/text.js';
 import { noteVectorWrite } from '../retrieve/vectors.js';
-import type { AnySqlDriver, SqlRow } from './driver.js';
+import type { AnySqlDriver, SqlRow } from '../store/driver.js';
 import { canRead, effectsOf, lockActive, lockRefusal, nonAdditive, writeRefusal } from './governance.js';
-import { all as ioAll, type Io } from './io.js';
+import { all as ioAll, type Io } from '../store/io.js';
 import { asVector, numberOrNull, project, put, REDACTED, redacted, sameValue, stringOrNull, withoutVector, type Change, type RecordProvenance, type Row, type StatementResult } from './rows.js';
-import type { Store } from './store.js';
+import type { Store } from '../store/store.js';
 
 /** SEARCHED_FIELDS as a set, for the per-row, per-field test of Execution.update. */
 const SEARCHED: ReadonlySet<string> = new Set(SEARCHED_FIELDS);

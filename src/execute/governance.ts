@@ -3,7 +3,7 @@
  * what it would do to the record, its effects), write permissions and read permissions.
  * The model is documented in spec/semantics.md ("Locks", "Permissions") and spec/security.md.
  */
-import { DERIVED_COLUMNS } from '../compile/columns.js';
+import { DERIVED_COLUMNS } from '../store/columns.js';
 import type { Op } from '../ir/schema.js';
 
 /** A record as read from the store (lock_mode, lock_policy, lock_expires... columns). */

@@ -2,7 +2,7 @@
  * Re-embedding a store (`t2m reindex`): every record's search tokens and vector derived again by
  * the store's embedder or another (spec/retrieval.md), written in one transaction.
  */
-import { DEFAULT_TENANT } from '../compile/columns.js';
+import { DEFAULT_TENANT } from '../store/columns.js';
 import { compileUpdateById, decodeRow } from '../compile/index.js';
 import { compileSetMeta } from '../compile/meta.js';
 import { diagnostic } from '../diagnostics/codes.js';
@@ -11,9 +11,9 @@ import { forgetKeywordIndex } from '../retrieve/keywords.js';
 import { TOKENS_META_KEY } from '../retrieve/retokenize.js';
 import { isRemoteEmbedder, searchedText, searchTextOf, TOKENS_VERSION, type AnyEmbedder, type EmbedResult } from '../retrieve/text.js';
 import { forgetVectorIndex } from '../retrieve/vectors.js';
-import type { AnySqlDriver } from './driver.js';
-import { all, run } from './io.js';
-import type { Store } from './store.js';
+import type { AnySqlDriver } from '../store/driver.js';
+import { all, run } from '../store/io.js';
+import type { Store } from '../store/store.js';
 
 export interface ReindexOptions {
   /** The model; default the store's own embedder (the offline default unless the store was given another). */

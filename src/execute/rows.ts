@@ -2,7 +2,7 @@
  * What every part of the execution shares: the result types of a statement (its changes, its
  * result, its outcome) and the small helpers that build records and images.
  */
-import { DERIVED_COLUMNS } from '../compile/columns.js';
+import { DERIVED_COLUMNS } from '../store/columns.js';
 import { unpackVector, type SqlStatement } from '../compile/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { JsonValue } from '../ir/schema.js';

@@ -7,7 +7,7 @@
  * The execute side of the feature lives here; the verbs (src/execute/verbs/) call in at four points (Encode's
  * episode check, Split's turn pieces, Promote's reward, Retrieve's selection).
  */
-import type { Dialect, SqlStatement } from '../compile/dialect.js';
+import type { Dialect, SqlStatement } from '../store/dialect.js';
 import { compileTargetSelect } from '../compile/index.js';
 import type { Code } from '../diagnostics/codes.js';
 import type { ExperienceRetrieval, Level, RetrieveOp } from '../lower/operation.js';

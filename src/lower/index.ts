@@ -13,7 +13,7 @@ import { reportIgnored } from './ignored.js';
 import { Lowerer } from './lowerer.js';
 import type { EncodeOp, Operation } from './operation.js';
 import { formatUtc } from './time.js';
-import { DEFAULT_TENANT } from '../compile/columns.js';
+import { DEFAULT_TENANT } from '../store/columns.js';
 import { LOWER_OP, type OperationBase } from './verbs.js';
 import { lowerPlainEncode } from './encode.js';
 

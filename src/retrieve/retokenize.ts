@@ -7,7 +7,7 @@
  * record's tokens in the opening transaction, and the keyword index follows (its statistics by their triggers; the in-memory postings, ./keywords.ts, reload when the counter moves).
  * One generator for both kinds of driver (./io.ts), called by the SQLite and PostgreSQL openers.
  */
-import type { Dialect } from '../compile/dialect.js';
+import type { Dialect } from '../store/dialect.js';
 import { compileGetMeta, compileSearchSources, compileSetMeta, compileSetSearchText } from '../compile/meta.js';
 import type { Io, SqlRows } from './seam.js';
 import { searchTextOf, TOKENS_VERSION } from './text.js';

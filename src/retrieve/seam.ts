@@ -4,7 +4,7 @@
  * subset retrieval uses, so that retrieval (and experience memory) sit below the engine: every
  * query here is one of the seam's, and a generator of them runs wherever the engine's do.
  */
-import type { Dialect, SqlValue } from '../compile/dialect.js';
+import type { Dialect, SqlValue } from '../store/dialect.js';
 
 type Params = readonly SqlValue[] | Readonly<Record<string, SqlValue>>;
 

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import {
   CARD_EXAMPLES, CARD_MAX_CHARS, EXAMPLE_SEED, languageCard, SPEC_END, SPEC_START, syntaxSection,
 } from '../../src/agents/card.js';
-import { createStore, run } from '../../src/engine/index.js';
+import { run } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
 import { ENUMS, KEYWORDS, OPS, VERB_NAMES } from '../../src/language/index.js';
 import { textToIr } from '../../src/pipeline.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/diagnostics/codeFrame.js';
 import { formatStatement, jsonReplacer, table } from '../../src/cli/engine-output.js';
-import { createStore, run } from '../../src/engine/index.js';
+import { run } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
 
 describe('CLI result tables', () => {
   it('align columns by terminal width, so Chinese text lines up with ASCII', () => {

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStoreFile } from '../../src/node/sqlite-file.js';
+import { openStoreFile } from '../../src/dialect/sqlite/native.js';
 import { fakeServer, requestOf, type FakeServer } from '../agents/server.js';
 
 const MAIN = resolve(import.meta.dirname, '../../src/cli/main.ts');

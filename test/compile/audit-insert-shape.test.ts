@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileAuditInsert, compileInsert } from '../../src/compile/index.js';
-import { sqlite } from '../../src/compile/dialects/sqlite.js';
-import { postgres } from '../../src/compile/dialects/postgres.js';
+import { sqlite } from '../../src/dialect/sqlite/dialect.js';
+import { postgres } from '../../src/dialect/postgres/dialect.js';
 
 const entry = (n: number) => ({
   tenant: `t${n}`, traceId: n % 2 ? `run-${n}` : null, at: '2026-01-01T00:00:00Z', actor: null, op: 'Encode', ir: { n },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compile, compileInsert, compileTargetSelect, compileUpdateById, sqlite } from '../../src/compile/index.js';
+import { compile, compileInsert, compileTargetSelect, compileUpdateById } from '../../src/compile/index.js';
+import { sqlite } from '../../src/dialect/sqlite/dialect.js';
 import { IR } from '../../src/ir/schema.js';
 import { lowerIr } from '../../src/lower/index.js';
 
@@ -24,7 +25,8 @@ describe('compile (sqlite)', () => {
   });
 
   it('writes the limit +? (planned once, not again at every binding), which reads the same rows as LIMIT ?', async () => {
-    const { createStore, run } = await import('../../src/engine/index.js');
+    const { run } = await import('../../src/engine/index.js');
+const { createStore } = await import('../../src/dialect/sqlite/store.js');
     const store = await createStore();
     const encodes = ['a', 'b', 'c', 'd'].map((t, i) => ({ stage: 'ENC', op: 'Encode', args: { payload: { text: t }, tags: ['x'], time: `2025-10-0${i + 1}T00:00:00Z` } }));
     expect(run(store, encodes, { now: '2025-10-21T00:00:00Z' }).ok).toBe(true);

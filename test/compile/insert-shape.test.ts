@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { COLUMN_BY_NAME, compileInsert, packVector, unpackVector, type Dialect, type SqlStatement, type SqlValue } from '../../src/compile/index.js';
-import { sqlite } from '../../src/compile/dialects/sqlite.js';
-import { postgres, postgresVector } from '../../src/compile/dialects/postgres.js';
-import { ParamList } from '../../src/compile/dialect.js';
+import { sqlite } from '../../src/dialect/sqlite/dialect.js';
+import { postgres, postgresVector } from '../../src/dialect/postgres/dialect.js';
+import { ParamList } from '../../src/store/dialect.js';
 
 /** The per-record build `compileInsert` replaced: every column looked up, every placeholder bound. */
 function reference(values: Readonly<Record<string, unknown>>, d: Dialect): SqlStatement {

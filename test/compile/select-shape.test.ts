@@ -5,7 +5,9 @@
  * text and values; one statement never gets another's text or values.
  */
 import { describe, expect, it } from 'vitest';
-import { buildTargetSelect, compileTargetSelect, postgres, sqlite, type Dialect, type SelectOptions } from '../../src/compile/index.js';
+import { buildTargetSelect, compileTargetSelect, type Dialect, type SelectOptions } from '../../src/compile/index.js';
+import { postgres } from '../../src/dialect/postgres/dialect.js';
+import { sqlite } from '../../src/dialect/sqlite/dialect.js';
 import type { LoweredFilter, Selection } from '../../src/lower/operation.js';
 import { rng } from '../../perf/workload.js';
 

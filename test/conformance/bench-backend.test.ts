@@ -1,12 +1,12 @@
 /**
- * `t2m bench`'s backends (src/node/bench-backend.ts): native SQLite in memory by default and for a
+ * `t2m bench`'s backends (src/conformance/backends.ts): native SQLite in memory by default and for a
  * file, sql.js for `:memory:`, and sql.js with a note where the native addon does not load.
  */
 import { describe, expect, it, vi } from 'vitest';
 
 const addon = vi.hoisted(() => ({ missing: false }));
-vi.mock('../../src/node/sqlite-file.js', async (real) => {
-  const mod = await real<typeof import('../../src/node/sqlite-file.js')>();
+vi.mock('../../src/dialect/sqlite/native.js', async (real) => {
+  const mod = await real<typeof import('../../src/dialect/sqlite/native.js')>();
   return {
     ...mod,
     openMemoryStore: (...args: Parameters<typeof mod.openMemoryStore>) => {
@@ -16,7 +16,7 @@ vi.mock('../../src/node/sqlite-file.js', async (real) => {
   };
 });
 
-const { benchBackend } = await import('../../src/node/bench-backend.js');
+const { benchBackend } = await import('../../src/conformance/backends.js');
 
 describe('bench backends', () => {
   it('runs on native SQLite in memory by default and for a file, on sql.js for :memory:', async () => {

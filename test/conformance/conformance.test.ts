@@ -1,8 +1,9 @@
 /** CI's conformance gate: the whole upstream benchmark with the gold schemas. */
 import { describe, expect, it } from 'vitest';
 import { runBenchmark, type BenchBackend, type Sample, type SampleOutcome } from '../../src/conformance/index.js';
-import { createStore, type AnySqlDriver, type Store } from '../../src/engine/index.js';
-import { openMemoryStore } from '../../src/node/sqlite-file.js';
+import { type AnySqlDriver, type Store } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
+import { openMemoryStore } from '../../src/dialect/sqlite/native.js';
 import { benchmarkSamples } from '../ir-corpus.js';
 
 /** Every sample's outcome (ids of every statement, each assertion's count, the ranking) from the shared-store run. */

@@ -1,5 +1,5 @@
 /**
- * `t2m bench` runs its samples on native SQLite in memory (better-sqlite3, src/node/sqlite-file.ts
+ * `t2m bench` runs its samples on native SQLite in memory (better-sqlite3, src/dialect/sqlite/native.ts
  * `openMemoryStore`); the browser and `--db :memory:` on sql.js. The two must score the benchmark
  * the same (the whole benchmark is compared in conformance.test.ts); better-sqlite3 is built
  * without SQLite's legacy double-quoted strings, which the benchmark's assertions rely on.
@@ -7,8 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { assertionSql, evaluateAssertion, runBenchmark, type Assertion, type Sample } from '../../src/conformance/index.js';
 import { withoutDoubleQuotedStrings, withUnplannedPatterns } from '../../src/conformance/legacy-sql.js';
-import { createStore, run, type Store } from '../../src/engine/index.js';
-import { openMemoryStore } from '../../src/node/sqlite-file.js';
+import { run, type Store } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
+import { openMemoryStore } from '../../src/dialect/sqlite/native.js';
 
 const now = '2025-10-21T00:00:00Z';
 const script = [

@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runBenchmark, type Sample } from '../../src/conformance/index.js';
-import type { AsyncSqlDriver } from '../../src/execute/driver.js';
-import { schemaPerSample } from '../../src/node/bench-backend.js';
-import { PgDriver } from '../../src/postgres/pg-driver.js';
-import { PgliteDriver } from '../../src/postgres/pglite-driver.js';
+import type { AsyncSqlDriver } from '../../src/store/driver.js';
+import { schemaPerSample } from '../../src/conformance/backends.js';
+import { PgDriver } from '../../src/dialect/postgres/pg-driver.js';
+import { PgliteDriver } from '../../src/dialect/postgres/pglite-driver.js';
 import { benchmarkSamples } from '../ir-corpus.js';
 import { freshDatabase, postgresBinaries, SKIP_REASON } from '../support/postgres.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assertionSql, evaluateAssertion, evaluateRanking, parseSamples, runBenchmark, sampleOp, type Sample } from '../../src/conformance/index.js';
-import { createStore, run } from '../../src/engine/index.js';
+import { run } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
 
 const sample: Sample = {
   id: 't2m-test-single-label-001',

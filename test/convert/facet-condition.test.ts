@@ -1,7 +1,8 @@
 /** `facets.status = "open"`: a condition on one facet, the same IR as `facets = { status: "open" }`. */
 import { describe, expect, it } from 'vitest';
 import { irsToText, textToIr } from '../../src/pipeline.js';
-import { createStore, run } from '../../src/engine/index.js';
+import { run } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
 
 const codes = (text: string) => textToIr(text).diagnostics.map((d) => d.code);
 

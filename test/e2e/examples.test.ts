@@ -1,6 +1,7 @@
 /** Every example of the playground's menu (generated at build time from IR) checks clean and runs on the engine. */
 import { describe, expect, it } from 'vitest';
-import { createStore, run } from '../../src/engine/index.js';
+import { run } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
 import { textToIr } from '../../src/pipeline.js';
 import { examples } from '../../scripts/playground-examples.js';
 

@@ -1,7 +1,8 @@
 /** The welcome panel's examples (one per verb) parse, check and run on a fresh store without errors. */
 import { describe, expect, it } from 'vitest';
 import { VERB_NAMES as VERBS } from '../../src/language/index.js';
-import { openStore, run } from '../../src/engine/index.js';
+import { run } from '../../src/engine/index.js';
+import { openStore } from '../../src/dialect/sqlite/store.js';
 import { textToIr } from '../../src/pipeline.js';
 import { VERB_EXAMPLES } from '../../playground/src/welcome-examples.js';
 

@@ -2,7 +2,8 @@
 import { resolve } from 'node:path';
 import initSqlJs from 'sql.js';
 import { describe, expect, it } from 'vitest';
-import { createStore, openStore, run } from '../../src/engine/index.js';
+import { run } from '../../src/engine/index.js';
+import { createStore, openStore } from '../../src/dialect/sqlite/store.js';
 
 const WASM_DIR = resolve(import.meta.dirname, '../../node_modules/sql.js/dist');
 

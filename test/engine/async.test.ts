@@ -1,16 +1,17 @@
 /**
- * The async seam (src/execute/io.ts): the engine's one code path driven by an asynchronous driver.
+ * The async seam (src/store/io.ts): the engine's one code path driven by an asynchronous driver.
  * `Later` wraps the sql.js driver so that every call resolves on a later tick (as PGlite or a
  * server would); the same scripts run through `run` on a synchronous store and through `run`
  * on the wrapped one must give identical results, rows and audit logs.
  */
 import { describe, expect, it } from 'vitest';
 import {
-  auditLog, createStore, explain, run, Store, sweep, undo,
+  auditLog, explain, run, Store, sweep, undo,
   type AsyncSqlDriver, type SqlDriver,
 } from '../../src/engine/index.js';
-import { sqlite } from '../../src/compile/index.js';
-import type { SqlParams, SqlRow } from '../../src/execute/driver.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
+import { sqlite } from '../../src/dialect/sqlite/dialect.js';
+import type { SqlParams, SqlRow } from '../../src/store/driver.js';
 import { encode, NOW, op } from './harness.js';
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));

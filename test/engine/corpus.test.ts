@@ -1,6 +1,7 @@
 /** Every upstream IR (`fixtures/upstream/`) runs on a seeded store or returns diagnostics: the engine never throws on input. */
 import { describe, expect, it } from 'vitest';
-import { createStore, run } from '../../src/engine/index.js';
+import { run } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
 import { corpusIrs } from '../ir-corpus.js';
 
 const SEED = Array.from({ length: 5 }, (_, i) => ({

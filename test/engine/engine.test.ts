@@ -3,8 +3,9 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { auditLog, createStore, explain, run, sweep, undo } from '../../src/engine/index.js';
-import { loadStoreFile, saveStoreFile } from '../../src/engine/file-store.js';
+import { auditLog, explain, run, sweep, undo } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
+import { loadStoreFile, saveStoreFile } from '../../src/dialect/sqlite/native.js';
 import { currentDriver, encode, freshStore, NOW, op, reopen, row, rows, runOk } from './harness.js';
 
 describe('the chain', () => {

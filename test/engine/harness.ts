@@ -7,10 +7,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { createStore, openStore, run, type RunOptions, type RunResult, type Store } from '../../src/engine/index.js';
-import { openStoreFile } from '../../src/node/sqlite-file.js';
-import { postgres, postgresVector } from '../../src/compile/dialects/postgres.js';
-import { Store as StoreClass } from '../../src/execute/store.js';
+import { run, type RunOptions, type RunResult, type Store } from '../../src/engine/index.js';
+import { createStore, openStore } from '../../src/dialect/sqlite/store.js';
+import { openStoreFile } from '../../src/dialect/sqlite/native.js';
+import { postgres, postgresVector } from '../../src/dialect/postgres/dialect.js';
+import { Store as StoreClass } from '../../src/store/store.js';
 import { SchemaDriver, type SyncBridgeDriver } from '../support/sync-bridge.js';
 
 export const NOW = '2025-10-21T00:00:00Z';

@@ -3,7 +3,8 @@
  * (but every run gets its own Date), and a run makes its random trace id only when it first writes.
  */
 import { describe, expect, it } from 'vitest';
-import { auditLog, createStore, run, why } from '../../src/engine/index.js';
+import { auditLog, run, why } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
 
 const enc = (text: string) => ({ stage: 'ENC', op: 'Encode', args: { payload: { text }, tags: ['t'], time: '2025-03-01T00:00:00Z' } });
 const ret = { stage: 'RET', op: 'Retrieve', target: { filter: { has_tags: ['t'], limit: 5 } }, args: { include: ['id', 'text'] } };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAIEmbedder, parseEmbeddings } from '../../src/retrieve/embeddings.js';
 import { reindexStore } from '../../src/execute/reindex.js';
-import { openStoreFile } from '../../src/node/sqlite-file.js';
+import { openStoreFile } from '../../src/dialect/sqlite/native.js';
 import { run } from '../../src/engine/index.js';
 import { t2m } from '../cli/run-cli.js';
 import { tempDir } from '../engine/harness.js';

@@ -13,7 +13,8 @@
  * The expected outcome is derived from spec/semantics.md, not from the engine's governance code.
  */
 import { describe, expect, it } from 'vitest';
-import { auditLog, createStore, run, sweep, undo, type Store } from '../../src/engine/index.js';
+import { auditLog, run, sweep, undo, type Store } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
 
 const NOW = '2025-10-21T00:00:00Z';
 const FAR = '2035-01-01T00:00:00Z';

@@ -1,7 +1,7 @@
 /**
  * Target rows read as the driver gave them (src/execute/execution.ts `Execution.lazy`: JSON columns
  * decoded where read, the whole row where a lock or the search tokens need it) and per-row
- * UPDATEs sent as one request (`Execution.stage` / `flush`, the `runs` query of src/execute/io.ts).
+ * UPDATEs sent as one request (`Execution.stage` / `flush`, the `runs` query of src/store/io.ts).
  * Held to what the decoded rows and one request per UPDATE gave: images equal to the stored rows,
  * unchanged values left alone, the same statements reaching the driver in the same order, and a
  * failure inside the batch leaving the store as it was.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createStore, run } from '../../src/engine/index.js';
+import { run } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
 
 describe('Split custom with explicit delimiters', () => {
   it('cuts at them (trimmed, empty pieces dropped) and folds past max_splits', async () => {

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileUpdateById, decodeRow, encodeValue, type Dialect, type SqlStatement } from '../../src/compile/index.js';
-import { ParamList } from '../../src/compile/dialect.js';
-import { sqlite } from '../../src/compile/dialects/sqlite.js';
-import { postgres, postgresVector } from '../../src/compile/dialects/postgres.js';
+import { ParamList } from '../../src/store/dialect.js';
+import { sqlite } from '../../src/dialect/sqlite/dialect.js';
+import { postgres, postgresVector } from '../../src/dialect/postgres/dialect.js';
 import { check } from '../../src/check/index.js';
 import { run } from '../../src/engine/index.js';
 import type { IR } from '../../src/ir/schema.js';

@@ -1,7 +1,8 @@
 /** examples/sql-agent: the seed script is the loader's output (not stale), and the play script runs on it. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createStore, run } from '../../src/engine/index.js';
+import { run } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
 import { irsToText, textToIr } from '../../src/pipeline.js';
 import { seedIrs, tasks, trajectories } from '../../examples/sql-agent/trajectories.js';
 

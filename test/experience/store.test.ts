@@ -3,7 +3,7 @@ import { copyFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/engine/index.js';
-import { openStoreFile } from '../../src/node/sqlite-file.js';
+import { openStoreFile } from '../../src/dialect/sqlite/native.js';
 import { textToIr } from '../../src/pipeline.js';
 import { NOW, tempDir } from '../engine/harness.js';
 

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runBenchmark, type Sample } from '../../src/conformance/index.js';
-import { createStore, run } from '../../src/engine/index.js';
+import { run } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
 import { readInput } from '../../src/pipeline.js';
 import { files, t2m } from '../cli/run-cli.js';
 

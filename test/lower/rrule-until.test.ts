@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createStore, run } from '../../src/engine/index.js';
+import { run } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
 import { basicUntil } from '../../src/lower/rrule.js';
 import { readInput } from '../../src/pipeline.js';
 

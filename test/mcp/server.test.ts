@@ -7,7 +7,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { diagnostic } from '../../src/diagnostics/codes.js';
-import { createStore, type Store } from '../../src/engine/index.js';
+import { type Store } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
 import { createMcpServer, type McpServerOptions, retrieveIr } from '../../src/mcp/server.js';
 
 const NOW = '2025-05-01T00:00:00Z';

@@ -74,7 +74,7 @@ describe('package entries', () => {
 
   it('text2mem/node adds the store files and is the one that reaches node:fs', () => {
     const graph = walk(sourceOf('./node'));
-    expect(graph.files).toContain('src/engine/file-store.ts');
+    expect(graph.files).toContain('src/dialect/sqlite/native.ts');
     expect(graph.builtins.some((b) => b.endsWith('node:fs'))).toBe(true);
   });
 

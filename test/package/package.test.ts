@@ -135,7 +135,7 @@ describe('the packed tarball', () => {
   });
 
   it('(c) the installed t2m runs as CommonJS (no ES module loader) and opens a store without `bindings`', () => {
-    // scripts/bundle-cli.mjs: dist/cli/package.json makes t2m.js CommonJS; src/node/sqlite-file.ts
+    // scripts/bundle-cli.mjs: dist/cli/package.json makes t2m.js CommonJS; src/dialect/sqlite/native.ts
     // hands better-sqlite3 its addon, so the `bindings` package never looks for it.
     expect(files).toContain('dist/cli/package.json');
     const preload = join(app, 'loaded.cjs');

@@ -15,7 +15,8 @@
 import fc from 'fast-check';
 import { check } from '../../src/check/index.js';
 import { astToIr } from '../../src/convert/index.js';
-import { createStore, run, type Store } from '../../src/engine/index.js';
+import { run, type Store } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
 import { readJson } from '../../src/ir/json.js';
 import { OPS, STAGES } from '../../src/ir/schema.js';
 import { validateIr } from '../../src/ir/validate.js';

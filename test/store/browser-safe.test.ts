@@ -1,9 +1,14 @@
-/** The native driver stays out of the browser-safe entry: nothing src/index.ts reaches imports better-sqlite3. */
+/**
+ * The Node-only stores stay out of the browser-safe entry: nothing src/index.ts reaches imports
+ * better-sqlite3, a PostgreSQL client, a `node:` module, or the Node-only files that hold them
+ * (src/dialect/sqlite/native.ts, src/dialect/postgres/, src/dialect/open-url.ts, src/conformance/backends.ts).
+ */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+const NODE_ONLY = [/^better-sqlite3$/, /^pg$/, /^@electric-sql\/pglite/, /^node:/, /\/node\//, /\/sqlite\/native\.js$/, /\/postgres\//, /\/open-url\.js$/, /\/backends\.js$/];
 
 function graph(entry: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
@@ -21,10 +26,10 @@ function graph(entry: string): Map<string, string[]> {
 }
 
 describe('browser-safe graph', () => {
-  it('src/index.ts never reaches better-sqlite3 or src/node/', () => {
+  it('src/index.ts never reaches better-sqlite3, PostgreSQL or a Node-only store file', () => {
     const g = graph('src/index.ts');
     expect(g.size).toBeGreaterThan(20);
-    const offenders = [...g].flatMap(([f, specs]) => specs.filter((s) => s === 'better-sqlite3' || s.includes('/node/') || s.startsWith('node:')).map((s) => `${f}: ${s}`));
+    const offenders = [...g].flatMap(([f, specs]) => specs.filter((s) => NODE_ONLY.some((bad) => bad.test(s))).map((s) => `${f}: ${s}`));
     expect(offenders).toEqual([]);
   });
 

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openStoreFile } from '../../src/node/sqlite-file.js';
+import { openStoreFile } from '../../src/dialect/sqlite/native.js';
 import { tempDir } from '../engine/harness.js';
 
 /** The CLI from its sources, as test/cli/run-cli.ts runs it. */

@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createStore, type SqlDriver } from '../../src/engine/index.js';
-import { openStoreFile } from '../../src/node/sqlite-file.js';
+import { type SqlDriver } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
+import { openStoreFile } from '../../src/dialect/sqlite/native.js';
 
 const dir = mkdtempSync(join(tmpdir(), 't2m-drivers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -80,7 +81,7 @@ describe('sql.js driver journal', () => {
     expect(d.all('SELECT a FROM t')).toEqual([]);
     // The store's bytes still open as a store after a transaction was rolled back.
     d.exec('DROP TABLE t');
-    const { openStore } = await import('../../src/execute/store.js');
+    const { openStore } = await import('../../src/dialect/sqlite/store.js');
     const bytes = d.export!();
     const reopened = await openStore({ data: bytes });
     expect(reopened.ok).toBe(true);
@@ -98,7 +99,7 @@ describe('sql.js driver journal', () => {
     d.run(`UPDATE t2m_meta SET value = '2' WHERE key = 'x'`);
     d.rollback();
     expect(d.all(`SELECT value FROM t2m_meta WHERE key = 'x'`)).toEqual([{ value: '1' }]);
-    const { openStore } = await import('../../src/execute/store.js');
+    const { openStore } = await import('../../src/dialect/sqlite/store.js');
     const reopened = await openStore({ data: d.export!() });
     expect(reopened.ok && reopened.store.driver.all(`SELECT value FROM t2m_meta WHERE key = 'x'`)).toEqual([{ value: '1' }]);
     d.close();
@@ -122,12 +123,12 @@ describe('native driver rows (arrays from better-sqlite3, objects made per colum
 
   it('equal better-sqlite3\'s own row objects (keys in order, values and their types, Buffers for blobs) and sql.js\'s rows for the same store', async () => {
     const { run } = await import('../../src/engine/index.js');
-    const { openMemoryStore } = await import('../../src/node/sqlite-file.js');
+    const { openMemoryStore } = await import('../../src/dialect/sqlite/native.js');
     const now = '2025-10-21T00:00:00Z';
     const sqljs = await createStore();
     const native = openMemoryStore();
     for (const s of [sqljs, native]) expect(run(s, script, { now, traceId: 'run-1' }).ok).toBe(true);
-    const db = (native.driver as import('../../src/node/sqlite-file.js').NativeDriver).db;
+    const db = (native.driver as import('../../src/dialect/sqlite/native.js').NativeDriver).db;
     for (const sql of queries) {
       const rows = native.driver.all(sql);
       const own = db.prepare(sql).all() as Record<string, unknown>[];
@@ -152,9 +153,9 @@ describe('native driver rows (arrays from better-sqlite3, objects made per colum
   });
 
   it('keep better-sqlite3\'s rules for odd column lists: a repeated name keeps its first place and its last value; numeric names; a column named __proto__ as better-sqlite3 treats it', async () => {
-    const { openMemoryStore } = await import('../../src/node/sqlite-file.js');
+    const { openMemoryStore } = await import('../../src/dialect/sqlite/native.js');
     const native = openMemoryStore();
-    const db = (native.driver as import('../../src/node/sqlite-file.js').NativeDriver).db;
+    const db = (native.driver as import('../../src/dialect/sqlite/native.js').NativeDriver).db;
     for (const sql of ['SELECT 1 AS a, 2 AS b, 3 AS a', 'SELECT 1, 2 AS "0", \'x\' AS "a""b"', 'SELECT 1 AS "__proto__", 2 AS b', 'SELECT x\'0001\' AS "__proto__", 2 AS b', 'SELECT 9007199254740993 AS big, -0.0 AS z']) {
       const rows = native.driver.all(sql);
       const own = db.prepare(sql).all() as Record<string, unknown>[];
@@ -170,7 +171,7 @@ describe('native driver rows (arrays from better-sqlite3, objects made per colum
   });
 
   it('follow a schema change: a cached SELECT * after a column is added or renamed here, or added by another connection to the file', async () => {
-    const { openMemoryStore } = await import('../../src/node/sqlite-file.js');
+    const { openMemoryStore } = await import('../../src/dialect/sqlite/native.js');
     const d = openMemoryStore().driver;
     d.exec('CREATE TABLE t (a INTEGER, b TEXT)');
     d.run('INSERT INTO t VALUES (?, ?)', [1, 'x']);

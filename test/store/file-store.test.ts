@@ -4,9 +4,10 @@ import { chmodSync, copyFileSync, existsSync, lstatSync, readFileSync, readdirSy
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { openStore, run, type Store } from '../../src/engine/index.js';
-import { STORE_FORMAT } from '../../src/execute/store.js';
-import { openStoreFile } from '../../src/node/sqlite-file.js';
+import { run, type Store } from '../../src/engine/index.js';
+import { openStore } from '../../src/dialect/sqlite/store.js';
+import { STORE_FORMAT } from '../../src/store/format.js';
+import { openStoreFile } from '../../src/dialect/sqlite/native.js';
 import { t2m } from '../cli/run-cli.js';
 import { encode, NOW, op, rows, runOk, tempDir } from '../engine/harness.js';
 

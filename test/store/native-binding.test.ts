@@ -1,6 +1,6 @@
 /**
  * The native driver opens its databases on better-sqlite3's addon found where its install builds
- * it (src/node/sqlite-file.ts `nativeBinding`), so the `bindings` package, which looks for the
+ * it (src/dialect/sqlite/native.ts `nativeBinding`), so the `bindings` package, which looks for the
  * addon by trial and error at every start, is never loaded. Each case runs in a child process,
  * whose module cache starts empty.
  */
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const SQLITE_FILE = resolve(import.meta.dirname, '../../src/node/sqlite-file.ts');
+const SQLITE_FILE = resolve(import.meta.dirname, '../../src/dialect/sqlite/native.ts');
 const dir = mkdtempSync(join(tmpdir(), 't2m-native-binding-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

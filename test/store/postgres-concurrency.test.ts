@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/engine/index.js';
 import { textToIr } from '../../src/index.js';
-import { openPostgresStore, withSerializableRetry, type PostgresStore } from '../../src/postgres/store.js';
+import { openPostgresStore, withSerializableRetry, type PostgresStore } from '../../src/dialect/postgres/store.js';
 import { freshDatabase, postgresBinaries, SKIP_REASON } from '../support/postgres.js';
 
 const hasServer = postgresBinaries() !== null;

@@ -6,14 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileInsert, compileTargetSelect, compileUpdateById, decodeRow } from '../../src/compile/index.js';
-import { postgres } from '../../src/compile/dialects/postgres.js';
-import type { AsyncSqlDriver } from '../../src/execute/driver.js';
+import { postgres } from '../../src/dialect/postgres/dialect.js';
+import type { AsyncSqlDriver } from '../../src/store/driver.js';
 import type { Selection } from '../../src/lower/operation.js';
-import { preparePostgresStore } from '../../src/postgres/open.js';
-import { PgDriver } from '../../src/postgres/pg-driver.js';
-import { PgliteDriver } from '../../src/postgres/pglite-driver.js';
-import { toPositional } from '../../src/postgres/params.js';
-import { STORE_FORMAT } from '../../src/sqlite/open.js';
+import { preparePostgresStore } from '../../src/dialect/postgres/open.js';
+import { PgDriver } from '../../src/dialect/postgres/pg-driver.js';
+import { PgliteDriver } from '../../src/dialect/postgres/pglite-driver.js';
+import { toPositional } from '../../src/dialect/postgres/params.js';
+import { STORE_FORMAT } from '../../src/store/format.js';
 import { freshDatabase, postgresBinaries, SKIP_REASON } from '../support/postgres.js';
 
 const NOW = '2025-05-01T00:00:00Z';

@@ -1,6 +1,6 @@
-/** One way to name a store (src/node/store-url.ts): every form, and the refusals. */
+/** One way to name a store (src/store/url.ts): every form, and the refusals. */
 import { describe, expect, it } from 'vitest';
-import { describeStoreUrl, parseStoreUrl } from '../../src/node/store-url.js';
+import { describeStoreUrl, parseStoreUrl } from '../../src/store/url.js';
 
 describe('store names', () => {
   it.each([

@@ -3,10 +3,10 @@
  * answers each request, then wakes the waiting main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { AsyncSqlDriver } from '../../src/execute/driver.js';
-import { PgDriver } from '../../src/postgres/pg-driver.js';
-import { PgliteDriver } from '../../src/postgres/pglite-driver.js';
-import { preparePostgresStore } from '../../src/postgres/open.js';
+import type { AsyncSqlDriver } from '../../src/store/driver.js';
+import { PgDriver } from '../../src/dialect/postgres/pg-driver.js';
+import { PgliteDriver } from '../../src/dialect/postgres/pglite-driver.js';
+import { preparePostgresStore } from '../../src/dialect/postgres/open.js';
 
 interface Request {
   readonly op: 'all' | 'run' | 'exec' | 'begin' | 'commit' | 'rollback' | 'close' | 'prepare';

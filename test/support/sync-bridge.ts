@@ -7,7 +7,7 @@
  */
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
-import type { SqlDriver, SqlParams, SqlRow } from '../../src/execute/driver.js';
+import type { SqlDriver, SqlParams, SqlRow } from '../../src/store/driver.js';
 
 export type BridgeTarget = { kind: 'pglite' } | { kind: 'postgres'; url: string };
 

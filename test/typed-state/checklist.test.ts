@@ -4,7 +4,8 @@
  * correctness — plus retention, provenance and the checker's diagnostics for facts.
  */
 import { describe, expect, it } from 'vitest';
-import { auditLog, createStore, run, sweep, why, type RunOptions, type Store } from '../../src/engine/index.js';
+import { auditLog, run, sweep, why, type RunOptions, type Store } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
 import { textToIr } from '../../src/pipeline.js';
 
 const parseScript = textToIr;

@@ -3,7 +3,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { createStore, type Store } from '../../src/engine/index.js';
+import { type Store } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 
 async function session(store: Store, tenant: string): Promise<Client> {

@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createStore, run, sweep, undo, type Store } from '../../src/engine/index.js';
+import { run, sweep, undo, type Store } from '../../src/engine/index.js';
+import { createStore } from '../../src/dialect/sqlite/store.js';
 
 const NOW = '2026-06-10T00:00:00Z';
 const TENANTS = ['acme', 'globex'] as const;

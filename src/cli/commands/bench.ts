@@ -28,7 +28,7 @@ export function benchCommand(program: Command): void {
         return;
       }
       // Loaded on use so the other commands do not pay for the engine.
-      const [{ formatReport, parseSamples, runBenchmark }, { benchBackend }] = await loaded(Promise.all([import('../../conformance/index.js'), import('../../node/bench-backend.js')]));
+      const [{ formatReport, parseSamples, runBenchmark }, { benchBackend }] = await loaded(Promise.all([import('../../conformance/index.js'), import('../../conformance/backends.js')]));
       const { samples, errors } = parseSamples(text);
       for (const e of errors) process.stderr.write(`${file}: ${e}\n`);
       if (errors.length) {
@@ -63,8 +63,8 @@ export function benchCommand(program: Command): void {
         process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatPlanReport(report)}\n`);
         return;
       }
-      // The samples run on native SQLite in memory unless --db names another backend (src/node/bench-backend.ts).
-      const { parseStoreUrl, isDiagnostic } = await loaded(import('../../node/store-url.js'));
+      // The samples run on native SQLite in memory unless --db names another backend (src/conformance/backends.ts).
+      const { parseStoreUrl, isDiagnostic } = await loaded(import('../../store/url.js'));
       const url = opts.db === undefined ? undefined : parseStoreUrl(opts.db);
       const backend = url !== undefined && isDiagnostic(url) ? url : await benchBackend(url);
       if ('code' in backend) {

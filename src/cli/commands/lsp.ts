@@ -57,7 +57,7 @@ export function lspCommand(program: Command): void {
     .action(async (flags: LspFlags) => {
       // Loaded on use so the other commands do not pay for the protocol library.
       const [{ serveStdio }, { openStoreFile }, { vocabulary }] = await loaded(Promise.all([
-        import('../../lsp/stdio.js'), import('../../node/sqlite-file.js'), import('../../agents/store-terms.js'),
+        import('../../lsp/stdio.js'), import('../../dialect/sqlite/native.js'), import('../../agents/store-terms.js'),
       ]));
       if (flags.actor !== undefined && flags.db === undefined) {
         process.stderr.write('t2m lsp: --actor goes with --db (it chooses which records completion may offer)\n');

@@ -46,8 +46,8 @@ export function mcpCommand(program: Command): void {
     .action(async (flags: McpFlags) => {
       // Loaded on use so the other commands do not pay for the SDK or the engine.
       const [{ createMcpServer }, { StdioServerTransport }, { openStore }, { classify, isSqliteError, openStoreFile }, { openAIProvider }, { parseInstant }, { parseStoreUrl }] = await loaded(Promise.all([
-        import('../../mcp/server.js'), import('@modelcontextprotocol/sdk/server/stdio.js'), import('../../engine/index.js'), import('../../node/sqlite-file.js'),
-        import('../../agents/openai.js'), import('../../lower/index.js'), import('../../node/store-url.js'),
+        import('../../mcp/server.js'), import('@modelcontextprotocol/sdk/server/stdio.js'), import('../../dialect/sqlite/store.js'), import('../../dialect/sqlite/native.js'),
+        import('../../agents/openai.js'), import('../../lower/index.js'), import('../../store/url.js'),
       ]));
       if ((flags.baseUrl === undefined) !== (flags.model === undefined)) {
         process.stderr.write('t2m mcp: --base-url and --model go together (the plan tool needs both)\n');
@@ -114,7 +114,7 @@ export function mcpCommand(program: Command): void {
  * `:memory:`; any other name is refused with a clear message (exit 2). Null when refused.
  */
 export function sqliteOnly(
-  command: string, name: string, parse: typeof import('../../node/store-url.js').parseStoreUrl,
+  command: string, name: string, parse: typeof import('../../store/url.js').parseStoreUrl,
 ): { kind: 'memory' } | { kind: 'file'; path: string } | null {
   const url = parse(name);
   if ('code' in url) {

@@ -98,8 +98,8 @@ export function planCommand(program: Command): void {
         process.exitCode = code;
       };
       const [{ GBNF }, { openAIProvider }, { plan }, { openStore }, { classify, isSqliteError, openStoreFile }, { formatStatement }, { formatDiagnostics }, { parseStoreUrl }, { sqliteOnly }] = await loaded(Promise.all([
-        import('../../agents/gbnf.js'), import('../../agents/openai.js'), import('../../agents/planner.js'), import('../../engine/index.js'), import('../../node/sqlite-file.js'),
-        import('../engine-output.js'), import('../../diagnostics/codeFrame.js'), import('../../node/store-url.js'), import('./mcp.js'),
+        import('../../agents/gbnf.js'), import('../../agents/openai.js'), import('../../agents/planner.js'), import('../../dialect/sqlite/store.js'), import('../../dialect/sqlite/native.js'),
+        import('../engine-output.js'), import('../../diagnostics/codeFrame.js'), import('../../store/url.js'), import('./mcp.js'),
       ]));
       const resolved = modelOptions(flags, { GBNF, openAIProvider });
       if (!resolved.ok) return fail(resolved.message);

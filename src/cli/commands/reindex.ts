@@ -29,7 +29,7 @@ export function reindexCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const [{ openAIEmbedder }, { reindexStore }, { openStoreUrl, storeError }] = await loaded(Promise.all([import('../../retrieve/embeddings.js'), import('../../execute/reindex.js'), import('../../node/open-store.js')]));
+      const [{ openAIEmbedder }, { reindexStore }, { openStoreUrl, storeError }] = await loaded(Promise.all([import('../../retrieve/embeddings.js'), import('../../execute/reindex.js'), import('../../dialect/open-url.js')]));
       const opened = await openStoreUrl(flags.db);
       if (!opened.ok) {
         for (const d of opened.diagnostics) process.stderr.write(`t2m reindex: ${d.code}: ${d.message}\n`);

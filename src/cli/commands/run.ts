@@ -59,7 +59,7 @@ export function runCommand(program: Command): void {
       if (text === undefined) return;
       // Loaded on use so the other commands do not pay for the front end or the engine.
       const [{ readInput }, { Session }, { openStoreUrl, storeError }, { formatStatement, jsonReplacer }] = await loaded(Promise.all([
-        import('../../pipeline.js'), import('../../engine/index.js'), import('../../node/open-store.js'), import('../engine-output.js'),
+        import('../../pipeline.js'), import('../../engine/index.js'), import('../../dialect/open-url.js'), import('../engine-output.js'),
       ]));
       // Only what the run needs is kept: the syntax tree (a few kilobytes a statement) is let go
       // before the engine runs.

@@ -14,7 +14,7 @@ export function sweepCommand(program: Command): void {
     .action(async (flags: { db: string; now?: string; json?: boolean; tenant?: string }) => {
       // Loaded on use so the other commands do not pay for the engine.
       const [{ Session }, { openStoreUrl, storeError }] = await loaded(Promise.all([
-        import('../../engine/index.js'), import('../../node/open-store.js'),
+        import('../../engine/index.js'), import('../../dialect/open-url.js'),
       ]));
       const opened = await openStoreUrl(flags.db);
       if (!opened.ok) {

@@ -6,7 +6,7 @@ import { loaded } from '../startup.js';
 /** The engine and the stores, loaded on use so the other commands do not pay for them. */
 async function engine() {
   const [{ Session }, { openStoreUrl, storeError }, { parseStoreUrl }, { isReadOnlyFile }, { table }] = await loaded(Promise.all([
-    import('../../engine/index.js'), import('../../node/open-store.js'), import('../../node/store-url.js'), import('../../node/sqlite-file.js'),
+    import('../../engine/index.js'), import('../../dialect/open-url.js'), import('../../store/url.js'), import('../../dialect/sqlite/native.js'),
     import('../engine-output.js'),
   ]));
   return { Session, openStoreUrl, storeError, parseStoreUrl, isReadOnlyFile, table };

@@ -17,7 +17,7 @@ export function whyCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const [{ Session }, { classify, isSqliteError, isReadOnlyFile, openStoreFile }] = await loaded(Promise.all([import('../../engine/index.js'), import('../../node/sqlite-file.js')]));
+      const [{ Session }, { classify, isSqliteError, isReadOnlyFile, openStoreFile }] = await loaded(Promise.all([import('../../engine/index.js'), import('../../dialect/sqlite/native.js')]));
       const opened = openStoreFile(flags.db, { readOnly: !existsSync(flags.db) || isReadOnlyFile(flags.db) });
       if (!opened.ok) {
         for (const d of opened.diagnostics) process.stderr.write(`t2m why: ${d.code}: ${d.message}\n`);

@@ -3,7 +3,7 @@
  */
 import type { DeleteOp, ExpireOp } from '../../lower/operation.js';
 import type { Execution } from '../execution.js';
-import type { Io } from '../io.js';
+import type { Io } from '../../store/io.js';
 import type { Row } from '../rows.js';
 
 /** Refuses a Delete or Expire of a record under legal hold; true when none is. */

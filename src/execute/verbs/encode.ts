@@ -6,7 +6,7 @@ import { compileFactVersions } from '../../compile/index.js';
 import type { EncodeOp, FactWrite } from '../../lower/operation.js';
 import { checkEpisode } from '../../experience/experience.js';
 import type { Execution } from '../execution.js';
-import type { Io } from '../io.js';
+import type { Io } from '../../store/io.js';
 
 export function* encode(x: Execution, op: EncodeOp): Io<number[]> {
   if (typeof op.values.episode_id === 'number' && !(yield* checkEpisode(x, op.values.episode_id))) return [];

@@ -3,7 +3,7 @@
  */
 import type { ExpireOp } from '../../lower/operation.js';
 import type { Execution } from '../execution.js';
-import type { Io } from '../io.js';
+import type { Io } from '../../store/io.js';
 import type { Row } from '../rows.js';
 import { retentionGuard } from './delete.js';
 

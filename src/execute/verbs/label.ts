@@ -3,7 +3,7 @@
  */
 import type { LabelOp } from '../../lower/operation.js';
 import type { Execution } from '../execution.js';
-import type { Io } from '../io.js';
+import type { Io } from '../../store/io.js';
 import { asObject, asTags, type Row } from '../rows.js';
 
 export function* label(x: Execution, op: LabelOp, rows: Row[]): Io<void> {

@@ -3,7 +3,7 @@
  */
 import type { LockOp } from '../../lower/operation.js';
 import type { Execution } from '../execution.js';
-import type { Io } from '../io.js';
+import type { Io } from '../../store/io.js';
 import type { Row } from '../rows.js';
 
 export function* lock(x: Execution, op: LockOp, rows: Row[]): Io<void> {

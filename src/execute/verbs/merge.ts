@@ -4,7 +4,7 @@
 import { compileTargetSelect } from '../../compile/index.js';
 import type { MergeOp } from '../../lower/operation.js';
 import type { Execution } from '../execution.js';
-import type { Io } from '../io.js';
+import type { Io } from '../../store/io.js';
 import { asIds, asTags, type Row } from '../rows.js';
 
 export function* merge(x: Execution, op: MergeOp, rows: Row[]): Io<number[]> {

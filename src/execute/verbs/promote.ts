@@ -5,7 +5,7 @@ import { feedbackValues } from '../../experience/experience.js';
 import { ARCHIVE_WEIGHT, BASE_WEIGHT } from '../../lower/index.js';
 import type { DemoteOp, PromoteOp, WeightChange } from '../../lower/operation.js';
 import type { Execution } from '../execution.js';
-import type { Io } from '../io.js';
+import type { Io } from '../../store/io.js';
 import { clamp01, type Row } from '../rows.js';
 
 function newWeight(current: unknown, change: WeightChange): number | undefined {

@@ -8,7 +8,7 @@ import type { RetrieveOp, SummarizeOp } from '../../lower/operation.js';
 import type { ScoreExplanation } from '../../retrieve/search.js';
 import type { Execution } from '../execution.js';
 import { lockActive, lockDenies } from '../governance.js';
-import type { Io } from '../io.js';
+import type { Io } from '../../store/io.js';
 import { project, type ExecuteResult, type Row } from '../rows.js';
 
 /** The rows of a read without those whose lock policy explicitly denies it (warned). */

@@ -6,7 +6,7 @@ import { episodeSource, turnPiece } from '../../experience/experience.js';
 import type { SplitOp } from '../../lower/operation.js';
 import { splitChunks, splitInto, splitSections, splitSentences } from '../../retrieve/text.js';
 import type { Execution } from '../execution.js';
-import type { Io } from '../io.js';
+import type { Io } from '../../store/io.js';
 import { asIds, pick, type Row } from '../rows.js';
 
 function pieces(op: SplitOp, text: string): string[] {

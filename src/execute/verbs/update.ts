@@ -3,7 +3,7 @@
  */
 import type { UpdateOp } from '../../lower/operation.js';
 import type { Execution } from '../execution.js';
-import type { Io } from '../io.js';
+import type { Io } from '../../store/io.js';
 import { asObject, type Row } from '../rows.js';
 
 export function* update(x: Execution, op: UpdateOp, rows: Row[]): Io<void> {

@@ -1,13 +1,14 @@
 /**
  * The one SQL dialect interface. Everything that differs between SQL engines (identifier quoting,
- * placeholders, JSON functions, insert-returning) is a hook here; the compiler in
- * this folder only concatenates fragments the dialect returns. SQLite is `dialects/sqlite.ts`;
- * PostgreSQL is `dialects/postgres.ts`, implementing the same hooks.
+ * placeholders, JSON functions, insert-returning, the store's DDL and migrations) is a hook here;
+ * the compiler (src/compile/) only concatenates fragments the dialect returns. It lives with the
+ * store, below both the compiler and the dialects, so each reaches it downward: SQLite is
+ * src/dialect/sqlite/dialect.ts, PostgreSQL src/dialect/postgres/dialect.ts, implementing the
+ * same hooks.
  */
-
-/** A statement ready for the driver: SQL text with placeholders, and the values bound to them. */
 import type { Column } from './columns.js';
 
+/** A statement ready for the driver: SQL text with placeholders, and the values bound to them. */
 export interface SqlStatement {
   readonly sql: string;
   readonly params: readonly SqlValue[];

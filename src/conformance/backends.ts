@@ -3,14 +3,15 @@
  * (the benchmark never needs one), one in-memory SQLite store on the native driver
  * (better-sqlite3), each sample in a transaction rolled back after it; `:memory:`, the same on
  * sql.js (wasm, as the browser runs it). On PGlite or a server, one connection and a fresh schema
- * per sample (`t2m_bench_<pid>_<n>`, prepared as a store, dropped after the sample).
+ * per sample (`t2m_bench_<pid>_<n>`, prepared as a store, dropped after the sample). Node only
+ * (the native driver): imported by `t2m bench`, never by ./index.ts, which the browser may run.
  */
-import type { BenchBackend } from '../conformance/index.js';
+import { openMemoryStore } from '../dialect/sqlite/native.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { AsyncSqlDriver } from '../execute/driver.js';
-import { Store } from '../execute/store.js';
-import { openMemoryStore } from './sqlite-file.js';
-import type { StoreUrl } from './store-url.js';
+import type { AsyncSqlDriver } from '../store/driver.js';
+import { Store } from '../store/store.js';
+import type { StoreUrl } from '../store/url.js';
+import type { BenchBackend } from './index.js';
 
 export interface OpenBackend {
   /** A store per sample (PostgreSQL). */
@@ -34,7 +35,7 @@ export async function benchBackend(url?: StoreUrl): Promise<OpenBackend | Diagno
   }
   if (url.kind === 'memory') return { close: async () => {} };
   // Loaded only for PostgreSQL: pg and PGlite are large.
-  const { connectPostgres } = await import('../postgres/store.js');
+  const { connectPostgres } = await import('../dialect/postgres/store.js');
   const driver = await connectPostgres(url);
   if ('code' in driver) return driver;
   return { backend: schemaPerSample(driver, (url.kind === 'postgres' ? url.schema : undefined) ?? 'public'), close: () => driver.close() };
@@ -48,7 +49,7 @@ export function schemaPerSample(driver: AsyncSqlDriver, home = 'public'): BenchB
   return {
     async open(i) {
       // Loaded only for PostgreSQL, like the driver (the default backend never needs them).
-      const { postgresDialectOf, preparePostgresStore } = await import('../postgres/open.js');
+      const { postgresDialectOf, preparePostgresStore } = await import('../dialect/postgres/open.js');
       await driver.exec(`DROP SCHEMA IF EXISTS ${name(i)} CASCADE; CREATE SCHEMA ${name(i)}; SET search_path TO ${name(i)}, public`);
       const dialect = await postgresDialectOf(driver);
       const problems = await preparePostgresStore(driver, { dialect });

@@ -2,31 +2,17 @@
  * Getting an SQLite database ready to be a store, for both drivers: an integrity check, the
  * schema check (only objects text2mem creates), the store version (refuse newer, migrate older
  * forward in one transaction), and the tables of a fresh store. SQLite-specific by nature (it
- * reads sqlite_master and runs PRAGMAs), so it lives with the drivers rather than in execute/.
+ * reads sqlite_master and runs PRAGMAs), so it lives with the SQLite drivers; the store format and
+ * the refusals both dialects share are in src/store/format.ts.
  */
-import type { Dialect } from '../compile/dialect.js';
-import { AUDIT_COLUMNS, MEMORY_COLUMNS } from '../compile/columns.js';
-import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
-import type { SqlDriver } from '../execute/driver.js';
-import { driveSync } from '../execute/io.js';
-import { markTokensVersion, retokenize } from '../retrieve/retokenize.js';
-import { searchTextOf } from '../retrieve/text.js';
-
-/**
- * The store version. 1: the first stores (`text2mem-store/1`), some without the tag index and
- * with an index on `deleted`; 2: the tag index and its triggers are guaranteed, and a store
- * file may be in WAL mode (written in place by the native driver); 3: tenants, typed facts
- * and provenance (memory and audit_log gain a `tenant` column; see src/compile/columns.ts),
- * `memory.demote_reason`, experience memory (level, episode_id, utility), and retrieval — the
- * `search_text` and `embedding_f32` columns, the keyword index (memory_term,
- * memory_search_stats) and its triggers (spec/retrieval.md); 4: the keyword index is in memory
- * (src/retrieve/keywords.ts): the `memory_term` postings and their triggers are dropped, and the
- * `memory_index_*` triggers keep the statistics and move the index counter on every write of a
- * record's tokens, vector or liveness.
- */
-export const STORE_VERSION = 4;
-export const STORE_FORMAT = `text2mem-store/${STORE_VERSION}`;
-const FORMAT = /^text2mem-store\/(\d+)$/;
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { markTokensVersion, retokenize } from '../../retrieve/retokenize.js';
+import { searchTextOf } from '../../retrieve/text.js';
+import { AUDIT_COLUMNS, MEMORY_COLUMNS } from '../../store/columns.js';
+import type { Dialect } from '../../store/dialect.js';
+import type { SqlDriver } from '../../store/driver.js';
+import { fail, formatVersion, lacksColumns, needsMigration, STORE_FORMAT, STORE_VERSION, tooNew } from '../../store/format.js';
+import { driveSync } from '../../store/io.js';
 
 /** Objects that earlier versions created and a migration removes. */
 const HISTORIC = new Set([
@@ -49,7 +35,6 @@ interface SchemaObject {
   readonly sql: string | null;
 }
 
-const fail = (code: Code, message: string): Diagnostic => ({ code, severity: 'error', message });
 const normal = (sql: string | null) => (sql ?? '').replace(/\s+/g, ' ').trim();
 const internal = (name: string) => name === 'sqlite_sequence' || name.startsWith('sqlite_autoindex_') || name.startsWith('sqlite_stat');
 
@@ -88,9 +73,7 @@ function version(driver: SqlDriver, tables: ReadonlySet<string>): number | Diagn
   if (!tables.has('t2m_meta')) return 1;
   const [row] = driver.all(`SELECT value FROM t2m_meta WHERE key = 'format'`);
   if (!row) return 1;
-  const m = FORMAT.exec(String(row.value));
-  if (!m) return fail('bad-store-file', `marked '${String(row.value)}', which is not a Text2Mem store format`);
-  return Number(m[1]);
+  return formatVersion(row.value);
 }
 
 function describe(o: SchemaObject): string {
@@ -169,11 +152,9 @@ function inspect(driver: SqlDriver, dialect: Dialect, mode: 'quick' | 'full' | '
   // Columns a later version added are added by the migration below; any other missing column is damage.
   const absent = MEMORY_COLUMNS.filter((c) => !cols.has(c.name));
   const missing = absent.filter((c) => c.since <= v).map((c) => c.name);
-  if (missing.length) return [fail('bad-store-file', `a database whose 'memory' table lacks the columns ${missing.join(', ')}`)];
-  if (absent.length && !write) return [fail('store-needs-migration', `a store of format ${v}; this version writes format ${STORE_VERSION} and must add the columns ${absent.map((c) => c.name).join(', ')}: open it once writable to migrate it`)];
-  if (v > STORE_VERSION) {
-    return [fail('store-too-new', `a store of format ${v}, written by a newer text2mem; this version reads formats up to ${STORE_VERSION}: upgrade text2mem to open it`)];
-  }
+  if (missing.length) return [lacksColumns('database', missing)];
+  if (absent.length && !write) return [needsMigration(v, absent)];
+  if (v > STORE_VERSION) return [tooNew(v)];
   const ref = reference(driver, dialect);
   const problem = checkSchema(found, ref, v);
   if (problem) return [problem];

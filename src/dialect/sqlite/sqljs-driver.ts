@@ -1,7 +1,7 @@
 /** The sql.js driver: an SQLite database in memory (Node and the browser), exportable as file bytes. */
 import type { Database, Statement } from 'sql.js';
-import type { SqlValue } from '../compile/dialect.js';
-import type { SqlDriver, SqlParams, SqlRow } from '../execute/driver.js';
+import type { SqlValue } from '../../store/dialect.js';
+import type { SqlDriver, SqlParams, SqlRow } from '../../store/driver.js';
 
 type SqlJsParams = SqlValue[] | Record<string, SqlValue>;
 
@@ -29,7 +29,7 @@ export class SqlJsDriver implements SqlDriver {
     // journal in SQLite's own memory rolls back (transactions, savepoints) exactly the same and
     // is no less durable than the database itself, which is memory (0.94x the benchmark's CPU).
     // Bytes that are not SQLite fail here first; they are refused by the store's checks when it
-    // opens them (src/sqlite/open.ts), with the diagnostic that says why, so not here.
+    // opens them (./open.ts), with the diagnostic that says why, so not here.
     // No other connection can reach a sql.js database, so the connection may keep its lock between
     // transactions: in the default (NORMAL) locking mode every BEGIN takes the file's locks again and
     // checks whether another connection changed the file (50-170 µs against 1-8 µs in a

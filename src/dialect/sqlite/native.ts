@@ -8,12 +8,12 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { SqlValue } from '../compile/dialect.js';
-import { sqlite } from '../compile/dialects/sqlite.js';
-import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
-import type { SqlDriver, SqlParams, SqlRow } from '../execute/driver.js';
-import { Store, type OpenResult, type StoreOptions } from '../execute/store.js';
-import { prepareStore, type PrepareOptions } from '../sqlite/open.js';
+import type { Code, Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { SqlValue } from '../../store/dialect.js';
+import type { SqlDriver, SqlParams, SqlRow } from '../../store/driver.js';
+import { Store, type OpenResult, type StoreParts } from '../../store/store.js';
+import { sqlite } from './dialect.js';
+import { prepareStore, type PrepareOptions } from './open.js';
 
 // The CLI bundle holds better-sqlite3's JavaScript (scripts/bundle-cli.mjs), read from V8's code
 // cache with the rest of the CLI, instead of a dozen files Node would compile at every start; its
@@ -198,7 +198,7 @@ export class NativeDriver implements SqlDriver {
   }
 }
 
-export interface StoreFileOptions extends Pick<StoreOptions, 'embedder' | 'summarizer'>, Pick<PrepareOptions, 'integrity'> {
+export interface StoreFileOptions extends Omit<StoreParts, 'dialect'>, Pick<PrepareOptions, 'integrity'> {
   /** How long to wait for another process's transaction before giving up (default: $T2M_BUSY_TIMEOUT_MS, else 10 s). */
   readonly busyTimeoutMs?: number;
   /** Open for reading only (no migration, no new file); used by `t2m audit`. */
@@ -221,7 +221,7 @@ export function isReadOnlyFile(path: string): boolean {
 
 /**
  * Opens (or creates) a store file with the native driver: WAL, `synchronous=FULL`, a busy
- * timeout, an integrity check, the schema check and version migration (src/sqlite/open.ts).
+ * timeout, an integrity check, the schema check and version migration (./open.ts).
  */
 export function openStoreFile(path: string, options: StoreFileOptions = {}): OpenResult {
   const exists = existsSync(path);
@@ -263,15 +263,15 @@ export function openStoreFile(path: string, options: StoreFileOptions = {}): Ope
     return refuse([classify(e as Error)]);
   }
   if (problems.length) return refuse(problems);
-  return { ok: true, store: new Store(driver, options) };
+  return { ok: true, store: new Store(driver, { embedder: options.embedder, summarizer: options.summarizer, dialect: sqlite }) };
 }
 
 /**
  * An empty store in memory on the native driver (`:memory:`): what `t2m bench` runs its samples
  * on in Node (no wasm, no JavaScript binding layer). Gone when closed; the browser and
- * `--db sqljs:` use sql.js (src/execute/store.ts `openStore`).
+ * `--db :memory:` use sql.js (./store.ts `openStore`).
  */
-export function openMemoryStore(options: Pick<StoreOptions, 'embedder' | 'summarizer'> = {}): Store {
+export function openMemoryStore(options: Omit<StoreParts, 'dialect'> = {}): Store {
   const db = openDatabase(':memory:');
   db.pragma('foreign_keys = OFF');
   db.pragma('trusted_schema = OFF');
@@ -281,7 +281,7 @@ export function openMemoryStore(options: Pick<StoreOptions, 'embedder' | 'summar
     driver.close();
     throw new Error(`internal: cannot prepare an empty in-memory store: ${problems.map((p) => p.message).join('; ')}`);
   }
-  return new Store(driver, options);
+  return new Store(driver, { embedder: options.embedder, summarizer: options.summarizer, dialect: sqlite });
 }
 
 /** True for an error SQLite reported (through better-sqlite3); other errors are bugs and are rethrown. */
@@ -298,4 +298,14 @@ export function classify(e: Error): Diagnostic {
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return fail('store-busy', `busy: another process held it longer than the busy timeout (${m}); nothing was changed`);
   if (code.startsWith('SQLITE_READONLY')) return fail('store-read-only', `read-only (${m}); nothing was changed`);
   return fail('store-unwritable', `not writable (${m})`);
+}
+
+/** The first API's name for `openStoreFile`, kept for its callers (the Node entry exports it). */
+export async function loadStoreFile(path: string, options: StoreFileOptions = {}): Promise<OpenResult> {
+  return openStoreFile(path, options);
+}
+
+/** @deprecated A store file is written in place: each committed script is the save. Returns null. */
+export function saveStoreFile(_store: Store, _path: string): Diagnostic | null {
+  return null;
 }

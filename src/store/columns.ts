@@ -1,6 +1,8 @@
 /**
- * The columns of the `memory` table. The first block is the shape the Text2Mem benchmark queries
- * directly (its assertions are SQL over these names); the rest are this engine's own additions.
+ * The columns of the `memory` table (and of `audit_log`): the store's layout, which every dialect's
+ * DDL and migration and the compiler's statements are written from. The first block is the shape
+ * the Text2Mem benchmark queries directly (its assertions are SQL over these names); the rest are
+ * this engine's own additions.
  */
 export type ColumnKind = 'int' | 'real' | 'text' | 'json-array' | 'json-object' | 'blob';
 

@@ -3,11 +3,11 @@
  * with the serialization retry spec/storage.md ("Concurrency on PostgreSQL") describes. The engine
  * is the same as on SQLite, driven through its asynchronous entry points (runAsync …).
  */
-import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
-import type { AsyncSqlDriver } from '../execute/driver.js';
-import { Store, type StoreParts } from '../execute/store.js';
+import type { Code, Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { AsyncSqlDriver } from '../../store/driver.js';
+import { Store, type StoreParts } from '../../store/store.js';
 import { postgresDialectOf, preparePostgresStore } from './open.js';
-import { postgres } from '../compile/dialects/postgres.js';
+import { postgres } from './dialect.js';
 import { PgDriver, redactUrl } from './pg-driver.js';
 import { PgliteDriver } from './pglite-driver.js';
 

@@ -1,11 +1,11 @@
 /**
  * A PostgreSQL server, through node-postgres (`pg`): one connection per store. Scripts run as
  * SERIALIZABLE transactions; a script that loses a serialization conflict to a concurrent one is
- * rolled back and run again by the caller (src/postgres/store.ts, spec/storage.md
+ * rolled back and run again by the caller (./store.ts, spec/storage.md
  * "Concurrency on PostgreSQL").
  */
 import pg from 'pg';
-import type { AsyncSqlDriver, SqlParams, SqlRow } from '../execute/driver.js';
+import type { AsyncSqlDriver, SqlParams, SqlRow } from '../../store/driver.js';
 import { toPositional } from './params.js';
 import { PARSERS, parseVector, VECTOR_OID_QUERY } from './rows.js';
 
@@ -59,7 +59,7 @@ export class PgDriver implements AsyncSqlDriver {
       // Messages (NOTICEs such as "relation already exists, skipping") are not ours to print.
       await client.query(`SET client_min_messages TO warning`);
       if (options.schema) await driver.useSchema(options.schema);
-      // Vectors read back packed, as on SQLite (src/postgres/rows.ts).
+      // Vectors read back packed, as on SQLite (./rows.ts).
       const oid = (await client.query<{ oid: number | null }>(VECTOR_OID_QUERY)).rows[0]?.oid;
       if (oid) extra[oid] = parseVector;
     } catch (e) {

@@ -1,6 +1,6 @@
-/** The SQLite dialect (sql.js in Node and the browser). The only file that knows SQLite's SQL. */
-import type { Dialect } from '../dialect.js';
-import { AUDIT_COLUMNS, MEMORY_COLUMNS, type Column } from '../columns.js';
+/** The SQLite dialect (sql.js and better-sqlite3). SQLite's SQL lives in this folder (src/dialect/sqlite/) only. */
+import type { Dialect } from '../../store/dialect.js';
+import { AUDIT_COLUMNS, MEMORY_COLUMNS, type Column } from '../../store/columns.js';
 
 const columnDdl = (c: Column) => `${c.name} ${c.sqlType}${c.defaultSql !== undefined ? ` DEFAULT ${c.defaultSql}` : ''}`;
 

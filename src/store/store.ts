@@ -1,65 +1,28 @@
 /**
  * A Store: one database holding the `memory` table, the audit log and the engine's meta table,
  * reached through a driver (./driver.ts), synchronous (SQLite) or asynchronous (PostgreSQL), in
- * the dialect the driver speaks. Brackets scripts in transactions and answers the queries the
- * engine yields (./io.ts, the async seam). `openStore` gives an in-memory store on sql.js (Node
- * and the browser alike, exportable as bytes); store files use the native driver in
- * src/node/sqlite-file.ts; an asynchronous driver comes prepared: `new Store(driver, { dialect })`.
+ * the dialect the driver speaks (./dialect.ts). Brackets scripts in transactions and answers the
+ * queries the engine yields (./io.ts, the async seam). Stores are opened by the dialects: an
+ * in-memory one on sql.js by `openStore` (src/dialect/sqlite/store.ts; Node and the browser
+ * alike, exportable as bytes), a store file on the native driver (src/dialect/sqlite/native.ts),
+ * PostgreSQL by src/dialect/postgres/store.ts; a driver of one's own comes prepared:
+ * `new Store(driver, { dialect })`.
  */
-import type { SqlJsStatic } from 'sql.js';
-import type { Dialect, SqlStatement, SqlValue } from '../compile/dialect.js';
-import { sqlite } from '../compile/dialects/sqlite.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { SqlJsDriver } from '../sqlite/sqljs-driver.js';
-import { prepareStore, STORE_FORMAT, STORE_VERSION } from '../sqlite/open.js';
+import type { Dialect, SqlStatement, SqlValue } from './dialect.js';
 import { isAsyncDriver, type AnySqlDriver, type AsyncSqlDriver, type SqlDriver, type SqlParams, type SqlRow } from './driver.js';
 import * as io from './io.js';
 import { driveAsync, driveSync, type Io } from './io.js';
 import { ExtractiveSummarizer, NgramEmbedder, type AnyEmbedder, type Summarizer } from '../retrieve/text.js';
 
-/** Marks a database as a Text2Mem store, with its version (checked when a store is opened). */
-export { STORE_FORMAT, STORE_VERSION };
-export type { AnySqlDriver, AsyncSqlDriver, SqlDriver, SqlParams, SqlRow };
-
-export interface StoreOptions {
-  /** An initialised sql.js module; when absent it is loaded with `locateFile` / `wasmBinary`. */
-  readonly sqlJs?: SqlJsStatic;
-  /**
-   * Where the browser finds `sql-wasm.wasm`, e.g. `(f) => '/assets/' + f`. sql.js initialises
-   * once per page (or process): only the first load uses it.
-   */
-  readonly locateFile?: (file: string) => string;
-  readonly wasmBinary?: ArrayBuffer | Uint8Array;
-  /** The bytes of an existing store (an SQLite database file). */
-  readonly data?: Uint8Array;
-  /** The embedding model (default the offline `NgramEmbedder`); a remote one works through the async entry points only. */
-  readonly embedder?: AnyEmbedder;
-  readonly summarizer?: Summarizer;
-}
-
 export type OpenResult = { readonly ok: true; readonly store: Store } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
-let defaultModule: Promise<SqlJsStatic> | undefined;
-
-/**
- * sql.js, initialised. Imported on first use: a process whose stores are all native or PostgreSQL
- * (`t2m bench` on Node, store files) never loads it.
- */
-export function loadSqlJs(options: Pick<StoreOptions, 'sqlJs' | 'locateFile' | 'wasmBinary'> = {}): Promise<SqlJsStatic> {
-  if (options.sqlJs) return Promise.resolve(options.sqlJs);
-  if (options.locateFile || options.wasmBinary) {
-    return import('sql.js').then((m) => m.default({ locateFile: options.locateFile, wasmBinary: options.wasmBinary as ArrayBuffer | undefined }));
-  }
-  defaultModule ??= import('sql.js').then((m) => m.default());
-  return defaultModule;
-}
-
-/** What a Store is built with: text processing, and the SQL dialect of its driver (default SQLite). */
+/** What a Store is built with: text processing, and the SQL dialect its driver speaks. */
 export interface StoreParts {
   readonly embedder?: AnyEmbedder;
   readonly summarizer?: Summarizer;
-  /** The dialect the driver speaks; an asynchronous (PostgreSQL) driver comes with its own. */
-  readonly dialect?: Dialect;
+  /** The dialect the driver speaks (`sqlite` for the SQLite drivers; PostgreSQL's from `postgresDialectOf`). */
+  readonly dialect: Dialect;
 }
 
 /**
@@ -76,8 +39,8 @@ export class Store<D extends AnySqlDriver = SqlDriver> {
   /** Scripts on an asynchronous store run one after another (one connection, one transaction). */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly driver: D, options: StoreParts = {}) {
-    this.dialect = options.dialect ?? sqlite;
+  constructor(readonly driver: D, options: StoreParts) {
+    this.dialect = options.dialect;
     this.embedder = options.embedder ?? new NgramEmbedder();
     this.summarizer = options.summarizer ?? new ExtractiveSummarizer();
   }
@@ -193,50 +156,4 @@ export class Store<D extends AnySqlDriver = SqlDriver> {
 /** The message for a synchronous entry point called on a store whose driver is asynchronous. */
 export function asyncStoreMessage(location: string): string {
   return `the store ${location} has an asynchronous driver: use the engine's async entry points (runAsync, explainAsync, sweepAsync, undoAsync, auditLogAsync)`;
-}
-
-/** A file that was in WAL mode says so in bytes 18-19 (2, 2); as bytes in memory it is an ordinary rollback-journal database. */
-function withoutWal(data: Uint8Array): Uint8Array {
-  if (data.length < 100 || data[18] !== 2 || data[19] !== 2) return data;
-  const copy = data.slice();
-  copy[18] = 1;
-  copy[19] = 1;
-  return copy;
-}
-
-/** The bytes of a freshly prepared empty store, per sql.js module: a new store is a copy (no DDL to parse and run). */
-const emptyStores = new WeakMap<SqlJsStatic, Uint8Array>();
-
-function emptyStore(SQL: SqlJsStatic): Uint8Array {
-  let bytes = emptyStores.get(SQL);
-  if (!bytes) {
-    const driver = new SqlJsDriver(new SQL.Database(), () => new SQL.Database());
-    const problems = prepareStore(driver, sqlite, { integrity: 'none' });
-    if (problems.length) throw new Error(`internal: cannot prepare an empty store: ${problems[0].message}`);
-    bytes = driver.export();
-    driver.close();
-    emptyStores.set(SQL, bytes);
-  }
-  return bytes;
-}
-
-/** Opens an in-memory store on sql.js: empty, or from the bytes of a store file (checked, and migrated when older). */
-export async function openStore(options: StoreOptions = {}): Promise<OpenResult> {
-  const SQL = await loadSqlJs(options);
-  if (!options.data || options.data.length === 0) {
-    // A fresh store: a copy of the empty store this process prepared once (trusted bytes).
-    return { ok: true, store: new Store(new SqlJsDriver(new SQL.Database(emptyStore(SQL)), () => new SQL.Database()), options) };
-  }
-  let driver: SqlJsDriver;
-  try {
-    driver = new SqlJsDriver(new SQL.Database(options.data ? withoutWal(options.data) : undefined), () => new SQL.Database());
-  } catch (e) {
-    return { ok: false, diagnostics: [{ code: 'bad-store-file', severity: 'error', message: `cannot open the store: ${(e as Error).message}` }] };
-  }
-  const problems = prepareStore(driver, sqlite, { integrity: options.data && options.data.length > 0 ? 'quick' : 'none' });
-  if (problems.length) {
-    driver.close();
-    return { ok: false, diagnostics: problems };
-  }
-  return { ok: true, store: new Store(driver, options) };
 }

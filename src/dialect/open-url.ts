@@ -1,16 +1,19 @@
 /**
- * Opening a store by its name (src/node/store-url.ts): an SQLite file (better-sqlite3), an
+ * Opening a store by its name (read by src/store/url.ts): an SQLite file (better-sqlite3), an
  * in-memory SQLite store (sql.js), PGlite or a PostgreSQL server. What every `--db` and the Node
  * entry's `openStoreUrl` use. A store on PostgreSQL has an asynchronous driver: drive it with the
- * engine's async entry points (runAsync …), which take either kind.
+ * engine's async entry points (runAsync …), which take either kind. Node only (it reaches the
+ * native driver and the PostgreSQL clients): it stands above both dialects, imported by the Node
+ * entry (src/node.ts) and the CLI, never by src/store/ or the browser-safe entry.
  */
 import { existsSync } from 'node:fs';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { AnySqlDriver } from '../execute/driver.js';
-import { openStore, type Store, type StoreParts } from '../execute/store.js';
-import { isPostgresError, classifyPostgresError, openPostgresStore } from '../postgres/store.js';
-import { classify, isSqliteError, openStoreFile, type StoreFileOptions } from './sqlite-file.js';
-import { describeStoreUrl, isDiagnostic, parseStoreUrl, type StoreUrl } from './store-url.js';
+import type { AnySqlDriver } from '../store/driver.js';
+import type { Store, StoreParts } from '../store/store.js';
+import { describeStoreUrl, isDiagnostic, parseStoreUrl, type StoreUrl } from '../store/url.js';
+import { classifyPostgresError, isPostgresError, openPostgresStore } from './postgres/store.js';
+import { classify, isSqliteError, openStoreFile, type StoreFileOptions } from './sqlite/native.js';
+import { openStore } from './sqlite/store.js';
 
 export type AnyStore = Store<AnySqlDriver>;
 

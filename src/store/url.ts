@@ -10,6 +10,8 @@
  * | `postgres://user:pass@host:port/db?schema=name`, `postgresql://…` | a PostgreSQL server; `schema` (default `public`) holds the store's tables |
  *
  * Any other `scheme://` is refused with `bad-store-url` rather than taken for a file name.
+ * Reading a name imports nothing of Node or of a driver (the browser-safe entry may use it);
+ * opening the store it names is src/dialect/open-url.ts (Node only).
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 

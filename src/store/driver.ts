@@ -1,11 +1,11 @@
 /**
  * The seam between the Store and a database engine: a small synchronous driver. Two exist, both
- * SQLite: sql.js (src/sqlite/sqljs-driver.ts; in memory, the browser and `t2m run` without
- * `--db`, exportable as file bytes) and better-sqlite3 (src/node/sqlite-file.ts; Node only, a
+ * SQLite: sql.js (src/dialect/sqlite/sqljs-driver.ts; in memory, the browser and `t2m run`
+ * without `--db`, exportable as file bytes) and better-sqlite3 (src/dialect/sqlite/native.ts; Node only, a
  * store file written in place). Drivers cache prepared statements by SQL text. The PostgreSQL
- * drivers (PGlite, node-postgres; src/postgres/) implement `AsyncSqlDriver` below.
+ * drivers (PGlite, node-postgres; src/dialect/postgres/) implement `AsyncSqlDriver` below.
  */
-import type { SqlValue } from '../compile/dialect.js';
+import type { SqlValue } from './dialect.js';
 
 export type SqlRow = Record<string, SqlValue>;
 

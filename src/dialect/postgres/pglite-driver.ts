@@ -6,7 +6,7 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
-import type { AsyncSqlDriver, SqlParams, SqlRow } from '../execute/driver.js';
+import type { AsyncSqlDriver, SqlParams, SqlRow } from '../../store/driver.js';
 import { toPositional } from './params.js';
 import { PARSERS, parseVector, VECTOR_OID_QUERY } from './rows.js';
 
@@ -31,7 +31,7 @@ export class PgliteDriver implements AsyncSqlDriver {
       parsers: PARSERS,
     });
     await db.exec('CREATE EXTENSION IF NOT EXISTS vector');
-    // Vectors read back packed, as on SQLite (src/postgres/rows.ts).
+    // Vectors read back packed, as on SQLite (./rows.ts).
     const oid = (await db.query<{ oid: number | null }>(VECTOR_OID_QUERY)).rows[0]?.oid;
     if (oid) db.parsers[oid] = parseVector;
     const driver = new PgliteDriver(db, options.dataDir !== undefined ? `pglite:${options.dataDir}` : 'pglite:');

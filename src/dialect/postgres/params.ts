@@ -5,8 +5,8 @@
  * placeholders here. Quoted strings, quoted identifiers, dollar-quoted bodies, comments and `::`
  * casts are left alone.
  */
-import type { SqlValue } from '../compile/dialect.js';
-import type { SqlParams } from '../execute/driver.js';
+import type { SqlValue } from '../../store/dialect.js';
+import type { SqlParams } from '../../store/driver.js';
 
 export interface Positional {
   readonly sql: string;

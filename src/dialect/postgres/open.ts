@@ -1,21 +1,19 @@
 /**
  * Getting a PostgreSQL schema ready to be a store (PGlite or a server): the same rules as an
- * SQLite store file (src/sqlite/open.ts). In one transaction: an empty schema gets the tables;
+ * SQLite store file (src/dialect/sqlite/open.ts). In one transaction: an empty schema gets the tables;
  * a store is checked (a `memory` table with every column of its version, no trigger or rule
  * text2mem did not create: one could suppress audit entries), a newer store is refused, an older
  * one is migrated forward (missing columns added, engine objects re-created).
  */
-import { MEMORY_COLUMNS } from '../compile/columns.js';
-import type { Dialect } from '../compile/dialect.js';
-import { postgres, postgresVector } from '../compile/dialects/postgres.js';
-import type { Code, Diagnostic } from '../diagnostics/diagnostic.js';
-import type { AsyncSqlDriver } from '../execute/driver.js';
-import { driveAsync } from '../execute/io.js';
-import { markTokensVersion, retokenize } from '../retrieve/retokenize.js';
-import { STORE_FORMAT, STORE_VERSION } from '../sqlite/open.js';
+import { MEMORY_COLUMNS } from '../../store/columns.js';
+import type { Dialect } from '../../store/dialect.js';
+import { postgres, postgresVector } from './dialect.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { AsyncSqlDriver } from '../../store/driver.js';
+import { driveAsync } from '../../store/io.js';
+import { markTokensVersion, retokenize } from '../../retrieve/retokenize.js';
+import { fail, formatVersion, lacksColumns, needsMigration, STORE_FORMAT, STORE_VERSION, tooNew } from '../../store/format.js';
 
-const FORMAT = /^text2mem-store\/(\d+)$/;
-const fail = (code: Code, message: string): Diagnostic => ({ code, severity: 'error', message });
 
 export interface PreparePostgresOptions {
   /** Only read: no migration, no new tables. */
@@ -74,18 +72,16 @@ async function inspect(driver: AsyncSqlDriver, dialect: Dialect, write: boolean)
   if (tables.has('t2m_meta')) {
     const [row] = await driver.all(`SELECT value FROM t2m_meta WHERE key = 'format'`);
     if (row) {
-      const m = FORMAT.exec(String(row.value));
-      if (!m) return [fail('bad-store-file', `marked '${String(row.value)}', which is not a Text2Mem store format`)];
-      v = Number(m[1]);
+      const marked = formatVersion(row.value);
+      if (typeof marked !== 'number') return [marked];
+      v = marked;
     }
   }
-  if (v > STORE_VERSION) {
-    return [fail('store-too-new', `a store of format ${v}, written by a newer text2mem; this version reads formats up to ${STORE_VERSION}: upgrade text2mem to open it`)];
-  }
+  if (v > STORE_VERSION) return [tooNew(v)];
   const absent = MEMORY_COLUMNS.filter((c) => !cols.has(c.name));
   const missing = absent.filter((c) => c.since <= v).map((c) => c.name);
-  if (missing.length) return [fail('bad-store-file', `a schema whose 'memory' table lacks the columns ${missing.join(', ')}`)];
-  if (absent.length && !write) return [fail('store-needs-migration', `a store of format ${v}; this version writes format ${STORE_VERSION} and must add the columns ${absent.map((c) => c.name).join(', ')}: open it once writable to migrate it`)];
+  if (missing.length) return [lacksColumns('schema', missing)];
+  if (absent.length && !write) return [needsMigration(v, absent)];
   const foreign = await driver.all(
     `SELECT 'trigger ' || t.tgname || ' on ' || c.relname AS what FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
        WHERE NOT t.tgisinternal AND NOT (t.tgname = 'memory_search' AND c.relname = 'memory') AND c.relnamespace = current_schema()::regnamespace AND c.relname IN ('memory', 'audit_log', 't2m_meta', 't2m_seq')

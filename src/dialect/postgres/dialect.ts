@@ -6,8 +6,8 @@
  * would discard, and SQLite (and the benchmark's assertions) compare them as text — byte order,
  * which is what the "C" collation gives on any server whatever its locale. See spec/storage.md.
  */
-import type { Dialect, VectorCapability } from '../dialect.js';
-import { AUDIT_COLUMNS, MEMORY_COLUMNS, type Column } from '../columns.js';
+import type { Dialect, VectorCapability } from '../../store/dialect.js';
+import { AUDIT_COLUMNS, MEMORY_COLUMNS, type Column } from '../../store/columns.js';
 
 const sqlType = (c: Column, vectors = false): string => {
   switch (c.kind) {
