@@ -14,7 +14,7 @@ export { STORE_FORMAT, STORE_VERSION } from './store/format.js';
 export type { SqlDriver, AsyncSqlDriver, AnySqlDriver } from './store/driver.js';
 export { parseStoreUrl, describeStoreUrl, type StoreUrl } from './store/url.js';
 export { openStoreUrl, storeError, type AnyStore, type OpenStoreUrlOptions, type StoreUrlOpenResult } from './dialect/open-url.js';
-export { openPostgresStore, withSerializableRetry, type PostgresStore, type PostgresTarget } from './dialect/postgres/store.js';
+export { openPostgresStore, type PostgresStore, type PostgresTarget } from './dialect/postgres/store.js';
 export { PgliteDriver } from './dialect/postgres/pglite-driver.js';
 export { openAIEmbedder, type OpenAIEmbedderOptions } from './retrieve/embeddings.js';
 export { reindexStore, type ReindexOptions, type ReindexResult } from './execute/reindex.js';

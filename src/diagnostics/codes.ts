@@ -156,7 +156,7 @@ export const CODES = {
   'undo-already-done': error('engine', ENGINE, 'undo of an audit entry already undone'),
   'undo-unsupported': error('engine', ENGINE, 'undo of an audit entry without soft deletes'),
   'undo-nothing': error('engine', ENGINE, 'undo whose records are gone or already live'),
-  'store-is-async': error('engine', 'spec/storage.md#the-async-seam', 'a synchronous engine entry point (run, sweep, undo…) called on a store whose driver, or whose embedding model for a statement that embeds, is asynchronous (use runAsync, sweepAsync…)'),
+  'store-is-async': error('engine', 'spec/storage.md#the-async-seam', 'a store driven synchronously (Store.drive) whose driver, or whose embedding model for a statement that embeds, is asynchronous (run, sweep, undo… or a Session drive it asynchronously)'),
   // Typed facts, reads in time, retention and tenants (spec/checks.md#typed-facts, spec/semantics.md#typed-state).
   'fact-needs-subject': error('check', FACTS, 'an ATTRIBUTE (a fact) without a SUBJECT: a fact is keyed by (subject, attribute)'),
   'fact-needs-attribute': error('check', FACTS, 'VALID FROM, EPISODE or CONFIDENCE on an ENCODE that is not a fact (no ATTRIBUTE)'),

@@ -2,7 +2,7 @@
  * Opening a store by its name (read by src/store/url.ts): an SQLite file (better-sqlite3), an
  * in-memory SQLite store (sql.js), PGlite or a PostgreSQL server. What every `--db` and the Node
  * entry's `openStoreUrl` use. A store on PostgreSQL has an asynchronous driver: drive it with the
- * engine's async entry points (runAsync …), which take either kind. Node only (it reaches the
+ * engine's operations, which answer it with promises. Node only (it reaches the
  * native driver and the PostgreSQL clients): it stands above both dialects, imported by the Node
  * entry (src/node.ts) and the CLI, never by src/store/ or the browser-safe entry.
  */

@@ -9,7 +9,7 @@
  * every generator level a query passes through is resumed once per query.) Whoever holds the
  * driver answers them: `driveSync` at once, for the synchronous SQLite drivers
  * (sql.js, better-sqlite3: `run`, `sweep`… stay synchronous), `driveAsync` after an await, for
- * the asynchronous PostgreSQL drivers (`runAsync`, `sweepAsync`…). One engine code path serves
+ * the asynchronous PostgreSQL drivers (the same `run`, `sweep`…, answered with promises). One engine code path serves
  * both. Transactions go through the same seam (`begin`, `commit`, `rollback`, and savepoints as
  * `exec`); a failed query is thrown back into the generator at its `yield`, so its `finally`
  * blocks roll back exactly as synchronous code would. See spec/storage.md ("The async seam").
@@ -111,7 +111,7 @@ function embedWith(embedder: AnyEmbedder | undefined, texts: readonly string[], 
     return { ok: true, vectors: texts.map((t) => { const v = embedder.embed(t); return v instanceof Float32Array ? v : Float32Array.from(v); }) };
   }
   if (!canWait) {
-    return { ok: false, diagnostics: [diagnostic('store-is-async', `the store's embedding model ${embedder.model} is remote (answered asynchronously): use the engine's async entry points (runAsync, explainAsync)`)] };
+    return { ok: false, diagnostics: [diagnostic('store-is-async', `the store's embedding model ${embedder.model} is remote (answered asynchronously): drive the store asynchronously (run or a Session does)`)] };
   }
   return embedder.embedMany(texts).catch((e: unknown): EmbedResult => ({
     ok: false,

@@ -155,5 +155,5 @@ export class Store<D extends AnySqlDriver = SqlDriver> {
 
 /** The message for a synchronous entry point called on a store whose driver is asynchronous. */
 export function asyncStoreMessage(location: string): string {
-  return `the store ${location} has an asynchronous driver: use the engine's async entry points (runAsync, explainAsync, sweepAsync, undoAsync, auditLogAsync)`;
+  return `the store ${location} has an asynchronous driver: drive it asynchronously (run, explain, sweep, undo, auditLog or a Session answer it with promises)`;
 }

@@ -8,9 +8,9 @@
  * tag are there, every refused one's are not, and the locked and owner-only records never changed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../src/engine/index.js';
+import { Session } from '../../src/engine/index.js';
 import { textToIr } from '../../src/index.js';
-import { openPostgresStore, withSerializableRetry, type PostgresStore } from '../../src/dialect/postgres/store.js';
+import { openPostgresStore, type PostgresStore } from '../../src/dialect/postgres/store.js';
 import { freshDatabase, postgresBinaries, SKIP_REASON } from '../support/postgres.js';
 
 const hasServer = postgresBinaries() !== null;
@@ -30,7 +30,7 @@ async function open(url: string): Promise<PostgresStore> {
 async function script(store: PostgresStore, text: string, actor: string, onRetry?: () => void) {
   const { irs, diagnostics } = textToIr(text);
   expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  return withSerializableRetry(() => run(store, irs, { now: NOW, actor }), { onRetry });
+  return new Session(store, { now: NOW, actor, onRetry }).run(irs);
 }
 
 describe.skipIf(!hasServer)('concurrent clients on one PostgreSQL database', () => {

@@ -1,7 +1,8 @@
 /**
- * PostgreSQL stores (Node only): opening one on PGlite or a server, and running scripts on it
- * with the serialization retry spec/storage.md ("Concurrency on PostgreSQL") describes. The engine
- * is the same as on SQLite, driven through its asynchronous entry points (runAsync …).
+ * PostgreSQL stores (Node only): opening one on PGlite or a server. Scripts run on it through a
+ * Session, which reruns a transaction PostgreSQL aborted for a serialization failure
+ * (spec/storage.md, "Concurrency on PostgreSQL"; the dialect's `retryable`). The engine is the
+ * same as on SQLite; its operations answer a PostgreSQL store with promises.
  */
 import type { Code, Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { AsyncSqlDriver } from '../../store/driver.js';
@@ -96,30 +97,4 @@ export async function openOnDriver(driver: AsyncSqlDriver, options: PostgresStor
     return { ok: false, diagnostics: problems.map((d) => ({ ...d, message: `${driver.location} is ${d.message}` })) };
   }
   return { ok: true, store: new Store(driver, { ...options, dialect }) };
-}
-
-export interface RetryOptions {
-  /** Attempts in all (default 10). */
-  readonly attempts?: number;
-  /** Called before each rerun (tests count them). */
-  readonly onRetry?: (attempt: number, e: Error) => void;
-}
-
-/**
- * Runs `script` (one transaction: a runAsync, or a transactionIo driven to the end) and, when
- * PostgreSQL aborted it for a serialization failure or a deadlock, runs it again after a short
- * random back-off. Safe because the transaction was rolled back and a script is replayable (the
- * clock and the actor come from the caller). The last failure is rethrown.
- */
-export async function withSerializableRetry<T>(script: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
-  const attempts = options.attempts ?? 10;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await script();
-    } catch (e) {
-      if (!isRetryable(e) || attempt >= attempts) throw e;
-      options.onRetry?.(attempt, e as Error);
-      await new Promise((r) => setTimeout(r, Math.random() * 5 * 2 ** Math.min(attempt, 6)));
-    }
-  }
 }
