@@ -22,10 +22,10 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createStore, run } from '../src/engine/index.js';
-import { cjkBigrams, cjkCharNgrams, cjkUnigramsBigrams, NgramEmbedder, tokens, type CjkFeatures, type CjkSegmenter } from '../src/retrieve/text.js';
+import { cjkBigrams, cjkCharNgrams, cjkUnigramsBigrams, NgramEmbedder, tokens, type CjkFeatures, type CjkSegmenter } from '../src/text/text.js';
 import { run } from '../src/engine/index.js';
 import { createStore } from '../src/dialect/sqlite/store.js';
-import { cjkBigrams, cjkCharNgrams, cjkUnigramsBigrams, NgramEmbedder, tokens, type CjkFeatures, type CjkSegmenter } from '../src/retrieve/text.js';
+import { cjkBigrams, cjkCharNgrams, cjkUnigramsBigrams, NgramEmbedder, tokens, type CjkFeatures, type CjkSegmenter } from '../src/text/text.js';
 import { conversation, ZH } from './conversations.js';
 
 const arg = (name: string, fallback: number) => {

@@ -22,7 +22,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { createStore, loadSqlJs, run, type SqlDriver, type SqlStatement, type Store } from '../src/engine/index.js';
 import { openStoreFile } from '../src/dialect/sqlite/native.js';
-import { searchTextOf, type Embedder } from '../src/retrieve/text.js';
+import { searchTextOf, type Embedder } from '../src/text/text.js';
 import { run, type SqlDriver, type SqlStatement, type Store } from '../src/engine/index.js';
 import { createStore, loadSqlJs } from '../src/dialect/sqlite/store.js';
 import { NOW, encodeIr, filter, rng } from './workload.js';

@@ -10,7 +10,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { KeywordIndex } from '../src/retrieve/keywords.js';
-import { tokens } from '../src/retrieve/text.js';
+import { tokens } from '../src/text/text.js';
 import { alternateAB, rng, searchCorpus } from './workload.js';
 
 const other = process.env.T2M_KEYWORDS_B;

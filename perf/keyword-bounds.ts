@@ -9,7 +9,7 @@
  */
 import { KeywordIndex } from '../src/retrieve/keywords.js';
 import { BM25 } from '../src/compile/index.js';
-import { tokens } from '../src/retrieve/text.js';
+import { tokens } from '../src/text/text.js';
 import { rng, searchCorpus } from './workload.js';
 
 const SIZE = 100_000;

@@ -20,7 +20,7 @@ import { postgres } from '../src/dialect/postgres/dialect.js';
 import { runAsync } from '../src/engine/index.js';
 import type { AsyncSqlDriver } from '../src/store/driver.js';
 import { Store } from '../src/store/store.js';
-import { NgramEmbedder } from '../src/retrieve/text.js';
+import { NgramEmbedder } from '../src/text/text.js';
 import { PgliteDriver } from '../src/dialect/postgres/pglite-driver.js';
 import { preparePostgresStore } from '../src/dialect/postgres/open.js';
 import { openOnDriver } from '../src/dialect/postgres/store.js';

@@ -9,7 +9,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { NgramEmbedder } from '../src/retrieve/text.js';
+import { NgramEmbedder } from '../src/text/text.js';
 import { VectorIndex } from '../src/retrieve/vectors.js';
 import { alternateAB, rng, searchCorpus } from './workload.js';
 

@@ -18,6 +18,6 @@ export { openPostgresStore, type PostgresStore, type PostgresTarget } from './di
 export { PgliteDriver } from './dialect/postgres/pglite-driver.js';
 export { openAIEmbedder, type OpenAIEmbedderOptions } from './retrieve/embeddings.js';
 export { reindexStore, type ReindexOptions, type ReindexResult } from './execute/reindex.js';
-export type { AnyEmbedder, EmbedResult, RemoteEmbedder } from './retrieve/text.js';
+export type { AnyEmbedder, EmbedResult, RemoteEmbedder } from './text/text.js';
 export { PgDriver } from './dialect/postgres/pg-driver.js';
 export { postgres as postgresDialect } from './dialect/postgres/dialect.js';

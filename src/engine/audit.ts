@@ -31,7 +31,7 @@ export interface AuditRecord {
 
 
 
-/** `auditLog` as queries (src/execute/io.ts). */
+/** `auditLog` as queries (src/store/io.ts). */
 export function* auditLogIo(store: Store<AnySqlDriver>, id?: number, tenant: string = DEFAULT_TENANT): Io<AuditRecord[]> {
   return (yield* ioAll(...stmt(compileAuditSelect(store.dialect, tenant, id)))).map((r) => auditImages(r)).map(({ r, ir, before, after }) => ({
     id: Number(r.id),
@@ -73,7 +73,7 @@ export interface UndoOptions {
 }
 
 
-/** `undo` as queries (src/execute/io.ts). */
+/** `undo` as queries (src/store/io.ts). */
 export function* undoIo(store: Store<AnySqlDriver>, auditId: number, options: UndoOptions = {}): Io<UndoResult> {
   const tenant = options.tenant ?? DEFAULT_TENANT;
   const fail = (code: Code, message: string): UndoResult => ({ ok: false, diagnostics: [diagnostic(code, message)] });

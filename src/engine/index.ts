@@ -20,6 +20,6 @@ export {
   utilitySelector, similaritySelector, utilityScore, feedbackValues, confidence, UTILITY_PRIOR, UTILITY_WEIGHT, UTILITY_CONFIDENCE_HALF,
   type Selector, type SelectorInput, type SelectorChoice, type Candidate, type ExperienceReport, type CandidateReport,
 } from '../experience/experience.js';
-export { HashEmbedder, NgramEmbedder, ExtractiveSummarizer, type Embedder, type Summarizer } from '../retrieve/text.js';
+export { HashEmbedder, NgramEmbedder, ExtractiveSummarizer, type Embedder, type Summarizer } from '../text/text.js';
 export type { ScoreExplanation } from '../retrieve/search.js';
 export type { SqlStatement } from '../compile/index.js';

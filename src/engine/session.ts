@@ -6,7 +6,7 @@
  * and the script in the same one), and the rerun of a transaction PostgreSQL aborted for a
  * serialization failure.
  *
- * Each operation is one generator of queries (src/execute/io.ts) driven by the store: at once on a
+ * Each operation is one generator of queries (src/store/io.ts) driven by the store: at once on a
  * synchronous driver (SQLite: sql.js, better-sqlite3), so the result comes back as a value; after
  * an await on an asynchronous one (PostgreSQL), or when the store's embedding model is remote, so
  * the result comes back as a promise (`Outcome`). `await` works on both.
@@ -16,7 +16,7 @@ import type { CheckedScript } from '../pipeline.js';
 import { isAsyncDriver, type AnySqlDriver, type AsyncSqlDriver } from '../store/driver.js';
 import type { Io } from '../store/io.js';
 import type { Store } from '../store/store.js';
-import { isRemoteEmbedder } from '../retrieve/text.js';
+import { isRemoteEmbedder } from '../text/text.js';
 import { auditLogIo, undoIo, type AuditRecord, type UndoOptions, type UndoResult } from './audit.js';
 import { DEFAULT_TENANT } from './caller.js';
 import { prepareScript, scriptIo, type RunOptions, type RunResult } from './script.js';
@@ -64,7 +64,7 @@ export class Session<D extends AnySqlDriver = AnySqlDriver> {
   }
 
   /**
-   * `run` as queries (src/execute/io.ts), for a caller that drives several scripts inside a
+   * `run` as queries (src/store/io.ts), for a caller that drives several scripts inside a
    * transaction of its own (the benchmark runs each statement as a script inside a sample's).
    */
   *runIo(input: CheckedScript | readonly unknown[], script: ScriptOptions = {}): Io<SessionRunResult> {

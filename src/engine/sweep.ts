@@ -12,7 +12,7 @@ import type { Change } from '../execute/rows.js';
 import { effectsOf, lockRefusal } from '../execute/governance.js';
 import { all as ioAll, run as ioRun, type Io } from '../store/io.js';
 import type { Store } from '../store/store.js';
-import { searchTextOf } from '../retrieve/text.js';
+import { searchTextOf } from '../text/text.js';
 import { clock, DEFAULT_TENANT, stmt, tenantProblem } from './caller.js';
 
 /** An image without the columns the engine derives (search tokens, packed vectors): the audit log keeps what was written. */
@@ -31,7 +31,7 @@ export const ANONYMIZED_TEXT = '[anonymized]';
 
 
 
-/** `sweep` as queries (src/execute/io.ts). */
+/** `sweep` as queries (src/store/io.ts). */
 export function* sweepIo(store: Store<AnySqlDriver>, now: Date | string = new Date(), actor = 'system:sweep', tenant: string = DEFAULT_TENANT): Io<SweepResult | { diagnostics: Diagnostic[] }> {
   const at = clock(now);
   if (!(at instanceof Date)) return { diagnostics: [at] };

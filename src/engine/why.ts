@@ -47,7 +47,7 @@ const str = (v: unknown): string | null => (v === null || v === undefined ? null
 
 
 
-/** `why` as queries (src/execute/io.ts). */
+/** `why` as queries (src/store/io.ts). */
 export function* whyIo(store: Store<AnySqlDriver>, id: number, options: { tenant?: string } = {}): Io<WhyResult | { ok: false; diagnostics: Diagnostic[] }> {
   const tenant = options.tenant ?? DEFAULT_TENANT;
   const badTenant = tenantProblem(tenant);

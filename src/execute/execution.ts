@@ -15,7 +15,7 @@ import type { Operation, TargetedOperation } from '../lower/operation.js';
 import { noteKeywordWrite } from '../retrieve/keywords.js';
 import type { Io as RetrievalIo } from '../retrieve/seam.js';
 import { searchTarget, type ScoreExplanation } from '../retrieve/search.js';
-import { SEARCHED_FIELDS, searchTextOf, type EmbedResult } from '../retrieve/text.js';
+import { SEARCHED_FIELDS, searchTextOf, type EmbedResult } from '../text/text.js';
 import { noteVectorWrite } from '../retrieve/vectors.js';
 import type { AnySqlDriver, SqlRow } from '../store/driver.js';
 import { canRead, effectsOf, lockActive, lockRefusal, nonAdditive, writeRefusal } from './governance.js';

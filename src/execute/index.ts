@@ -14,7 +14,7 @@ import { compileAuditInsertRows, compileInsertRows, MEMORY_INSERT_WIDTH, type Au
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { EncodeOp, Operation } from '../lower/operation.js';
 import type { Selector } from '../experience/experience.js';
-import type { EmbedResult } from '../retrieve/text.js';
+import type { EmbedResult } from '../text/text.js';
 import { auditRecord, withAudit } from './audit.js';
 import type { AnySqlDriver, SqlRow } from '../store/driver.js';
 import { Execution } from './execution.js';

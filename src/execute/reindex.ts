@@ -9,7 +9,7 @@ import { diagnostic } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { forgetKeywordIndex } from '../retrieve/keywords.js';
 import { TOKENS_META_KEY } from '../retrieve/retokenize.js';
-import { isRemoteEmbedder, searchedText, searchTextOf, TOKENS_VERSION, type AnyEmbedder, type EmbedResult } from '../retrieve/text.js';
+import { isRemoteEmbedder, searchedText, searchTextOf, TOKENS_VERSION, type AnyEmbedder, type EmbedResult } from '../text/text.js';
 import { forgetVectorIndex } from '../retrieve/vectors.js';
 import type { AnySqlDriver } from '../store/driver.js';
 import { all, run } from '../store/io.js';

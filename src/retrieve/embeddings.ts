@@ -7,9 +7,9 @@
  * or with the offline default (spec/retrieval.md).
  */
 import { diagnostic, type Code } from '../diagnostics/codes.js';
-import type { EmbedResult, RemoteEmbedder } from './text.js';
+import type { EmbedResult, RemoteEmbedder } from '../text/text.js';
 
-export type { EmbedResult, RemoteEmbedder } from './text.js';
+export type { EmbedResult, RemoteEmbedder } from '../text/text.js';
 
 export interface OpenAIEmbedderOptions {
   /** e.g. `https://api.openai.com/v1`, `http://127.0.0.1:11434/v1` (Ollama), `http://127.0.0.1:8080/v1` (llama.cpp). */

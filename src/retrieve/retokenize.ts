@@ -10,7 +10,7 @@
 import type { Dialect } from '../store/dialect.js';
 import { compileGetMeta, compileSearchSources, compileSetMeta, compileSetSearchText } from '../compile/meta.js';
 import type { Io, SqlRows } from './seam.js';
-import { searchTextOf, TOKENS_VERSION } from './text.js';
+import { searchTextOf, TOKENS_VERSION } from '../text/text.js';
 
 export const TOKENS_META_KEY = 'tokens';
 

@@ -1,5 +1,5 @@
 /**
- * What retrieval asks of the engine's async seam (src/execute/io.ts): reads, writes and
+ * What retrieval asks of the engine's async seam (src/store/io.ts): reads, writes and
  * embeddings, yielded as queries and answered by whoever holds the driver. Declared here as the
  * subset retrieval uses, so that retrieval (and experience memory) sit below the engine: every
  * query here is one of the seam's, and a generator of them runs wherever the engine's do.
@@ -23,7 +23,7 @@ export type SqlRows = Record<string, SqlValue>[];
 /** A memory record as read from the store (decoded), with its id. */
 export type Row = Record<string, unknown> & { id: number };
 
-/** The store an index or a search belongs to, as retrieval sees it (src/execute/store.ts's Store is one). */
+/** The store an index or a search belongs to, as retrieval sees it (src/store/store.ts's Store is one). */
 export interface SearchStore {
   readonly dialect: Dialect;
   readonly embedder: { readonly model: string };

@@ -19,7 +19,7 @@ import type { Selection } from '../lower/operation.js';
 import type { Code } from '../diagnostics/codes.js';
 import { keywordIndex } from './keywords.js';
 import type { Io, Row, SearchStore } from './seam.js';
-import { tokens, type EmbedResult } from './text.js';
+import { tokens, type EmbedResult } from '../text/text.js';
 import { indexVersion, vectorIndex, type Scored } from './vectors.js';
 
 /** Why a search result ranks where it does. `null`: the ranker did not find the record among its candidates. */

@@ -15,7 +15,7 @@ import type { Column } from './columns.js';
  * `memory.demote_reason`, experience memory (level, episode_id, utility), and retrieval — the
  * `search_text` and `embedding_f32` columns, the keyword index (memory_term,
  * memory_search_stats) and its triggers (spec/retrieval.md); 4: the keyword index is in memory
- * (src/execute/keywords.ts): the `memory_term` postings and their triggers are dropped, and the
+ * (src/retrieve/keywords.ts): the `memory_term` postings and their triggers are dropped, and the
  * `memory_index_*` triggers keep the statistics and move the index counter on every write of a
  * record's tokens, vector or liveness.
  */

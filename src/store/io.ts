@@ -22,7 +22,7 @@
 import { diagnostic } from '../diagnostics/codes.js';
 import type { AnySqlDriver, AsyncSqlDriver, SqlDriver, SqlParams, SqlRow } from './driver.js';
 import { isAsyncDriver } from './driver.js';
-import { isRemoteEmbedder, type AnyEmbedder, type EmbedResult } from '../retrieve/text.js';
+import { isRemoteEmbedder, type AnyEmbedder, type EmbedResult } from '../text/text.js';
 
 /** One request the engine makes of its driver. */
 export type Query =

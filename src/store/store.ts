@@ -13,7 +13,7 @@ import type { Dialect, SqlStatement, SqlValue } from './dialect.js';
 import { isAsyncDriver, type AnySqlDriver, type AsyncSqlDriver, type SqlDriver, type SqlParams, type SqlRow } from './driver.js';
 import * as io from './io.js';
 import { driveAsync, driveSync, type Io } from './io.js';
-import { ExtractiveSummarizer, NgramEmbedder, type AnyEmbedder, type Summarizer } from '../retrieve/text.js';
+import { ExtractiveSummarizer, NgramEmbedder, type AnyEmbedder, type Summarizer } from '../text/text.js';
 
 export type OpenResult = { readonly ok: true; readonly store: Store } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 

@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { auditLog, run, undo, why, type RunOptions, type RunResult, type Store } from '../../src/engine/index.js';
-import { NgramEmbedder, type EmbedResult } from '../../src/retrieve/text.js';
+import { NgramEmbedder, type EmbedResult } from '../../src/text/text.js';
 import { ENCODE_CHUNK } from '../../src/execute/index.js';
 import { freshStore, NOW } from './harness.js';
 import { rng } from '../../perf/workload.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { run, type Store } from '../../src/engine/index.js';
 import { compileSetSearchText } from '../../src/compile/meta.js';
 import { reindexStore } from '../../src/execute/reindex.js';
-import { cjkBigrams, searchedText, searchTextOf, tokens, TOKENS_VERSION } from '../../src/retrieve/text.js';
+import { cjkBigrams, searchedText, searchTextOf, tokens, TOKENS_VERSION } from '../../src/text/text.js';
 import { encode, freshStore, NOW, op, reopen, rows, runOk } from '../engine/harness.js';
 import { keywordIndex } from '../../src/retrieve/keywords.js';
 import { expectIndexExact, expectMemoryIndexExact } from '../support/keyword-index.js';

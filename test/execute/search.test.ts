@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { run, sweep, undo, auditLog, type Store } from '../../src/engine/index.js';
 import { KeywordIndex } from '../../src/retrieve/keywords.js';
 import { expectIndexExact, expectMemoryIndexExact } from '../support/keyword-index.js';
-import { searchTextOf, type Embedder } from '../../src/retrieve/text.js';
+import { searchTextOf, type Embedder } from '../../src/text/text.js';
 import { encode, freshStore, op, rows, runOk } from '../engine/harness.js';
 
 const search = (query: string, extra: Record<string, unknown> = {}, args: Record<string, unknown> = { include: ['id', 'text'] }) =>

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { stemmer } from 'stemmer';
-import { NgramEmbedder, STOPWORDS, searchedText, searchTextOf, tokens } from '../../src/retrieve/text.js';
+import { NgramEmbedder, STOPWORDS, searchedText, searchTextOf, tokens } from '../../src/text/text.js';
 import { WORDS, rng } from '../../perf/workload.js';
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/;

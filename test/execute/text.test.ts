@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   cjkBigrams, cosine, countTokens, ExtractiveSummarizer, HashEmbedder, keywordOverlap, NgramEmbedder, splitChunks, splitSections, splitSentences, tokens, truncateTokens,
-} from '../../src/retrieve/text.js';
+} from '../../src/text/text.js';
 
 describe('text processing', () => {
   it('tokenises words (stemmed, no stopwords) and CJK characters and bigrams', () => {

@@ -13,7 +13,7 @@ import { postgres, postgresVector } from '../../src/dialect/postgres/dialect.js'
 import { run, Store, undo, type AsyncSqlDriver } from '../../src/engine/index.js';
 import { openAIEmbedder } from '../../src/retrieve/embeddings.js';
 import { reindexStore } from '../../src/execute/reindex.js';
-import { NgramEmbedder } from '../../src/retrieve/text.js';
+import { NgramEmbedder } from '../../src/text/text.js';
 import { preparePostgresStore } from '../../src/dialect/postgres/open.js';
 import { PgliteDriver } from '../../src/dialect/postgres/pglite-driver.js';
 import { openOnDriver, openPostgresStore, type PostgresStore } from '../../src/dialect/postgres/store.js';

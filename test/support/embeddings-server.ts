@@ -7,7 +7,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NgramEmbedder } from '../../src/retrieve/text.js';
+import { NgramEmbedder } from '../../src/text/text.js';
 
 export interface EmbeddingsServer {
   /** e.g. `http://127.0.0.1:PORT/v1` */

@@ -7,7 +7,7 @@
  */
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { markTokensVersion, retokenize } from '../../retrieve/retokenize.js';
-import { searchTextOf } from '../../retrieve/text.js';
+import { searchTextOf } from '../../text/text.js';
 import { AUDIT_COLUMNS, MEMORY_COLUMNS } from '../../store/columns.js';
 import type { Dialect } from '../../store/dialect.js';
 import type { SqlDriver } from '../../store/driver.js';

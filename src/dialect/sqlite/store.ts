@@ -4,7 +4,7 @@
  * files on disk are src/dialect/sqlite/native.ts (Node only).
  */
 import type { SqlJsStatic } from 'sql.js';
-import type { AnyEmbedder, Summarizer } from '../../retrieve/text.js';
+import type { AnyEmbedder, Summarizer } from '../../text/text.js';
 import { Store, type OpenResult, type StoreParts } from '../../store/store.js';
 import { sqlite } from './dialect.js';
 import { prepareStore } from './open.js';

@@ -4,7 +4,7 @@
  */
 import { episodeSource, turnPiece } from '../../experience/experience.js';
 import type { SplitOp } from '../../lower/operation.js';
-import { splitChunks, splitInto, splitSections, splitSentences } from '../../retrieve/text.js';
+import { splitChunks, splitInto, splitSections, splitSentences } from '../../text/text.js';
 import type { Execution } from '../execution.js';
 import type { Io } from '../../store/io.js';
 import { asIds, pick, type Row } from '../rows.js';

@@ -10,7 +10,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 /**
  * Turns text into a vector, at once: the offline embedders here, usable by every entry point. A
  * model reached over the network is a `RemoteEmbedder` (src/retrieve/embeddings.ts). The engine
- * asks for embeddings through its seam (an `embed` request, src/execute/io.ts), so a store may have
+ * asks for embeddings through its seam (an `embed` request, src/store/io.ts), so a store may have
  * either; a remote one works through the asynchronous entry points (runAsync …). Vectors of
  * different `model`s are never compared.
  */
