@@ -3,7 +3,7 @@
  * See ARCHITECTURE.md for what each stage takes and produces.
  */
 export * from './diagnostics/diagnostic.js';
-export { CODES, diagnostic, isCode, type CodeInfo, type CodeStage } from './diagnostics/codes.js';
+export { CODES, isCode, type CodeInfo, type CodeStage } from './diagnostics/codes.js';
 export { formatDiagnostic, formatDiagnostics, codeFrame } from './diagnostics/codeFrame.js';
 export type { SourceMap } from './diagnostics/sourceMap.js';
 export * from './ir/schema.js';

@@ -5,7 +5,7 @@
  * Node import, so browsers can use it. HTTP errors, bodies that are not completions, network
  * failures and timeouts come back as diagnostics (spec/planning.md#provider-diagnostics).
  */
-import { diagnostic } from '../diagnostics/codes.js';
+import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { ChatMessage, ChatProvider, CompleteOptions, Completion } from './provider.js';
 
 export interface OpenAIOptions {

@@ -14,7 +14,7 @@
  */
 import * as z from 'zod';
 import type { Policy } from '../check/index.js';
-import { diagnostic } from '../diagnostics/codes.js';
+import { diagnostic } from '../diagnostics/diagnostic.js';
 import { formatDiagnostics } from '../diagnostics/codeFrame.js';
 import { type Diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
 import type { SourceMap } from '../diagnostics/sourceMap.js';

@@ -6,7 +6,7 @@
  * (one model call per two-stage retrieval, in order: a choice may change what later statements
  * see), and the script then runs once, for real, with every choice known.
  */
-import { diagnostic } from '../diagnostics/codes.js';
+import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import {
   explain, run, utilitySelector, type RunOptions, type RunResult, type Selector, type SelectorChoice, type SelectorInput, type Store,

@@ -7,7 +7,8 @@
  * One code per invariant: the checker (before a run) and the engine (while running) report the
  * same violation with the same code.
  */
-import type { Diagnostic, Severity } from './diagnostic.js';
+/** How bad a diagnostic is. */
+export type Severity = 'error' | 'warning' | 'info';
 
 /** The stage that reports a code first (later stages may report it too, e.g. the engine's own checks). */
 export type CodeStage = 'syntax' | 'convert' | 'dataset' | 'validate' | 'check' | 'lower' | 'execute' | 'engine' | 'agent';
@@ -184,10 +185,6 @@ export function isCode(code: string): code is Code {
   return Object.hasOwn(CODES, code);
 }
 
-/** A diagnostic with its code's default severity (unless `extra` gives one). */
-export function diagnostic(code: Code, message: string, extra: Partial<Omit<Diagnostic, 'code' | 'message'>> = {}): Diagnostic {
-  return { code, severity: CODES[code].severity, message, ...extra };
-}
 
 /**
  * The registry as a markdown table (for spec/checks.md, "Diagnostic codes"; written by

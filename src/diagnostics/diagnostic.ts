@@ -2,9 +2,9 @@
  * The one diagnostic type of the toolchain. Parser, converter, checker, engine, CLI and editor
  * services all report user mistakes as Diagnostics; exceptions are for broken internal invariants.
  */
-import type { Code } from './codes.js';
+import { CODES, type Code, type Severity } from './codes.js';
 
-export type { Code };
+export type { Code, Severity };
 
 /** A point in source text. `line` and `column` are 1-based, `offset` is a 0-based UTF-16 index. */
 export interface Position {
@@ -19,7 +19,6 @@ export interface Range {
   readonly end: Position;
 }
 
-export type Severity = 'error' | 'warning' | 'info';
 
 export interface TextEdit {
   readonly range: Range;
@@ -53,6 +52,11 @@ export interface Diagnostic {
   readonly statement?: number;
   readonly related?: readonly RelatedInformation[];
   readonly fix?: Fix;
+}
+
+/** A diagnostic with its code's default severity (unless `extra` gives one). */
+export function diagnostic(code: Code, message: string, extra: Partial<Omit<Diagnostic, 'code' | 'message'>> = {}): Diagnostic {
+  return { code, severity: CODES[code].severity, message, ...extra };
 }
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {

@@ -3,7 +3,8 @@
  * feedback entry's rewards), itself a write with its own entry.
  */
 import { compileAuditInsert, compileAuditLastId, compileAuditMarkUndone, compileAuditSelect, compileSelectByIds, compileUpdateById, decodeRow } from '../compile/index.js';
-import { diagnostic, type Code } from '../diagnostics/codes.js';
+import { type Code } from '../diagnostics/codes.js';
+import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { formatUtc } from '../lower/index.js';
 import type { AnySqlDriver } from '../store/driver.js';

@@ -2,7 +2,7 @@
  * What the caller gives every engine operation, read the same way by each: the clock (a trusted
  * caller's `now`, or the real time), the tenant, and where a statement's diagnostics point.
  */
-import { diagnostic } from '../diagnostics/codes.js';
+import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { resolveRange, type SourceMap } from '../diagnostics/sourceMap.js';
 import { DEFAULT_TENANT } from '../store/columns.js';

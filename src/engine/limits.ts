@@ -5,7 +5,7 @@
  * with `limit-exceeded` before anything runs, a read over the third returns the first rows with a
  * `truncated` warning.
  */
-import { diagnostic } from '../diagnostics/codes.js';
+import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { DEFAULT_MAX_TEXT_LENGTH } from '../language/limits.js';
 

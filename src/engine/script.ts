@@ -3,7 +3,7 @@
  * made before anything runs (`prepareScript`), then each statement lowered against the clock,
  * compiled and executed in order, references (`$n`) resolved to the ids earlier statements bound.
  */
-import { diagnostic } from '../diagnostics/codes.js';
+import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { IR } from '../ir/schema.js';
 import { refsOf } from '../ir/refs.js';

@@ -4,7 +4,7 @@
  * tenant only (an id of another tenant is `why-not-found`, as if it did not exist).
  */
 import { compileSelectByIds, decodeRow } from '../compile/index.js';
-import { diagnostic } from '../diagnostics/codes.js';
+import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AnySqlDriver } from '../store/driver.js';
 import { all as ioAll, type Io } from '../store/io.js';

@@ -9,7 +9,8 @@ import {
   type SqlStatement,
 } from '../compile/index.js';
 import { DERIVED_COLUMNS } from '../store/columns.js';
-import { diagnostic, type Code } from '../diagnostics/codes.js';
+import { type Code } from '../diagnostics/codes.js';
+import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Operation, TargetedOperation } from '../lower/operation.js';
 import { noteKeywordWrite } from '../retrieve/keywords.js';

@@ -5,7 +5,7 @@
 import { DEFAULT_TENANT } from '../store/columns.js';
 import { compileUpdateById, decodeRow } from '../compile/index.js';
 import { compileSetMeta } from '../compile/meta.js';
-import { diagnostic } from '../diagnostics/codes.js';
+import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { forgetKeywordIndex } from '../retrieve/keywords.js';
 import { TOKENS_META_KEY } from '../retrieve/retokenize.js';

@@ -6,7 +6,8 @@
  * as diagnostics, never thrown. `reindexStore` (src/execute/reindex.ts) re-embeds a store with it
  * or with the offline default (spec/retrieval.md).
  */
-import { diagnostic, type Code } from '../diagnostics/codes.js';
+import { type Code } from '../diagnostics/codes.js';
+import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { EmbedResult, RemoteEmbedder } from '../text/text.js';
 
 export type { EmbedResult, RemoteEmbedder } from '../text/text.js';

@@ -19,7 +19,7 @@
  * cannot wait, answers with a `store-is-async` diagnostic. An embedder's failure is an answer
  * (`ok: false` with diagnostics), never an exception: the engine refuses the statement.
  */
-import { diagnostic } from '../diagnostics/codes.js';
+import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { AnySqlDriver, AsyncSqlDriver, SqlDriver, SqlParams, SqlRow } from './driver.js';
 import { isAsyncDriver } from './driver.js';
 import { isRemoteEmbedder, type AnyEmbedder, type EmbedResult } from '../text/text.js';

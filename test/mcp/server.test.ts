@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { diagnostic } from '../../src/diagnostics/codes.js';
+import { diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { type Store } from '../../src/engine/index.js';
 import { createStore } from '../../src/dialect/sqlite/store.js';
 import { createMcpServer, type McpServerOptions, retrieveIr } from '../../src/mcp/server.js';
