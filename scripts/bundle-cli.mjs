@@ -18,7 +18,7 @@
 // default `skipValidations` (its documented production set-up), failing if that default moved.
 // Usage: node scripts/bundle-cli.mjs [--no-warm-up] (part of `npm run build`; `prepare` runs it on `npm install`).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,6 +95,8 @@ for (const file of ['main.cjs', 't2m.js']) {
 // t2m.js is CommonJS too (the package is "type": "module"; this file scopes dist/cli): node then
 // runs it without starting its ES module loader, which loads some 20 more of its own modules.
 writeFileSync(join(outdir, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
+// esbuild writes files without the executable bit: `npx t2m` in a clone runs the file itself.
+chmodSync(join(outdir, 't2m.js'), 0o755);
 
 // The warm-up run that writes the code cache: every operation of the benchmark, a few samples each.
 const samples = join(root, 'fixtures/upstream/benchmark/text2mem-bench-v2.en.jsonl');
