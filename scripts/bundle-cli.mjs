@@ -12,10 +12,10 @@
 // their .wasm next to themselves), pg and better-sqlite3's native addon stay external. zod is imported as a namespace
 // (`import * as z`), so only the zod the code names is kept: its locales and unused schema kinds
 // are dropped (test/cli/startup.test.ts).
-// Chevrotain's grammar and lexer validations (ambiguity, left recursion, token patterns) take
-// about a third of the CLI's start; the sources build the grammar with them on, so every test
-// (and the library in dist/src) validates it, and the bundle turns them off by flipping Chevrotain's
-// default `skipValidations` (its documented production set-up), failing if that default moved.
+// Chevrotain's grammar validations (ambiguity, left recursion) cost over 10% of a `t2m check`'s
+// cold start (`npm run perf -- startup`): the sources build the grammar with them on, so every
+// test (and the library in dist/src) validates it; the bundle defines the constant the parser's
+// public `skipValidations` option reads (grammar/parser.ts), its documented production set-up.
 // Usage: node scripts/bundle-cli.mjs [--no-warm-up] (part of `npm run build`; `prepare` runs it on `npm install`).
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,27 +23,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-
-/** Chevrotain files whose `skipValidations: false` default the bundle flips. */
-const SKIP_VALIDATIONS = [/chevrotain[\\/]lib[\\/]src[\\/]parse[\\/]parser[\\/]parser\.js$/, /chevrotain[\\/]lib[\\/]src[\\/]scan[\\/]lexer_public\.js$/];
-const skipGrammarValidations = {
-  name: 'skip-grammar-validations',
-  setup(b) {
-    const patched = new Set();
-    b.onLoad({ filter: /chevrotain[\\/]lib[\\/]src[\\/].*\.js$/ }, (args) => {
-      const which = SKIP_VALIDATIONS.findIndex((re) => re.test(args.path));
-      if (which < 0) return undefined;
-      const text = readFileSync(args.path, 'utf8');
-      const from = '    skipValidations: false,\n';
-      if (text.split(from).length !== 2) throw new Error(`${args.path}: expected one '${from.trim()}' default to flip`);
-      patched.add(which);
-      return { contents: text.replace(from, '    skipValidations: true,\n'), loader: 'js' };
-    });
-    b.onEnd((result) => {
-      if (!result.errors.length && patched.size !== SKIP_VALIDATIONS.length) throw new Error('chevrotain: the parser and lexer defaults were not both found');
-    });
-  },
-};
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'dist/cli');
@@ -73,9 +52,8 @@ await build({
   // import() of those becomes require(): a vm.Script (src/cli/code-cache.ts) has no module loader for import().
   supported: { 'dynamic-import': false },
   // The sources are ES modules: import.meta.url is the bundle's own file URL.
-  define: { 'import.meta.url': '__t2mUrl' },
+  define: { 'import.meta.url': '__t2mUrl', 'globalThis.T2M_SKIP_GRAMMAR_VALIDATIONS': 'true' },
   banner: { js: "var __t2mUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [skipGrammarValidations],
 });
 await build({
   ...common,
