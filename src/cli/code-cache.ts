@@ -12,14 +12,12 @@
  * best effort and atomic (a temporary file renamed). An install directory may be read-only (a
  * global install by another user): the cache then goes to the user's cache directory
  * (`$XDG_CACHE_HOME/text2mem/`, else `~/.cache/text2mem/`, one file per bundle path; see
- * `userCacheFile`). `T2M_CODE_CACHE=off` runs without reading or writing it. Measured in spec/semantics.md
- * ("Eighth pass").
+ * `userCacheFile`). `T2M_CODE_CACHE=off` runs without reading or writing it.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 
 /** What became of the cache in this run (for tests and the build's warm-up). */
@@ -98,10 +96,6 @@ function bundleHeader(file: string): Buffer {
 function writeCache(script: Script, cacheFiles: readonly string[], header: Buffer): void {
   let data: Buffer;
   try {
-    // V8 checks the flags a cache was made under: the CLI pauses the optimising compiler while
-    // it starts (src/cli/startup.ts), so a command that exits before resuming it would otherwise
-    // write a cache every later run rejects.
-    setFlagsFromString('--opt');
     data = Buffer.concat([header, script.createCachedData()]);
   } catch {
     return;
