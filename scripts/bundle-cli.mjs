@@ -11,9 +11,7 @@
 // writes its own on its first run, and V8 rejects one made by another Node.
 // The dependencies are bundled too: node would otherwise open some 500 small module files at every
 // start (chevrotain's lodash-es, zod, better-sqlite3's JavaScript). sql.js and PGlite (they find
-// their .wasm next to themselves), pg and better-sqlite3's native addon stay external. zod is imported as a namespace
-// (`import * as z`), so only the zod the code names is kept: its locales and unused schema kinds
-// are dropped (test/cli/startup.test.ts).
+// their .wasm next to themselves), pg and better-sqlite3's native addon stay external.
 // Chevrotain's grammar validations (ambiguity, left recursion) cost over 10% of a `t2m check`'s
 // cold start (`npm run perf -- startup`): the sources build the grammar with them on, so every
 // test (and the library in dist/src) validates it; the bundle defines the constant the parser's
