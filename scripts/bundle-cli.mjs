@@ -12,10 +12,11 @@
 // The dependencies are bundled too: node would otherwise open some 500 small module files at every
 // start (chevrotain's lodash-es, zod, better-sqlite3's JavaScript). sql.js and PGlite (they find
 // their .wasm next to themselves), pg and better-sqlite3's native addon stay external.
-// Chevrotain's grammar validations (ambiguity, left recursion) cost over 10% of a `t2m check`'s
-// cold start (`npm run perf -- startup`): the sources build the grammar with them on, so every
-// test (and the library in dist/src) validates it; the bundle defines the constant the parser's
-// public `skipValidations` option reads (grammar/parser.ts), its documented production set-up.
+// Chevrotain's grammar and lexer validations (ambiguity, left recursion, token patterns) cost over
+// 10% of a `t2m check`'s cold start (`npm run perf -- startup`): the sources build the grammar with
+// them on, so every test (and the library in dist/src) validates it; the bundle defines the
+// constant that the parser's and lexers' public `skipValidations` option reads (grammar/parser.ts,
+// grammar/tokens.ts), Chevrotain's documented production set-up.
 // Usage: node scripts/bundle-cli.mjs [--no-warm-up] (part of `npm run build`; `prepare` runs it on `npm install`).
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
