@@ -18,6 +18,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } 
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 
 /** What became of the cache in this run (for tests and the build's warm-up). */
@@ -96,6 +97,10 @@ function bundleHeader(file: string): Buffer {
 function writeCache(script: Script, cacheFiles: readonly string[], header: Buffer): void {
   let data: Buffer;
   try {
+    // V8 checks the flags a cache was made under: the CLI pauses the optimising compiler while
+    // it starts (src/cli/startup.ts), so a command that exits before resuming it would otherwise
+    // write a cache every later run rejects.
+    setFlagsFromString('--opt');
     data = Buffer.concat([header, script.createCachedData()]);
   } catch {
     return;

@@ -2,6 +2,7 @@
  * `t2m`: the command-line front end. Each subcommand lives in src/cli/commands/<name>.ts and is
  * registered in src/cli/commands/index.ts; this file only builds the program and runs it.
  */
+import './startup.js'; // first: pauses V8's optimising compiler while the CLI starts
 import { Command } from 'commander';
 import { registerCommands } from './commands/index.js';
 import { packageVersion } from './version.js';

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { loaded } from '../startup.js';
 import { addModelOptions, modelOptions, type ModelFlags } from './plan.js';
 
 export function benchCommand(program: Command): void {
@@ -27,7 +28,7 @@ export function benchCommand(program: Command): void {
         return;
       }
       // Loaded on use so the other commands do not pay for the engine.
-      const [{ formatReport, parseSamples, runBenchmark }, { benchBackend }] = await Promise.all([import('../../conformance/index.js'), import('../../node/bench-backend.js')]);
+      const [{ formatReport, parseSamples, runBenchmark }, { benchBackend }] = await loaded(Promise.all([import('../../conformance/index.js'), import('../../node/bench-backend.js')]));
       const { samples, errors } = parseSamples(text);
       for (const e of errors) process.stderr.write(`${file}: ${e}\n`);
       if (errors.length) {
@@ -43,9 +44,9 @@ export function benchCommand(program: Command): void {
         process.stderr.write(tty ? `\r${bar}${done === total ? '\n' : ''}` : `${bar}\n`);
       };
       if (opts.plan) {
-        const [{ GBNF }, { openAIProvider }, { formatPlanReport, runPlanBenchmark }] = await Promise.all([
+        const [{ GBNF }, { openAIProvider }, { formatPlanReport, runPlanBenchmark }] = await loaded(Promise.all([
           import('../../agents/gbnf.js'), import('../../agents/openai.js'), import('../../agents/plan-bench.js'),
-        ]);
+        ]));
         const resolved = modelOptions(opts, { GBNF, openAIProvider });
         if (!resolved.ok) {
           process.stderr.write(`t2m bench: ${resolved.message}\n`);
@@ -63,7 +64,7 @@ export function benchCommand(program: Command): void {
         return;
       }
       // The samples run on native SQLite in memory unless --db names another backend (src/node/bench-backend.ts).
-      const { parseStoreUrl, isDiagnostic } = await import('../../node/store-url.js');
+      const { parseStoreUrl, isDiagnostic } = await loaded(import('../../node/store-url.js'));
       const url = opts.db === undefined ? undefined : parseStoreUrl(opts.db);
       const backend = url !== undefined && isDiagnostic(url) ? url : await benchBackend(url);
       if ('code' in backend) {

@@ -1,5 +1,6 @@
 /** `t2m check <files...> [--strict] [--json]`: validate and check DSL or IR JSON, with code frames. */
 import type { Command } from 'commander';
+import { loaded } from '../startup.js';
 import { hasErrors } from '../../diagnostics/diagnostic.js';
 import { countSummary, displayName, printDiagnostics, raiseExitCode, readSource } from '../input.js';
 
@@ -13,7 +14,7 @@ export function checkCommand(program: Command): void {
     .addHelpText('after', '\nExit codes: 0 no errors, 1 errors found, 2 an input could not be read.\n\nExample:\n  t2m check notes.t2m --strict\n')
     .action(async (files: string[], opts: { strict?: boolean; json?: boolean }) => {
       // Loaded on use so the other commands do not pay for the front end.
-      const { readInput } = await import('../../pipeline.js');
+      const { readInput } = await loaded(import('../../pipeline.js'));
       const reports: Array<{ file: string; kind: string; diagnostics: unknown[] }> = [];
       for (const file of files) {
         const text = readSource('check', file);

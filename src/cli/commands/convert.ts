@@ -11,6 +11,7 @@
  */
 import { plainRange } from '../../diagnostics/sourceRange.js';
 import type { Command } from 'commander';
+import { loaded } from '../startup.js';
 import { type Diagnostic, hasErrors } from '../../diagnostics/diagnostic.js';
 import type { SourceMap } from '../../diagnostics/sourceMap.js';
 import type { Policy } from '../../pipeline.js';
@@ -62,7 +63,7 @@ export function convertCommand(program: Command): void {
       if (text === undefined) return;
       const policy: Policy = opts.strict ? 'strict' : 'default';
       // Loaded on use (with the JSON reader and jsonc-parser), so that no other command pays for them at start-up.
-      const [pipeline, json] = await Promise.all([import('../../pipeline.js'), import('../../ir/json.js')]);
+      const [pipeline, json] = await loaded(Promise.all([import('../../pipeline.js'), import('../../ir/json.js')]));
       if (opts.jsonl) convertLines(pipeline, json, text, opts.to as Target, policy);
       else await convertWhole(pipeline, file, text, opts.to as Target | undefined, policy);
     });

@@ -1,6 +1,7 @@
 /** `t2m fmt <files...> [--check|--write]`: print DSL scripts in canonical form (the printer's). */
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { loaded } from '../startup.js';
 import { displayName, printDiagnostics, raiseExitCode, readSource } from '../input.js';
 
 export function fmtCommand(program: Command): void {
@@ -22,7 +23,7 @@ export function fmtCommand(program: Command): void {
         raiseExitCode(2);
         return;
       }
-      const { detectInput, formatText } = await import('../../pipeline.js');
+      const { detectInput, formatText } = await loaded(import('../../pipeline.js'));
       for (const file of files) {
         const text = readSource('fmt', file);
         if (text === undefined) continue;

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
+import { loaded } from '../startup.js';
 import { packageVersion } from '../version.js';
 
 interface LspFlags {
@@ -55,9 +56,9 @@ export function lspCommand(program: Command): void {
     ].join('\n'))
     .action(async (flags: LspFlags) => {
       // Loaded on use so the other commands do not pay for the protocol library.
-      const [{ serveStdio }, { openStoreFile }, { vocabulary }] = await Promise.all([
+      const [{ serveStdio }, { openStoreFile }, { vocabulary }] = await loaded(Promise.all([
         import('../../lsp/stdio.js'), import('../../node/sqlite-file.js'), import('../../agents/vocabulary.js'),
-      ]);
+      ]));
       if (flags.actor !== undefined && flags.db === undefined) {
         process.stderr.write('t2m lsp: --actor goes with --db (it chooses which records completion may offer)\n');
         process.exitCode = 2;

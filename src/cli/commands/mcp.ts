@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
+import { loaded } from '../startup.js';
 import { packageVersion } from '../version.js';
 
 interface McpFlags {
@@ -44,10 +45,10 @@ export function mcpCommand(program: Command): void {
     ].join('\n'))
     .action(async (flags: McpFlags) => {
       // Loaded on use so the other commands do not pay for the SDK or the engine.
-      const [{ createMcpServer }, { StdioServerTransport }, { openStore }, { classify, isSqliteError, openStoreFile }, { openAIProvider }, { parseInstant }, { parseStoreUrl }] = await Promise.all([
+      const [{ createMcpServer }, { StdioServerTransport }, { openStore }, { classify, isSqliteError, openStoreFile }, { openAIProvider }, { parseInstant }, { parseStoreUrl }] = await loaded(Promise.all([
         import('../../mcp/server.js'), import('@modelcontextprotocol/sdk/server/stdio.js'), import('../../engine/index.js'), import('../../node/sqlite-file.js'),
         import('../../agents/openai.js'), import('../../lower/index.js'), import('../../node/store-url.js'),
-      ]);
+      ]));
       if ((flags.baseUrl === undefined) !== (flags.model === undefined)) {
         process.stderr.write('t2m mcp: --base-url and --model go together (the plan tool needs both)\n');
         process.exitCode = 2;

@@ -1,6 +1,7 @@
 /** `t2m plan "<request>" --base-url … --model …`: natural language → a checked script through a model (spec/planning.md). */
 import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { loaded } from '../startup.js';
 
 export interface ModelFlags {
   baseUrl?: string;
@@ -96,10 +97,10 @@ export function planCommand(program: Command): void {
         process.stderr.write(`t2m plan: ${message}\n`);
         process.exitCode = code;
       };
-      const [{ GBNF }, { openAIProvider }, { plan }, { openStore }, { classify, isSqliteError, openStoreFile }, { formatStatement }, { formatDiagnostics }, { parseStoreUrl }, { sqliteOnly }] = await Promise.all([
+      const [{ GBNF }, { openAIProvider }, { plan }, { openStore }, { classify, isSqliteError, openStoreFile }, { formatStatement }, { formatDiagnostics }, { parseStoreUrl }, { sqliteOnly }] = await loaded(Promise.all([
         import('../../agents/gbnf.js'), import('../../agents/openai.js'), import('../../agents/planner.js'), import('../../engine/index.js'), import('../../node/sqlite-file.js'),
         import('../engine-output.js'), import('../../diagnostics/codeFrame.js'), import('../../node/store-url.js'), import('./mcp.js'),
-      ]);
+      ]));
       const resolved = modelOptions(flags, { GBNF, openAIProvider });
       if (!resolved.ok) return fail(resolved.message);
       const url = flags.db !== undefined ? sqliteOnly('t2m plan', flags.db, parseStoreUrl) : { kind: 'memory' as const };

@@ -1,5 +1,6 @@
 /** `t2m prompt [--ir]`: print the language card, a system prompt for an LLM that writes Text2Mem. */
 import type { Command } from 'commander';
+import { loaded } from '../startup.js';
 
 export function promptCommand(program: Command): void {
   program
@@ -9,7 +10,7 @@ export function promptCommand(program: Command): void {
     .addHelpText('after', '\nThe card is generated from the language tables (src/language) and stays under 12,000 characters.\n\nExamples:\n  t2m prompt > card.md\n  t2m prompt --ir\n')
     .action(async (opts: { ir?: boolean }) => {
       // Loaded on use: the card needs only the vocabulary, not the front end.
-      const { languageCard } = await import('../../agents/card.js');
+      const { languageCard } = await loaded(import('../../agents/card.js'));
       process.stdout.write(languageCard({ ir: opts.ir === true }));
     });
 }

@@ -1,5 +1,6 @@
 /** `t2m reindex --db <store>`: re-derive the search tokens and re-embed every record (spec/retrieval.md). */
 import type { Command } from 'commander';
+import { loaded } from '../startup.js';
 
 interface ReindexFlags {
   db: string;
@@ -28,7 +29,7 @@ export function reindexCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const [{ openAIEmbedder, reindexStore }, { openStoreUrl, storeError }] = await Promise.all([import('../../execute/embeddings.js'), import('../../node/open-store.js')]);
+      const [{ openAIEmbedder, reindexStore }, { openStoreUrl, storeError }] = await loaded(Promise.all([import('../../execute/embeddings.js'), import('../../node/open-store.js')]));
       const opened = await openStoreUrl(flags.db);
       if (!opened.ok) {
         for (const d of opened.diagnostics) process.stderr.write(`t2m reindex: ${d.code}: ${d.message}\n`);

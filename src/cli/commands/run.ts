@@ -1,6 +1,7 @@
 /** `t2m run <file> [--db store.sqlite] [--now <iso>] [--strict] [--json]`: execute a DSL script or IR file. */
 import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
+import { loaded } from '../startup.js';
 import { type Diagnostic, hasErrors } from '../../diagnostics/diagnostic.js';
 import type { RunResult } from '../../engine/index.js';
 import { displayName, printDiagnostics, readSource } from '../input.js';
@@ -58,9 +59,9 @@ export function runCommand(program: Command): void {
       const text = readSource('run', file, flags.maxInput);
       if (text === undefined) return;
       // Loaded on use so the other commands do not pay for the front end or the engine.
-      const [{ readInput }, { runIo, sweepIo }, { openStoreUrl, storeError }, { withSerializableRetry }, { formatStatement, jsonReplacer }] = await Promise.all([
+      const [{ readInput }, { runIo, sweepIo }, { openStoreUrl, storeError }, { withSerializableRetry }, { formatStatement, jsonReplacer }] = await loaded(Promise.all([
         import('../../pipeline.js'), import('../../engine/index.js'), import('../../node/open-store.js'), import('../../postgres/store.js'), import('../engine-output.js'),
-      ]);
+      ]));
       // Only what the run needs is kept: the syntax tree (a few kilobytes a statement) is let go
       // before the engine runs.
       const policy = flags.strict ? 'strict' : 'default';
@@ -94,7 +95,7 @@ export function runCommand(program: Command): void {
           await store.close();
           return;
         }
-        const [{ gatherSelections, llmSelector }, { openAIProvider }] = await Promise.all([import('../../agents/selector.js'), import('../../agents/openai.js')]);
+        const [{ gatherSelections, llmSelector }, { openAIProvider }] = await loaded(Promise.all([import('../../agents/selector.js'), import('../../agents/openai.js')]));
         const provider = openAIProvider({ baseUrl: flags.selectorUrl, model: flags.selectorModel ?? 'gpt-4o-mini', apiKey: process.env.OPENAI_API_KEY });
         gathered = await gatherSelections(store as import('../../engine/index.js').Store, input.irs, { ...base, selector: llmSelector(provider) });
       }

@@ -1,5 +1,6 @@
 /** `t2m sweep --db <store> [--now <iso>]`: apply the expiry actions that are due. */
 import type { Command } from 'commander';
+import { loaded } from '../startup.js';
 import type { sweepAsync } from '../../engine/index.js';
 
 export function sweepCommand(program: Command): void {
@@ -12,9 +13,9 @@ export function sweepCommand(program: Command): void {
     .option('--json', 'print the result as JSON')
     .action(async (flags: { db: string; now?: string; json?: boolean; tenant?: string }) => {
       // Loaded on use so the other commands do not pay for the engine.
-      const [{ sweepAsync: sweep }, { openStoreUrl, storeError }, { withSerializableRetry }] = await Promise.all([
+      const [{ sweepAsync: sweep }, { openStoreUrl, storeError }, { withSerializableRetry }] = await loaded(Promise.all([
         import('../../engine/index.js'), import('../../node/open-store.js'), import('../../postgres/store.js'),
-      ]);
+      ]));
       const opened = await openStoreUrl(flags.db);
       if (!opened.ok) {
         for (const d of opened.diagnostics) process.stderr.write(`t2m sweep: ${d.code}: ${d.message}\n`);

@@ -1,13 +1,14 @@
 /** `t2m audit --db <store>` lists the audit log; `t2m undo <entry> --db <store>` undoes a soft delete (or takes back a feedback entry's reward). */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
+import { loaded } from '../startup.js';
 
 /** The engine and the stores, loaded on use so the other commands do not pay for them. */
 async function engine() {
-  const [{ auditLogAsync, undoAsync }, { openStoreUrl, storeError }, { parseStoreUrl }, { isReadOnlyFile }, { withSerializableRetry }, { table }] = await Promise.all([
+  const [{ auditLogAsync, undoAsync }, { openStoreUrl, storeError }, { parseStoreUrl }, { isReadOnlyFile }, { withSerializableRetry }, { table }] = await loaded(Promise.all([
     import('../../engine/index.js'), import('../../node/open-store.js'), import('../../node/store-url.js'), import('../../node/sqlite-file.js'),
     import('../../postgres/store.js'), import('../engine-output.js'),
-  ]);
+  ]));
   return { auditLogAsync, undoAsync, openStoreUrl, storeError, parseStoreUrl, isReadOnlyFile, withSerializableRetry, table };
 }
 

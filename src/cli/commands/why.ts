@@ -1,6 +1,7 @@
 /** `t2m why <id> --db <store> [--tenant <name>]`: where a record came from and what it superseded. */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
+import { loaded } from '../startup.js';
 
 export function whyCommand(program: Command): void {
   program
@@ -16,7 +17,7 @@ export function whyCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const [{ why }, { classify, isSqliteError, isReadOnlyFile, openStoreFile }] = await Promise.all([import('../../engine/index.js'), import('../../node/sqlite-file.js')]);
+      const [{ why }, { classify, isSqliteError, isReadOnlyFile, openStoreFile }] = await loaded(Promise.all([import('../../engine/index.js'), import('../../node/sqlite-file.js')]));
       const opened = openStoreFile(flags.db, { readOnly: !existsSync(flags.db) || isReadOnlyFile(flags.db) });
       if (!opened.ok) {
         for (const d of opened.diagnostics) process.stderr.write(`t2m why: ${d.code}: ${d.message}\n`);
