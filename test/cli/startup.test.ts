@@ -26,5 +26,4 @@ describe('CLI start-up', () => {
     }
     expect(loads).toBeGreaterThanOrEqual(7);
   });
-
 });
