@@ -5,7 +5,8 @@
  * and values — the statements the engine issues when it executes each Encode on its own (its
  * record, then its audit entry). Other statements are kept as they are.
  */
-import type { SqlStatement } from '../src/engine/index.js';
+/** A statement as the engine reports it in its results. */
+interface SqlStatement { readonly sql: string; readonly params: readonly unknown[] }
 
 const INSERT = /^INSERT INTO ("?memory"?|"?audit_log"?) \(([^)]*)\) VALUES /;
 

@@ -28,32 +28,6 @@ export function encodeIr(i: number, rand: () => number) {
   };
 }
 
-/** What `populate` needs of an engine and a driver (any checkout's, so typed structurally). */
-interface Runner {
-  run(store: never, irs: unknown[], options: { now: string }): { ok: boolean; diagnostics: readonly unknown[]; results: readonly { sql: readonly { sql: string; params: unknown }[] }[] };
-}
-interface Replay {
-  begin(): void;
-  all(sql: string, params: never): unknown;
-  commit(): void;
-}
-
-/**
- * Fills `store` with `size` records of the workload through `engine`, in scripts of 1,000 Encodes
- * (seeded with `size`), and replays each script's SQL on `replay` in one transaction, so both
- * stores hold the same records.
- */
-export function populate(engine: Runner, store: unknown, replay: Replay, size: number): void {
-  const rand = rng(size);
-  for (let done = 0; done < size; done += 1000) {
-    const r = engine.run(store as never, Array.from({ length: Math.min(1000, size - done) }, (_, j) => encodeIr(done + j, rand)), { now: NOW });
-    if (!r.ok) throw new Error(JSON.stringify(r.diagnostics[0]));
-    replay.begin();
-    for (const x of r.results) for (const s of x.sql) replay.all(s.sql, s.params as never);
-    replay.commit();
-  }
-}
-
 /** A tag + `months`-month window filter: about N × 2% × months/12 matches. */
 export function filter(k: number, months = 3) {
   const month = (k % 9) + 1;
@@ -117,34 +91,4 @@ export function searchCorpus(timed = true): { encodeIr(i: number, r: () => numbe
       return words.slice(start, start + n).join(' ');
     },
   };
-}
-
-const pct = (xs: number[], p: number) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
-
-/**
- * Times `a` and `b` on each query in turn, alternating which goes first (so that neither always
- * follows the other's cache traffic), skips the first `warmup` queries, and prints p50/p95 of
- * each, their ratio, and on how many queries the two returned the same (by JSON).
- */
-export function alternateAB<Q>(title: string, queries: readonly Q[], warmup: number, a: (q: Q) => unknown, b: (q: Q) => unknown): void {
-  const ta: number[] = [], tb: number[] = [];
-  let same = 0;
-  for (const [i, q] of queries.entries()) {
-    const [first, second] = i % 2 ? [a, b] : [b, a];
-    let t = performance.now();
-    const x = first(q);
-    const dx = performance.now() - t;
-    t = performance.now();
-    const y = second(q);
-    const dy = performance.now() - t;
-    if (i < warmup) continue;
-    (first === a ? ta : tb).push(dx);
-    (first === a ? tb : ta).push(dy);
-    if (JSON.stringify(x) === JSON.stringify(y)) same++;
-  }
-  const n = queries.length - warmup;
-  console.log(`${title}, ${n} queries after ${warmup} warm-ups`);
-  console.log(`  this   p50 ${pct(ta, 0.5).toFixed(2)} ms  p95 ${pct(ta, 0.95).toFixed(2)} ms`);
-  console.log(`  other  p50 ${pct(tb, 0.5).toFixed(2)} ms  p95 ${pct(tb, 0.95).toFixed(2)} ms`);
-  console.log(`  ratio  p50 ×${(pct(ta, 0.5) / pct(tb, 0.5)).toFixed(2)}  p95 ×${(pct(ta, 0.95) / pct(tb, 0.95)).toFixed(2)}; same results on ${same} / ${n} queries`);
 }

@@ -1,6 +1,8 @@
 // Bundles the `t2m` CLI (src/cli/main.ts) with esbuild into dist/cli/: main.cjs, the whole CLI as
-// one CommonJS file, and t2m.js, the executable (CommonJS as well, by dist/cli/package.json), which runs main.cjs through V8's code cache
-// (src/cli/code-cache.ts; Node 20 caches compiled code only for scripts, not ES modules). Each
+// one CommonJS file, and t2m.js, the executable (CommonJS as well, by dist/cli/package.json),
+// which runs main.cjs through V8's code cache (src/cli/code-cache.ts; Node 20 caches compiled
+// code only for scripts, not ES modules). Kept because the bundle with its cache starts in about
+// a third of the time of the unbundled modules (`npm run perf -- startup`). Each
 // command's modules are imported on use (`import()`), which esbuild turns into modules wrapped
 // in functions run on first use: `check` still never runs the engine's modules or loads sql.js;
 // V8 only pre-parses them, and with the cache not even that. After the build, one warm-up run
@@ -9,41 +11,19 @@
 // writes its own on its first run, and V8 rejects one made by another Node.
 // The dependencies are bundled too: node would otherwise open some 500 small module files at every
 // start (chevrotain's lodash-es, zod, better-sqlite3's JavaScript). sql.js and PGlite (they find
-// their .wasm next to themselves), pg and better-sqlite3's native addon stay external. zod is imported as a namespace
-// (`import * as z`), so only the zod the code names is kept: its locales and unused schema kinds
-// are dropped (test/cli/startup.test.ts).
-// Chevrotain's grammar and lexer validations (ambiguity, left recursion, token patterns) take
-// about a third of the CLI's start; the sources build the grammar with them on, so every test
-// (and the library in dist/src) validates it, and the bundle turns them off by flipping Chevrotain's
-// default `skipValidations` (its documented production set-up), failing if that default moved.
+// their .wasm next to themselves), pg and better-sqlite3's native addon stay external.
+// Chevrotain's grammar and lexer validations (ambiguity, left recursion, token patterns) cost over
+// 10% of a `t2m check`'s cold start (`npm run perf -- startup`): the sources build the grammar with
+// them on, so every test (and the library in dist/src) validates it; the bundle defines the
+// constant that the parser's and lexers' public `skipValidations` option reads (src/syntax/grammar.ts,
+// src/syntax/tokens.ts), Chevrotain's documented production set-up.
 // Usage: node scripts/bundle-cli.mjs [--no-warm-up] (part of `npm run build`; `prepare` runs it on `npm install`).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-
-/** Chevrotain files whose `skipValidations: false` default the bundle flips. */
-const SKIP_VALIDATIONS = [/chevrotain[\\/]lib[\\/]src[\\/]parse[\\/]parser[\\/]parser\.js$/, /chevrotain[\\/]lib[\\/]src[\\/]scan[\\/]lexer_public\.js$/];
-const skipGrammarValidations = {
-  name: 'skip-grammar-validations',
-  setup(b) {
-    const patched = new Set();
-    b.onLoad({ filter: /chevrotain[\\/]lib[\\/]src[\\/].*\.js$/ }, (args) => {
-      const which = SKIP_VALIDATIONS.findIndex((re) => re.test(args.path));
-      if (which < 0) return undefined;
-      const text = readFileSync(args.path, 'utf8');
-      const from = '    skipValidations: false,\n';
-      if (text.split(from).length !== 2) throw new Error(`${args.path}: expected one '${from.trim()}' default to flip`);
-      patched.add(which);
-      return { contents: text.replace(from, '    skipValidations: true,\n'), loader: 'js' };
-    });
-    b.onEnd((result) => {
-      if (!result.errors.length && patched.size !== SKIP_VALIDATIONS.length) throw new Error('chevrotain: the parser and lexer defaults were not both found');
-    });
-  },
-};
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'dist/cli');
@@ -73,9 +53,8 @@ await build({
   // import() of those becomes require(): a vm.Script (src/cli/code-cache.ts) has no module loader for import().
   supported: { 'dynamic-import': false },
   // The sources are ES modules: import.meta.url is the bundle's own file URL.
-  define: { 'import.meta.url': '__t2mUrl' },
+  define: { 'import.meta.url': '__t2mUrl', 'globalThis.T2M_SKIP_GRAMMAR_VALIDATIONS': 'true' },
   banner: { js: "var __t2mUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [skipGrammarValidations],
 });
 await build({
   ...common,
@@ -95,6 +74,8 @@ for (const file of ['main.cjs', 't2m.js']) {
 // t2m.js is CommonJS too (the package is "type": "module"; this file scopes dist/cli): node then
 // runs it without starting its ES module loader, which loads some 20 more of its own modules.
 writeFileSync(join(outdir, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
+// esbuild writes files without the executable bit: `npx t2m` in a clone runs the file itself.
+chmodSync(join(outdir, 't2m.js'), 0o755);
 
 // The warm-up run that writes the code cache: every operation of the benchmark, a few samples each.
 const samples = join(root, 'fixtures/upstream/benchmark/text2mem-bench-v2.en.jsonl');

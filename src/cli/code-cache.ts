@@ -12,8 +12,7 @@
  * best effort and atomic (a temporary file renamed). An install directory may be read-only (a
  * global install by another user): the cache then goes to the user's cache directory
  * (`$XDG_CACHE_HOME/text2mem/`, else `~/.cache/text2mem/`, one file per bundle path; see
- * `userCacheFile`). `T2M_CODE_CACHE=off` runs without reading or writing it. Measured in spec/semantics.md
- * ("Eighth pass").
+ * `userCacheFile`). `T2M_CODE_CACHE=off` runs without reading or writing it.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,8 +1,8 @@
 /**
  * Start-up of the CLI with V8's optimising compiler (TurboFan) paused. Building the grammar
  * (Chevrotain's analysis) and the IR schemas (zod) runs hot loops once; TurboFan compiles them on
- * background threads only for the code never to run again, which on a small machine costs about
- * a sixth of a `t2m check` on a one-line file (measured by perf/cold-start.ts). A command loads
+ * background threads only for the code never to run again. Kept because pausing it saves over 10%
+ * of a `t2m check`'s cold start (`npm run perf -- startup`). A command loads
  * its modules through `loaded`, which turns TurboFan back on, so the work on the input (a long
  * JSONL conversion, the benchmark) runs fully optimised.
  *

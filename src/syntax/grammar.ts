@@ -138,6 +138,8 @@ function grammar(Base: typeof EmbeddedActionsParser) {
       super(T.allTokens, {
         recoveryEnabled: options.recovery,
         maxLookahead: 3,
+        // Chevrotain's grammar validations: on in the sources and tests, off in the CLI bundle (scripts/bundle-cli.mjs defines this).
+        skipValidations: (globalThis as { T2M_SKIP_GRAMMAR_VALIDATIONS?: boolean }).T2M_SKIP_GRAMMAR_VALIDATIONS === true,
         errorMessageProvider: errorMessages,
         // Offsets only: the tokens carry no lines (positions are computed from offsets when read).
         nodeLocationTracking: options.recovery ? 'onlyOffset' : 'none',

@@ -173,9 +173,11 @@ const LONGEST_WORD = Math.max(...WORD_TOKENS.map((t) => t.name.length));
  * was tried against each keyword sharing its first letter before the identifier pattern.
  */
 const wordTokens = allTokens.filter((t) => t !== Keyword && !WORD_TOKENS.includes(t));
-const wordLexer = new Lexer(wordTokens, { positionTracking: 'full', ensureOptimizations: true });
+// Chevrotain's lexer validations: on in the sources and tests, off in the CLI bundle (scripts/bundle-cli.mjs defines this).
+const skipValidations = (globalThis as { T2M_SKIP_GRAMMAR_VALIDATIONS?: boolean }).T2M_SKIP_GRAMMAR_VALIDATIONS === true;
+const wordLexer = new Lexer(wordTokens, { positionTracking: 'full', ensureOptimizations: true, skipValidations });
 /** The same without lines and columns: tokens carry offsets only (a third fewer fields, lexed a fifth faster); `src/syntax` computes positions from offsets when a range is read. */
-const wordOffsetLexer = new Lexer(wordTokens, { positionTracking: 'onlyOffset', ensureOptimizations: true });
+const wordOffsetLexer = new Lexer(wordTokens, { positionTracking: 'onlyOffset', ensureOptimizations: true, skipValidations });
 
 /** Gives each identifier that is a keyword (in any case) the keyword's token type. */
 function keywords(result: ILexingResult): ILexingResult {

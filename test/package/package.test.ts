@@ -2,10 +2,11 @@
  * The package as a user gets it: `npm pack` (which builds dist/ through `prepack`), install the
  * tarball into an empty project, then (a) import and run a script from plain node, (b) type-check
  * a consumer under strict + nodenext + noUncheckedIndexedAccess with skipLibCheck off, (c) run the
- * installed `t2m`. Needs the npm registry (or a warm npm cache) for the dependencies.
+ * installed `t2m`, (d) run `npx t2m` in the clone after that build. Needs the npm registry (or a
+ * warm npm cache) for the dependencies.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -152,5 +153,14 @@ describe('the packed tarball', () => {
     const published = await lsp.open('file:///app/bad.t2m', 'LOCK WHERE tags HAS "x" LIMIT 5 MODE read_onl;\n');
     expect(published.diagnostics.map((d) => [d.code, d.range.start.character, d.range.end.character])).toEqual([['invalid-enum', 37, 45]]);
     expect(await lsp.stop()).toBe(0);
+  });
+
+  it('(d) leaves the clone runnable: `npm pack` rebuilt dist/, and `npx t2m` runs the executable dist/cli/t2m.js', () => {
+    // esbuild writes files without the executable bit; the build sets it (scripts/bundle-cli.mjs).
+    expect(statSync(join(ROOT, 'dist/cli/t2m.js')).mode & 0o111).toBe(0o111);
+    const r = spawnSync(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['--no-install', 't2m', '--version'], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe(VERSION);
+    expect(r.status).toBe(0);
   });
 });

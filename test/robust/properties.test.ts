@@ -1,6 +1,6 @@
 /**
  * The hardening properties (test/robust/properties.ts), bounded for CI; `npm run fuzz` runs the
- * same ones for longer (perf/fuzz.ts).
+ * same ones for longer (test/robust/fuzz.ts).
  */
 import fc from 'fast-check';
 import { describe, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * The hardening properties (issue 8), shared by the bounded vitest run
- * (test/robust/properties.test.ts) and the long runs of `npm run fuzz` (perf/fuzz.ts):
+ * (test/robust/properties.test.ts) and the long runs of `npm run fuzz` (test/robust/fuzz.ts):
  *
  * - `parse`: the parser never throws nor breaks (`internal-error`) on any text — unicode, lone
  *   surrogates, deep brackets, huge tokens, DSL token soup — and what it accepts round-trips

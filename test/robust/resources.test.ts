@@ -1,7 +1,7 @@
 /**
  * Issue 8, finding 13: configurable limits with clear errors, RETRIEVE capped with a `truncated`
  * warning, the audit log storing a long text once (undo and auditLog unchanged), and the CLI's
- * input reading (size limit, strict UTF-8). RSS figures are printed by perf/resources.ts.
+ * input reading (size limit, strict UTF-8).
  */
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

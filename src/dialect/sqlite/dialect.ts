@@ -82,7 +82,7 @@ ${AUDIT_COLUMNS.map((c) => `  ${columnDdl(c)}`).join(',\n')}
 )`,
     // A fact's versions by key (supersession, HISTORY). Partial, and not led by the tenant: an
     // index on tenant would draw the planner away from the tag and time indexes on every read
-    // (2.4x slower filtered reads at 10k records, perf/engine-perf.ts); `attribute = ?` implies it.
+    // (2.4x slower filtered reads at 10k records, `npm run perf -- engine`); `attribute = ?` implies it.
     'CREATE INDEX IF NOT EXISTS memory_fact ON memory(subject, attribute, valid_from) WHERE attribute IS NOT NULL',
     'CREATE INDEX IF NOT EXISTS audit_log_tenant ON audit_log(tenant, id)',
     `CREATE TABLE IF NOT EXISTS t2m_meta (key TEXT PRIMARY KEY, value TEXT)`,

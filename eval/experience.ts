@@ -11,9 +11,7 @@
  * On a failure the agent tries the next-best candidate (at most 3 tries per task), rewarding
  * each attempt.
  */
-import { run, type Store } from '../src/engine/index.js';
-import { createStore } from '../src/dialect/sqlite/store.js';
-import { textToIr } from '../src/pipeline.js';
+import { createStore, run, textToIr, type Store } from '../src/index.js';
 import { seedIrs, tasks, trajectories, type Task, type Trajectory } from '../examples/sql-agent/trajectories.js';
 
 const NOW = '2025-07-01T00:00:00Z';

@@ -5,7 +5,7 @@
  * seed and path to replay it. Exits 1 when any target fails.
  */
 import fc from 'fast-check';
-import { TARGETS } from '../test/robust/properties.js';
+import { TARGETS } from './properties.js';
 
 function option(name: string): string[] {
   const out: string[] = [];

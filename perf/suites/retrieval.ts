@@ -1,0 +1,65 @@
+/**
+ * Retrieval speed at 1k and 100k memories of a synthetic corpus (a Zipf-distributed vocabulary of
+ * 5,000 words, perf/workload.ts), built through the engine in scripts of 1,000 Encodes on sql.js:
+ * `RETRIEVE WHERE search "…" LIMIT 10` through the whole pipeline, p50/p95 over 200 queries of
+ * 2–4 words taken from stored texts, after 20 warm-ups, plus the first search (it loads the
+ * in-memory keyword and vector indexes). Targets (issue 10): p95(100k) ≤ 3 × p95(1k) and ≤ 30 ms.
+ */
+import { rng, searchCorpus } from '../workload.js';
+import { checkSizes, project, sizes, type Figures, type Suite } from './suite.js';
+
+const NOW = '2026-01-01T00:00:00Z';
+const QUERIES = 200;
+const WARMUP = 20;
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+
+const suite: Suite = {
+  rounds: 1,
+  flags: ['sizes'],
+  needsBuild: false,
+  check: checkSizes,
+  async round(root, flags) {
+    const t2m = await project(root);
+    const { encodeIr, queryOf } = searchCorpus();
+    const store = await t2m.createStore();
+    const figures: Figures = {};
+    const all = sizes(flags, [1_000, 100_000]).sort((a, b) => a - b);
+    const r = rng(7);
+    let have = 0;
+    const p95s: number[] = [];
+    for (const size of all) {
+      const t0 = performance.now();
+      const before = have;
+      while (have < size) {
+        const batch = Array.from({ length: Math.min(1000, size - have) }, (_, k) => encodeIr(have + k, r));
+        const res = t2m.run(store, batch, { now: NOW });
+        if (!res.ok) throw new Error(JSON.stringify(res.diagnostics[0]));
+        have += batch.length;
+      }
+      const encodeRate = (size - before) / ((performance.now() - t0) / 1000);
+      const qr = rng(size);
+      const search = (q: string) => {
+        const t = performance.now();
+        const res = t2m.run(store, [{ stage: 'RET', op: 'Retrieve', target: { search: { intent: { query: q }, limit: 10 } }, args: {} }], { now: NOW });
+        if (!res.ok) throw new Error(JSON.stringify(res.diagnostics[0]));
+        return performance.now() - t;
+      };
+      const first = search(queryOf(qr));
+      for (let i = 0; i < WARMUP; i++) search(queryOf(qr));
+      const times: number[] = [];
+      for (let i = 0; i < QUERIES; i++) times.push(search(queryOf(qr)));
+      const at = size >= 1000 ? `${size / 1000}k` : String(size);
+      figures[`${at} encode rec/s`] = encodeRate;
+      figures[`${at} first search ms`] = first;
+      figures[`${at} search p50 ms`] = pct(times, 0.5);
+      figures[`${at} search p95 ms`] = pct(times, 0.95);
+      p95s.push(pct(times, 0.95));
+    }
+    if (p95s.length > 1) figures['p95 largest / smallest'] = p95s.at(-1)! / p95s[0];
+    store.close();
+    return figures;
+  },
+  notes: 'Targets (issue 10): p95 at 100k at most 3 x p95 at 1k, and at most 30 ms.',
+};
+export default suite;
