@@ -556,7 +556,7 @@ export const parser: T2mParser<CstNode> = new (grammar(CstParser as unknown as t
  * The parser for the first pass over a statement: no recovery and no CST, its actions build the
  * statement's AST as it goes, so the usual input (no errors) costs least; a statement it finds an
  * error in, or that does not end its `;`-piece, is parsed again by `parser` (recover.ts).
- * It pays: without it parse + check of the upstream corpus takes 1.7× the CPU (perf/throughput.ts).
+ * It pays: without it parse + check of the upstream corpus takes 1.7× the CPU (`npm run perf -- front`).
  */
 export const fastParser: T2mParser<RawStatement> = new (grammar(EmbeddedActionsParser))({ recovery: false, ast: true });
 export type { CstNode };
