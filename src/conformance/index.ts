@@ -285,9 +285,9 @@ function* sampleIo(store: Store<AnySqlDriver>, sample: Sample, op: string, polic
   const read = policy === 'strict' ? (ir: unknown) => ir : asIntended;
   const session = new Session(store, options);
   const pre: Ran = { results: [], errors: [] };
-  for (let i = 0; i < sample.prerequisites.length; i++) collect(yield* session.runIo([read(sample.prerequisites[i])], options), i, pre);
+  for (let i = 0; i < sample.prerequisites.length; i++) collect(yield* session.runIo([read(sample.prerequisites[i])]), i, pre);
   const gold: Ran = { results: [], errors: [] };
-  for (let i = 0; i < sample.schema_list.length; i++) collect(yield* session.runIo([read(sample.schema_list[i])], options), i, gold);
+  for (let i = 0; i < sample.schema_list.length; i++) collect(yield* session.runIo([read(sample.schema_list[i])]), i, gold);
   const assertions: { name: string; passed: boolean; actual: number | string }[] = [];
   for (const a of sample.expected.assertions) assertions.push({ name: a.name, ...(yield* assertionIo(store, a)) });
   return {
