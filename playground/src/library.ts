@@ -11,7 +11,7 @@ import type { IR } from '../../src/ir/schema.js';
 import { irsToText, readInput, textToIr } from '../../src/pipeline.js';
 import type { StoreVocabulary } from '../../src/services/completion.js';
 import type { Row } from '../../src/services/timeline.js';
-import { storeVocabulary } from '../../src/services/rowTerms.js';
+import { termsOfRows } from '../../src/services/rowTerms.js';
 
 export interface Analysis {
   readonly irs: IR[];
@@ -143,7 +143,7 @@ class BrowserStore implements PlaygroundStore {
   }
 
   vocabulary(): StoreVocabulary {
-    return storeVocabulary(this.memoryRows());
+    return termsOfRows(this.memoryRows());
   }
 
   exportBytes(): Uint8Array {

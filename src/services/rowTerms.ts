@@ -14,7 +14,7 @@ function tagsOf(value: unknown): string[] {
 
 const sorted = (values: Iterable<string>): string[] => [...new Set(values)].filter((v) => v !== '').sort((a, b) => a.localeCompare(b));
 
-export function storeVocabulary(rows: readonly Row[]): StoreVocabulary {
+export function termsOfRows(rows: readonly Row[]): StoreVocabulary {
   const live = rows.filter((r) => !r.deleted);
   return {
     tags: sorted(live.flatMap((r) => tagsOf(r.tags))),
