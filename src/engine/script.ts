@@ -3,8 +3,8 @@
  * made before anything runs (`prepareScript`), then each statement lowered against the clock,
  * compiled and executed in order, references (`$n`) resolved to the ids earlier statements bound.
  */
-import { diagnostic } from '../diagnostics/diagnostic.js';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { applyPolicy } from '../check/index.js';
+import { diagnostic, hasErrors, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { IR } from '../ir/schema.js';
 import { refsOf } from '../ir/refs.js';
 import { LET_BINDS, REF_ARGS, isRef } from '../language/index.js';
@@ -106,7 +106,6 @@ function refusedScript(diagnostics: readonly Diagnostic[]): { ok: false; refused
   return { ok: false, refused: { ok: false, results: [], diagnostics } };
 }
 
-
 /**
  * The clock, the resource limits, validation and the checker (plain IRs go through the front
  * end's `checkIrs`; a `CheckedScript` has been through it), and the caller's identity: a refusal
@@ -117,8 +116,14 @@ export function prepareScript(input: CheckedScript | readonly unknown[], options
   if (!(now instanceof Date)) return refusedScript([now]);
   const limits = resolveLimits(options.limits);
   let script: CheckedScript;
-  if (isCheckedScript(input)) script = input;
-  else {
+  if (isCheckedScript(input)) {
+    script = input;
+    // Checked under a laxer policy than the run's: its warnings are the run's errors.
+    if (options.policy === 'strict' && script.policy !== 'strict') {
+      const strict = applyPolicy([...script.warnings], 'strict');
+      if (hasErrors(strict)) return refusedScript(strict);
+    }
+  } else {
     const tooMany = tooManyStatements(input, limits);
     if (tooMany) return refusedScript([tooMany]);
     const checked = checkIrs(input, { policy: options.policy, sourceMaps: options.sourceMaps, maxTextLength: limits.maxTextLength });
