@@ -1,7 +1,7 @@
 /**
  * Reads IR JSON text while keeping positions, so IR files get line:column diagnostics like DSL
- * scripts: a JSON object (one instruction), a JSON array of instructions, or JSONL (one per
- * line). Each instruction comes with a SourceMap from its JSON paths to source ranges, including
+ * scripts: a JSON object (one instruction), a JSON array of instructions, a plan object
+ * `{"schema_list": [...]}`, or JSONL (one per line). Each instruction comes with a SourceMap from its JSON paths to source ranges, including
  * `<path>#key` entries for the spans of property names.
  */
 import { type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
@@ -76,7 +76,32 @@ export function readJson(text: string, lines = new LineIndex(text)): JsonRead {
       records: children.length,
     };
   }
+  const list = planList(root);
+  if (list) {
+    const children = list.children ?? [];
+    return {
+      layout: 'array',
+      items: children.map((n) => ({ value: nodeValue(n), sourceMap: mapNode(n, lines, 0), line: lines.position(n.offset).line })),
+      diagnostics,
+      records: children.length,
+    };
+  }
   return { layout: 'object', items: [{ value: nodeValue(root), sourceMap: mapNode(root, lines, 0), line: 1 }], diagnostics, records: 1 };
+}
+
+/**
+ * The array of `{"schema_list": [...]}` — the upstream benchmark's plan wrapper and the planner's
+ * IR answer format — when `root` is that wrapper (an object with an array `schema_list` and no `op`).
+ */
+function planList(root: Node): Node | undefined {
+  if (root.type !== 'object') return undefined;
+  let list: Node | undefined;
+  for (const prop of root.children ?? []) {
+    const [key, value] = prop.children ?? [];
+    if (key?.value === 'op') return undefined;
+    if (key?.value === 'schema_list' && value?.type === 'array') list = value;
+  }
+  return list;
 }
 
 export interface JsonlRecord {

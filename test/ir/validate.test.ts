@@ -106,6 +106,17 @@ describe('JSON readers', () => {
     expect(showRange(r.items[1].sourceMap.get('op#key'))).toBe('3:18-3:22');
   });
 
+  it('reads a plan object {"schema_list": [...]} as its list (the planner\'s IR answer, the benchmark\'s plans)', () => {
+    const text = '{"schema_list": [\n  {"stage":"ENC","op":"Encode"},\n  {"stage":"RET","op":"Retrieve"}\n]}';
+    const r = readJson(text);
+    expect(r.layout).toBe('array');
+    expect(r.records).toBe(2);
+    expect(r.items.map((i) => (i.value as { op: string }).op)).toEqual(['Encode', 'Retrieve']);
+    expect(showRange(r.items[1].sourceMap.get('op'))).toBe('3:23-3:33');
+    // An instruction that happens to carry a schema_list key stays one instruction.
+    expect(readJson('{"op":"Encode","schema_list":[]}').layout).toBe('object');
+  });
+
   it('reports JSON syntax errors with positions', () => {
     const r = readJson('{"stage": "STO",\n "op": }');
     expect(r.items).toEqual([]);
