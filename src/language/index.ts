@@ -11,3 +11,4 @@ export * from './enums.js';
 export * from './references.js';
 export * from './limits.js';
 export * from './fields.js';
+export * from './remind.js';
