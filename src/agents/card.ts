@@ -214,7 +214,7 @@ export const CARD_EXAMPLES: readonly CardExample[] = [
     dsl: 'LET $s = LABEL WHERE tags HAS "standup" AND time FROM 2025-04-01T00:00:00Z TO 2025-04-30T23:59:59Z LIMIT 20 TAGS "key"; PROMOTE IDS $s REMIND "FREQ=WEEKLY;BYDAY=MO;COUNT=1";',
     ir: [
       { _let: 's', stage: 'STO', op: 'Label', target: { filter: { has_tags: ['standup'], time_range: { start: '2025-04-01T00:00:00Z', end: '2025-04-30T23:59:59Z' }, limit: 20 } }, args: { tags: ['key'] } },
-      { stage: 'STO', op: 'Promote', target: { ids: { $ref: 's' } }, args: { remind: { rrule: 'FREQ=WEEKLY;BYDAY=MO;COUNT=1' } } },
+      { stage: 'STO', op: 'Promote', target: { ids: [{ $ref: 's' }] }, args: { remind: { rrule: 'FREQ=WEEKLY;BYDAY=MO;COUNT=1' } } },
     ],
   },
   {
