@@ -82,15 +82,14 @@ export const MEANINGS: ReadonlyArray<{ readonly q: string; readonly dsl: string;
   },
   {
     q: 'Does a later statement see an earlier one\'s changes?',
-    dsl: 'Yes, in order, in one transaction: soft-deleted, merged-away, split (source) and expired records match no later target; archived ones still do.',
-    ir: 'Yes, in order, in one transaction: soft-deleted, merged-away, split (source) and expired records match no later target; archived ones still do.',
+    dsl: 'Yes, in order, in one transaction: soft-deleted, merged-away, split (source) and expired records match no later target; archived ones still do; a LOCK refuses the writes after it (lock last).',
+    ir: 'Yes, in order, in one transaction: soft-deleted, merged-away, split (source) and expired records match no later target; archived ones still do; a LOCK refuses the writes after it (lock last).',
     source: 'src/compile/index.ts timeWhere (live: not deleted, not expired); src/execute/verbs/promote.ts (archive caps the weight)',
   },
 ];
 
 /** One word, several meanings (beyond what the per-verb clause list already shows). */
 const HOMONYMS_DSL = [
-  '`SET k = v` writes `args.set.k` in UPDATE (the record), `args.k` in other verbs.',
   '`UNTIL`: PROMOTE\'s ends the REMIND rule, EXPIRE\'s is the expiry. `LIMIT` after `search "…"` is the search\'s, after a condition the filter\'s.',
 ];
 const HOMONYMS_IR = [
@@ -154,6 +153,7 @@ export const GUIDE: readonly GuideEntry[] = [
     intent: 'merge / combine — 合并',
     dsl: 'MERGE IDS 1, 2 INTO "1";',
     ir: { op: 'Merge', args: { primary_id: '1' } },
+    note: 'two or more live records',
   },
   {
     intent: 'split / break up — 拆分',
@@ -210,7 +210,7 @@ export const CARD_EXAMPLES: readonly CardExample[] = [
     ir: { stage: 'RET', op: 'Retrieve', target: { filter: { has_tags: ['standup'], facets: { status: 'open' }, limit: 10 } }, args: { include: ['id', 'text'] } },
   },
   {
-    request: '把四月的站会标为重点，周一提醒我 (mark April\'s standups as key, remind me on Monday)',
+    request: '把四月的站会标为重点，周一提醒我 (April standups: key; remind Monday)',
     dsl: 'LET $s = LABEL WHERE tags HAS "standup" AND time FROM 2025-04-01T00:00:00Z TO 2025-04-30T23:59:59Z LIMIT 20 TAGS "key"; PROMOTE IDS $s REMIND "FREQ=WEEKLY;BYDAY=MO;COUNT=1";',
     ir: [
       { _let: 's', stage: 'STO', op: 'Label', target: { filter: { has_tags: ['standup'], time_range: { start: '2025-04-01T00:00:00Z', end: '2025-04-30T23:59:59Z' }, limit: 20 } }, args: { tags: ['key'] } },
@@ -340,7 +340,7 @@ function everyVerbSection(ir: boolean): string {
     '## Every statement',
     '',
     '`[LET $n =] VERB ["text"] clause* ;` — clauses in any order; keywords case-insensitive, enum values lower-case as listed. Datetimes need an offset (`2025-04-10T15:30:00+08:00`); durations ISO-8601 (`P7D`, `PT2H`).',
-    `- Target, exactly one: ${targets.join(' | ')} (search AND conditions is one). ${ALL_RULE_DSL}`,
+    `- Target, exactly one: ${targets.join(' | ')} ${ALL_RULE_DSL}`,
     `- Any verb: ${meta.join('; ')}; \`SET k = v\` (any arg), \`WITH a.b = v\` (any IR path).`,
   ].join('\n');
 }
