@@ -359,14 +359,15 @@ function grouped(names: readonly string[]): string {
 }
 
 /** What `LET` binds, per op, in words (from the vocabulary's table). */
-function bindings(): string {
+function bindings(ir: boolean): string {
+  const name = (o: Op) => (ir ? o : VERB_OF_OP[o]);
   const words: Record<string, string> = { created: 'the new record', pieces: 'the pieces', primary: 'the primary', affected: 'the ids changed', returned: 'the rows' };
   const by = new Map<string, Op[]>();
   for (const op of OPS) {
     const b = LET_BINDS[op];
     if (b) by.set(b, [...(by.get(b) ?? []), op]);
   }
-  return [...by].map(([b, ops]) => `${ops.length > 3 ? 'other writes' : ops.map((o) => VERB_OF_OP[o]).join('/')}: ${words[b]}`).join('; ') + `; ${OPS.filter((o) => !LET_BINDS[o]).map((o) => VERB_OF_OP[o]).join('/')}: nothing`;
+  return [...by].map(([b, ops]) => `${ops.length > 3 ? 'other writes' : ops.map(name).join('/')}: ${words[b]}`).join('; ') + `; ${OPS.filter((o) => !LET_BINDS[o]).map(name).join('/')}: nothing`;
 }
 
 /**
@@ -383,7 +384,7 @@ function defaultsSection(ir: boolean, storeTypes: readonly string[] | undefined)
       '- `remind.rrule`: the first reminder is the next occurrence after now, at now\'s time of day unless BYHOUR/BYMINUTE say; nothing is sent. One reminder: `FREQ=DAILY;COUNT=1;DTSTART=20250501T010000Z` (COUNT=1 without DTSTART fires at now: never).',
       `- \`type\` is free text; usual: ${types}.`,
       `- Update \`set\` columns: ${UPDATE_COLUMNS.slice(0, 12).join(', ')}, permissions; any other key is a facet. Never: ${grouped(GOVERNED_COLUMNS)} (\`governed-column\`).`,
-      `- \`"_let": "n"\` (extension) binds — ${bindings()}; \`{"$ref": "n"}\` stands for them in \`target.ids\` (alone or as an item beside ids) and Merge \`primary_id\`.`,
+      `- \`"_let": "n"\` (extension) binds — ${bindings(true)}; \`{"$ref": "n"}\` stands for them in \`target.ids\` (alone or as an item beside ids) and Merge \`primary_id\`.`,
     ]
     : [
       `- Weight: 0–1, higher = more important; a record never weighed reads as 0.5. Words: ${words}. \`BY d\` shifts (step 0.1–0.5: PROMOTE BY 0.3, DEMOTE BY -0.2; a positive DEMOTE BY also lowers); \`SET weight = 0.8\` sets; ARCHIVE caps it at 0.1, the record stays live.`,
@@ -391,7 +392,7 @@ function defaultsSection(ir: boolean, storeTypes: readonly string[] | undefined)
       '- REMIND: the first reminder is the next occurrence after now, at now\'s time of day unless BYHOUR/BYMINUTE say; nothing is sent. One reminder: `REMIND 2025-05-01T09:00:00+08:00` (`FREQ=DAILY;COUNT=1` alone fires at now: never).',
       `- TYPE is free text; usual: ${types}.`,
       `- UPDATE SET columns: ${UPDATE_COLUMNS.slice(0, 12).join(', ')}, permissions; any other key is a facet. Never: ${grouped(GOVERNED_COLUMNS)} (\`governed-column\`).`,
-      `- \`LET $n =\` binds — ${bindings()}. Use \`$n\` in ID, IDS (also beside ids: \`IDS $n, 4\`), INTO.`,
+      `- \`LET $n =\` binds — ${bindings(false)}. Use \`$n\` in ID, IDS (also beside ids: \`IDS $n, 4\`), INTO.`,
     ];
   return `## Defaults and values\n\n${lines.join('\n')}`;
 }
