@@ -242,3 +242,18 @@ describe('language card: the defaults and values are what the engine does', () =
     expect(runText(store, 'RETRIEVE WHERE time FROM 2025-04-20T00:00:00Z TO 2025-04-20T23:59:59Z LIMIT 5;').results[0].ids).toEqual([1, 2]);
   });
 });
+
+describe('language card: a model constrained by the GBNF can write every statement on it', () => {
+  it('grammar.gbnf accepts every guide line and worked example, as written and formatted', async () => {
+    const { Gbnf } = await import('../grammar/gbnf.js');
+    const { GENERATED_DIR } = await import('../../scripts/grammar-artefacts.js');
+    const { formatText } = await import('../../src/pipeline.js');
+    const { join } = await import('node:path');
+    const gbnf = new Gbnf(readFileSync(join(GENERATED_DIR, 'grammar.gbnf'), 'utf8'));
+    const texts = [...GUIDE.map((g) => g.dsl), ...CARD_EXAMPLES.map((e) => e.dsl)];
+    for (const text of texts) {
+      expect(gbnf.accepts(text), text).toBe(true);
+      expect(gbnf.accepts(formatText(text).text ?? ''), `formatted: ${text}`).toBe(true);
+    }
+  });
+});
