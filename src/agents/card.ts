@@ -10,13 +10,15 @@
  * `spec/card.md` and `spec/card-ir.md` are its snapshots (`npx tsx scripts/gen-card.ts`).
  */
 import {
-  CLAUSES, CONDITION_OPERATORS, ENUMS, EXCLUSIVE_GROUPS, KEYWORDS, KEYWORD_DOCS, OPS, SEARCH_OPTIONS, SEARCH_QUERY_PATH, STAGE_OF,
-  VERB_DOCS, VERB_OF_OP, VERB_TEXT, type ClauseName, type ClauseSpec, type EnumSpec, type Op,
+  CLAUSES, CONDITION_OPERATORS, ENUMS, EXCLUSIVE_GROUPS, GOVERNED_COLUMNS, KEYWORDS, KEYWORD_DOCS, LET_BINDS, OPS, SEARCH_OPTIONS, SEARCH_QUERY_PATH,
+  STAGE_OF, TYPE_SUGGESTIONS, UPDATE_COLUMNS, VERB_DOCS, VERB_OF_OP, VERB_TEXT, WEIGHT_WORDS, type ClauseName, type ClauseSpec, type EnumSpec, type Op,
 } from '../language/index.js';
 
 export interface CardOptions {
   /** The JSON-IR variant: fields instead of clauses, IR examples (for models that emit JSON). */
   readonly ir?: boolean;
+  /** Record types found in the store the plan is for (`storeVocabulary`), listed beside the usual ones. */
+  readonly types?: readonly string[];
 }
 
 /** The card's size limit, in characters (a system prompt shares its context with the request). */
@@ -32,91 +34,165 @@ export const CARD_MAX_CHARS = 12_000;
 export const MEANINGS: ReadonlyArray<{ readonly q: string; readonly dsl: string; readonly ir: string; readonly source: string }> = [
   {
     q: '`tags HAS "a", "b"`: all or any?',
-    dsl: 'ALL (exact, case-sensitive). `tags NOT HAS`: none of them. No any-of: one statement per tag, or `search`.',
-    ir: '`has_tags: ["a","b"]` = ALL of them (exact, case-sensitive). `not_tags` = none of them. There is no any-of: one statement per tag, or a search.',
+    dsl: 'ALL (exact, case-sensitive); `NOT HAS`: none. No any-of: one statement per tag, or `search`.',
+    ir: '`has_tags: ["a","b"]` = ALL (exact, case-sensitive); `not_tags`: none. No any-of: one instruction per tag, or a search.',
     source: 'src/lower/target.ts filter; src/compile/index.ts filterWhere (one hasTag per tag)',
   },
   {
-    q: 'Ids: does `ID "1"` match the record whose id is 1?',
-    dsl: 'Yes: ids are positive integers, 1, 2, 3… in ENCODE order; `ID 1`, `ID "1"`, `ID "001"` are one record; anything else is `bad-id`. Ids act in ascending order.',
-    ir: 'Yes. Ids are positive integers assigned 1, 2, 3… in Encode order; `1`, `"1"` and `"001"` are the same record, anything else is the error `bad-id`. Ids act in ascending id order.',
+    q: 'Ids?',
+    dsl: 'Positive integers in ENCODE order; `ID 1`, `ID "1"`, `ID "001"` are one record.',
+    ir: 'Positive integers in Encode order; `1`, `"1"`, `"001"` are one record.',
     source: 'src/lower/lowerer.ts ids(); src/compile/index.ts orderBy',
   },
   {
     q: 'Does SUMMARIZE store anything?',
-    dsl: 'No: like RETRIEVE it changes nothing; it returns an extractive summary (sentences picked by FOCUS within MAX n TOKENS, default 256; no LLM). To keep it, ENCODE it later.',
-    ir: 'No. Summarize (like Retrieve) changes nothing: it returns an extractive summary (sentences picked by `focus`, within `max_tokens`, default 256; no LLM). To keep it, Encode the text afterwards.',
+    dsl: 'No: it returns sentences picked by FOCUS within MAX n TOKENS (default 256; no LLM).',
+    ir: 'No: it returns sentences picked by `focus` within `max_tokens` (default 256; no LLM).',
     source: 'src/execute/verbs/summarize.ts; spec/semantics.md Verbs',
   },
   {
-    q: 'What does `INTO "auto"` mean?',
-    dsl: 'The first selected record (also without INTO): lowest id for IDS, newest `time` for a filter, best match for a search.',
-    ir: '`primary_id: "auto"` (or none) = the first selected record: the lowest id for `ids`, the newest `time` for a filter, the best match for a search.',
+    q: 'MERGE without INTO (or `INTO auto`)?',
+    dsl: 'The first selected: lowest id for IDS, newest `time` for a filter, best match for a search.',
+    ir: '`primary_id` absent or `"auto"`: the first selected: lowest id for `ids`, newest `time` for a filter, best match for a search.',
     source: 'src/lower/verbs.ts Merge; src/execute/verbs/merge.ts',
   },
   {
-    q: '"last month": calendar month or rolling window?',
-    dsl: 'Rolling: `time IN LAST 1 MONTHS` is from one calendar month before now to the end of today (UTC; MINUTES, HOURS end now); `NEXT n` starts now. Units are plural. A calendar month: `time FROM 2025-04-01T00:00:00Z TO 2025-04-30T23:59:59Z`.',
-    ir: 'Rolling. `{relative: "last", amount: 1, unit: "months"}` runs from one calendar month before now to the end of today (UTC; minutes/hours end now); `next` runs from now on. A calendar month is `{start, end}`.',
+    q: 'Calendar words?',
+    dsl: 'UTC, from the run\'s clock. `time IN LAST 7 DAYS` runs from 7 days before now to the end of today (MINUTES, HOURS end now); `NEXT n` starts now; units plural. Today, this month, last quarter: `time FROM 2025-04-01T00:00:00Z TO 2025-06-30T23:59:59Z`.',
+    ir: 'UTC, from the run\'s clock. `{relative: "last", amount: 7, unit: "days"}` runs from 7 days before now to the end of today (minutes/hours end now); `next` starts now. Today, this month, last quarter: `{start, end}` in UTC.',
     source: 'src/lower/target.ts timeRange; src/lower/time.ts addDuration',
   },
   {
-    q: 'What may SPLIT `params` contain?',
-    dsl: '`SET params = {…}`: only the entry named by STRATEGY is read: `by_sentences: {max_sentences (default 1), lang (unused)}`, `by_chunks: {chunk_size (chars, >= 50) | num_chunks (default 2)}`, `custom: {max_splits}` (cuts at headings, paragraphs or lines). Other keys do nothing. `SET inherit_all = false` copies only type and time; `keep_source = true` keeps the source.',
-    ir: 'Only the entry named by `strategy` is read: `by_sentences: {max_sentences (default 1), lang (unused)}`, `by_chunks: {chunk_size (>= 50) | num_chunks (default 2)}`, `custom: {max_splits}` (headings, else paragraphs, else lines; `instruction` unused). Other keys do nothing. `inherit_all` (default true), `keep_source` (default false).',
+    q: 'SPLIT `params`?',
+    dsl: '`SET params = {…}`; the entry STRATEGY names is read: `by_sentences: {max_sentences}` (default 1), `by_chunks: {chunk_size (>= 50) | num_chunks}` (default 2), `custom: {instruction, max_splits}` (no LLM: cuts at headings, else paragraphs, else lines). The source is soft-deleted unless `SET keep_source = true`.',
+    ir: 'The entry `strategy` names is read: `by_sentences: {max_sentences}` (default 1), `by_chunks: {chunk_size (>= 50) | num_chunks}` (default 2), `custom: {instruction, max_splits}` (no LLM: cuts at headings, else paragraphs, else lines). The source is soft-deleted unless `keep_source: true`.',
     source: 'src/lower/verbs.ts splitRule; src/execute/verbs/split.ts',
   },
   {
     q: 'Which records does a LIMIT keep?',
-    dsl: 'The first n in order: a filter is newest first (`DELETE WHERE … LIMIT 5` deletes the 5 newest); ORDER BY exists only after `search`. No LIMIT: a filter takes all, a search 10.',
-    ir: 'The first n in order: a filter is newest first (so a write with `limit: 5` hits the 5 newest); `order_by` exists only under `search`. A filter without `limit` takes every match; a search keeps 10 unless `k`/`limit`.',
+    dsl: 'The first n: a filter is newest first; ORDER BY only after `search`. No LIMIT: a filter takes all (a write warns), a search 10.',
+    ir: 'The first n: a filter is newest first; `order_by` only under `search`. No `limit`: a filter takes all (a write warns), a search 10.',
     source: 'src/lower/target.ts selection; src/compile/index.ts compileTargetSelect',
   },
   {
-    q: 'Unknown fields',
-    dsl: '`status = "x"` cannot be applied (a write is refused: `unknown-condition`): invented fields are facets, `WHERE facets.status = "x"`; UPDATE `SET status = "x"` writes that facet.',
-    ir: 'A filter key the engine does not know (`status`) cannot be applied: a write is refused (`unknown-condition`). Invented fields are facets: `filter.facets: {status: "x"}`. Update `set.status` writes the facet `status`.',
+    q: 'Unknown fields?',
+    dsl: '`WHERE status = "x"` is refused (`unknown-condition`): invented fields are facets, `WHERE facets = { status: "x" }`; UPDATE `SET status = "x"` writes that facet.',
+    ir: 'A filter key the engine does not know (`status`) is refused (`unknown-condition`): use `filter.facets: {status: "x"}`. Update `set.status` writes the facet `status`.',
     source: 'src/lower/ignored.ts; src/lower/verbs.ts lowerUpdate',
+  },
+  {
+    q: 'Does a later statement see an earlier one\'s changes?',
+    dsl: 'Yes, in order, in one transaction: soft-deleted, merged-away, split (source) and expired records match no later target; archived ones still do; a LOCK refuses the writes after it (lock last).',
+    ir: 'Yes, in order, in one transaction: soft-deleted, merged-away, split (source) and expired records match no later target; archived ones still do; a LOCK refuses the writes after it (lock last).',
+    source: 'src/compile/index.ts timeWhere (live: not deleted, not expired); src/execute/verbs/promote.ts (archive caps the weight)',
   },
 ];
 
 /** One word, several meanings (beyond what the per-verb clause list already shows). */
 const HOMONYMS_DSL = [
-  '`SET k = v` writes `args.set.k` in UPDATE (the record\'s fields) but `args.k` in every other verb (`PROMOTE … SET weight 0.9`).',
-  '`MODE`, `STRATEGY`: each verb has its own values (see Enum values). `UNTIL`: PROMOTE\'s ends the REMIND rule; EXPIRE\'s is the expiry time.',
-  '`LIMIT` right after `search "…"` (and its options) is the search\'s; after the last condition it is the filter\'s. One limit applies (K, else the search\'s, else the filter\'s).',
-  'A condition is `field = v` only for type, subject, attribute, location, topic and `facets = { k: v }`; anything else is a facet.',
+  '`UNTIL`: PROMOTE\'s ends the REMIND rule, EXPIRE\'s is the expiry. `LIMIT` after `search "…"` is the search\'s, after a condition the filter\'s.',
 ];
 const HOMONYMS_IR = [
-  '`args.set.k` is Update\'s only argument; other verbs take `args.k` directly (Promote `args.weight`).',
-  '`args.mode`, `args.strategy`: each op has its own values. `until`: Promote `args.remind.until` ends the reminder; Expire `args.until` is the expiry time.',
-  'One limit applies: `search.overrides.k`, else `search.limit`, else `filter.limit`.',
-  'Filter keys are fixed (see conditions); invented fields are `filter.facets`.',
+  '`args.set.k` is Update\'s only argument; other ops take `args.k` directly (Promote `args.weight`).',
+  '`until`: Promote `args.remind.until` ends the reminder; Expire `args.until` is the expiry time. One limit applies: `search.overrides.k`, else `search.limit`, else `filter.limit`.',
 ];
 
-/** Requests, including those with no verb of their own: only what the engine really does. */
-const INTENTS_DSL = [
-  'remember / note / save → ENCODE "text" TYPE … TAGS … (TIME needs an offset: 2025-04-10T15:30:00+08:00).',
-  'change / correct / mark done → UPDATE ID … SET text = "…", status = "done" (non-column keys become facets).',
-  'tag / categorise / link two memories → LABEL IDS "1", "2" TAGS "project:x" or FACETS { related_to: "12" } (no link verb: shared tags or facets relate records).',
-  'important / pin → PROMOTE … SET weight 0.9 (or BY 0.1); unimportant → DEMOTE … BY -0.2 or ARCHIVE.',
-  'remind me / notify → PROMOTE ID … REMIND "FREQ=WEEKLY;BYDAY=MO" UNTIL t: the rule and its next time are stored on the memory; nothing is sent (the host polls them).',
-  'combine / dedupe → MERGE IDS … INTO "id". break up → SPLIT … STRATEGY by_sentences.',
-  'protect / freeze → LOCK … MODE read_only (or POLICY { deny: [Delete] }).',
-  'forget later / temporary → EXPIRE … TTL P7D THEN soft_delete. forget now → DELETE … SOFT (HARD is permanent).',
-  'a changing fact → ENCODE "v" SUBJECT s ATTRIBUTE a VALID FROM t (supersedes the old one); a past value → RETRIEVE … AS OF t.',
-  'act on what an earlier statement made → LET $n = ENCODE …; EXPIRE ID $n TTL P7D; ($n: ENCODE\'s new id, SPLIT\'s pieces, MERGE\'s primary, a write\'s affected ids, RETRIEVE\'s rows; use in ID, IDS, INTO).',
-  'find / recall → RETRIEVE WHERE search "…" or tags HAS …; digest → SUMMARIZE (stores nothing).',
-  'bulk change → WHERE … LIMIT n (a write without LIMIT warns); everything → ALL with CONFIRM or DRY RUN.',
+/**
+ * The request → statement guide: common intents in English and Chinese, the statement that
+ * serves each (`dsl`, run on EXAMPLE_SEED by test/agents/card.test.ts) and the same as op and
+ * args for the IR card (`ir`: the first statement's op and args, checked against the converter).
+ */
+export interface GuideEntry {
+  readonly intent: string;
+  readonly dsl: string;
+  readonly ir: { readonly op: Op; readonly args?: unknown };
+  /** What the reader must know besides the statement. */
+  readonly note?: string;
+}
+
+export const GUIDE: readonly GuideEntry[] = [
+  {
+    intent: 'record / log / save — 记录 / 保存',
+    dsl: 'ENCODE "Demo on Friday" TYPE note TAGS "client" TIME 2025-04-10T15:30:00+08:00;',
+    ir: { op: 'Encode', args: { payload: { text: 'Demo on Friday' }, type: 'note', tags: ['client'], time: '2025-04-10T15:30:00+08:00' } },
+    note: 'the content in full; also when related notes are stored'
+  },
+  {
+    intent: 'change / correct / mark done — 修改 / 更新',
+    dsl: 'UPDATE ID 3 SET text = "Pay the rent today", status = "done";',
+    ir: { op: 'Update', args: { set: { text: 'Pay the rent today', status: 'done' } } },
+  },
+  {
+    intent: 'tag / classify / mark or flag as important, urgent, key, high priority — 打标签 / 标记为 / 归类',
+    dsl: 'LABEL WHERE tags HAS "api" AND time IN LAST 30 DAYS LIMIT 10 TAGS "important";',
+    ir: { op: 'Label', args: { tags: ['important'] } },
+    note: 'a tag, not a weight'
+  },
+  {
+    intent: 'prioritise / raise importance / highlight — 优先 / 提高优先级',
+    dsl: 'PROMOTE WHERE tags HAS "standup" LIMIT 10 BY 0.3 REASON "release week";',
+    ir: { op: 'Promote', args: { weight_delta: 0.3, reason: 'release week' } },
+  },
+  {
+    intent: 'lower priority — 降低优先级; archive / shelve — 归档',
+    dsl: 'DEMOTE ID 2 BY -0.2; DEMOTE ID 1 ARCHIVE REASON "done";',
+    ir: { op: 'Demote', args: { weight_delta: -0.2 } },
+  },
+  {
+    intent: 'share / send to the team / notify — 分享 / 发给团队 / 通知',
+    dsl: 'LABEL ID 2 TAGS "shared";',
+    ir: { op: 'Label', args: { tags: ['shared'] } },
+    note: 'nothing is sent'
+  },
+  {
+    intent: 'remind me (every … / once) — 提醒我',
+    dsl: 'PROMOTE ID 3 REMIND "FREQ=MONTHLY;BYMONTHDAY=1" UNTIL 2025-12-31T23:59:59Z; PROMOTE ID 1 REMIND 2025-05-01T09:00:00+08:00;',
+    ir: { op: 'Promote', args: { remind: { rrule: 'FREQ=MONTHLY;BYMONTHDAY=1', until: '2025-12-31T23:59:59Z' } } },
+  },
+  {
+    intent: 'merge / combine — 合并',
+    dsl: 'MERGE IDS 1, 2 INTO "1";',
+    ir: { op: 'Merge', args: { primary_id: '1' } },
+    note: 'two or more live records',
+  },
+  {
+    intent: 'split / break up — 拆分',
+    dsl: 'SPLIT ID 1 STRATEGY by_sentences; SPLIT ID 2 STRATEGY custom INSTRUCTION "one piece per topic";',
+    ir: { op: 'Split', args: { strategy: 'by_sentences' } },
+    note: 'cuts one record\'s text; records already separate are grouped with LABEL'
+  },
+  {
+    intent: 'lock / freeze / read-only — 锁定 / 只读',
+    dsl: 'LOCK WHERE tags HAS "api" LIMIT 10 MODE read_only REASON "final";',
+    ir: { op: 'Lock', args: { mode: 'read_only', reason: 'final' } },
+  },
+  {
+    intent: 'expire after — 过期',
+    dsl: 'EXPIRE WHERE tags HAS "todo" LIMIT 10 TTL P30D THEN soft_delete;',
+    ir: { op: 'Expire', args: { ttl: 'P30D', on_expire: 'soft_delete' } },
+  },
+  {
+    intent: 'delete / clean up — 删除 / 清理',
+    dsl: 'DELETE WHERE tags HAS "standup" LIMIT 10 REASON "obsolete";',
+    ir: { op: 'Delete', args: { reason: 'obsolete' } },
+  },
+  {
+    intent: 'find / look up — 查找 / 检索',
+    dsl: 'RETRIEVE WHERE tags HAS "standup" AND time IN LAST 30 DAYS LIMIT 10 INCLUDE id, text, tags; RETRIEVE WHERE search "rent" LIMIT 5;',
+    ir: { op: 'Retrieve', args: { include: ['id', 'text', 'tags'] } },
+  },
+  {
+    intent: 'summarise / key points — 总结 / 要点',
+    dsl: 'SUMMARIZE WHERE tags HAS "standup" LIMIT 10 FOCUS "decisions" MAX 200 TOKENS;',
+    ir: { op: 'Summarize', args: { focus: 'decisions', max_tokens: 200 } },
+  },
 ];
-// The verbs are the ops and the IR examples show the fields; a statement reference is spelt as the IR extension.
-const INTENTS_IR = INTENTS_DSL.map((s) => (s.startsWith('act on what') ? 'act on what an earlier statement made → `"_let": "n"` on that statement, then `{"$ref": "n"}` in a later `target.ids` or Merge `args.primary_id` (text2mem extension; same ids as LET in the DSL).' : s));
 
 /** Worked examples: a request and the DSL that does it. Each runs on a store seeded with EXAMPLE_SEED. */
 export interface CardExample {
   readonly request: string;
   readonly dsl: string;
-  /** The IR of `dsl` (test/agents/card.test.ts checks it equals what the converter gives). */
+  /** The IR of `dsl`, one object per statement (test/agents/card.test.ts checks it equals what the converter gives). */
   readonly ir: unknown;
 }
 
@@ -129,52 +205,40 @@ export const EXAMPLE_SEED = [
 
 export const CARD_EXAMPLES: readonly CardExample[] = [
   {
-    request: 'Remember that the Q2 review is on May 5 at 10:00 Beijing time, tag it work.',
-    dsl: 'ENCODE "Q2 review meeting" TYPE event TAGS "work", "review" TIME 2025-05-05T10:00:00+08:00;',
-    ir: { stage: 'ENC', op: 'Encode', args: { payload: { text: 'Q2 review meeting' }, type: 'event', tags: ['work', 'review'], time: '2025-05-05T10:00:00+08:00' } },
-  },
-  {
-    request: 'Mark the rent task as done.',
-    dsl: 'UPDATE ID "3" SET status = "done";',
-    ir: { stage: 'STO', op: 'Update', target: { ids: '3' }, args: { set: { status: 'done' } } },
-  },
-  {
     request: 'Which standups are still open?',
     dsl: 'RETRIEVE WHERE tags HAS "standup" AND facets = { status: "open" } LIMIT 10 INCLUDE id, text;',
     ir: { stage: 'RET', op: 'Retrieve', target: { filter: { has_tags: ['standup'], facets: { status: 'open' }, limit: 10 } }, args: { include: ['id', 'text'] } },
   },
   {
-    request: 'Remind me about the rent every month on the 1st until the end of the year.',
-    dsl: 'PROMOTE ID "3" REMIND "FREQ=MONTHLY;BYMONTHDAY=1" UNTIL 2025-12-31T23:59:59Z;',
-    ir: { stage: 'STO', op: 'Promote', target: { ids: '3' }, args: { remind: { rrule: 'FREQ=MONTHLY;BYMONTHDAY=1', until: '2025-12-31T23:59:59Z' } } },
+    request: '把四月的站会标为重点，周一提醒我 (April standups: key; remind Monday)',
+    dsl: 'LET $s = LABEL WHERE tags HAS "standup" AND time FROM 2025-04-01T00:00:00Z TO 2025-04-30T23:59:59Z LIMIT 20 TAGS "key"; PROMOTE IDS $s REMIND "FREQ=WEEKLY;BYDAY=MO;COUNT=1";',
+    ir: [
+      { _let: 's', stage: 'STO', op: 'Label', target: { filter: { has_tags: ['standup'], time_range: { start: '2025-04-01T00:00:00Z', end: '2025-04-30T23:59:59Z' }, limit: 20 } }, args: { tags: ['key'] } },
+      { stage: 'STO', op: 'Promote', target: { ids: [{ $ref: 's' }] }, args: { remind: { rrule: 'FREQ=WEEKLY;BYDAY=MO;COUNT=1' } } },
+    ],
   },
   {
-    request: 'Combine the standup notes into the first one.',
-    dsl: 'MERGE IDS "1", "2" INTO "1" STRATEGY merge_into_primary;',
-    ir: { stage: 'STO', op: 'Merge', target: { ids: ['1', '2'] }, args: { primary_id: '1', strategy: 'merge_into_primary' } },
-  },
-  {
-    request: 'Nobody may change or delete the API notes.',
+    request: 'Nobody may change the API notes.',
     dsl: 'LOCK WHERE tags HAS "api" LIMIT 50 MODE read_only REASON "audit";',
     ir: { stage: 'STO', op: 'Lock', target: { filter: { has_tags: ['api'], limit: 50 } }, args: { mode: 'read_only', reason: 'audit' } },
   },
   {
-    request: 'Todos should disappear a week from now.',
-    dsl: 'EXPIRE WHERE tags HAS "todo" LIMIT 100 TTL P7D THEN soft_delete;',
-    ir: { stage: 'STO', op: 'Expire', target: { filter: { has_tags: ['todo'], limit: 100 } }, args: { ttl: 'P7D', on_expire: 'soft_delete' } },
-  },
-  {
-    request: 'What did we say about deploying? Newest first, top 3.',
+    request: 'Deploy notes, newest 3.',
     dsl: 'RETRIEVE WHERE search "deploy" ORDER BY time_desc LIMIT 3 INCLUDE id, text, time;',
     ir: { stage: 'RET', op: 'Retrieve', target: { search: { intent: { query: 'deploy' }, overrides: { order_by: 'time_desc' }, limit: 3 } }, args: { include: ['id', 'text', 'time'] } },
   },
   {
-    request: 'Summarise the standups from the last month.',
+    request: '总结上个月的站会 (summarise last month\'s standups)',
     dsl: 'SUMMARIZE WHERE tags HAS "standup" AND time IN LAST 1 MONTHS LIMIT 20 FOCUS "deploy status" MAX 80 TOKENS;',
     ir: {
       stage: 'RET', op: 'Summarize', target: { filter: { has_tags: ['standup'], time_range: { relative: 'last', amount: 1, unit: 'months' }, limit: 20 } },
       args: { focus: 'deploy status', max_tokens: 80 },
     },
+  },
+  {
+    request: 'Forget everything, but show me first.',
+    dsl: 'DELETE ALL DRY RUN;',
+    ir: { stage: 'STO', op: 'Delete', target: { all: true }, meta: { dry_run: true } },
   },
 ];
 
@@ -196,7 +260,7 @@ function enumAt(path: string, op?: Op): [string, EnumSpec] | undefined {
 
 const values = (e: EnumSpec) => e.values.join(' | ');
 
-/** How a clause is written, with a placeholder for its value. */
+/** How a clause is written, with a placeholder for its value where the value is not free text. */
 function written(name: ClauseName, op: Op | undefined, path: string): string {
   const s = TABLE[name];
   const en = enumAt(path, op);
@@ -205,22 +269,27 @@ function written(name: ClauseName, op: Op | undefined, path: string): string {
     case 'max-tokens': return 'MAX n TOKENS';
     case 'older-than': return 'OLDER THAN P30D';
     case 'within': return 'WITHIN LAST 7 DAYS';
-    case 'list': return en ? `${name} ${en[1].values.slice(0, 3).join(', ')}` : `${name} "a", "b"`;
+    case 'list': return en ? `${name} ${en[1].values.slice(0, 2).join(', ')}` : `${name} "a", "b"`;
     default:
       if (en) return `${name} ${values(en[1])}`;
-      if (name === 'REMIND') return 'REMIND "FREQ=…"';
-      if (name === 'BY') return 'BY 0.1';
+      if (name === 'REMIND') return 'REMIND "FREQ=…" | <datetime>';
+      if (name === 'BY') return 'BY ±0.2';
       if (name === 'TTL') return 'TTL P7D';
-      if (['TIME', 'UNTIL', 'AT'].includes(name)) return `${name} <datetime>`;
+      if (['TIME', 'UNTIL', 'AT', 'VALID FROM', 'AS OF'].includes(name)) return `${name} <datetime>`;
       if (['FACETS', 'PAYLOAD', 'POLICY', 'STRUCTURED'].includes(name)) return `${name} {…}`;
-      return `${name} v`;
+      return name;
   }
+}
+
+/** The field a clause fills when it is not `args.<its name>` (TYPE → args.type goes without saying). */
+function pathNote(name: ClauseName, path: string): string {
+  return path === `args.${name.toLowerCase().replace(/ /g, '_')}` ? '' : ` → ${path}`;
 }
 
 function clausesOf(op: Op, ir: boolean): string[] {
   const out: string[] = [];
   const text = VERB_TEXT[op];
-  if (text) out.push(ir ? `${text.join('.')}` : `"text" → ${text.join('.')}`);
+  if (text) out.push(ir ? text.slice(1).join('.') : `"text" → ${text.join('.')}`);
   for (const name of CLAUSE_NAMES) {
     const p = TABLE[name].ops?.[op];
     if (!p) continue;
@@ -228,21 +297,23 @@ function clausesOf(op: Op, ir: boolean): string[] {
     const s = TABLE[name];
     if (ir) {
       const en = enumAt(path, op);
-      const v = s.shape === 'flag' ? `=${String(s.value)}` : en ? `: ${values(en[1])}` : '';
-      if (!out.some((o) => o.startsWith(path + ':') || o === path)) out.push(`${path}${v}`);
-      else if (s.shape === 'flag') out[out.findIndex((o) => o.startsWith(path))] += `|${String(s.value)}`;
+      const short = p.slice(1).join('.');
+      // A long enum (include) is listed once, under Enum values.
+      const v = s.shape === 'flag' ? `=${String(s.value)}` : en ? (en[1].values.length > 6 ? ` (${en[0]})` : `: ${values(en[1])}`) : '';
+      if (!out.some((o) => o.startsWith(short + ':') || o === short || o.startsWith(short + '='))) out.push(`${short}${v}`);
+      else if (s.shape === 'flag') out[out.findIndex((o) => o.startsWith(short))] += `|${String(s.value)}`;
     } else {
-      out.push(`${written(name, op, path)} → ${path}${s.shape === 'flag' ? `=${String(s.value)}` : ''}`);
+      out.push(`${written(name, op, path)}${s.shape === 'flag' ? (path === `args.${name.toLowerCase()}` ? '' : ` → ${path}=${String(s.value)}`) : pathNote(name, path)}`);
     }
   }
-  if (op === 'Update') out.push(ir ? 'args.set: {field: value, …}' : 'SET k = v, … → args.set.k');
+  if (op === 'Update') out.push(ir ? 'set: {field: value, …}' : 'SET k = v, … → args.set.k');
   return out;
 }
 
 function verbsSection(ir: boolean): string {
-  const lines = [ir ? '## Ops and their args' : '## Verbs and their clauses', ''];
+  const lines = [ir ? '## Ops and their args (under `args`)' : '## Verbs and their clauses (each fills `args.<its name>` unless → says)', ''];
   for (const op of OPS) {
-    const head = ir ? `- **${op}** (stage ${STAGE_OF[op]})` : `- **${VERB_OF_OP[op]}** (${STAGE_OF[op]})`;
+    const head = ir ? `- **${op}** (${STAGE_OF[op]})` : `- **${VERB_OF_OP[op]}** (${STAGE_OF[op]})`;
     lines.push(`${head}: ${verbDoc(op)}`);
     const cl = clausesOf(op, ir);
     if (cl.length) lines.push(`  ${cl.join('; ')}`);
@@ -250,51 +321,117 @@ function verbsSection(ir: boolean): string {
   return lines.join('\n');
 }
 
+/** Reads over everything need a confirmation too: the upstream IR schema's rule for `target.all` in stage RET (meta.confirmation; a dry run is not enough). */
+const ALL_RULE_DSL = 'ALL needs CONFIRM: a write takes CONFIRM or DRY RUN, a read (RETRIEVE, SUMMARIZE) CONFIRM only (the upstream contract).';
+const ALL_RULE_IR = '`all: true` needs `meta.confirmation: true`; a write may instead be `meta.dry_run: true`, a read (Retrieve, Summarize) may not (the upstream contract).';
+
 function everyVerbSection(ir: boolean): string {
   if (ir) {
     return [
       '## Every instruction',
       '',
       '`{stage, op, target, args, meta}`; stage = the op\'s stage. target is ONE of `ids` (id or list), `filter`, `search` (a search may add a `filter`), `all: true`.',
-      `meta: ${CLAUSE_NAMES.filter((n) => TABLE[n].path?.[0] === 'meta').map((n) => `${TABLE[n].path!.join('.')}`).join(', ')}. ` +
-        'A write over `all` needs `meta.confirmation` or `meta.dry_run`. Any other arg goes in `args` as is.',
+      `meta: ${CLAUSE_NAMES.filter((n) => TABLE[n].path?.[0] === 'meta').map((n) => TABLE[n].path![1]).join(', ')}. ${ALL_RULE_IR} Times are ISO-8601 with an offset; durations ISO-8601 (\`P7D\`).`,
     ].join('\n');
   }
-  const targets = CLAUSE_NAMES.filter((n) => TABLE[n].shape === 'target').map((n) => (n === 'ID' ? 'ID v' : n === 'IDS' ? 'IDS v, v' : n === 'WHERE' ? 'WHERE cond AND cond … [LIMIT n]' : n));
-  const meta = CLAUSE_NAMES.filter((n) => TABLE[n].path && TABLE[n].shape !== 'target').map((n) => `${written(n, undefined, TABLE[n].path!.join('.'))} → ${TABLE[n].path!.join('.')}`);
+  const targets = CLAUSE_NAMES.filter((n) => TABLE[n].shape === 'target').map((n) => (n === 'ID' ? 'ID v' : n === 'IDS' ? 'IDS v, v' : n === 'WHERE' ? 'WHERE cond AND … [LIMIT n]' : n));
+  const meta = CLAUSE_NAMES.filter((n) => TABLE[n].path && TABLE[n].shape !== 'target' && n !== 'STAGE').map((n) => `${written(n, undefined, TABLE[n].path!.join('.'))} → ${TABLE[n].path!.join('.')}`);
   return [
     '## Every statement',
     '',
-    '`VERB ["text"] clause* ;` — clauses in any order; keywords are case-insensitive, enum values case-sensitive (lower-case, as listed). Datetimes need an offset (`2025-04-10T15:30:00+08:00`); durations are ISO-8601 (`P7D`, `PT2H`).',
-    `- Target, exactly one: ${targets.join(' | ')} (a search may be AND-ed with conditions). A write over ALL needs CONFIRM or DRY RUN.`,
+    '`[LET $n =] VERB ["text"] clause* ;` — clauses in any order; keywords case-insensitive, enum values lower-case as listed. Datetimes need an offset (`2025-04-10T15:30:00+08:00`); durations ISO-8601 (`P7D`, `PT2H`).',
+    `- Target, exactly one: ${targets.join(' | ')} ${ALL_RULE_DSL}`,
     `- Any verb: ${meta.join('; ')}; \`SET k = v\` (any arg), \`WITH a.b = v\` (any IR path).`,
   ].join('\n');
 }
 
+/** Column names, those sharing a first word (three or more) as one `word_*`. */
+function grouped(names: readonly string[]): string {
+  const head = (n: string) => n.split('_')[0];
+  const count = (h: string) => names.filter((n) => head(n) === h && n.includes('_')).length;
+  const out: string[] = [];
+  for (const n of names) {
+    const h = head(n);
+    const g = n.includes('_') && count(h) >= 3 ? `${h}_*` : n;
+    if (!out.includes(g)) out.push(g);
+  }
+  return out.join(', ');
+}
+
+/** What `LET` binds, per op, in words (from the vocabulary's table). */
+function bindings(ir: boolean): string {
+  const name = (o: Op) => (ir ? o : VERB_OF_OP[o]);
+  const words: Record<string, string> = { created: 'the new record', pieces: 'the pieces', primary: 'the primary', affected: 'the ids changed', returned: 'the rows' };
+  const by = new Map<string, Op[]>();
+  for (const op of OPS) {
+    const b = LET_BINDS[op];
+    if (b) by.set(b, [...(by.get(b) ?? []), op]);
+  }
+  return [...by].map(([b, ops]) => `${ops.length > 3 ? 'other writes' : ops.map(name).join('/')}: ${words[b]}`).join('; ') + `; ${OPS.filter((o) => !LET_BINDS[o]).map(name).join('/')}: nothing`;
+}
+
+/**
+ * Defaults and value scales, from the vocabulary (and the engine's constants, which
+ * test/agents/card.test.ts holds to this text): what a planner otherwise guesses.
+ */
+function defaultsSection(ir: boolean, storeTypes: readonly string[] | undefined): string {
+  const words = Object.entries(WEIGHT_WORDS).map(([w, v]) => `${w} ${v}`).join(', ');
+  const types = `${TYPE_SUGGESTIONS.join(', ')}${storeTypes?.length ? ` (in this store: ${storeTypes.join(', ')})` : ''}`;
+  const lines = ir
+    ? [
+      `- Weight: 0–1, higher = more important; a record never weighed reads as 0.5. Words: ${words}. \`weight_delta\` shifts (step 0.1–0.5: Promote 0.3, Demote -0.2; a positive Demote delta also lowers); \`weight\` sets; Demote \`archive\` caps it at 0.1, the record stays live.`,
+      '- Delete: `soft` defaults to true (recoverable). Expire: `ttl` counts from now (the run\'s clock), not from the record\'s time; `on_expire` defaults to soft_delete.',
+      '- `remind.rrule`: the first reminder is the next occurrence after now, at now\'s time of day unless BYHOUR/BYMINUTE say; nothing is sent. One reminder: `FREQ=DAILY;COUNT=1;DTSTART=20250501T010000Z` (COUNT=1 without DTSTART fires at now: never).',
+      `- \`type\` is free text; usual: ${types}.`,
+      `- Update \`set\` columns: ${UPDATE_COLUMNS.slice(0, 12).join(', ')}, permissions; any other key is a facet. Never: ${grouped(GOVERNED_COLUMNS)} (\`governed-column\`).`,
+      `- \`"_let": "n"\` (extension) binds — ${bindings(true)}; \`{"$ref": "n"}\` stands for them in \`target.ids\` (alone or as an item beside ids) and Merge \`primary_id\`.`,
+    ]
+    : [
+      `- Weight: 0–1, higher = more important; a record never weighed reads as 0.5. Words: ${words}. \`BY d\` shifts (step 0.1–0.5: PROMOTE BY 0.3, DEMOTE BY -0.2; a positive DEMOTE BY also lowers); \`SET weight = 0.8\` sets; ARCHIVE caps it at 0.1, the record stays live.`,
+      '- DELETE is SOFT (recoverable) unless HARD. EXPIRE: TTL counts from now (the run\'s clock), not from the record\'s time; THEN defaults to soft_delete.',
+      '- REMIND: the first reminder is the next occurrence after now, at now\'s time of day unless BYHOUR/BYMINUTE say; nothing is sent. One reminder: `REMIND 2025-05-01T09:00:00+08:00` (`FREQ=DAILY;COUNT=1` alone fires at now: never).',
+      `- TYPE is free text; usual: ${types}.`,
+      `- UPDATE SET columns: ${UPDATE_COLUMNS.slice(0, 12).join(', ')}, permissions; any other key is a facet. Never: ${grouped(GOVERNED_COLUMNS)} (\`governed-column\`).`,
+      `- \`LET $n =\` binds — ${bindings(false)}. Use \`$n\` in ID, IDS (also beside ids: \`IDS $n, 4\`), INTO.`,
+    ];
+  return `## Defaults and values\n\n${lines.join('\n')}`;
+}
+
+/** The request → statement guide, DSL statements or IR op and args. */
+function guideSection(ir: boolean): string {
+  const head = ir
+    ? 'Target what the request names: `filter: {has_tags: [its topic words], time_range, limit}`; `ids` only from the request, a `$ref` or the store shown.'
+    : 'Target what the request names: `WHERE tags HAS <its topic words> [AND time …] LIMIT n`; ids only from the request, a `$n` or the store shown.';
+  const lines = GUIDE.map((g) => `- ${g.intent} → ${ir ? `${g.ir.op} ${JSON.stringify(g.ir.args)}` : g.dsl}${g.note ? ` (${g.note})` : ''}`);
+  return `## Request → statement\n\n${head}\n${lines.join('\n')}`;
+}
+
 function conditionsSection(ir: boolean): string {
   const ops = Object.entries(CONDITION_OPERATORS).map(([o, c]) => {
-    if (o === '=') return ir ? '`type`, `subject`, `location`, `topic` (equal), `facets: {k: v}` (each key equal)' : '`type|subject|location|topic = v`, `facets = { k: v }` (=)';
+    if (o === '=') return ir ? '`type`, `subject`, `location`, `topic` (equal), `facets: {k: v}` (each key equal)' : '`type|subject|location|topic = v`, `facets = { k: v }`';
     if (o === 'RANGE') return ir ? '`time_range: {relative: last|next, amount, unit} | {start, end}`' : '`time IN LAST|NEXT n UNIT`, `time FROM a TO b` (→ time_range)';
-    return ir ? `\`${c.key}\`` : `\`${c.field} ${o} …\` (→ ${c.key})`;
+    return ir ? `\`${c.key}\`` : `\`${c.field} ${o} …\``;
   });
-  const search = Object.entries(SEARCH_OPTIONS).map(([name, s]) => (ir ? `\`${s.path.join('.')}\`` : `${s.example} (→ ${s.path.join('.')})`));
+  const search = Object.entries(SEARCH_OPTIONS).map(([, s]) => (ir ? `\`${s.path.join('.')}\`` : s.example));
   return [
     ir ? '## target.filter and target.search' : '## WHERE',
     '',
     `- Conditions (AND): ${ops.join(', ')}${ir ? ', `limit`' : ', then LIMIT n'}.`,
     ir
       ? `- search: \`intent.${SEARCH_QUERY_PATH.slice(1).join('.')}\` (text), ${search.join(', ')}.`
-      : `- \`search "query"\` (SEARCH) then options: ${search.join(', ')} (paths under target.search).`,
+      : `- \`search "query"\` (SEARCH) then options: ${search.join(', ')}.`,
   ].join('\n');
 }
 
-function enumsSection(): string {
+function enumsSection(ir: boolean): string {
   const lines = ['## Enum values (anything else is `invalid-enum`)', ''];
   for (const [name, e] of ENUM_LIST) {
-    const where = [e.clause, e.ops ? e.ops.map((o) => VERB_OF_OP[o]).join('/') : undefined].filter(Boolean).join(', ');
-    // A doc that only repeats the value ("The id.") is left out.
-    const docs = e.values.map((v) => (/^(The|When|Where|Who)\b/.test(e.docs[v]) && e.docs[v].split(' ').length <= 4 ? `\`${v}\`` : `\`${v}\` ${e.docs[v]}`)).join(' ');
-    lines.push(`- ${name} (${e.paths.join(', ')}${where ? `; ${where}` : ''}${e.default ? `; default ${e.default}` : ''}): ${docs}`);
+    // The DSL card names the clause (the path when there is none), the IR card the fields.
+    const where = ir ? e.paths.join(', ') : e.clause ? [e.clause, e.ops?.map((o) => VERB_OF_OP[o]).join('/')].filter(Boolean).join(', ') : e.paths.join(', ');
+    // A doc that only repeats the value ("The id.", "Days.") is left out.
+    const plain = (v: string) => (/^(The|When|Where|Who)\b/.test(e.docs[v]) && e.docs[v].split(' ').length <= 4) || e.docs[v].toLowerCase() === `${v}.`;
+    const docs = e.values.map((v) => (plain(v) ? `\`${v}\`` : `\`${v}\` ${e.docs[v]}`)).join(' ');
+    lines.push(`- ${name} (${where}${e.default ? `; default ${e.default}` : ''}): ${docs}`);
   }
   return lines.join('\n');
 }
@@ -333,20 +470,14 @@ function examplesSection(ir: boolean): string {
 export function languageCard(options: CardOptions = {}): string {
   const ir = options.ir === true;
   const intro = ir
-    ? '# Text2Mem JSON IR — language card\n\nWrite one JSON object per instruction (a list for several), exactly these fields. Memories are records with id, text, type, tags, facets, time, subject, location, topic, source, weight and expiry.'
-    : '# Text2Mem DSL — language card\n\nStatements act on a store of memory records (id, text, type, tags, facets, time, subject, location, topic, source, weight, expiry).';
-  const body = [
-    intro,
-    everyVerbSection(ir),
-    verbsSection(ir),
-    conditionsSection(ir),
-    enumsSection(),
-    exclusiveSection(ir),
-  ].join('\n\n');
+    ? '# Text2Mem JSON IR — language card\n\nOne JSON object per instruction (a list for several), these fields only. Memories: id, text, type, tags, facets, time, subject, location, topic, source, weight, expiry.'
+    : '# Text2Mem DSL — language card\n\nMemory records: id, text, type, tags, facets, time, subject, location, topic, source, weight, expiry.';
   const meanings = `## Meanings, answered\n\n${MEANINGS.map((m) => `- ${m.q} ${ir ? m.ir : m.dsl}`).join('\n')}`;
   const homonyms = `## One word, several meanings\n\n${(ir ? HOMONYMS_IR : HOMONYMS_DSL).map((s) => `- ${s}`).join('\n')}`;
-  const intents = `## Request → ${ir ? 'op' : 'verb'}\n\n${(ir ? INTENTS_IR : INTENTS_DSL).map((s) => `- ${s}`).join('\n')}`;
-  const parts = [body, meanings, homonyms, intents, examplesSection(ir)];
+  const parts = [
+    intro, everyVerbSection(ir), verbsSection(ir), conditionsSection(ir), enumsSection(ir), exclusiveSection(ir),
+    defaultsSection(ir, options.types), meanings, homonyms, guideSection(ir), examplesSection(ir),
+  ];
   const text = parts.join('\n\n');
   const others = ir ? '' : otherKeywords(text);
   return `${[text, others].filter(Boolean).join('\n\n')}\n`;

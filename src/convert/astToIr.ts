@@ -8,7 +8,7 @@ import { LazySourceMap, type SourceMap } from '../diagnostics/sourceMap.js';
 import { plainDiagnostic, plainRange } from '../diagnostics/sourceRange.js';
 import { closest } from '../diagnostics/suggest.js';
 import type * as A from '../syntax/ast.js';
-import { CONDITION_OPERATORS, LET_KEY, REF_KEY, OP_OF_VERB, SEARCH_OPTIONS, SEARCH_QUERY_PATH, STAGE_OF, VERB_TEXT, clausePath, clauseSpec, clauseVerbs, type Op } from '../language/index.js';
+import { CONDITION_OPERATORS, LET_KEY, REF_KEY, OP_OF_VERB, SEARCH_OPTIONS, SEARCH_QUERY_PATH, STAGE_OF, VERB_TEXT, clausePath, clauseSpec, clauseVerbs, oneOffRule, type Op } from '../language/index.js';
 
 export type { SourceMap };
 
@@ -385,7 +385,9 @@ function statementToIr(s: A.Statement, index: number, diagnostics: Diagnostic[],
           for (let j = 0; j < entries.length; j++) b.set(path, entries[j].value, entries[j].loc, entries[j].key.loc, entries[j].key.name);
           break;
         }
-        b.set(path, c.value, c.loc, c.keywordLoc);
+        // `REMIND <date-time>`: one reminder, the rule that fires once then (src/language/remind.ts).
+        const once = c.keyword === 'REMIND' && c.value.kind === 'DateTime' ? oneOffRule(c.value.value) : undefined;
+        b.set(path, once ? { kind: 'String', value: once, loc: c.value.loc } : c.value, c.loc, c.keywordLoc);
         break;
       }
       case 'ListClause': {

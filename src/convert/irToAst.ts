@@ -12,7 +12,7 @@ import { DURATION_PATTERN, IDENTIFIER_PATTERN, keywordToken } from '../syntax/to
 import { sortConditions } from '../syntax/conditions.js';
 import {
   CLAUSES, CONDITION_OPERATORS, LET_KEY, OPS, REF_ARGS, REF_NAME_PATTERN, isRef, SEARCH_OPTIONS, SEARCH_OPTION_NAMES, SEARCH_QUERY_PATH, VERB_OF_OP, VERB_TEXT, clausePath, clauseSpec,
-  operatorOfFilterKey, type ClauseName,
+  oneOffTime, operatorOfFilterKey, type ClauseName,
 } from '../language/index.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -101,7 +101,9 @@ class Builder {
     this.withs.push({ kind: 'WithClause', path: path.map(key), value: jsonToValue(value), loc });
   }
   value(keyword: A.ValueKeyword, value: unknown): void {
-    this.clauses.push({ kind: 'ValueClause', keyword, keywordLoc: loc, value: jsonToValue(value), loc });
+    // The rule of one reminder prints as `REMIND <date-time>`, which reads back as the same rule.
+    const once = keyword === 'REMIND' && typeof value === 'string' ? oneOffTime(value) : undefined;
+    this.clauses.push({ kind: 'ValueClause', keyword, keywordLoc: loc, value: once ? { kind: 'DateTime', value: once, loc } : jsonToValue(value), loc });
   }
   list(keyword: A.ListKeyword, items: Json[]): void {
     this.clauses.push({ kind: 'ListClause', keyword, keywordLoc: loc, values: valueList(items), loc });
@@ -248,14 +250,26 @@ function fieldClause(b: Builder, op: Op, path: readonly string[], v: Json): bool
   const inner = (k: string, x: Json) => clauses.find((c) => c.path === `${dotted}.${k}` && fits(c.name, x));
   if (!container && !clauses.some((c) => c.path.startsWith(`${dotted}.`))) return false;
   if (!isObject(v) || Object.keys(v).length === 0) return false;
-  if (!container && Object.entries(v).some(([k, x]) => !isText(k, x) && !inner(k, x))) return false;
+  // A deeper clause (SPLIT's INSTRUCTION at args.params.custom.instruction) writes its level when every field under it has a clause.
+  const deeper = (k: string, x: Json) => !container && nested(op, [...path, k], x);
+  if (!container && Object.entries(v).some(([k, x]) => !isText(k, x) && !inner(k, x) && !deeper(k, x))) return false;
   for (const [k, x] of Object.entries(v)) {
     const clause = inner(k, x);
     if (isText(k, x)) b.text = { kind: 'String', value: x as string, loc };
     else if (clause) emit(b, clause.name, x);
+    else if (!container) fieldClause(b, op, [...path, k], x);
     else b.payload.push({ kind: 'Entry', key: key(k), value: jsonToValue(x), loc });
   }
   return true;
+}
+
+/** Whether every leaf of the object `v` at `path` has a clause of its own (no container, no text). */
+function nested(op: Op, path: readonly string[], v: Json): boolean {
+  const dotted = path.join('.');
+  const clauses = FIELD_CLAUSES.get(op)!;
+  if (!isObject(v) || Object.keys(v).length === 0 || clauses.some((c) => c.path === dotted)) return false;
+  if (!clauses.some((c) => c.path.startsWith(`${dotted}.`))) return false;
+  return Object.entries(v).every(([k, x]) => clauses.some((c) => c.path === `${dotted}.${k}` && !clauseSpec(c.name)!.merge && fits(c.name, x)) || nested(op, [...path, k], x));
 }
 
 function args(b: Builder, op: Op, a: Json): void {

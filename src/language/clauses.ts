@@ -60,6 +60,8 @@ export const CLAUSES = {
   POLICY: { shape: 'value', ops: { Lock: ['args', 'policy'] } },
   INTO: { shape: 'value', ops: { Merge: ['args', 'primary_id'] } },
   STRATEGY: { shape: 'value', ops: { Merge: ['args', 'strategy'], Split: ['args', 'strategy'] } },
+  // The upstream IR's custom split instruction (`params.custom.instruction`), a clause of its own.
+  INSTRUCTION: { shape: 'value', ops: { Split: ['args', 'params', 'custom', 'instruction'] } },
   TTL: { shape: 'value', ops: { Expire: ['args', 'ttl'] } },
   UNTIL: { shape: 'value', ops: { Expire: ['args', 'until'], Promote: ['args', 'remind', 'until'] } },
   THEN: { shape: 'value', ops: { Expire: ['args', 'on_expire'] } },
@@ -155,7 +157,7 @@ export const CLAUSE_ORDER = [
   'ID', 'IDS', 'ALL', 'WHERE',
   'LEVEL', 'OF', 'PICK', 'EXPAND', 'REWARD',
   'TYPE', 'TAGS', 'TIME', 'SOURCE', 'SUBJECT', 'ATTRIBUTE', 'VALID FROM', 'EPISODE', 'CONFIDENCE', 'RETENTION', 'LOCATION', 'TOPIC', 'URL', 'STRUCTURED', 'PAYLOAD', 'FACETS',
-  'MODE', 'INTO', 'STRATEGY', 'BY', 'ARCHIVE', 'REMIND', 'TTL', 'UNTIL', 'THEN', 'SOFT', 'HARD', 'OLDER',
+  'MODE', 'INTO', 'STRATEGY', 'INSTRUCTION', 'BY', 'ARCHIVE', 'REMIND', 'TTL', 'UNTIL', 'THEN', 'SOFT', 'HARD', 'OLDER',
   'WITHIN', 'AS OF', 'HISTORY', 'INCLUDE', 'FOCUS', 'MAX', 'REASON', 'POLICY', 'SET', 'WITH',
   'AS', 'LANG', 'TRACE', 'AT', 'DRY RUN', 'CONFIRM', 'STAGE', 'COMMENT',
 ] as const satisfies readonly ClauseName[];

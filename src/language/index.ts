@@ -10,3 +10,5 @@ export * from './clauses.js';
 export * from './enums.js';
 export * from './references.js';
 export * from './limits.js';
+export * from './fields.js';
+export * from './remind.js';

@@ -10,6 +10,7 @@ import type { ExperienceRetrieval, Operation, PromoteOp, Selection, SplitRule, T
 import { basicUntil, RRule, rrulestr } from './rrule.js';
 import { intersect, selection, timeRange } from './target.js';
 import { formatUtc } from './time.js';
+import { GOVERNED_COLUMNS } from '../language/index.js';
 
 /** What every operation carries besides its own fields. */
 export interface OperationBase {
@@ -179,8 +180,7 @@ function weightChange(l: Lowerer, a: { weight?: number; weight_delta?: number },
 }
 
 /** Columns an Update `set` may not name: the engine's own, and those only LOCK or EXPIRE write (spec/checks.md#governed-column). */
-const GOVERNED_BY_OTHERS = ['id', 'owner', 'created_at', 'updated_at', 'deleted', 'deleted_at', 'embedding', 'embedding_model', 'lineage_parents',
-  'lineage_children', 'lock_mode', 'lock_reason', 'lock_policy', 'lock_expires', 'expire_action', 'on_expire', 'expire_reason', 'utility', 'utility_n'];
+const GOVERNED_BY_OTHERS = GOVERNED_COLUMNS;
 
 /** Update's `set`: columns it names, `ttl` as `expire_at`, facets mirrored, any other field a facet. */
 function lowerUpdate(l: Lowerer, s: NonNullable<Args<'Update'>['set']>): { set: Record<string, JsonValue>; facets: Record<string, JsonValue> } {

@@ -38,7 +38,7 @@ function isBareWord(s: string, value = true): boolean {
 }
 
 /** How a clause shows a string: `enum` bare words (`note`, `read_only`), `time` bare datetimes/durations. */
-type Style = 'plain' | 'enum' | 'time' | 'element';
+type Style = 'plain' | 'enum' | 'time' | 'element' | 'remind';
 
 function shortestNumber(n: number): string {
   return Object.is(n, -0) ? '-0' : String(n);
@@ -104,6 +104,8 @@ function printString(s: string, style: Style): string {
 }
 
 export function printValue(v: A.Value, style: Style = 'plain'): string {
+  // `REMIND <date-time>` (one reminder) stays bare; a quoted rule stays quoted, so each reads back as itself.
+  if (style === 'remind' && v.kind === 'DateTime' && DATETIME_FULL.test(v.value)) return v.value;
   switch (v.kind) {
     case 'String': case 'Identifier': case 'DateTime': case 'Duration': return printString(v.value, style);
     case 'Number': return printNumber(v.value);
@@ -168,7 +170,7 @@ function whereParts(w: A.WhereClause): string[] {
 
 const VALUE_STYLE: Partial<Record<A.ValueKeyword, Style>> = {
   TYPE: 'enum', MODE: 'enum', STRATEGY: 'enum', THEN: 'enum', STAGE: 'enum', LANG: 'enum', LEVEL: 'enum', EXPAND: 'enum',
-  TIME: 'time', UNTIL: 'time', AT: 'time', TTL: 'time', 'VALID FROM': 'time', 'AS OF': 'time',
+  TIME: 'time', REMIND: 'remind', UNTIL: 'time', AT: 'time', TTL: 'time', 'VALID FROM': 'time', 'AS OF': 'time',
 };
 
 /** The clause a clause node is, by its name in the vocabulary's clause table. */

@@ -8,15 +8,16 @@
  * Spec: spec/checks.md#governed-column
  */
 import { ON_EXPIRE } from '../../ir/schema.js';
+import { ENGINE_COLUMNS as ENGINE, FEEDBACK_COLUMNS, LOCK_OR_EXPIRE_COLUMNS } from '../../language/index.js';
 import type { Rule, RuleContext } from '../rule.js';
 
 const LOCK_MODE_VALUES = ['read_only', 'append_only', 'custom'];
-/** Columns the engine keeps itself: no clause writes them. */
-export const ENGINE_COLUMNS = ['id', 'owner', 'created_at', 'updated_at', 'deleted', 'deleted_at', 'embedding_model', 'lineage_parents', 'lineage_children'];
+/** Columns the engine keeps itself: no clause writes them (the vocabulary's list). */
+export const ENGINE_COLUMNS: readonly string[] = ENGINE;
 /** Columns only LOCK (lock_*) and EXPIRE (expire_action, expire_reason) write; Update may not. */
-const LOCK_OR_EXPIRE_ONLY = ['lock_mode', 'lock_reason', 'lock_policy', 'lock_expires', 'expire_action', 'on_expire', 'expire_reason'];
+const LOCK_OR_EXPIRE_ONLY: readonly string[] = LOCK_OR_EXPIRE_COLUMNS;
 /** The learned utility (experience memory): only feedback, `PROMOTE … REWARD r`, writes it (audited, undoable). */
-export const FEEDBACK_ONLY = ['utility', 'utility_n'];
+export const FEEDBACK_ONLY: readonly string[] = FEEDBACK_COLUMNS;
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 

@@ -5,6 +5,7 @@
  */
 import { basicUntil, RRule } from '../../lower/rrule.js';
 import { closest } from '../../diagnostics/suggest.js';
+import { oneOffRule } from '../../language/index.js';
 import type { Rule } from '../rule.js';
 
 
@@ -15,7 +16,11 @@ export function rruleProblem(text: string): string | undefined {
   // An extended ISO-8601 UNTIL is read as RFC 5545 (rrule-until-normalised, a warning).
   const body = basicUntil(text.replace(/^RRULE:/i, ''));
   const freq = /(?:^|;)FREQ=([^;]*)/i.exec(body);
-  if (!freq) return 'it needs a FREQ part (e.g. FREQ=DAILY)';
+  if (!freq) {
+    // A date-time where a rule goes: the one-off form is the bare date-time (src/language/remind.ts).
+    const once = oneOffRule(text.trim());
+    return once ? `one reminder at a time is written REMIND ${text.trim()} (unquoted; the IR rule '${once}')` : 'it needs a FREQ part (e.g. FREQ=DAILY)';
+  }
   if (!FREQS.includes(freq[1].toUpperCase())) {
     const guess = closest(freq[1], FREQS, 2);
     return `unknown frequency '${freq[1]}'${guess ? `; did you mean '${guess}'?` : ` (expected one of ${FREQS.join(', ')})`}`;
