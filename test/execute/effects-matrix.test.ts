@@ -56,8 +56,9 @@ const READS: ReadVerb[] = ['RetrieveId', 'RetrieveFilter', 'RetrieveSearch', 'Hi
 
 /**
  * What legal_hold forbids each write to do to R (spec "Retention" as issue 28 states it): remove it
- * (soft or hard, directly or as a Merge child or Split source), rewrite its text or key, or give
- * it an expiry that removes it. Those statements are refused.
+ * (soft or hard, directly or as a Merge child or Split source), rewrite its text (a Merge primary's
+ * text changes too) or a fact's key, or give it an expiry that removes it. Those statements are
+ * refused (UpdateSubject only for a fact: a plain record's subject is not a key).
  */
 const HELD_REFUSES = new Set<WriteVerb>(['UpdateText', 'UpdateSubject', 'UpdateExpiry', 'MergeChild', 'MergeChildHard', 'MergePrimary', 'Split', 'Expire', 'DeleteSoft', 'DeleteHard']);
 /** Writes that must go through on a live plain record of any class (nothing forbids them). */
@@ -260,7 +261,8 @@ function check(store: Store, c: Case, ids: Record<Tenant, Ids>, before: Snap, af
     if (b.retention !== 'legal_hold') continue;
     const a = after.rows.get(id);
     if (!a) { fail('retention', `legal_hold #${id} removed`); continue; }
-    const changed = HELD_FIELDS.filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+    // The subject is part of a fact's key; a plain record's subject is metadata (not asserted either way).
+    const changed = HELD_FIELDS.filter((k) => (k !== 'subject' || b.attribute != null) && JSON.stringify(a[k]) !== JSON.stringify(b[k]));
     if (changed.length) fail('retention', `legal_hold #${id} rewritten: ${changed.map((k) => `${k} ${JSON.stringify(b[k])} → ${JSON.stringify(a[k])}`).join(', ')}`);
   }
   const held = new Set([...before.rows.values()].filter((r) => r.retention === 'legal_hold').map((r) => String(r.id)));
@@ -310,7 +312,7 @@ function check(store: Store, c: Case, ids: Record<Tenant, Ids>, before: Snap, af
     if (refused) fail('read paths', `${c.verb} refused`);
   } else {
     // Held: the statements that would remove or rewrite it are refused, and nothing changes.
-    if (own && c.cls === 'legal_hold' && HELD_REFUSES.has(verb)) {
+    if (own && c.cls === 'legal_hold' && HELD_REFUSES.has(verb) && !(verb === 'UpdateSubject' && c.state === 'plain')) {
       if (whole(before) !== whole(after)) fail('retention', `${c.verb} of legal_hold #${R} (${c.state}) changed the store`);
       if ((c.state === 'current' || c.state === 'plain') && !refused) fail('retention', `${c.verb} of legal_hold #${R} (${c.state}) was not refused`);
     }
@@ -344,7 +346,7 @@ function check(store: Store, c: Case, ids: Record<Tenant, Ids>, before: Snap, af
 
 // ------------------------------------------------------------------ running a case
 
-function act(store: Store, c: Case, ids: Record<Tenant, Ids>): { results: unknown[]; refused: boolean; before: Snap } {
+function act(store: Store, c: Case, ids: Record<Tenant, Ids>): { results: readonly unknown[]; refused: boolean; before: Snap } {
   const tenant: Tenant = c.tenant === 'own' ? OWNER : 'globex';
   const v = ids[OWNER];
   if (c.lock === 'denyRetrieve') store.query(`UPDATE memory SET lock_mode = 'custom', lock_policy = ? WHERE id = ?`, [JSON.stringify({ deny: ['Retrieve'] }), v.r]);
