@@ -15,7 +15,8 @@
  *     (AS OF at every boundary), a version's value and key never change in place (a change creates
  *     a version or is refused), a lock on a key's current version is not bypassed by moving a
  *     record into the key, and scheduled and superseded versions can be retracted (DELETE ID);
- *   - tenant: another tenant's records are never changed, and none of its ids or text is returned;
+ *   - tenant: another tenant's records are never changed, none of its ids or text is returned,
+ *     and a ranked read (search, EXPAND, K+PICK) answers the same whether it has records or not;
  *   - read paths: a lock that denies Retrieve hides the record from every read (ids, filters,
  *     search, HISTORY, AS OF, EXPAND episode, K+PICK, SUMMARIZE), K+PICK honours `maxRows`, and a
  *     read changes nothing.
@@ -346,7 +347,7 @@ function check(store: Store, c: Case, ids: Record<Tenant, Ids>, before: Snap, af
 
 // ------------------------------------------------------------------ running a case
 
-function act(store: Store, c: Case, ids: Record<Tenant, Ids>): { results: readonly unknown[]; refused: boolean; before: Snap } {
+function act(store: Store, c: Case, ids: Record<Tenant, Ids>): { results: readonly unknown[]; refused: boolean; before: Snap; alone?: RunResult; saved?: Snap } {
   const tenant: Tenant = c.tenant === 'own' ? OWNER : 'globex';
   const v = ids[OWNER];
   if (c.lock === 'denyRetrieve') store.query(`UPDATE memory SET lock_mode = 'custom', lock_policy = ? WHERE id = ?`, [JSON.stringify({ deny: ['Retrieve'] }), v.r]);
@@ -368,8 +369,24 @@ function act(store: Store, c: Case, ids: Record<Tenant, Ids>): { results: readon
   }
   const before = snap(store);
   const statement = (READS as string[]).includes(c.verb) ? readStatement(c.verb as ReadVerb, c, v) : writeStatement(c.verb as WriteVerb, v);
-  const r = run(store, [statement], { now: NOW, tenant, actor: ACTOR, ...(c.verb === 'KPick' ? { limits: { maxRows: 1 } } : {}) });
+  const options = { now: NOW, tenant, actor: ACTOR, ...(c.verb === 'KPick' ? { limits: { maxRows: 1 } } : {}) };
+  const r = run(store, [statement], options);
+  let alone: RunResult | undefined;
+  if (SCORED.has(c.verb as ReadVerb)) {
+    // The same read as if the other tenant had written nothing (its rows removed behind the
+    // engine's back, which the indexes' triggers follow); read after the snapshot `after`.
+    const saved = snap(store);
+    store.query('DELETE FROM memory WHERE tenant <> ?', [tenant]);
+    alone = run(store, [statement], options);
+    return { results: r.results, refused: !r.ok, before, alone, saved };
+  }
   return { results: r.results, refused: !r.ok, before };
+}
+/** Reads that rank: their answer (records, order, scores) must not depend on the other tenant. */
+const SCORED = new Set<ReadVerb>(['RetrieveSearch', 'ExpandEpisode', 'KPick']);
+/** A ranked answer: ids in order, with their scores and the candidates' similarity. */
+function ranking(results: readonly unknown[]): string {
+  return JSON.stringify((results as Row[]).map((res) => [res?.ids, res?.scores, (res?.experience?.candidates ?? []).map((x: Row) => [x.id, x.similarity])]));
 }
 
 function* setups(): Generator<Setup> {
@@ -392,9 +409,12 @@ describe('effects matrix', () => {
         size++;
         store.transaction(() => {
           const actTenant: Tenant = c.tenant === 'own' ? OWNER : 'globex';
-          const { results, refused, before } = act(store, c, ids);
-          const after = snap(store);
+          const { results, refused, before, alone, saved } = act(store, c, ids);
+          const after = saved ?? snap(store);
           for (const f of check(store, c, ids, before, after, results, refused, actTenant)) failures.push({ c, f });
+          if (alone && ranking(alone.results) !== ranking(results)) {
+            failures.push({ c, f: { klass: 'tenant', message: `${c.verb} in ${actTenant} ranks differently when the other tenant has no records: ${ranking(results)} vs ${ranking(alone.results)}` } });
+          }
           return { commit: false, value: undefined };
         });
       }
