@@ -17,7 +17,7 @@ export {
   Session, run, explain, sweep, auditLog, undo, why, Store, DEFAULT_TENANT, isAsyncDriver,
   type Outcome, type SessionOptions, type ScriptOptions, type SessionRunResult,
   type AnySqlDriver, type AsyncSqlDriver, type SqlDriver, type StoreParts,
-  type RunOptions, type RunResult, type StatementResult, type Embedder, type Summarizer, type WhyResult, type Provenance,
+  type RunOptions, type RunResult, type StatementResult, type StatementOutcome, type Embedder, type Summarizer, type WhyResult, type Provenance,
   utilitySelector, similaritySelector, utilityScore, feedbackValues,
   type Selector, type SelectorInput, type SelectorChoice, type Candidate, type ExperienceReport,
 } from './engine/index.js';

@@ -318,7 +318,7 @@ export class App {
     const ms = Math.round(performance.now() - started);
     const rows = `${this.session.memory.length} row${this.session.memory.length === 1 ? '' : 's'}`;
     if (committed) this.status.set(`ran ${results.length} statement${results.length === 1 ? '' : 's'} in ${ms} ms on ${bindingLabel(this.session.binding!)}: ${rows}`);
-    else this.status.set(`statement ${results.length} (${results[results.length - 1]?.op}) refused: rolled back, memory unchanged`, 'error');
+    else this.status.set(`statement ${(results.at(-1)?.statement ?? 0) + 1} (${results.at(-1)?.op}) refused: rolled back, memory unchanged`, 'error');
   }
 
   /** Opens a welcome example as a new script (on its own store) and runs it. */

@@ -5,7 +5,7 @@
 import wasmUrl from 'sql.js/dist/sql-wasm.wasm?url';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import type { SourceMap } from '../../src/diagnostics/sourceMap.js';
-import { explain, run, why, type StatementResult, type Store, type WhyResult } from '../../src/engine/index.js';
+import { explain, run, why, type StatementOutcome, type StatementResult, type Store, type WhyResult } from '../../src/engine/index.js';
 import { openStore as openEngineStore } from '../../src/dialect/sqlite/store.js';
 import type { IR } from '../../src/ir/schema.js';
 import { irsToText, readInput, textToIr } from '../../src/pipeline.js';
@@ -50,14 +50,15 @@ export interface StatementRun {
 export interface ScriptRun {
   /** True when every statement succeeded and the script was committed. */
   readonly committed: boolean;
-  /** One entry per statement that ran (up to and including the first failure). */
-  readonly statements: readonly { run: StatementRun; before: Row[]; after: Row[] }[];
+  /** One entry per statement that ran (up to and including the first failure), with its index in the script. */
+  readonly statements: readonly { statement: number; run: StatementRun; before: Row[]; after: Row[] }[];
 }
 
 export interface PlaygroundStore {
   /**
-   * Runs a script as one transaction, like the engine's `run`, but statement by statement so the
-   * page can snapshot `memory` around each one; the first failure rolls the whole script back.
+   * Runs a script as `t2m run` does — one engine call, one transaction, one trace id, references
+   * resolved across statements — with a hook that snapshots `memory` after each statement; the
+   * first failure rolls the whole script back.
    */
   runScript(irs: readonly IR[], sourceMaps: readonly SourceMap[], now: Date): ScriptRun;
   /** The plan of a script against the current store, changing nothing (the engine's `explain`). */
@@ -88,21 +89,53 @@ function withScore(r: StatementResult, row: Record<string, unknown>): Row {
  */
 const IMPERSONATE = true;
 
-function statementRun(store: Store, ir: IR, sourceMap: SourceMap, index: number, now: Date): StatementRun {
-  const result = run(store, [ir], { now, sourceMaps: [sourceMap], impersonate: IMPERSONATE });
-  const renumber = (d: Diagnostic): Diagnostic => ({ ...d, statement: index });
-  const errors = result.diagnostics.filter((d) => d.severity === 'error').map(renumber);
-  const warnings = result.diagnostics.filter((d) => d.severity !== 'error').map((d) => d.message);
-  const r = result.results[0];
-  if (!result.ok || !r) return { affectedIds: [], rows: [], warnings, errors, sql: [] };
+/** A statement as the page shows it: its result or the errors that refused it, and the run's other warnings about it. */
+function statementRun(outcome: StatementOutcome, warnings: readonly string[]): StatementRun {
+  const r = outcome.result;
+  if (!r) return { affectedIds: [], rows: [], warnings: [...warnings], errors: [...outcome.errors], sql: [] };
   return {
     affectedIds: r.ids.map(String),
     rows: (r.rows ?? []).map((row) => withScore(r, row)),
     warnings: [...warnings, ...r.warnings.map((w) => w.message)].filter((w, i, all) => all.indexOf(w) === i),
-    errors,
+    errors: [],
     sql: r.sql.map((s) => ({ sql: s.sql, params: s.params })),
     summary: r.summary,
   };
+}
+
+/**
+ * The runner of the page (`PlaygroundStore.runScript`) on any synchronous store: the script in
+ * one engine call, `memory` read after each statement by the run's hook, inside its transaction.
+ */
+export function runOnStore(store: Store, irs: readonly IR[], sourceMaps: readonly SourceMap[], now: Date): ScriptRun {
+  const steps: { index: number; outcome: StatementOutcome; before: Row[]; after: Row[] }[] = [];
+  let last = memoryRowsOf(store);
+  const result = run(store, irs, {
+    now, sourceMaps, impersonate: IMPERSONATE,
+    onStatement: (index, outcome) => {
+      // A refused statement changed nothing: the script stops there and is rolled back.
+      const after = outcome.result ? memoryRowsOf(store) : last;
+      steps.push({ index, outcome, before: last, after });
+      last = after;
+    },
+  });
+  if (!result.ok && steps.every((s) => s.outcome.result)) {
+    // Refused before anything ran (the checks the engine makes first): shown on the statement
+    // they name, as a statement that did nothing.
+    const errors = result.diagnostics.filter((d) => d.severity === 'error');
+    steps.push({ index: errors.find((d) => d.statement !== undefined)?.statement ?? 0, outcome: { errors }, before: last, after: last });
+  }
+  // The checks' warnings name their statement; the engine's ride on each result.
+  const warningsOf = (i: number) => result.diagnostics.filter((d) => d.severity !== 'error' && d.statement === i).map((d) => d.message);
+  return {
+    committed: result.ok,
+    statements: steps.map(({ index, outcome, before, after }) => ({ statement: index, run: statementRun(outcome, warningsOf(index)), before, after })),
+  };
+}
+
+/** The rows of `memory`, without the derived columns (search tokens, packed vectors). */
+function memoryRowsOf(store: Store): Row[] {
+  return store.all(MEMORY_SELECT).map(({ search_text: _t, embedding_f32: _v, ...row }) => row);
 }
 
 class BrowserStore implements PlaygroundStore {
@@ -113,16 +146,7 @@ class BrowserStore implements PlaygroundStore {
   }
 
   runScript(irs: readonly IR[], sourceMaps: readonly SourceMap[], now: Date): ScriptRun {
-    return this.store.transaction<ScriptRun>(() => {
-      const statements: { run: StatementRun; before: Row[]; after: Row[] }[] = [];
-      for (let i = 0; i < irs.length; i++) {
-        const before = this.memoryRows();
-        const result = statementRun(this.store, irs[i], sourceMaps[i], i, now);
-        statements.push({ run: result, before, after: this.memoryRows() });
-        if (result.errors.length) return { commit: false, value: { committed: false, statements } };
-      }
-      return { commit: true, value: { committed: true, statements } };
-    });
+    return runOnStore(this.store, irs, sourceMaps, now);
   }
 
   explain(irs: readonly IR[], sourceMaps: readonly SourceMap[], now: Date): { plans: StatementRun['sql'][]; errors: Diagnostic[] } {
@@ -134,8 +158,7 @@ class BrowserStore implements PlaygroundStore {
   }
 
   memoryRows(): Row[] {
-    // The derived columns (search tokens, packed vectors) are not shown.
-    return this.store.all(MEMORY_SELECT).map(({ search_text: _t, embedding_f32: _v, ...row }) => row);
+    return memoryRowsOf(this.store);
   }
 
   why(id: number): WhyResult | { ok: false; diagnostics: Diagnostic[] } {
@@ -159,5 +182,10 @@ class BrowserStore implements PlaygroundStore {
 export async function openStore(bytes?: Uint8Array): Promise<PlaygroundStore> {
   const opened = await openEngineStore({ locateFile: () => wasmUrl, data: bytes });
   if (!opened.ok) throw new Error(opened.diagnostics.map((d) => d.message).join('; '));
-  return new BrowserStore(opened.store);
+  return playgroundStore(opened.store);
+}
+
+/** The page's view of an engine store already open (the tests run the page's runner on Node with it). */
+export function playgroundStore(store: Store): PlaygroundStore {
+  return new BrowserStore(store);
 }

@@ -1,7 +1,7 @@
 /**
- * One run of a script, as the page shows it: analyses the text, runs it on the store as one
- * transaction (statement by statement, `memory` snapshotted around each) and turns the engine's
- * answer into `StatementView`s with their diffs. No DOM.
+ * One run of a script, as the page shows it: analyses the text, runs it on the store in one
+ * engine call (`memory` snapshotted after each statement by the run's hook) and turns the
+ * engine's answer into `StatementView`s with their diffs. No DOM.
  */
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { diffRows, type Row, type RowDiff } from '../../src/services/timeline.js';
@@ -34,7 +34,7 @@ export interface RunOutcome {
 export function runScript(store: PlaygroundStore, text: string, now: Date): RunOutcome {
   const { irs, sourceMaps } = analyze(text);
   const outcome = store.runScript(irs, sourceMaps, now);
-  const results: StatementView[] = outcome.statements.map(({ run, before, after }, i) => {
+  const results: StatementView[] = outcome.statements.map(({ statement: i, run, before, after }) => {
     const span = sourceMaps[i]?.get('');
     return {
       statement: i,

@@ -2,15 +2,18 @@
  * `t2m bench --plan`: the benchmark's planning evaluation (spec/planning.md#metrics). For each
  * sample: a fresh store with its prerequisites, the planner on its request, the checked plan run
  * as one transaction, then its assertions and ranking check; SMA (Levenshtein and cosine), ESR
- * and EMR overall and per operation.
+ * and EMR overall and per operation. With `answers`, the replies were written elsewhere (a batch
+ * run, a notebook, a person): each is scored as a live model's first reply, with no repair round.
  */
 import type { SqlJsStatic } from 'sql.js';
 import { evaluateAssertion, evaluateRanking, sampleOp, type Sample, type Tally } from '../conformance/index.js';
+import type { Code } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { run } from '../engine/index.js';
 import { loadSqlJs, openStore } from '../dialect/sqlite/store.js';
 import { canonicalJson, cosineSimilarity, levenshteinSimilarity } from './metrics.js';
-import { plan, type PlanOptions } from './planner.js';
+import { plan, type PlanMode, type PlanOptions } from './planner.js';
+import type { ChatProvider } from './provider.js';
 
 export interface PlanSample extends Sample {
   readonly nl?: Readonly<Record<string, unknown>>;
@@ -60,7 +63,16 @@ export interface PlanBenchReport {
   readonly results: PlanSampleResult[];
 }
 
-export interface PlanBenchOptions extends Omit<PlanOptions, 'store' | 'now' | 'execute' | 'impersonate'> {
+export interface PlanBenchOptions extends Omit<PlanOptions, 'store' | 'now' | 'execute' | 'impersonate' | 'provider'> {
+  /** The model asked for each sample's plan; not used with `answers`. */
+  readonly provider?: ChatProvider;
+  /**
+   * Replies given beforehand, by sample id (`parseAnswers`): each is scored as the model's one
+   * reply (no repair round); a sample without one is not executed and its plan is empty.
+   */
+  readonly answers?: ReadonlyMap<string, string>;
+  /** Only these samples (by id, in the file's order), before `only` and `limit`. */
+  readonly ids?: readonly string[];
   readonly only?: string;
   /** At most this many samples (after `only`). */
   readonly limit?: number;
@@ -72,7 +84,13 @@ const errorsOf = (ds: readonly Diagnostic[]) => ds.filter((d) => d.severity === 
 
 export async function runPlanBenchmark(samples: readonly PlanSample[], options: PlanBenchOptions): Promise<PlanBenchReport> {
   const sqlJs = options.sqlJs ?? (await loadSqlJs());
-  let chosen = options.only ? samples.filter((s) => sampleOp(s).toLowerCase() === options.only!.toLowerCase()) : [...samples];
+  if (!options.provider && !options.answers) throw new Error('internal: runPlanBenchmark needs a provider or answers');
+  let chosen = [...samples];
+  if (options.ids) {
+    const ids = new Set(options.ids);
+    chosen = chosen.filter((s) => ids.has(s.id));
+  }
+  if (options.only) chosen = chosen.filter((s) => sampleOp(s).toLowerCase() === options.only!.toLowerCase());
   if (options.limit !== undefined) chosen = chosen.slice(0, options.limit);
   const results: PlanSampleResult[] = [];
   for (const [i, sample] of chosen.entries()) {
@@ -100,11 +118,18 @@ async function planSample(sample: PlanSample, options: PlanBenchOptions, sqlJs: 
     // The benchmark is a trusted sandbox: prerequisites and plans may act as the actors they name.
     const pre = run(store, sample.prerequisites, { now, impersonate: true });
     if (!pre.ok) problems.push(...errorsOf(pre.diagnostics).map((e) => `prerequisites: ${e}`));
-    const { only: _o, limit: _l, sqlJs: _s, onProgress: _p, ...planOptions } = options;
-    const planned = request
-      ? await plan(request, { ...planOptions, store, now, execute: true, impersonate: true })
-      : undefined;
-    if (!request) problems.push('the sample has no request text (nl)');
+    const { only: _o, limit: _l, sqlJs: _s, onProgress: _p, answers, ids: _i, provider, ...planOptions } = options;
+    const answer = answers?.get(sample.id);
+    // A given answer goes through the planner as the model's one reply, so that it is scored as
+    // a live reply is; the prompt no model reads is left without the store's vocabulary.
+    const replay = answer === undefined ? undefined : { ...planOptions, provider: replayProvider(answer), maxRounds: 1, related: 0, vocabulary: false };
+    const planned = replay
+      ? await plan(request, { ...replay, store, now, execute: true, impersonate: true })
+      : !answers && request && provider
+        ? await plan(request, { ...planOptions, provider, store, now, execute: true, impersonate: true })
+        : undefined;
+    if (answers && answer === undefined) problems.push('no answer for this sample');
+    else if (!answers && !request) problems.push('the sample has no request text (nl)');
     const executed = planned?.ok === true && planned.run?.ok === true;
     if (planned && !executed) problems.push(...errorsOf(planned.diagnostics));
     const produced = planned?.irs ?? [];
@@ -132,6 +157,54 @@ async function planSample(sample: PlanSample, options: PlanBenchOptions, sqlJs: 
   } finally {
     store.close();
   }
+}
+
+/** A provider whose one reply is the given text. */
+function replayProvider(text: string): ChatProvider {
+  return { complete: async () => ({ ok: true, text }) };
+}
+
+/** A bad line of an answers file. */
+export interface AnswerProblem {
+  /** 1-based line number. */
+  readonly line: number;
+  readonly code: Code;
+  readonly message: string;
+}
+
+/**
+ * Reads an answers file: JSONL, each line `{"id": "<sample id>", "answer": "<reply text>"}`. In IR
+ * mode the answer may also be the JSON value itself (`{"schema_list": [...]}`), kept as its text.
+ * With `known`, an id that names no sample is a problem; so is an id given twice.
+ */
+export function parseAnswers(text: string, options: { readonly mode?: PlanMode; readonly known?: ReadonlySet<string> } = {}): { answers: Map<string, string>; problems: AnswerProblem[] } {
+  const answers = new Map<string, string>();
+  const firstLine = new Map<string, number>();
+  const problems: AnswerProblem[] = [];
+  text.split('\n').forEach((raw, i) => {
+    const line = i + 1;
+    if (!raw.trim()) return;
+    const bad = (message: string, code: Code = 'invalid-answer') => problems.push({ line, code, message });
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (e) {
+      return bad(`not JSON: ${(e as Error).message}`, 'json-syntax');
+    }
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return bad('not an object {"id": "<sample id>", "answer": "<reply>"}');
+    const { id, answer } = value as { id?: unknown; answer?: unknown };
+    if (typeof id !== 'string' || !id) return bad('"id" must be the sample\'s id, a non-empty string');
+    let reply: string;
+    if (typeof answer === 'string') reply = answer;
+    else if (options.mode === 'ir' && answer !== null && typeof answer === 'object') reply = JSON.stringify(answer);
+    else return bad(answer === undefined ? `no "answer" for ${id}` : `"answer" of ${id} must be the reply as text${options.mode === 'ir' ? ' or a JSON object {"schema_list": [...]}' : ''}`);
+    if (options.known && !options.known.has(id)) return bad(`${id} names no sample of the benchmark file`);
+    const first = firstLine.get(id);
+    if (first !== undefined) return bad(`a second answer for ${id} (the first is on line ${first})`);
+    firstLine.set(id, line);
+    answers.set(id, reply);
+  });
+  return { answers, problems };
 }
 
 function summarise(rs: readonly PlanSampleResult[]): PlanMetrics {

@@ -11,7 +11,7 @@ import { forgetVectorIndex } from '../retrieve/vectors.js';
 import type { Store } from '../store/store.js';
 import { loadSqlJs, openStore } from '../dialect/sqlite/store.js';
 import type { Policy } from '../check/index.js';
-import { Session, type RunOptions, type RunResult, type StatementResult } from '../engine/index.js';
+import { Session, type StatementOutcome, type StatementResult } from '../engine/index.js';
 import { parseInstant } from '../lower/time.js';
 import { withoutDoubleQuotedStrings, withUnplannedPatterns } from './legacy-sql.js';
 import { sqliteAssertionToPostgres } from './postgres.js';
@@ -218,11 +218,12 @@ export interface Ran {
   readonly errors: string[];
 }
 
-/** Adds statement `i`'s run (a script of one) to `ran`. */
-function collect(r: RunResult, i: number, ran: Ran): void {
-  for (const s of r.results) ran.results.push({ ...s, index: i });
-  if (r.ok) return;
-  for (const d of r.diagnostics) if (d.severity === 'error') ran.errors.push(`[${i}] ${d.code}: ${d.message}`);
+/** The `onStatement` hook that adds each statement's result, or the errors that refused it, to `ran`. */
+function collector(ran: Ran): (i: number, outcome: StatementOutcome) => void {
+  return (i, outcome) => {
+    if (outcome.result) ran.results.push(outcome.result);
+    else for (const d of outcome.errors) ran.errors.push(`[${i}] ${d.code}: ${d.message}`);
+  };
 }
 
 /**
@@ -279,15 +280,17 @@ function* sampleIo(store: Store<AnySqlDriver>, sample: Sample, op: string, polic
   // no statement parses the clock again or draws a random id.
   const now = sample.expected.meta.eval_time_utc;
   const options = { now: (typeof now === 'string' ? parseInstant(now) : null) ?? now, policy, impersonate: true, traceId: `bench:${sample.id}` } as const;
-  // One statement at a time, as the reference runner executes them: a refused statement is
-  // reported and undoes nothing before it (`t2m run` keeps its one-transaction scripts).
+  // Each statement on its own, as the reference runner executes them: a refused statement is
+  // reported and undoes nothing before it (`t2m run` keeps its one-transaction scripts). The
+  // prerequisites, then the gold statements, are each one engine call, so a `$n` resolves across
+  // statements as in `t2m run`; the hook collects each statement's result or refusal.
   // The data's slips are read as meant (./quirks.ts), but under `--strict`, which refuses them.
   const read = policy === 'strict' ? (ir: unknown) => ir : asIntended;
   const session = new Session(store, options);
   const pre: Ran = { results: [], errors: [] };
-  for (let i = 0; i < sample.prerequisites.length; i++) collect(yield* session.runIo([read(sample.prerequisites[i])]), i, pre);
+  if (sample.prerequisites.length) yield* runApart(session, sample.prerequisites.map(read), pre);
   const gold: Ran = { results: [], errors: [] };
-  for (let i = 0; i < sample.schema_list.length; i++) collect(yield* session.runIo([read(sample.schema_list[i])]), i, gold);
+  if (sample.schema_list.length) yield* runApart(session, sample.schema_list.map(read), gold);
   const assertions: { name: string; passed: boolean; actual: number | string }[] = [];
   for (const a of sample.expected.assertions) assertions.push({ name: a.name, ...(yield* assertionIo(store, a)) });
   return {
@@ -298,6 +301,13 @@ function* sampleIo(store: Store<AnySqlDriver>, sample: Sample, op: string, polic
     assertions,
     ...(sample.expected.ranking ? { ranking: evaluateRanking(gold.results, sample.expected.ranking) } : {}),
   };
+}
+
+/** A list of statements, each on its own, into `ran`; a refusal of the whole list (one naming no statement) is reported as statement 0's. */
+function* runApart(session: Session, irs: readonly unknown[], ran: Ran): Io<void> {
+  const r = yield* session.runIo(irs, { statementwise: true, onStatement: collector(ran) });
+  if (r.ok || ran.errors.length) return;
+  for (const d of r.diagnostics) if (d.severity === 'error') ran.errors.push(`[${d.statement ?? 0}] ${d.code}: ${d.message}`);
 }
 
 export async function runBenchmark(samples: readonly Sample[], options: BenchOptions = {}): Promise<BenchReport> {

@@ -177,6 +177,7 @@ export const CODES = {
   'llm-bad-response': error('agent', PROVIDER, 'a reply that is not a chat completion (not JSON, no content, a refusal)'),
   'plan-empty': error('agent', REPAIR, 'the model answered with no statement'),
   'plan-unrepaired': error('agent', REPAIR, 'the script still had errors after the last repair round'),
+  'invalid-answer': error('agent', 'spec/planning.md#scoring-answers-given-offline', 'an `--answers` line that is not {"id", "answer"}, names no sample, or repeats an id'),
 } as const satisfies Record<string, CodeInfo>;
 
 export type Code = keyof typeof CODES;

@@ -5,7 +5,7 @@
  */
 
 export { Session, run, explain, sweep, undo, auditLog, why, type Outcome, type SessionOptions, type ScriptOptions, type SessionRunResult, type SweepOutcome, type WhyOutcome } from './session.js';
-export type { RunOptions, RunResult } from './script.js';
+export type { RunOptions, RunResult, StatementOutcome } from './script.js';
 export { ANONYMIZED_TEXT, type SweepResult } from './sweep.js';
 export type { AuditRecord, UndoOptions, UndoResult } from './audit.js';
 export type { Provenance, WhyResult } from './why.js';

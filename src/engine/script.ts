@@ -2,6 +2,9 @@
  * A script's run inside the transaction its caller opened (src/engine/session.ts): the checks
  * made before anything runs (`prepareScript`), then each statement lowered against the clock,
  * compiled and executed in order, references (`$n`) resolved to the ids earlier statements bound.
+ * A caller may watch each statement inside the transaction (`onStatement`: the playground's
+ * snapshots), or run each on its own (`statementwise`: the benchmark's reference runner), with
+ * references resolved across statements either way.
  */
 import { applyPolicy } from '../check/index.js';
 import { diagnostic, hasErrors, type Diagnostic } from '../diagnostics/diagnostic.js';
@@ -68,10 +71,32 @@ export interface RunOptions {
    * and measurements compare the two). `explain` (dryRun) never batches.
    */
   readonly batch?: boolean;
+  /**
+   * Called inside the run's transaction after each statement, in order, with its result, or with
+   * the errors that refused it (the script stops there unless `statementwise`). What the hook
+   * reads of the store is the state that statement left. With a hook, Encodes are executed one at
+   * a time, so that each statement's effects are seen on their own.
+   */
+  readonly onStatement?: (index: number, outcome: StatementOutcome) => void;
+  /**
+   * Each statement on its own, as the benchmark's reference runner executes them: a statement the
+   * checker, lowering or execution refuses is rolled back alone and reported (in `diagnostics`
+   * and to `onStatement`), and the statements after it still run; a reference to what a refused
+   * statement would have bound is refused in turn (`ref-undefined` when the checker refused that
+   * statement, `ref-empty` when it was refused as it ran). The run commits what ran; `ok` says
+   * whether every statement did. A refusal that names no statement (too many statements, a
+   * bad clock or tenant) still refuses the whole script.
+   */
+  readonly statementwise?: boolean;
 }
 
+/** One statement as `onStatement` sees it: its result, or the errors that refused it. */
+export type StatementOutcome =
+  | { readonly result: StatementResult; readonly errors?: undefined }
+  | { readonly result?: undefined; readonly errors: readonly Diagnostic[] };
+
 export interface RunResult {
-  /** True when the script committed (or, under dry run, would have). */
+  /** True when the script committed (or, under dry run, would have); under `statementwise`, when no statement was refused. */
   readonly ok: boolean;
   /**
    * One result per statement. When the script fails: the results of the statements before the
@@ -99,7 +124,11 @@ export interface Prepared {
   /** The caller's tenant and trace id (provenance); without one, the run makes its own when it first writes. */
   readonly tenant: string;
   readonly traceId: string | undefined;
+  /** Under `statementwise`, the statements refused before anything runs (their errors, located), by index; `irs` holds them unchecked. */
+  readonly refused: ReadonlyMap<number, readonly Diagnostic[]>;
 }
+
+const NONE_REFUSED: ReadonlyMap<number, readonly Diagnostic[]> = new Map();
 
 /** A script refused before it ran. */
 function refusedScript(diagnostics: readonly Diagnostic[]): { ok: false; refused: RunResult } {
@@ -115,41 +144,96 @@ export function prepareScript(input: CheckedScript | readonly unknown[], options
   const now = clock(options.now);
   if (!(now instanceof Date)) return refusedScript([now]);
   const limits = resolveLimits(options.limits);
-  let script: CheckedScript;
+  const apart = options.statementwise === true;
+  const refused = new Map<number, Diagnostic[]>();
+  // Under `statementwise`, located errors that each name a statement refuse those statements
+  // alone; any other refuses the script.
+  const refuseEach = (ds: readonly Diagnostic[]): boolean => {
+    const errors = ds.filter((d) => d.severity === 'error');
+    if (!apart || errors.some((d) => d.statement === undefined)) return false;
+    for (const d of errors) {
+      const list = refused.get(d.statement!);
+      if (list) list.push(d);
+      else refused.set(d.statement!, [d]);
+    }
+    return true;
+  };
+  let script: Pick<CheckedScript, 'irs' | 'sourceMaps' | 'warnings' | 'within'>;
   if (isCheckedScript(input)) {
     script = input;
     // Checked under a laxer policy than the run's: its warnings are the run's errors.
-    if (options.policy === 'strict' && script.policy !== 'strict') {
-      const strict = applyPolicy([...script.warnings], 'strict');
+    if (options.policy === 'strict' && input.policy !== 'strict') {
+      const strict = applyPolicy([...input.warnings], 'strict');
       if (hasErrors(strict)) return refusedScript(strict);
     }
   } else {
     const tooMany = tooManyStatements(input, limits);
     if (tooMany) return refusedScript([tooMany]);
     const checked = checkIrs(input, { policy: options.policy, sourceMaps: options.sourceMaps, maxTextLength: limits.maxTextLength });
-    if (!checked.ok) return refusedScript(checked.diagnostics);
-    script = checked.script;
+    if (checked.ok) script = checked.script;
+    else {
+      const each = apart ? checkApart(input, checked.diagnostics, options, limits.maxTextLength, refused) : undefined;
+      if (!each) return refusedScript(checked.diagnostics);
+      script = each;
+    }
   }
   const maps = script.sourceMaps;
   // Validation's walk measured the strings against its own limit: statements it found within a
   // limit no larger than the caller's are not walked again.
   const over = checkLimits(script.irs, limits, script.within.limit <= limits.maxTextLength ? script.within.flags : undefined);
-  if (over.length) return refusedScript(over.map((d) => (d.statement === undefined ? d : locate(d, d.statement, maps))));
+  const overLocated = over.filter((d) => d.statement === undefined || !refused.has(d.statement)).map((d) => (d.statement === undefined ? d : locate(d, d.statement, maps)));
+  if (overLocated.length && !refuseEach(overLocated)) return refusedScript(overLocated);
   // The identity comes from the caller: a script may name its actor only to agree with it.
   if (!options.impersonate) {
     const mismatches: Diagnostic[] = [];
     for (let i = 0; i < script.irs.length; i++) {
+      if (refused.has(i)) continue;
       const claimed = script.irs[i].meta?.actor;
       if (claimed === undefined || claimed === options.actor) continue;
       const caller = options.actor === undefined ? 'an anonymous caller' : `the caller's actor '${options.actor}'`;
       mismatches.push(locate(diagnostic('actor-mismatch', `the statement claims actor '${claimed}', but it runs as ${caller}; a script cannot choose its identity (the caller may allow impersonation)`, { path: 'meta.actor', statement: i }), i, maps));
     }
-    if (mismatches.length) return refusedScript([...script.warnings, ...mismatches]);
+    if (mismatches.length && !refuseEach(mismatches)) return refusedScript([...script.warnings, ...mismatches]);
   }
   const tenant = options.tenant ?? DEFAULT_TENANT;
   const badTenant = tenantProblem(tenant);
   if (badTenant) return refusedScript([...script.warnings, badTenant]);
-  return { ok: true, now, limits, irs: script.irs, sourceMaps: maps, warnings: script.warnings, tenant, traceId: options.traceId };
+  return { ok: true, now, limits, irs: script.irs, sourceMaps: maps, warnings: script.warnings, tenant, traceId: options.traceId, refused: refused.size ? refused : NONE_REFUSED };
+}
+
+/**
+ * `statementwise`: the statements the checker refuses in the context of the others are set
+ * apart (into `refused`), and the rest checked again without them, until the rest passes — a
+ * statement that referred to a refused one's binding is refused in turn. The rest, at their
+ * places; undefined when a refusal names no statement.
+ */
+function checkApart(irs: readonly unknown[], first: readonly Diagnostic[], options: RunOptions, maxTextLength: number, refused: Map<number, Diagnostic[]>): Pick<CheckedScript, 'irs' | 'sourceMaps' | 'warnings' | 'within'> | undefined {
+  const maps = options.sourceMaps;
+  let kept = irs.map((_, i) => i);
+  let diagnostics = first;
+  for (;;) {
+    const errors = diagnostics.filter((d) => d.severity === 'error');
+    if (!errors.length || errors.some((d) => d.statement === undefined || kept[d.statement] === undefined)) return undefined;
+    for (const d of errors) {
+      const at = kept[d.statement!];
+      const list = refused.get(at);
+      if (list) list.push({ ...d, statement: at });
+      else refused.set(at, [{ ...d, statement: at }]);
+    }
+    kept = kept.filter((i) => !refused.has(i));
+    const again = kept.length
+      ? checkIrs(kept.map((i) => irs[i]), { policy: options.policy, sourceMaps: maps && kept.map((i) => maps[i]), maxTextLength })
+      : { ok: true as const, script: { irs: [], warnings: [] } };
+    if (!again.ok) {
+      diagnostics = again.diagnostics;
+      continue;
+    }
+    // Refused statements keep their places, unchecked: the run reports them and never lowers them.
+    const all = [...irs] as IR[];
+    kept.forEach((at, k) => (all[at] = again.script.irs[k]));
+    const warnings = again.script.warnings.map((d) => (d.statement === undefined ? d : { ...d, statement: kept[d.statement] }));
+    return { irs: all, sourceMaps: maps ?? [], warnings, within: { limit: 0, flags: [] } };
+  }
 }
 
 /** A script refused as it ran (rolled back), with the results of the statements before. */
@@ -163,6 +247,22 @@ export function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options:
   const maps = script.sourceMaps;
   const warnings = [...script.warnings];
   const results: StatementResult[] = [];
+  const hook = options.onStatement;
+  const apart = options.statementwise === true;
+  // Under `statementwise`, the errors of the statements refused so far (the run goes on).
+  const refusals: Diagnostic[] = [];
+  /** Statement `i` refused: the hook hears of it; the run stops (the value to return), or goes on under `statementwise`. */
+  const refuse = (i: number, errors: readonly Diagnostic[]): { commit: false; value: RunResult } | undefined => {
+    hook?.(i, { errors });
+    if (!apart) return refusedRun(results, errors);
+    refusals.push(...errors);
+    return undefined;
+  };
+  /** Statement `i`'s result, kept and shown to the hook. */
+  const ran = (i: number, result: StatementResult): void => {
+    results.push(result);
+    hook?.(i, { result });
+  };
   const hooks = { selector: options.selector };
   // The clock as text, once per script (every statement's lowering stamps it).
   const nowText = clockText(now);
@@ -172,10 +272,17 @@ export function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options:
   const irs = script.irs;
   // Runs of consecutive Encodes are executed together (executeEncodeRunIo), except in a plan
   // (`explain` lists each statement's own SQL) and where the caller asks for one at a time.
-  const runs = options.batch !== false && !options.dryRun && store.dialect.insertReturning !== undefined;
+  // A hook sees each statement's effects on their own, and statements on their own run apart.
+  const runs = options.batch !== false && !options.dryRun && !hook && !apart && store.dialect.insertReturning !== undefined;
   // A statement the run's lowering stopped at, lowered: the loop takes it from there.
   let carried: { readonly index: number; readonly ir: IR; readonly lowered: LowerResult } | undefined;
   for (let i = 0; i < irs.length; i++) {
+    const refusedBefore = script.refused.get(i);
+    if (refusedBefore) {
+      const stop = refuse(i, refusedBefore);
+      if (stop) return stop;
+      continue;
+    }
     let ir: IR;
     let lowered: LowerResult;
     if (carried?.index === i) {
@@ -184,13 +291,21 @@ export function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options:
     } else {
       // References (`$n`) become the ids their binding holds, now that the statements before ran.
       const resolved = resolveRefs(irs[i], bindings);
-      if (!resolved.ok) return refusedRun(results, locateAll(resolved.diagnostics, i, maps));
+      if (!resolved.ok) {
+        const stop = refuse(i, locateAll(resolved.diagnostics, i, maps));
+        if (stop) return stop;
+        continue;
+      }
       ir = resolved.ir;
       if (traceId === undefined && ir.op !== 'Retrieve' && ir.op !== 'Summarize') traceId = newTraceId();
       // Not frozen: the operation goes straight to execution and nowhere else.
       lowered = lowerIr(ir, { now, nowText, actor: options.actor, tenant: script.tenant, traceId, statement: i, freeze: false });
     }
-    if (!lowered.ok) return refusedRun(results, locateAll(lowered.diagnostics, i, maps));
+    if (!lowered.ok) {
+      const stop = refuse(i, locateAll(lowered.diagnostics, i, maps));
+      if (stop) return stop;
+      continue;
+    }
     if (lowered.warnings.length) warnings.push(...locateAll(lowered.warnings, i, maps));
     const op = lowered.operation;
     if (runs && i + 1 < irs.length && irs[i + 1].op === 'Encode' && encodeRunnable(op)) {
@@ -224,24 +339,31 @@ export function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options:
         continue;
       }
     }
+    // On its own, a statement is its own savepoint: a refusal undoes it alone.
     const outcome = op.dryRun
       ? yield* store.transactionIo(function* () { return { commit: false, value: yield* executeOperationIo(store, op, i, limits, hooks) }; })
-      : yield* executeOperationIo(store, op, i, limits, hooks);
+      : apart
+        ? yield* store.transactionIo(function* () { const o = yield* executeOperationIo(store, op, i, limits, hooks); return { commit: o.ok, value: o }; })
+        : yield* executeOperationIo(store, op, i, limits, hooks);
     if (!outcome.ok && op.dryRun) {
       // A dry run asks what the statement would do; "it would be refused" is that answer, so
       // the refusal is reported in its result (and as a warning) and the script goes on.
       const refused = locate(outcome.diagnostics[0], i, maps);
       const warning: Diagnostic = { ...refused, severity: 'warning', message: `dry run: this statement would be refused: ${refused.message}` };
       warnings.push(warning);
-      results.push({ index: i, op: op.kind, ids: [], changes: [], warnings: [warning], sql: [], dryRun: true, refused });
+      ran(i, { index: i, op: op.kind, ids: [], changes: [], warnings: [warning], sql: [], dryRun: true, refused });
       continue;
     }
-    if (!outcome.ok) return refusedRun(results, locateAll(outcome.diagnostics, i, maps));
+    if (!outcome.ok) {
+      const stop = refuse(i, locateAll(outcome.diagnostics, i, maps));
+      if (stop) return stop;
+      continue;
+    }
     if (ir._let !== undefined) bindings.set(ir._let, { ids: boundIds(ir.op, outcome.result), statement: i, op: ir.op });
     if (outcome.result.warnings.length) warnings.push(...locateAll(outcome.result.warnings, i, maps));
-    results.push(options.dryRun && !outcome.result.dryRun ? { ...outcome.result, dryRun: true } : outcome.result);
+    ran(i, options.dryRun && !outcome.result.dryRun ? { ...outcome.result, dryRun: true } : outcome.result);
   }
-  return { commit: !options.dryRun, value: { ok: true, results, diagnostics: warnings } as RunResult };
+  return { commit: !options.dryRun, value: { ok: refusals.length === 0, results, diagnostics: refusals.length ? [...warnings, ...refusals] : warnings } as RunResult };
 }
 
 /** The ids a `LET` bound, by the statement that bound them. */

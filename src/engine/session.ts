@@ -27,7 +27,7 @@ import { whyIo, type WhyResult } from './why.js';
 export type Outcome<D extends AnySqlDriver, T> = D extends AsyncSqlDriver ? Promise<T> : T;
 
 /** Who calls and how: fixed for the session (a `run` may still give its own `now`, trace id, source maps). */
-export type SessionOptions = Omit<RunOptions, 'dryRun' | 'sourceMaps' | 'traceId' | 'batch'> & {
+export type SessionOptions = Omit<RunOptions, 'dryRun' | 'sourceMaps' | 'traceId' | 'batch' | 'onStatement'> & {
   /** Transactions PostgreSQL aborts for a serialization failure or a deadlock are run again, this many times in all (default 10). */
   readonly attempts?: number;
   /** Called before each rerun (tests count them). */
@@ -35,7 +35,7 @@ export type SessionOptions = Omit<RunOptions, 'dryRun' | 'sourceMaps' | 'traceId
 };
 
 /** What one `run` may add to the session's options. */
-export type ScriptOptions = Partial<Pick<RunOptions, 'now' | 'dryRun' | 'sourceMaps' | 'traceId' | 'batch' | 'selector'>> & {
+export type ScriptOptions = Partial<Pick<RunOptions, 'now' | 'dryRun' | 'sourceMaps' | 'traceId' | 'batch' | 'selector' | 'onStatement' | 'statementwise'>> & {
   /** First apply due expiry actions, in the same transaction as the script (`t2m run --sweep`). */
   readonly sweep?: boolean;
 };
@@ -66,7 +66,8 @@ export class Session<D extends AnySqlDriver = AnySqlDriver> {
 
   /**
    * `run` as queries (src/store/io.ts), for a caller that drives several scripts inside a
-   * transaction of its own (the benchmark runs each statement as a script inside a sample's).
+   * transaction of its own (the benchmark runs a sample's prerequisites, then its gold
+   * statements, each `statementwise`, inside the sample's).
    */
   *runIo(input: CheckedScript | readonly unknown[], script: ScriptOptions = {}): Io<SessionRunResult> {
     const body = this.scriptBody(input, script);
@@ -80,7 +81,7 @@ export class Session<D extends AnySqlDriver = AnySqlDriver> {
     if (!prepared.ok) return prepared.refused;
     const store = this.store as Store<AnySqlDriver>;
     // Without a sweep the script is the transaction's body itself: every query passes through
-    // one generator fewer (the benchmark runs thousands of one-statement scripts).
+    // one generator fewer (the benchmark runs thousands of short scripts).
     if (script.sweep !== true) return () => store.transactionIo(() => scriptIo(store, prepared, options));
     const actor = options.actor;
     return () => store.transactionIo<SessionRunResult>(function* () {

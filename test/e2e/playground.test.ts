@@ -197,6 +197,17 @@ describe('playground in Chromium', () => {
     const after = await state(page);
     expect(after.script).toBe('PROMOTE WHERE search "OKR progress" LIMIT 5 SET weight 0.9');
     expect(after.memory).toHaveLength(3);
+
+    // A script with references runs as one engine call: LET binds, a later statement uses it;
+    // each record names the statement that wrote it, under one trace id.
+    await setScript(page, 'ENCODE "Agenda" TAGS "offsite";\nLET $todo = ENCODE "Book the venue" TAGS "offsite";\nEXPIRE ID $todo TTL P30D THEN soft_delete;');
+    await page.evaluate(() => window.t2m!.settled());
+    await page.evaluate(() => window.t2m!.run());
+    const refs = await state(page);
+    expect(refs.committed).toBe(true);
+    expect(refs.results.map((r) => [r.op, r.ok, r.affectedIds])).toEqual([['Encode', true, ['1']], ['Encode', true, ['2']], ['Expire', true, ['2']]]);
+    expect(refs.memory.map((r) => r.statement_index)).toEqual([0, 1]);
+    expect(new Set(refs.memory.map((r) => r.trace_id)).size).toBe(1);
     expect(problems).toEqual([]);
     await context.close();
   });

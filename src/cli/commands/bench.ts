@@ -1,6 +1,7 @@
 /**
  * `t2m bench <samples.jsonl> [--json] [--only <op>] [--strict]`: the Text2Mem benchmark against this engine;
- * with `--plan --base-url … --model …`, the planning evaluation (SMA, ESR, EMR; spec/planning.md).
+ * with `--plan --base-url … --model …`, the planning evaluation (SMA, ESR, EMR; spec/planning.md);
+ * with `--plan --answers <file>`, the same scores for replies written elsewhere.
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -17,8 +18,10 @@ export function benchCommand(program: Command): void {
     .option('--strict', 'strict policy: warnings refuse a statement, the slips read as meant (no stage, filter.tags, …) included')
     .option('--db <store>', "the backend each sample runs on, in a fresh store: SQLite in memory on the native driver (default), ':memory:' (SQLite in memory on sql.js, as in the browser), 'pglite:' or 'postgres://…' (a fresh schema per sample)")
     .option('--plan', 'planning evaluation: NL request → plan (the model flags below) → run → assertions')
+    .option('--answers <file>', 'with --plan: score the replies in this JSONL file ({"id": "<sample id>", "answer": "<reply>"} a line; DSL, or with --ir JSON IR) instead of asking a model; a sample without one is not executed')
+    .option('--ids <ids>', 'with --plan: only these samples: ids separated by commas, or @file (one id a line, or JSONL lines with an "id")')
     .option('--limit <n>', 'with --plan: at most n samples'))
-    .action(async (file: string, opts: { json?: boolean; only?: string; strict?: boolean; plan?: boolean; limit?: string; db?: string } & ModelFlags) => {
+    .action(async (file: string, opts: { json?: boolean; only?: string; strict?: boolean; plan?: boolean; limit?: string; db?: string; answers?: string; ids?: string } & ModelFlags) => {
       let text: string;
       try {
         text = readFileSync(file, 'utf8');
@@ -43,15 +46,41 @@ export function benchCommand(program: Command): void {
         const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`;
         process.stderr.write(tty ? `\r${bar}${done === total ? '\n' : ''}` : `${bar}\n`);
       };
+      const refuse = (message: string) => {
+        process.stderr.write(`t2m bench: ${message}\n`);
+        process.exitCode = 2;
+      };
+      if (!opts.plan && (opts.answers !== undefined || opts.ids !== undefined)) return refuse(`${opts.answers !== undefined ? '--answers' : '--ids'} applies to --plan`);
       if (opts.plan) {
-        const [{ GBNF }, { openAIProvider }, { formatPlanReport, runPlanBenchmark }] = await loaded(Promise.all([
+        const [{ GBNF }, { openAIProvider }, { formatPlanReport, parseAnswers, runPlanBenchmark }] = await loaded(Promise.all([
           import('../../agents/gbnf.js'), import('../../agents/openai.js'), import('../../agents/plan-bench.js'),
         ]));
-        const resolved = modelOptions(opts, { GBNF, openAIProvider });
-        if (!resolved.ok) {
-          process.stderr.write(`t2m bench: ${resolved.message}\n`);
-          process.exitCode = 2;
-          return;
+        const known = new Set(samples.map((s) => s.id));
+        let ids: string[] | undefined;
+        if (opts.ids !== undefined) {
+          const listed = readIds(opts.ids);
+          if (typeof listed === 'string') return refuse(listed);
+          const unknown = listed.filter((id) => !known.has(id));
+          if (unknown.length) return refuse(`--ids: ${unknown.length} id${unknown.length === 1 ? '' : 's'} name${unknown.length === 1 ? 's' : ''} no sample of ${file}: ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ', …' : ''}`);
+          ids = listed;
+        }
+        let planOptions: Omit<Parameters<typeof runPlanBenchmark>[1], 'only' | 'limit' | 'ids' | 'onProgress'>;
+        if (opts.answers !== undefined) {
+          if (opts.baseUrl !== undefined || opts.model !== undefined) return refuse('--answers scores replies given in a file; --base-url and --model ask a model (use one or the other)');
+          let answersText: string;
+          try {
+            answersText = readFileSync(opts.answers, 'utf8');
+          } catch (e) {
+            return refuse(`cannot read ${opts.answers}: ${(e as Error).message}`);
+          }
+          const { answers, problems } = parseAnswers(answersText, { mode: opts.ir ? 'ir' : 'dsl', known });
+          for (const p of problems) process.stderr.write(`${opts.answers}:${p.line}: error ${p.code}: ${p.message}\n`);
+          if (problems.length) return refuse(`${problems.length} bad line${problems.length === 1 ? '' : 's'} in ${opts.answers}; nothing scored`);
+          planOptions = { answers, mode: opts.ir ? 'ir' : 'dsl' };
+        } else {
+          const resolved = modelOptions(opts, { GBNF, openAIProvider });
+          if (!resolved.ok) return refuse(resolved.message);
+          planOptions = resolved.options as unknown as typeof planOptions;
         }
         const limit = opts.limit === undefined ? undefined : Number(opts.limit);
         if (limit !== undefined && !(Number.isInteger(limit) && limit >= 0)) {
@@ -59,7 +88,7 @@ export function benchCommand(program: Command): void {
           process.exitCode = 2;
           return;
         }
-        const report = await runPlanBenchmark(samples, { ...(resolved.options as unknown as Parameters<typeof runPlanBenchmark>[1]), only: opts.only, limit, onProgress: onProgress(5) });
+        const report = await runPlanBenchmark(samples, { ...planOptions, ids, only: opts.only, limit, onProgress: onProgress(opts.answers !== undefined ? 25 : 5) });
         process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatPlanReport(report)}\n`);
         return;
       }
@@ -86,4 +115,37 @@ export function benchCommand(program: Command): void {
       const rate = (t: { total: number; passed: number }) => (t.total ? t.passed / t.total : 1);
       if (rate(report.assertions) < 0.99 || rate(report.ranking) < 0.99) process.exitCode = 1;
     });
+}
+
+/** `--ids`: ids separated by commas, or `@file` holding one id a line or JSONL lines with an `id`; a message when unusable. */
+function readIds(spec: string): string[] | string {
+  if (!spec.startsWith('@')) {
+    const ids = spec.split(',').map((s) => s.trim()).filter(Boolean);
+    return ids.length ? ids : '--ids names no sample';
+  }
+  const path = spec.slice(1);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    return `--ids: cannot read ${path}: ${(e as Error).message}`;
+  }
+  const ids: string[] = [];
+  for (const [i, raw] of text.split('\n').entries()) {
+    const line = raw.trim();
+    if (!line) continue;
+    if (!line.startsWith('{')) {
+      ids.push(line);
+      continue;
+    }
+    let id: unknown;
+    try {
+      id = (JSON.parse(line) as { id?: unknown }).id;
+    } catch (e) {
+      return `${path}:${i + 1}: not JSON: ${(e as Error).message}`;
+    }
+    if (typeof id !== 'string' || !id) return `${path}:${i + 1}: no "id" string`;
+    ids.push(id);
+  }
+  return ids.length ? ids : `--ids: ${path} names no sample`;
 }
