@@ -128,4 +128,22 @@ describe('the keyword index is per tenant', () => {
     expect(store.drive(keywordIndex(store, undefined, 'A')).docs).toBe(A_TEXTS.length + 1);
     store.close();
   });
+
+  it('a store written before the indexes were per tenant (the same format) opens with per-tenant statistics and results', async () => {
+    // The statistics are derived from the records when an index is loaded: no stored statistic
+    // needs migrating. A store where both tenants wrote, saved and opened again through the checks
+    // and migrations of opening, gives B the results B alone gives.
+    const alone = await createStore();
+    await write(alone, 'B', B_TEXTS);
+    const baseline = await resultsOfB(alone);
+    const shared = await createStore();
+    await write(shared, 'A', A_TEXTS);
+    await write(shared, 'B', B_TEXTS);
+    const reopened = await createStore({ data: shared.export() });
+    expect(reopened.query(`SELECT value FROM t2m_meta WHERE key = 'format'`)).toEqual([{ value: 'text2mem-store/4' }]);
+    expect(await resultsOfB(reopened)).toEqual(baseline);
+    const index = reopened.drive(keywordIndex(reopened, undefined, 'B'));
+    expect([index.docs, index.df('budget')]).toEqual([B_TEXTS.length, B_TEXTS.filter((t) => t.includes('budget')).length]);
+    for (const s of [alone, shared, reopened]) s.close();
+  });
 });
