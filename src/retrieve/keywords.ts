@@ -57,13 +57,15 @@ export class KeywordIndex {
   private readonly slot = new Map<number, number>();
   private dead = 0;
   private tokens = 0;
-  private scores = new Float64Array(1024);
+  // The scratch arrays start small and grow with the index (one index per tenant: a store of
+  // many small tenants holds many small indexes).
+  private scores = new Float64Array(64);
   /** Scratch of one search: the slots it has scored so far. */
-  private touched = new Int32Array(1024);
+  private touched = new Int32Array(64);
   /** Scratch of one search: 1 for the slots that may still reach the n-th best after pruning. */
-  private mark = new Uint8Array(1024);
+  private mark = new Uint8Array(64);
   /** Per slot: BM25's length normalisation k1 · (1 − b + b · length / avg) for the mean length `normMean` (recomputed when it moves). */
-  private norm = new Float64Array(1024);
+  private norm = new Float64Array(64);
   private normSlots = 0;
   private normMean = -1;
   /** The store's index counter when this index was loaded. */
