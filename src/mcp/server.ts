@@ -21,7 +21,7 @@ import { languageCard } from '../agents/card.js';
 import { plan, type PlanMode } from '../agents/planner.js';
 import type { ChatProvider } from '../agents/provider.js';
 import { type Diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
-import { Session, type Limits, type RunResult, type StatementResult, type Store } from '../engine/index.js';
+import { DEFAULT_LIMITS, Session, type Limits, type RunResult, type StatementResult, type Store } from '../engine/index.js';
 import { INCLUDE_FIELDS, type IR } from '../ir/schema.js';
 import { readInput, type Policy } from '../pipeline.js';
 import { vocabulary } from '../agents/store-terms.js';
@@ -282,7 +282,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     title: 'Store vocabulary',
     description: `The tags, types and subjects in use in the store (with counts), among the records '${actor}' may read`,
     mimeType: 'application/json',
-  }, (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(vocabulary(store, actor, now(), options.tenant, options.limits?.maxRows), null, 2) }] }));
+  }, (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(vocabulary(store, actor, now(), options.tenant, options.limits?.maxRows ?? DEFAULT_LIMITS.maxRows), null, 2) }] }));
 
   return server;
 }
