@@ -117,6 +117,8 @@ describe('every read path leaves out what a direct read leaves out', () => {
       expect(s.ids.length, name).toBeLessThanOrEqual(2);
       expect((s.rows ?? []).length).toBeLessThanOrEqual(2);
       if (s.experience) expect(s.experience.candidates.length).toBeLessThanOrEqual(2);
+      // Scores and explanations only of the rows returned.
+      for (const id of [...Object.keys(s.scores ?? {}), ...Object.keys(s.explain ?? {})]) expect(s.ids).toContain(Number(id));
       expect(r.diagnostics.map((d) => d.code), name).toContain('truncated');
     });
   }

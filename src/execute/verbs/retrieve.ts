@@ -35,11 +35,21 @@ export function withinRows(x: Execution, op: RetrieveOp | SummarizeOp, rows: Row
   return rows.slice(0, maxRows);
 }
 
+/** The entries of `byId` (scores, explanations) for the rows kept, when rows were cut. */
+export function ofRows<T>(byId: Record<number, T> | undefined, rows: readonly Row[], cut: boolean): Record<number, T> | undefined {
+  if (!byId || !cut) return byId;
+  const out: Record<number, T> = {};
+  for (const r of rows) if (r.id in byId) out[r.id] = byId[r.id];
+  return out;
+}
+
 /** A Retrieve's result: at most `maxRows` of its rows (warned when cut). */
 export function retrieve(
   x: Execution, op: RetrieveOp, rows: Row[], scores: Record<number, number> | undefined, explain: Record<number, ScoreExplanation> | undefined, maxRows: number,
 ): ExecuteResult {
-  return { ok: true, result: x.readResult(withinRows(x, op, rows, maxRows), op.include, scores, explain) };
+  const shown = withinRows(x, op, rows, maxRows);
+  const cut = shown.length < rows.length;
+  return { ok: true, result: x.readResult(shown, op.include, ofRows(scores, shown, cut), ofRows(explain, shown, cut)) };
 }
 
 /** RETRIEVE … LEVEL: the experience stage's selection of the candidates (at most `maxRows` rows, kept ones first, then their episodes), and its report. */
@@ -53,5 +63,5 @@ export function* retrieveExperience(x: Execution, op: RetrieveOp, rows: Row[], s
     const kept = new Set(shown.map((r) => r.id));
     report = { ...report, expanded: Object.fromEntries(Object.entries(report.expanded).filter(([, episode]) => kept.has(episode))) };
   }
-  return { ok: true, result: x.result(shown.map((r) => r.id), { rows: shown.map((r) => project(r, op.include)), scores, experience: report }) };
+  return { ok: true, result: x.result(shown.map((r) => r.id), { rows: shown.map((r) => project(r, op.include)), scores: ofRows(scores, shown, shown.length < selected.rows.length), experience: report }) };
 }
