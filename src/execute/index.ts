@@ -29,7 +29,7 @@ import { label } from './verbs/label.js';
 import { lock } from './verbs/lock.js';
 import { merge } from './verbs/merge.js';
 import { promote } from './verbs/promote.js';
-import { retrieve, retrieveExperience, withoutHidden } from './verbs/retrieve.js';
+import { ofRows, retrieve, retrieveExperience, withoutHidden } from './verbs/retrieve.js';
 import { split } from './verbs/split.js';
 import { summarize } from './verbs/summarize.js';
 import { update } from './verbs/update.js';
@@ -87,7 +87,11 @@ function* executeTargetedIo(x: Execution, op: Exclude<Operation, EncodeOp>, limi
   if (rows.length === 0 && op.kind !== 'Retrieve' && op.kind !== 'Summarize') {
     x.warn('no-match', `${op.kind}: the target matches no live record`, 'target');
   }
-  if (op.kind === 'Retrieve' || op.kind === 'Summarize') rows = withoutHidden(x, op, rows);
+  if (op.kind === 'Retrieve' || op.kind === 'Summarize') {
+    const shown = withoutHidden(x, op, rows);
+    // A record a lock hides leaves no score or explanation behind either.
+    if (shown !== rows) [rows, scores, explain] = [shown, ofRows(scores, shown, true), ofRows(explain, shown, true)];
+  }
   switch (op.kind) {
     case 'Retrieve':
       if (op.experience) return yield* retrieveExperience(x, op, rows, scores ?? {}, hooks.selector, maxRows);

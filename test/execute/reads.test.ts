@@ -84,7 +84,8 @@ function read(irs: unknown[], options: RunOptions = {}) {
   for (const s of r.results) {
     const { warnings: _w, sql: _sql, ...shown } = s;
     expectNoLeak(shown);
-    for (const id of [...s.ids, ...idsOf(s.rows as { id: unknown }[])]) expect(hidden).not.toContain(id);
+    const named = [...s.ids, ...idsOf(s.rows as { id: unknown }[]), ...Object.keys(s.scores ?? {}), ...Object.keys(s.explain ?? {}), ...(s.experience?.candidates ?? []).map((c) => c.id)];
+    for (const id of named) expect(hidden).not.toContain(Number(id));
   }
   return r;
 }
