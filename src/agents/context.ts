@@ -4,7 +4,7 @@
  * most related to the request (a RETRIEVE search run through the engine as a dry run, so
  * governance applies and nothing is written).
  */
-import { explain, type Store } from '../engine/index.js';
+import { explain, type Limits, type Store } from '../engine/index.js';
 import { vocabulary, type Term } from './store-terms.js';
 
 export interface Vocabulary {
@@ -20,8 +20,8 @@ export interface Vocabulary {
  * same count the MCP server's vocabulary resource serves (./store-terms.ts: one compiled,
  * parameterised select with the engine's read permissions, records hidden by a lock left out).
  */
-export function storeVocabulary(store: Store, options: { actor?: string; limit?: number; now?: string; tenant?: string } = {}): Vocabulary {
-  const limit = options.limit ?? 40;
+export function storeVocabulary(store: Store, options: { actor?: string; limit?: number; now?: string; tenant?: string; limits?: Limits } = {}): Vocabulary {
+  const limit = Math.min(options.limit ?? 40, options.limits?.maxRows ?? Infinity);
   const v = vocabulary(store, options.actor, options.now ? new Date(options.now) : new Date(), options.tenant);
   return { tags: v.tags.slice(0, limit), types: v.types.slice(0, limit), subjects: v.subjects.slice(0, limit), memories: v.records };
 }
@@ -34,11 +34,14 @@ export interface RelatedMemory {
   readonly time?: string;
 }
 
-/** The `k` memories a semantic search for `request` finds, as the caller may see them. */
-export function relatedMemories(store: Store, request: string, k: number, options: { actor?: string; now?: Date | string; tenant?: string } = {}): RelatedMemory[] {
+/**
+ * The `k` memories a semantic search for `request` finds, as the caller may see them: a Retrieve
+ * run through the engine (tenant, read permissions, locks, expiry and the caller's `limits`).
+ */
+export function relatedMemories(store: Store, request: string, k: number, options: { actor?: string; now?: Date | string; tenant?: string; limits?: Limits } = {}): RelatedMemory[] {
   if (k <= 0 || !request.trim()) return [];
   const ir = { stage: 'RET', op: 'Retrieve', target: { search: { intent: { query: request }, limit: k } }, args: { include: ['id', 'text', 'type', 'tags', 'time'] } };
-  const result = explain(store, [ir], { actor: options.actor, now: options.now, tenant: options.tenant });
+  const result = explain(store, [ir], { actor: options.actor, now: options.now, tenant: options.tenant, limits: options.limits });
   if (!result.ok) return [];
   const rows = (result.results[0]?.rows ?? []) as Record<string, unknown>[];
   return rows.map((r) => ({

@@ -33,7 +33,11 @@ function add(counts: Map<string, number>, v: unknown): void {
   if (typeof v === 'string' && v !== '') counts.set(v, (counts.get(v) ?? 0) + 1);
 }
 
-export function vocabulary(store: Store, actor: string | undefined, now: Date, tenant: string = DEFAULT_TENANT): Vocabulary {
+/**
+ * The vocabulary of the live records of `tenant` that `actor` may read at `now`; each list holds
+ * at most `maxValues` values (the caller's row limit), the most used.
+ */
+export function vocabulary(store: Store, actor: string | undefined, now: Date, tenant: string = DEFAULT_TENANT, maxValues = Infinity): Vocabulary {
   const at = formatUtc(now);
   const select = compileTargetSelect({ all: true, orderBy: 'time_desc' }, store.dialect, { tenant, now: at, applyReadPermissions: true, readerActor: actor ?? null });
   const q = store.dialect.quoteIdent;
@@ -48,5 +52,6 @@ export function vocabulary(store: Store, actor: string | undefined, now: Date, t
     add(types, row.type);
     add(subjects, row.subject);
   }
-  return { records: rows.length, tags: terms(tags), types: terms(types), subjects: terms(subjects) };
+  const most = (counts: Map<string, number>) => terms(counts).slice(0, Math.max(0, maxValues));
+  return { records: rows.length, tags: most(tags), types: most(types), subjects: most(subjects) };
 }

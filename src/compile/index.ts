@@ -323,12 +323,12 @@ export function compileAdmitted(sel: Selection, ids: readonly number[], d: Diale
   return { sql: `SELECT ${cols} FROM ${q('memory')} WHERE ${q('id')} IN (SELECT CAST(value AS INTEGER) FROM ${list} AS e) AND ${where.join(' AND ')}`, params: p.values };
 }
 
-/** The search tokens of every live record (loaded once into the in-memory keyword index). */
-export function compileKeywordLoad(d: Dialect): SqlStatement {
+/** The search tokens of every live record of `tenant` (loaded once into the tenant's in-memory keyword index). */
+export function compileKeywordLoad(d: Dialect, tenant: string): SqlStatement {
   const q = d.quoteIdent;
   const p = new ParamList(d);
   return {
-    sql: `SELECT ${q('id')}, ${q('search_text')} FROM ${q('memory')} WHERE ${q('deleted')} = ${p.bind(0)} AND ${q('search_text')} IS NOT NULL AND ${q('search_text')} <> ${p.bind('')}`,
+    sql: `SELECT ${q('id')}, ${q('search_text')} FROM ${q('memory')} WHERE ${tenantWhere(tenant, d, p)} AND ${q('deleted')} = ${p.bind(0)} AND ${q('search_text')} IS NOT NULL AND ${q('search_text')} <> ${p.bind('')}`,
     params: p.values,
   };
 }
@@ -353,12 +353,12 @@ export function compileVectorSearch(sel: Selection, query: Float32Array, model: 
   };
 }
 
-/** The packed vectors of live records embedded by `model` (loaded once into the in-memory vector index). */
-export function compileVectorLoad(model: string, d: Dialect): SqlStatement {
+/** The packed vectors of `tenant`'s live records embedded by `model` (loaded once into the tenant's in-memory vector index). */
+export function compileVectorLoad(model: string, d: Dialect, tenant: string): SqlStatement {
   const q = d.quoteIdent;
   const p = new ParamList(d);
   return {
-    sql: `SELECT ${q('id')}, ${q('embedding_f32')} AS v FROM ${q('memory')} WHERE ${q('deleted')} = ${p.bind(0)} AND ${q('embedding_model')} = ${p.bind(model)} AND ${q('embedding_f32')} IS NOT NULL ORDER BY ${q('id')}`,
+    sql: `SELECT ${q('id')}, ${q('embedding_f32')} AS v FROM ${q('memory')} WHERE ${tenantWhere(tenant, d, p)} AND ${q('deleted')} = ${p.bind(0)} AND ${q('embedding_model')} = ${p.bind(model)} AND ${q('embedding_f32')} IS NOT NULL ORDER BY ${q('id')}`,
     params: p.values,
   };
 }

@@ -252,8 +252,8 @@ export class Execution {
       const store = this.store;
       const id = row.id;
       (this.stagedNotes ??= []).push(() => {
-        noteVectorWrite(store, id, written.embedding_model, written.deleted ? null : asVector(written.embedding_f32));
-        noteKeywordWrite(store, id, written.deleted ? null : written.search_text);
+        noteVectorWrite(store, id, written.embedding_model, written.deleted ? null : asVector(written.embedding_f32), written.tenant);
+        noteKeywordWrite(store, id, written.deleted ? null : written.search_text, written.tenant);
       });
     }
     this.changes.push({ id: row.id, before, after });
@@ -300,13 +300,13 @@ export class Execution {
 
   /** What follows the insert of `values` as record `id`: the in-memory indexes, and the change (its after image). */
   inserted(values: Record<string, unknown>, id: number): void {
-    noteVectorWrite(this.store, id, values.embedding_model, values.deleted ? null : asVector(values.embedding_f32));
+    noteVectorWrite(this.store, id, values.embedding_model, values.deleted ? null : asVector(values.embedding_f32), values.tenant);
     // The after image: the record as written, without its vectors and search tokens (withoutVector),
     // built by spreading: adding twenty fields one by one leaves an object V8 keeps as a dictionary,
     // slow to build and to serialise into the audit entry.
     const { embedding: _vector, embedding_f32: _packed, search_text: _tokens, ...written } = values;
     const after: Record<string, unknown> = { id, ...written };
-    noteKeywordWrite(this.store, id, values.deleted ? null : values.search_text as string);
+    noteKeywordWrite(this.store, id, values.deleted ? null : values.search_text as string, values.tenant);
     this.changes.push({ id, before: null, after });
   }
 
@@ -314,8 +314,8 @@ export class Execution {
   *remove(row: Row): Io<void> {
     if (this.refusal || !this.effectGuard(row, null)) return;
     yield* this.write(compileDeleteById(row.id, this.store.dialect, this.op.tenant));
-    noteVectorWrite(this.store, row.id, null, null);
-    noteKeywordWrite(this.store, row.id, null);
+    noteVectorWrite(this.store, row.id, null, null, row.tenant);
+    noteKeywordWrite(this.store, row.id, null, row.tenant);
     this.changes.push({ id: row.id, before: withoutVector(row), after: null });
   }
 

@@ -14,6 +14,7 @@ import { compileAuditInsertRows, compileInsertRows, MEMORY_INSERT_WIDTH, type Au
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { EncodeOp, Operation } from '../lower/operation.js';
 import type { Selector } from '../experience/experience.js';
+import { DEFAULT_SEARCH_K } from '../retrieve/search.js';
 import type { EmbedResult } from '../text/text.js';
 import { auditRecord, withAudit } from './audit.js';
 import type { AnySqlDriver, SqlRow } from '../store/driver.js';
@@ -28,7 +29,7 @@ import { label } from './verbs/label.js';
 import { lock } from './verbs/lock.js';
 import { merge } from './verbs/merge.js';
 import { promote } from './verbs/promote.js';
-import { retrieve, retrieveExperience, withoutHidden } from './verbs/retrieve.js';
+import { ofRows, retrieve, retrieveExperience, withoutHidden } from './verbs/retrieve.js';
 import { split } from './verbs/split.js';
 import { summarize } from './verbs/summarize.js';
 import { update } from './verbs/update.js';
@@ -65,11 +66,18 @@ function* executeEncodeIo(x: Execution, op: EncodeOp): Io<ExecuteResult> {
 /** `executeOperationIo` of a targeted operation (every verb but Encode): its target rows, then the verb. */
 function* executeTargetedIo(x: Execution, op: Exclude<Operation, EncodeOp>, limits: { readonly maxRows?: number }, hooks: { readonly selector?: Selector }): Io<ExecuteResult> {
   const maxRows = limits.maxRows ?? Infinity;
-  // A read returns at most maxRows rows: a filter read asks the store for one more (to know
-  // whether it was cut), a search scores its candidates and is cut after ranking.
-  const capped = op.kind === 'Retrieve' && !op.selection.search && Number.isFinite(maxRows) && !(op.selection.limit !== undefined && op.selection.limit <= maxRows)
-    ? { ...op, selection: { ...op.selection, limit: maxRows + 1 } }
-    : op;
+  // A read returns at most maxRows rows: a filter Retrieve asks the store for one more (to know
+  // whether it was cut), a search scores its candidates and is cut after ranking, a Summarize
+  // summarizes the first maxRows (src/execute/verbs/summarize.ts); the candidate
+  // stage of RETRIEVE … LEVEL takes at most maxRows candidates (its K is the search's limit).
+  let capped: Exclude<Operation, EncodeOp> = op;
+  if (op.kind === 'Retrieve' && Number.isFinite(maxRows)) {
+    if (!op.selection.search && !(op.selection.limit !== undefined && op.selection.limit <= maxRows)) capped = { ...op, selection: { ...op.selection, limit: maxRows + 1 } };
+    else if (op.experience && (op.selection.limit ?? DEFAULT_SEARCH_K) > maxRows) {
+      x.warn('truncated', `RETRIEVE … LEVEL asks for ${op.selection.limit ?? DEFAULT_SEARCH_K} candidates; the row limit keeps ${maxRows} (RunOptions.limits.maxRows, t2m run --max-rows)`, 'target');
+      capped = { ...op, selection: { ...op.selection, limit: maxRows } };
+    }
+  }
   // The verbs whose readers of the target rows decode what they read (Execution.lazy).
   // (Not a Retrieve: the columns it returns are most of what decoding parses, tags above all;
   // reading them where returned measured the same as decoding the rows.)
@@ -79,12 +87,16 @@ function* executeTargetedIo(x: Execution, op: Exclude<Operation, EncodeOp>, limi
   if (rows.length === 0 && op.kind !== 'Retrieve' && op.kind !== 'Summarize') {
     x.warn('no-match', `${op.kind}: the target matches no live record`, 'target');
   }
-  if (op.kind === 'Retrieve' || op.kind === 'Summarize') rows = withoutHidden(x, op, rows);
+  if (op.kind === 'Retrieve' || op.kind === 'Summarize') {
+    const shown = withoutHidden(x, op, rows);
+    // A record a lock hides leaves no score or explanation behind either.
+    if (shown !== rows) [rows, scores, explain] = [shown, ofRows(scores, shown, true), ofRows(explain, shown, true)];
+  }
   switch (op.kind) {
     case 'Retrieve':
-      if (op.experience) return yield* retrieveExperience(x, op, rows, scores ?? {}, hooks.selector);
+      if (op.experience) return yield* retrieveExperience(x, op, rows, scores ?? {}, hooks.selector, maxRows);
       return retrieve(x, op, rows, scores, explain, maxRows);
-    case 'Summarize': return summarize(x, op, rows, scores, explain);
+    case 'Summarize': return summarize(x, op, rows, scores, explain, maxRows);
     case 'Merge': return yield* done(x, merge(x, op, rows));
     case 'Split': return yield* done(x, split(x, op, rows));
     // The verbs that report every target row, changed or not. Their writes are delegated to from

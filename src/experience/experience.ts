@@ -190,11 +190,12 @@ function candidateOf(row: Row, similarity: number, level: Level): Candidate {
 /**
  * The second stage of `RETRIEVE … LEVEL`: `rows` are the candidate stage's (the engine's search,
  * limited to K, with its filters and the level), `scores` their relevance. The selector keeps at
- * most `pick`; with EXPAND episode each kept turn brings its episode. Returns the rows to show
+ * most `pick`; with EXPAND episode each kept turn brings its episode, unless `hidden` says the
+ * reader may not see it (a lock that denies Retrieve). Returns the rows to show
  * (kept ones first, then the episodes) and the report, or undefined when refused.
  */
 export function* selectExperience(
-  x: ExperienceContext, op: RetrieveOp, rows: readonly Row[], scores: Readonly<Record<number, number>>, caller?: Selector,
+  x: ExperienceContext, op: RetrieveOp, rows: readonly Row[], scores: Readonly<Record<number, number>>, caller?: Selector, hidden?: (row: Row) => boolean,
 ): Io<{ rows: Row[]; report: ExperienceReport } | undefined> {
   const e = op.experience!;
   const candidates = rows.map((r) => candidateOf(r, scores[r.id] ?? 0, e.level));
@@ -232,11 +233,13 @@ export function* selectExperience(
     const episodes = episodeIds.length
       ? yield* x.query(compileTargetSelect({ ids: episodeIds, all: false, orderBy: 'time_desc' }, x.store.dialect, { tenant: op.tenant, now: op.now, applyReadPermissions: true, readerActor: op.actor ?? null }))
       : [];
-    const found = new Map(episodes.map((r) => [r.id, r]));
+    // An episode is read as a Retrieve reads: live, the tenant's, readable (in the select), and
+    // not hidden from the reader (`hidden`: the execute side's lock check, as for the candidates).
+    const found = new Map(episodes.filter((r) => !hidden?.(r)).map((r) => [r.id, r]));
     for (const r of out) if (typeof r.episode_id === 'number' && found.has(r.episode_id)) expanded[r.id] = r.episode_id;
     const missing = episodeIds.filter((id) => !found.has(id));
-    if (missing.length) x.warn('ids-not-found', `EXPAND episode: episode ${missing.map((id) => `#${id}`).join(', ')} is not live or not readable; left out`, 'args.expand');
-    for (const ep of episodes) if (!kept.includes(ep.id)) out.push(ep);
+    if (missing.length) x.warn('ids-not-found', `EXPAND episode: episode ${missing.map((id) => `#${id}`).join(', ')} is not live, not readable or hidden by its lock; left out`, 'args.expand');
+    for (const ep of found.values()) if (!kept.includes(ep.id)) out.push(ep);
   }
   const report: ExperienceReport = {
     level: e.level,

@@ -21,7 +21,7 @@ import { languageCard } from '../agents/card.js';
 import { plan, type PlanMode } from '../agents/planner.js';
 import type { ChatProvider } from '../agents/provider.js';
 import { type Diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
-import { Session, type RunResult, type StatementResult, type Store } from '../engine/index.js';
+import { DEFAULT_LIMITS, Session, type Limits, type RunResult, type StatementResult, type Store } from '../engine/index.js';
 import { INCLUDE_FIELDS, type IR } from '../ir/schema.js';
 import { readInput, type Policy } from '../pipeline.js';
 import { vocabulary } from '../agents/store-terms.js';
@@ -47,6 +47,12 @@ export interface McpServerOptions {
   readonly impersonate?: boolean;
   /** The checker policy for `run`, `explain` and `check` (default `default`). */
   readonly policy?: Policy;
+  /**
+   * The caller's resource limits (as `t2m run --max-*`) on every call: `run`, `explain`,
+   * `retrieve` and `plan`'s dry run read at most `maxRows` rows per statement, and the vocabulary
+   * resource lists at most `maxRows` values of each kind.
+   */
+  readonly limits?: Limits;
   /** When given, the `plan` tool is offered (it never runs the plan: the agent calls `run`). */
   readonly planner?: McpPlanner;
   /**
@@ -174,7 +180,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       ].join(' '),
     },
   );
-  const engineOptions = () => ({ actor, tenant: options.tenant, now: options.now ?? new Date(), impersonate: options.impersonate === true, policy: options.policy });
+  const engineOptions = () => ({ actor, tenant: options.tenant, now: options.now ?? new Date(), impersonate: options.impersonate === true, policy: options.policy, limits: options.limits });
   const cards: { dsl?: string; ir?: string } = {};
   const now = (): Date => (options.now === undefined ? new Date() : new Date(options.now));
 
@@ -276,7 +282,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     title: 'Store vocabulary',
     description: `The tags, types and subjects in use in the store (with counts), among the records '${actor}' may read`,
     mimeType: 'application/json',
-  }, (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(vocabulary(store, actor, now(), options.tenant), null, 2) }] }));
+  }, (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(vocabulary(store, actor, now(), options.tenant, options.limits?.maxRows ?? DEFAULT_LIMITS.maxRows), null, 2) }] }));
 
   return server;
 }

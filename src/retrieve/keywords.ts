@@ -4,13 +4,19 @@
  * vector index (./vectors.ts); any other change moves the store's index counter
  * (`memory_search_stats.vectors`) past what it has seen, and it is reloaded.
  *
- * It scores BM25 (k1 1.2, b 0.75, idf ln(1 + (N − df + 0.5)/(df + 0.5)) over all live records)
+ * One index per tenant: a tenant's statistics (N, the mean length, each term's df) are those of
+ * its own live records, so another tenant's writes never move its scores (spec/retrieval.md,
+ * "Tenants"). The store's index counter is shared: the engine's own writes in any tenant are
+ * applied to that tenant's index (if loaded) and counted, so they reload nobody's.
+ *
+ * It scores BM25 (k1 1.2, b 0.75, idf ln(1 + (N − df + 0.5)/(df + 0.5)) over the tenant's live records)
  * in a few milliseconds at 100k records: the postings of the query's terms, rarest first, summed
  * into one array (with max-score pruning). The statement's filters are not known to it: search.ts
  * checks the winners in SQL and, when the filters admit too few of them, has SQL list what the
  * filters admit and scores those (`searchAmong`) (spec/retrieval.md).
  */
 import { BM25, compileKeywordLoad } from '../compile/index.js';
+import { DEFAULT_TENANT } from '../store/columns.js';
 import type { Io, SearchStore, SqlRows } from './seam.js';
 import { indexVersion, TopN, type Scored } from './vectors.js';
 
@@ -51,18 +57,19 @@ export class KeywordIndex {
   private readonly slot = new Map<number, number>();
   private dead = 0;
   private tokens = 0;
-  private scores = new Float64Array(1024);
+  // The scratch arrays start small and grow with the index (one index per tenant: a store of
+  // many small tenants holds many small indexes).
+  private scores = new Float64Array(64);
   /** Scratch of one search: the slots it has scored so far. */
-  private touched = new Int32Array(1024);
+  private touched = new Int32Array(64);
   /** Scratch of one search: 1 for the slots that may still reach the n-th best after pruning. */
-  private mark = new Uint8Array(1024);
+  private mark = new Uint8Array(64);
   /** Per slot: BM25's length normalisation k1 · (1 − b + b · length / avg) for the mean length `normMean` (recomputed when it moves). */
-  private norm = new Float64Array(1024);
+  private norm = new Float64Array(64);
   private normSlots = 0;
   private normMean = -1;
-  /** The store's index counter this index reflects, and the engine writes applied since it was read. */
+  /** The store's index counter when this index was loaded. */
   version = -1;
-  pending = 0;
   /**
    * A query of one term with at least this many postings reads them by impact (`searchByImpact`)
    * instead of scoring them all. Not for several common terms: there the threshold algorithm met
@@ -89,6 +96,11 @@ export class KeywordIndex {
   idf(term: string): number {
     const df = this.df(term);
     return df ? Math.log(1 + (this.docs - df + 0.5) / (df + 0.5)) : 0;
+  }
+
+  /** Is record `id` indexed (live, with tokens)? */
+  has(id: number): boolean {
+    return this.slot.has(id);
   }
 
   /** Indexes record `id` under its search tokens (space-separated; null or empty takes it out). */
@@ -424,34 +436,60 @@ function find(slots: readonly number[], slot: number): number {
   return -1;
 }
 
-const indexes = new WeakMap<SearchStore, KeywordIndex>();
+/** A store's keyword indexes, one per tenant loaded, and the store's index counter they reflect with the engine writes applied since. */
+interface TenantIndexes {
+  version: number;
+  pending: number;
+  readonly tenants: Map<string, KeywordIndex>;
+}
 
-/** The store's keyword index, (re)loaded when the store changed in a way it has not seen. */
-export function* keywordIndex(store: SearchStore, version?: number): Io<KeywordIndex> {
+const indexes = new WeakMap<SearchStore, TenantIndexes>();
+
+/**
+ * The keyword index of `tenant`'s live records, (re)loaded when the store changed in a way the
+ * indexes have not seen (then every tenant's is dropped; each is loaded again when searched).
+ */
+export function* keywordIndex(store: SearchStore, version?: number, tenant: string = DEFAULT_TENANT): Io<KeywordIndex> {
   version ??= yield* indexVersion();
-  let index = indexes.get(store);
-  if (index && index.version + index.pending === version) {
-    index.version = version;
-    index.pending = 0;
-    return index;
-  }
+  let held = indexes.get(store);
+  if (held && held.version + held.pending === version) {
+    held.version = version;
+    held.pending = 0;
+  } else indexes.set(store, (held = { version, pending: 0, tenants: new Map() }));
+  let index = held.tenants.get(tenant);
+  if (index) return index;
   index = new KeywordIndex();
-  const load = compileKeywordLoad(store.dialect);
+  const load = compileKeywordLoad(store.dialect, tenant);
   for (const r of (yield { kind: 'all', sql: load.sql, params: load.params }) as SqlRows) index.set(Number(r.id), typeof r.search_text === 'string' ? r.search_text : null);
   index.version = version;
-  indexes.set(store, index);
+  held.tenants.set(tenant, index);
   return index;
 }
 
-/** Tells the store's keyword index (if loaded) about one engine write that moved the index counter: the record's tokens now (null: not live). */
-export function noteKeywordWrite(store: SearchStore, id: number, searchText: unknown): void {
-  const index = indexes.get(store);
-  if (!index) return;
-  index.pending++;
-  index.set(id, typeof searchText === 'string' ? searchText : null);
+/**
+ * Tells the store's keyword index of `tenant` (if loaded) about one engine write that moved the
+ * index counter: the record's tokens now (null: not live). Without a tenant, the record's own
+ * index is found by its id; a new record of unknown tenant drops the indexes (reloaded when searched).
+ */
+export function noteKeywordWrite(store: SearchStore, id: number, searchText: unknown, tenant?: unknown): void {
+  const held = indexes.get(store);
+  if (!held) return;
+  held.pending++;
+  const text = typeof searchText === 'string' ? searchText : null;
+  if (typeof tenant === 'string') {
+    held.tenants.get(tenant)?.set(id, text);
+    return;
+  }
+  for (const index of held.tenants.values()) {
+    if (index.has(id)) {
+      index.set(id, text);
+      return;
+    }
+  }
+  if (text !== null) indexes.delete(store);
 }
 
-/** Drops the store's keyword index (it is reloaded by the next search). */
+/** Drops the store's keyword indexes (they are reloaded by the next search). */
 export function forgetKeywordIndex(store: SearchStore): void {
   indexes.delete(store);
 }

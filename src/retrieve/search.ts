@@ -1,6 +1,6 @@
 /**
  * Search: the target of `WHERE search "…"` (spec/retrieval.md). Two rankers, each over the
- * store's in-memory index, their winners checked against the statement's filters (liveness,
+ * tenant's in-memory index (statistics and candidates of its own records only), their winners checked against the statement's filters (liveness,
  * tenant, read permissions, tags, time…) in SQL, widening until each has enough that pass:
  *   - keywords: BM25 over the keyword index (./keywords.ts); when the filters admit too few of
  *     its winners, they are selective: SQL lists what they admit (compileTargetIds) and only
@@ -103,12 +103,12 @@ function* candidates(x: SearchContext, sel: Selection, query: string, alpha: num
   }
   const version = yield* indexVersion();
   const terms = alpha < 1 ? [...new Set(tokens(query))] : [];
-  const kw = terms.length ? yield* keywordIndex(x.store, version) : null;
+  const kw = terms.length ? yield* keywordIndex(x.store, version, opts.tenant) : null;
   const q = alpha > 0 ? yield* queryVector(x, query) : null;
   // A dialect with its own vectors (pgvector) ranks them in SQL, the filters in the same WHERE.
   const inSql = q && d.vectors ? (yield* x.query(compileVectorSearch(sel, q, x.store.embedder.model, n, d, opts))).map((r) => ({ id: Number(r.id), score: Number(r.score) })).filter((s) => s.score > 0) : null;
   if (inSql) yield* check(inSql.map((s) => s.id));
-  const vx = q && !inSql ? yield* vectorIndex(x.store, x.store.embedder.model, q.length, version) : null;
+  const vx = q && !inSql ? yield* vectorIndex(x.store, x.store.embedder.model, q.length, version, opts.tenant) : null;
   const keyword: Ranker = { winners: (m) => kw!.search(terms, m), m: n, widenings: 0, kept: kw ? null : [] };
   const vector: Ranker = { winners: (m) => vx!.nearest(q!, m), m: n, widenings: 0, kept: inSql ?? (vx?.size ? null : []) };
   while (!keyword.kept || !vector.kept) {

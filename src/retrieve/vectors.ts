@@ -1,6 +1,7 @@
 /**
- * The in-memory vector index of a store (SQLite has no vector index): the packed Float32 vectors
- * of one embedding model, loaded once from `memory.embedding_f32` and kept in step with the
+ * The in-memory vector indexes of a store (SQLite has no vector index), one per tenant (a
+ * tenant's candidates are its own records: spec/retrieval.md, "Tenants"): the packed Float32
+ * vectors of one embedding model, loaded once from `memory.embedding_f32` and kept in step with the
  * engine's own writes; any other change (another connection, a sweep, a rolled-back script) moves
  * the store's index counter (`memory_search_stats.vectors`) past what the index has seen, and it
  * is reloaded.
@@ -13,6 +14,7 @@
  * keeps the result that of a brute-force scan (VectorIndex, spec/retrieval.md): nothing is missed.
  */
 import { compileVectorLoad, compileVectorVersion, unpackVector } from '../compile/index.js';
+import { DEFAULT_TENANT } from '../store/columns.js';
 import type { Io, SearchStore, SqlRows } from './seam.js';
 
 /** Slots (pairs of slots, in the prescan) scored together across all of a query's dimensions (their scores stay in cache). */
@@ -61,9 +63,8 @@ export class VectorIndex {
   private cand: Int32Array = new Int32Array(1024);
   private candA: Float64Array = new Float64Array(1024);
   private readonly slot = new Map<number, number>();
-  /** The store's index counter this index reflects, and the engine writes applied since it was read. */
+  /** The store's index counter when this index was loaded. */
   version = -1;
-  pending = 0;
 
   /** Starts small (64 slots: 128 kB at 256 dimensions) and doubles: a store that searches a few records does not zero megabytes. */
   constructor(readonly model: string, readonly dimensions: number, capacity = 64) {
@@ -76,6 +77,11 @@ export class VectorIndex {
 
   get size(): number {
     return this.slot.size;
+  }
+
+  /** Does the index hold a vector of record `id`? */
+  has(id: number): boolean {
+    return this.slot.has(id);
   }
 
   /** Adds or replaces the vector of record `id` (null removes it). Vectors of another length are left out. */
@@ -324,7 +330,14 @@ export class TopN {
   }
 }
 
-const indexes = new WeakMap<SearchStore, VectorIndex>();
+/** A store's vector indexes, one per tenant loaded, and the store's index counter they reflect with the engine writes applied since. */
+interface TenantIndexes {
+  version: number;
+  pending: number;
+  readonly tenants: Map<string, VectorIndex>;
+}
+
+const indexes = new WeakMap<SearchStore, TenantIndexes>();
 
 /** The store's index counter (moved by every change to a record's search tokens, vector or liveness). */
 export function* indexVersion(): Io<number> {
@@ -332,38 +345,51 @@ export function* indexVersion(): Io<number> {
   return Number(((yield { kind: 'all', sql: v.sql, params: v.params }) as SqlRows)[0]?.vectors ?? 0);
 }
 
-/** The store's vector index for `model`, (re)loaded when the store changed in a way it has not seen. */
-export function* vectorIndex(store: SearchStore, model: string, dimensions: number, version?: number): Io<VectorIndex> {
+/** The vector index of `tenant`'s records for `model`, (re)loaded when the store changed in a way the indexes have not seen. */
+export function* vectorIndex(store: SearchStore, model: string, dimensions: number, version?: number, tenant: string = DEFAULT_TENANT): Io<VectorIndex> {
   version ??= yield* indexVersion();
-  let index = indexes.get(store);
-  if (index && index.model === model && index.dimensions === dimensions && index.version + index.pending === version) {
-    index.version = version;
-    index.pending = 0;
-    return index;
-  }
+  let held = indexes.get(store);
+  if (held && held.version + held.pending === version) {
+    held.version = version;
+    held.pending = 0;
+  } else indexes.set(store, (held = { version, pending: 0, tenants: new Map() }));
+  let index = held.tenants.get(tenant);
+  if (index && index.model === model && index.dimensions === dimensions) return index;
   index = new VectorIndex(model, dimensions);
-  const load = compileVectorLoad(model, store.dialect);
+  const load = compileVectorLoad(model, store.dialect, tenant);
   for (const r of (yield { kind: 'all', sql: load.sql, params: load.params }) as SqlRows) {
     if (r.v instanceof Uint8Array) index.set(Number(r.id), unpackVector(r.v));
   }
   index.version = version;
-  indexes.set(store, index);
+  held.tenants.set(tenant, index);
   return index;
 }
 
 /**
- * Tells the store's vector index (if loaded) about one engine write that moved the `vectors`
- * index counter: the record's new vector under `model`, or null when it left (deleted, re-embedded by
- * another model, hard-deleted).
+ * Tells the store's vector index of `tenant` (if loaded) about one engine write that moved the
+ * `vectors` index counter: the record's new vector under `model`, or null when it left (deleted,
+ * re-embedded by another model, hard-deleted). Without a tenant, the record's own index is found
+ * by its id; a new record of unknown tenant drops the indexes (reloaded when searched).
  */
-export function noteVectorWrite(store: SearchStore, id: number, model: unknown, vector: Float32Array | null): void {
-  const index = indexes.get(store);
-  if (!index) return;
-  index.pending++;
-  index.set(id, model === index.model ? vector : null);
+export function noteVectorWrite(store: SearchStore, id: number, model: unknown, vector: Float32Array | null, tenant?: unknown): void {
+  const held = indexes.get(store);
+  if (!held) return;
+  held.pending++;
+  if (typeof tenant === 'string') {
+    const index = held.tenants.get(tenant);
+    index?.set(id, model === index.model ? vector : null);
+    return;
+  }
+  for (const index of held.tenants.values()) {
+    if (index.has(id)) {
+      index.set(id, model === index.model ? vector : null);
+      return;
+    }
+  }
+  if (vector !== null) indexes.delete(store);
 }
 
-/** Drops the store's vector index (it is reloaded by the next search). */
+/** Drops the store's vector indexes (they are reloaded by the next search). */
 export function forgetVectorIndex(store: SearchStore): void {
   indexes.delete(store);
 }

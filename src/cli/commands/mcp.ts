@@ -5,7 +5,7 @@
  * second agent) can write between calls.
  */
 import { existsSync } from 'node:fs';
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { loaded } from '../startup.js';
 import { packageVersion } from '../version.js';
 
@@ -16,6 +16,7 @@ interface McpFlags {
   now?: string;
   allowImpersonation?: boolean;
   strict?: boolean;
+  maxRows?: number;
   baseUrl?: string;
   model?: string;
   apiKey?: string;
@@ -32,6 +33,11 @@ export function mcpCommand(program: Command): void {
     .option('--allow-impersonation', 'privileged: let a script\'s AS "<actor>" act as that actor (trusted agents only)')
     .option('--now <iso>', 'privileged: a fixed clock for every call (default: the current time at each call)')
     .option('--strict', 'strict checker policy: warnings refuse a script')
+    .option('--max-rows <n>', 'rows one read of any tool returns at most, and values per kind in the vocabulary (default 10000)', (value: string) => {
+      const n = Number(value);
+      if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+      return n;
+    })
     .option('--base-url <url>', 'an OpenAI-compatible chat-completions server for the plan tool, e.g. http://127.0.0.1:11434/v1 (with --model)')
     .option('--model <name>', 'the model the plan tool asks (with --base-url)')
     .option('--api-key <key>', 'sent as a bearer token to --base-url (default: $OPENAI_API_KEY)')
@@ -80,6 +86,7 @@ export function mcpCommand(program: Command): void {
         now: flags.now,
         impersonate: flags.allowImpersonation === true,
         policy: flags.strict ? 'strict' : 'default',
+        ...(flags.maxRows !== undefined ? { limits: { maxRows: flags.maxRows } } : {}),
         planner: flags.baseUrl !== undefined && flags.model !== undefined
           ? { provider: openAIProvider({ baseUrl: flags.baseUrl, model: flags.model, apiKey: flags.apiKey ?? process.env.OPENAI_API_KEY }), mode: flags.planIr ? 'ir' : 'dsl' }
           : undefined,

@@ -11,13 +11,16 @@ import { lockActive, lockDenies } from '../governance.js';
 import type { Io } from '../../store/io.js';
 import { project, type ExecuteResult, type Row } from '../rows.js';
 
+/** Does a lock in force on `r` deny `op` (a read) to its actor? */
+const hides = (op: RetrieveOp | SummarizeOp, r: Row) => lockActive(r, op.now) && lockDenies(r, op.kind, op.actor);
+
 /** The rows of a read without those whose lock policy explicitly denies it (warned). */
 export function withoutHidden(x: Execution, op: RetrieveOp | SummarizeOp, rows: Row[]): Row[] {
   // (A loop: most reads meet no lock, and then allocate nothing.)
   let hidden: Row[] | undefined;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
-    if (lockActive(r, op.now) && lockDenies(r, op.kind, op.actor)) (hidden ??= []).push(r);
+    if (hides(op, r)) (hidden ??= []).push(r);
   }
   if (!hidden) return rows;
   x.warn('lock-hides-record', `${op.kind}: the lock policy of ${hidden.map((r) => `memory #${r.id}`).join(', ')} denies ${op.kind}; left out`);
@@ -25,20 +28,40 @@ export function withoutHidden(x: Execution, op: RetrieveOp | SummarizeOp, rows: 
   return rows.filter((r) => !left.includes(r));
 }
 
+/** The first `maxRows` of a read's rows (warned when cut): every read path returns at most the caller's row limit. */
+export function withinRows(x: Execution, op: RetrieveOp | SummarizeOp, rows: Row[], maxRows: number): Row[] {
+  if (rows.length <= maxRows) return rows;
+  x.warn('truncated', `${op.kind} matched more than ${maxRows} records; the first ${maxRows} are ${op.kind === 'Summarize' ? 'summarized' : 'returned'} (RunOptions.limits.maxRows, t2m run --max-rows; or narrow it with LIMIT)`, 'target');
+  return rows.slice(0, maxRows);
+}
+
+/** The entries of `byId` (scores, explanations) for the rows kept, when rows were cut. */
+export function ofRows<T>(byId: Record<number, T> | undefined, rows: readonly Row[], cut: boolean): Record<number, T> | undefined {
+  if (!byId || !cut) return byId;
+  const out: Record<number, T> = {};
+  for (const r of rows) if (r.id in byId) out[r.id] = byId[r.id];
+  return out;
+}
+
 /** A Retrieve's result: at most `maxRows` of its rows (warned when cut). */
 export function retrieve(
   x: Execution, op: RetrieveOp, rows: Row[], scores: Record<number, number> | undefined, explain: Record<number, ScoreExplanation> | undefined, maxRows: number,
 ): ExecuteResult {
-  if (rows.length > maxRows) {
-    x.warn('truncated', `Retrieve matched more than ${maxRows} records; the first ${maxRows} are returned (RunOptions.limits.maxRows, t2m run --max-rows; or narrow it with LIMIT)`, 'target');
-    rows = rows.slice(0, maxRows);
-  }
-  return { ok: true, result: x.readResult(rows, op.include, scores, explain) };
+  const shown = withinRows(x, op, rows, maxRows);
+  const cut = shown.length < rows.length;
+  return { ok: true, result: x.readResult(shown, op.include, ofRows(scores, shown, cut), ofRows(explain, shown, cut)) };
 }
 
-/** RETRIEVE … LEVEL: the experience stage's selection of the candidates, and its report. */
-export function* retrieveExperience(x: Execution, op: RetrieveOp, rows: Row[], scores: Record<number, number>, selector: Selector | undefined): Io<ExecuteResult> {
-  const selected = yield* selectExperience(x, op, rows, scores, selector);
+/** RETRIEVE … LEVEL: the experience stage's selection of the candidates (at most `maxRows` rows, kept ones first, then their episodes), and its report. */
+export function* retrieveExperience(x: Execution, op: RetrieveOp, rows: Row[], scores: Record<number, number>, selector: Selector | undefined, maxRows = Infinity): Io<ExecuteResult> {
+  const selected = yield* selectExperience(x, op, rows, scores, selector, (r) => hides(op, r));
   if (!selected) return { ok: false, diagnostics: [x.refusal!] };
-  return { ok: true, result: x.result(selected.rows.map((r) => r.id), { rows: selected.rows.map((r) => project(r, op.include)), scores, experience: selected.report }) };
+  const shown = withinRows(x, op, selected.rows, maxRows);
+  let report = selected.report;
+  if (shown.length < selected.rows.length && report.expanded) {
+    // An episode cut by the row limit is not reported as expanded.
+    const kept = new Set(shown.map((r) => r.id));
+    report = { ...report, expanded: Object.fromEntries(Object.entries(report.expanded).filter(([, episode]) => kept.has(episode))) };
+  }
+  return { ok: true, result: x.result(shown.map((r) => r.id), { rows: shown.map((r) => project(r, op.include)), scores: ofRows(scores, shown, shown.length < selected.rows.length), experience: report }) };
 }
