@@ -115,7 +115,7 @@ export const GUIDE: readonly GuideEntry[] = [
     intent: 'record / log / save — 记录 / 保存',
     dsl: 'ENCODE "Demo on Friday" TYPE note TAGS "client" TIME 2025-04-10T15:30:00+08:00;',
     ir: { op: 'Encode', args: { payload: { text: 'Demo on Friday' }, type: 'note', tags: ['client'], time: '2025-04-10T15:30:00+08:00' } },
-    note: 'the content in full; also when related notes are stored'
+    note: 'the content in full, its key phrases as tags; also when related notes are stored'
   },
   {
     intent: 'change / correct / mark done — 修改 / 更新',
@@ -123,15 +123,16 @@ export const GUIDE: readonly GuideEntry[] = [
     ir: { op: 'Update', args: { set: { text: 'Pay the rent today', status: 'done' } } },
   },
   {
-    intent: 'tag / classify / mark or flag as important, urgent, key, high priority — 打标签 / 标记为 / 归类',
-    dsl: 'LABEL WHERE tags HAS "api" AND time IN LAST 30 DAYS LIMIT 10 TAGS "important";',
-    ir: { op: 'Label', args: { tags: ['important'] } },
-    note: 'a tag, not a weight'
+    intent: 'label / tag / mark as "X" (urgent, resolved, high priority) — 打标签 / 标记为“X”',
+    dsl: 'LABEL WHERE tags HAS "api" LIMIT 10 TAGS "high_priority";',
+    ir: { op: 'Label', args: { tags: ['high_priority'] } },
+    note: 'a tag: "high priority" → high_priority'
   },
   {
-    intent: 'prioritise / raise importance / highlight — 优先 / 提高优先级',
+    intent: 'prioritise / make a (top) priority — 优先 / 最高优先级',
     dsl: 'PROMOTE WHERE tags HAS "standup" LIMIT 10 BY 0.3 REASON "release week";',
     ir: { op: 'Promote', args: { weight_delta: 0.3, reason: 'release week' } },
+    note: 'top / highest: BY 0.5',
   },
   {
     intent: 'lower priority — 降低优先级; archive / shelve — 归档',
