@@ -138,7 +138,7 @@ ENCODE "brief-B" ${key} VALID FROM 2026-06-02T00:00:00Z RETENTION ephemeral;`);
   it('the sweep skips a held record that was given an expiry (an older store): it is not removed', async () => {
     const store = await createStore();
     dsl(store, 'ENCODE "held" RETENTION legal_hold;');
-    store.run(`UPDATE memory SET expire_at = '2026-06-11T00:00:00Z', expire_action = 'hard_delete' WHERE id = 1`);
+    store.run({ sql: `UPDATE memory SET expire_at = '2026-06-11T00:00:00Z', expire_action = 'hard_delete' WHERE id = 1`, params: [] });
     const r = sweep(store, LATER);
     expect(r).toMatchObject({ applied: [], skipped: [{ id: 1 }] });
     expect(store.query('SELECT id FROM memory')).toEqual([{ id: 1 }]);
@@ -189,13 +189,15 @@ ENCODE "eph-B" ${key} VALID FROM 2026-06-02T00:00:00Z RETENTION ephemeral;`);
     nowhere(store, 'eph-A');
   });
 
-  it('undo of a soft delete of an erased ephemeral record finds nothing to restore', async () => {
+  it('undo of a soft delete of an erased ephemeral record is refused and restores nothing', async () => {
     const store = await createStore();
     dsl(store, 'ENCODE "secret-brief" RETENTION ephemeral;');
     dsl(store, 'DELETE IDS "1" SOFT;');
     sweep(store, LATER);
     const entry = auditLog(store).find((e) => e.op === 'Delete')!;
-    expect(undo(store, entry.id, { now: LATER })).toMatchObject({ ok: false, diagnostics: [{ code: 'undo-nothing' }] });
+    // The entry's images of the erased record are blanked: nothing is left to restore from.
+    expect(undo(store, entry.id, { now: LATER })).toMatchObject({ ok: false, diagnostics: [{ code: 'undo-unsupported' }] });
+    expect(store.query('SELECT id FROM memory')).toEqual([]);
     nowhere(store, 'secret-brief');
   });
 });
