@@ -684,13 +684,17 @@ export function compileAuditMarkUndone(id: number, undoneBy: number, d: Dialect,
   return { sql: `UPDATE ${d.quoteIdent('audit_log')} SET undone_by = ${p.bind(undoneBy)} WHERE ${tenantWhere(tenant, d, p)} AND id = ${p.bind(id)}`, params: p.values };
 }
 
-/** The tenant's audit entries that touched record `id` (their id and images), for an erasure (scrubAudit). */
-export function compileAuditTouching(id: number, d: Dialect, tenant: string): SqlStatement {
+/** The ids and affected ids of the tenant's audit entries: an erasure finds the entries that touched its records in one scan (scrubAudit). */
+export function compileAuditAffected(d: Dialect, tenant: string): SqlStatement {
   const p = new ParamList(d);
-  return {
-    sql: `SELECT id, before, after FROM ${d.quoteIdent('audit_log')} WHERE ${tenantWhere(tenant, d, p)} AND ${d.jsonArrayContains('affected_ids', p.bind(id))} ORDER BY id`,
-    params: p.values,
-  };
+  return { sql: `SELECT id, affected_ids FROM ${d.quoteIdent('audit_log')} WHERE ${tenantWhere(tenant, d, p)} ORDER BY id`, params: p.values };
+}
+
+/** The images of the tenant's audit entries `ids` (scrubAudit). */
+export function compileAuditImages(ids: readonly number[], d: Dialect, tenant: string): SqlStatement {
+  const p = new ParamList(d);
+  const inTenant = tenantWhere(tenant, d, p);
+  return { sql: `SELECT id, before, after FROM ${d.quoteIdent('audit_log')} WHERE ${inTenant} AND id IN (${ids.map((id) => p.bind(id)).join(', ')}) ORDER BY id`, params: p.values };
 }
 
 /** Sets an audit entry's images (JSON text) and blanks its IR: an erasure keeps the entry, who and when. */

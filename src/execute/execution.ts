@@ -5,7 +5,7 @@
  * the statement's result. Refusals are recorded on it and returned as diagnostics, never thrown.
  */
 import {
-  compile, compileAuditSetImages, compileAuditTouching, compileDeleteById, compileEphemeralVersions, compileInsert, compileTargetSelect, compileUpdateById, decodedColumn, decodeOwnedRow,
+  compile, compileAuditAffected, compileAuditImages, compileAuditSetImages, compileDeleteById, compileEphemeralVersions, compileInsert, compileTargetSelect, compileUpdateById, decodedColumn, decodeOwnedRow,
   type SqlStatement,
 } from '../compile/index.js';
 import { DERIVED_COLUMNS } from '../store/columns.js';
@@ -32,7 +32,6 @@ import type { Store } from '../store/store.js';
  */
 export function* scrubAudit(store: Store<AnySqlDriver>, tenant: string, ids: Iterable<number>, sql: SqlStatement[]): Io<void> {
   const erased = new Set(ids);
-  const done = new Set<number>();
   const blank = (text: unknown): string | null => {
     if (typeof text !== 'string') return null;
     const images = JSON.parse(text) as Record<string, unknown> | null;
@@ -40,14 +39,20 @@ export function* scrubAudit(store: Store<AnySqlDriver>, tenant: string, ids: Ite
     for (const k of Object.keys(images)) if (erased.has(Number(k))) images[k] = null;
     return JSON.stringify(images);
   };
-  for (const id of erased) {
-    const touching = compileAuditTouching(id, store.dialect, tenant);
-    sql.push(touching);
-    for (const entry of (yield { kind: 'all', sql: touching.sql, params: touching.params }) as SqlRow[]) {
-      const entryId = Number(entry.id);
-      if (done.has(entryId)) continue;
-      done.add(entryId);
-      const write = compileAuditSetImages(entryId, blank(entry.before), blank(entry.after), store.dialect, tenant);
+  // One scan of the entries' affected ids (not one per erased record), then their images.
+  const scan = compileAuditAffected(store.dialect, tenant);
+  sql.push(scan);
+  const touching: number[] = [];
+  for (const entry of (yield { kind: 'all', sql: scan.sql, params: scan.params }) as SqlRow[]) {
+    const affected = JSON.parse(String(entry.affected_ids ?? '[]')) as unknown[];
+    if (Array.isArray(affected) && affected.some((id) => erased.has(Number(id)))) touching.push(Number(entry.id));
+  }
+  // In slices, to stay under every driver's limit on bound parameters.
+  for (let i = 0; i < touching.length; i += 500) {
+    const read = compileAuditImages(touching.slice(i, i + 500), store.dialect, tenant);
+    sql.push(read);
+    for (const entry of (yield { kind: 'all', sql: read.sql, params: read.params }) as SqlRow[]) {
+      const write = compileAuditSetImages(Number(entry.id), blank(entry.before), blank(entry.after), store.dialect, tenant);
       sql.push(write);
       yield { kind: 'run', sql: write.sql, params: write.params };
     }
