@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { auditLog, run, sweep, undo, type RunOptions, type Store } from '../../src/engine/index.js';
 import { createStore } from '../../src/dialect/sqlite/store.js';
 import { textToIr } from '../../src/pipeline.js';
+import { checkWrite, writeEffects } from '../../src/execute/governance.js';
 
 const NOW = '2026-06-10T00:00:00Z';
 const LATER = '2026-06-12T00:00:00Z';
@@ -211,5 +212,62 @@ describe('erasure at rest (sql.js)', () => {
     const bytes = Buffer.from(store.export());
     expect(bytes.includes(Buffer.from('zanzibar-quokka'))).toBe(false);
     expect(bytes.includes(Buffer.from('zanzibar'))).toBe(false);
+  });
+});
+
+describe('the one effects check', () => {
+  const held = { id: 7, retention: 'legal_hold', text: 'x', expire_at: null, expire_action: null };
+
+  it('names each effect kind of a write', () => {
+    expect(writeEffects(held, null)).toMatchObject({ removal: 'hard', ops: ['Delete'], erases: false });
+    expect(writeEffects({ ...held, retention: 'ephemeral' }, null)).toMatchObject({ removal: 'hard', erases: true });
+    expect(writeEffects(held, { deleted: 1 })).toMatchObject({ removal: 'soft' });
+    expect(writeEffects(held, { text: 'y', subject: 's' })).toMatchObject({ rewrite: ['text', 'subject'] });
+    expect(writeEffects(held, { expire_at: '2030-01-01T00:00:00Z', expire_action: 'anonymize' })).toMatchObject({ expiry: { lapse: 'rewrite' } });
+    expect(writeEffects(held, { retention: 'durable' })).toMatchObject({ retention: { from: 'legal_hold', to: 'durable' } });
+    expect(writeEffects(held, { valid_to: '2030-01-01T00:00:00Z', tags: ['a'] })).toMatchObject({ removal: null, rewrite: [], expiry: null, retention: null });
+  });
+
+  it('refuses a held record its removal, rewrite, expiry and retention change; allows the rest', () => {
+    const refusal = (changes: Record<string, unknown> | null) => checkWrite(held, changes, 'Update', 'ann', NOW)?.code ?? null;
+    expect(refusal(null)).toBe('retention-held');
+    expect(refusal({ deleted: 1 })).toBe('retention-held');
+    expect(refusal({ text: 'y' })).toBe('retention-held');
+    expect(refusal({ expire_at: '2030-01-01T00:00:00Z', expire_action: 'demote' })).toBe('retention-held');
+    expect(refusal({ retention: 'ephemeral' })).toBe('retention-held');
+    expect(refusal({ tags: ['a'], weight: 0.9, valid_to: '2030-01-01T00:00:00Z', expire_at: null })).toBe(null);
+  });
+
+  it('reads retention before the lock, and permissions last', () => {
+    const locked = { ...held, lock_mode: 'read_only', write_perm_level: 'owner_only', owner: 'ann' };
+    expect(checkWrite(locked, { text: 'y' }, 'Update', 'bob', NOW)?.code).toBe('retention-held');
+    expect(checkWrite(locked, { tags: ['a'] }, 'Label', 'bob', NOW)?.code).toBe('record-locked');
+    expect(checkWrite({ ...locked, lock_mode: null }, { tags: ['a'] }, 'Label', 'bob', NOW)?.code).toBe('permission-denied');
+    expect(checkWrite({ ...locked, lock_mode: null }, { tags: ['a'] }, 'Label', 'bob', NOW, false)).toBe(null);
+  });
+
+  it('an anonymizing sweep skips a held record', async () => {
+    const store = await createStore();
+    dsl(store, 'ENCODE "held words" RETENTION legal_hold;');
+    store.run({ sql: `UPDATE memory SET expire_at = '2026-06-11T00:00:00Z', expire_action = 'anonymize' WHERE id = 1`, params: [] });
+    expect(sweep(store, LATER)).toMatchObject({ applied: [], skipped: [{ id: 1, reason: expect.stringContaining('legal_hold') }] });
+    expect(store.query('SELECT text FROM memory')).toEqual([{ text: 'held words' }]);
+  });
+
+  it('a lock that denies Delete on another ephemeral version refuses the hard DELETE that would erase it', async () => {
+    const store = await createStore();
+    dsl(store, `ENCODE "eph-A" SUBJECT "mira" ATTRIBUTE "mood" VALID FROM 2026-06-01T00:00:00Z RETENTION ephemeral;
+ENCODE "eph-B" SUBJECT "mira" ATTRIBUTE "mood" VALID FROM 2026-06-02T00:00:00Z RETENTION ephemeral;`);
+    // Version 1 is superseded (no verb targets it): the lock is set on the store directly.
+    store.run({ sql: `UPDATE memory SET lock_mode = 'custom', lock_policy = '{"deny":["Delete"]}' WHERE id = 1`, params: [] });
+    refused(store, [sto('Delete', ['2'], { soft: false })], 'record-locked', 1);
+  });
+
+  it('a fact write that would close another owner\'s owner-only version is refused (permissions on every row written)', async () => {
+    const store = await createStore();
+    dsl(store, 'ENCODE "A" SUBJECT "mira" ATTRIBUTE "mood" VALID FROM 2026-06-01T00:00:00Z;', { actor: 'ann' });
+    store.run({ sql: `UPDATE memory SET write_perm_level = 'owner_only' WHERE id = 1`, params: [] });
+    const ir = textToIr('ENCODE "B" SUBJECT "mira" ATTRIBUTE "mood" VALID FROM 2026-06-02T00:00:00Z;').irs;
+    refused(store, ir, 'permission-denied', 1, { actor: 'bob' });
   });
 });
