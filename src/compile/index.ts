@@ -581,12 +581,15 @@ export function compileFactVersions(subject: string, attribute: string, d: Diale
   };
 }
 
-/** Records of the tenant whose expiry has come and whose action has not been applied yet (for sweep). */
+/**
+ * Records of the tenant whose expiry has come and whose action has not been applied yet (for
+ * sweep): live ones, and soft-deleted ephemeral ones (their expiry erases them all the same).
+ */
 export function compileDueExpiries(now: string, d: Dialect, tenant: string): SqlStatement {
   const q = d.quoteIdent;
   const p = new ParamList(d);
   return {
-    sql: `SELECT * FROM ${q('memory')} WHERE ${tenantWhere(tenant, d, p)} AND ${q('deleted')} = ${p.bind(0)} AND ${q('expire_at')} IS NOT NULL AND ${q('expire_at')} <= ${p.bind(now)} ORDER BY ${q('id')}`,
+    sql: `SELECT * FROM ${q('memory')} WHERE ${tenantWhere(tenant, d, p)} AND (${q('deleted')} = ${p.bind(0)} OR ${q('retention')} = ${p.bind('ephemeral')}) AND ${q('expire_at')} IS NOT NULL AND ${q('expire_at')} <= ${p.bind(now)} ORDER BY ${q('id')}`,
     params: p.values,
   };
 }
@@ -681,14 +684,32 @@ export function compileAuditMarkUndone(id: number, undoneBy: number, d: Dialect,
   return { sql: `UPDATE ${d.quoteIdent('audit_log')} SET undone_by = ${p.bind(undoneBy)} WHERE ${tenantWhere(tenant, d, p)} AND id = ${p.bind(id)}`, params: p.values };
 }
 
-/**
- * Blanks the before/after images of audit entries of the tenant that touched `id` (a deletion
- * whose retention erases history): the entry stays (who did what, when), the content goes.
- */
-export function compileAuditScrub(id: number, d: Dialect, tenant: string): SqlStatement {
+/** The ids and affected ids of the tenant's audit entries: an erasure finds the entries that touched its records in one scan (scrubAudit). */
+export function compileAuditAffected(d: Dialect, tenant: string): SqlStatement {
+  const p = new ParamList(d);
+  return { sql: `SELECT id, affected_ids FROM ${d.quoteIdent('audit_log')} WHERE ${tenantWhere(tenant, d, p)} ORDER BY id`, params: p.values };
+}
+
+/** The images of the tenant's audit entries `ids` (scrubAudit). */
+export function compileAuditImages(ids: readonly number[], d: Dialect, tenant: string): SqlStatement {
+  const p = new ParamList(d);
+  const inTenant = tenantWhere(tenant, d, p);
+  return { sql: `SELECT id, before, after FROM ${d.quoteIdent('audit_log')} WHERE ${inTenant} AND id IN (${ids.map((id) => p.bind(id)).join(', ')}) ORDER BY id`, params: p.values };
+}
+
+/** Sets an audit entry's images (JSON text) and blanks its IR: an erasure keeps the entry, who and when. */
+export function compileAuditSetImages(entryId: number, before: string | null, after: string | null, d: Dialect, tenant: string): SqlStatement {
+  const p = new ParamList(d);
+  const set = `ir = NULL, before = ${p.bind(before)}, after = ${p.bind(after)}`;
+  return { sql: `UPDATE ${d.quoteIdent('audit_log')} SET ${set} WHERE ${tenantWhere(tenant, d, p)} AND id = ${p.bind(entryId)}`, params: p.values };
+}
+
+/** The ephemeral versions of a fact key in the tenant, deleted or not: what an ephemeral record's erasure takes with it. */
+export function compileEphemeralVersions(subject: string, attribute: string, d: Dialect, tenant: string): SqlStatement {
+  const q = d.quoteIdent;
   const p = new ParamList(d);
   return {
-    sql: `UPDATE ${d.quoteIdent('audit_log')} SET before = NULL, after = NULL, ir = NULL WHERE ${tenantWhere(tenant, d, p)} AND ${d.jsonArrayContains('affected_ids', p.bind(id))}`,
+    sql: `SELECT * FROM ${q('memory')} WHERE ${tenantWhere(tenant, d, p)} AND ${q('subject')} = ${p.bind(subject)} AND ${q('attribute')} = ${p.bind(attribute)} AND ${q('retention')} = ${p.bind('ephemeral')} ORDER BY ${q('id')}`,
     params: p.values,
   };
 }

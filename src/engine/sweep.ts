@@ -3,13 +3,14 @@
  * transaction with one audit entry. `demote` and `anonymize` clear the expiry so the record is
  * live again. Records under a lock that refuses Expire are skipped until the lock lapses.
  */
-import { compileAuditInsert, compileAuditScrub, compileDeleteById, compileDueExpiries, compileFactVersions, compileUpdateById, decodeRow, type SqlStatement } from '../compile/index.js';
+import { compileAuditInsert, compileDeleteById, compileDueExpiries, compileEphemeralVersions, compileUpdateById, decodeRow, type SqlStatement } from '../compile/index.js';
 import { DERIVED_COLUMNS } from '../store/columns.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { ARCHIVE_WEIGHT, formatUtc } from '../lower/index.js';
 import type { AnySqlDriver } from '../store/driver.js';
 import type { Change } from '../execute/rows.js';
-import { effectsOf, lockRefusal } from '../execute/governance.js';
+import { scrubAudit } from '../execute/execution.js';
+import { checkWrite } from '../execute/governance.js';
 import { all as ioAll, run as ioRun, type Io } from '../store/io.js';
 import type { Store } from '../store/store.js';
 import { searchTextOf } from '../text/text.js';
@@ -51,7 +52,8 @@ export function* sweepIo(store: Store<AnySqlDriver>, now: Date | string = new Da
     for (const row of due) {
       const id = Number(row.id);
       if (erased.has(id)) continue;
-      const action = String(row.expire_action ?? 'soft_delete');
+      // A soft-deleted record here is ephemeral (compileDueExpiries): its expiry erases it.
+      const action = row.deleted === 1 ? 'hard_delete' : String(row.expire_action ?? 'soft_delete');
       let set: Record<string, unknown> | null = null;
       switch (action) {
         case 'hard_delete':
@@ -65,23 +67,29 @@ export function* sweepIo(store: Store<AnySqlDriver>, now: Date | string = new Da
         default:
           set = { deleted: 1, deleted_at: nowText };
       }
-      // A lock is a hold: the expiry action waits until the lock lapses (or allows Expire), and
-      // a policy that denies what the action does (Delete, Update, Demote) keeps it waiting.
-      const held = lockRefusal(row, 'Expire', actor, nowText, false, set ? effectsOf(row, set).filter((e) => e !== 'Expire') : ['Delete']);
+      // The one effects check (src/execute/governance.ts), as the store's own write: retention
+      // (legal_hold is never removed or rewritten) and locks. A lock is a hold: the expiry action
+      // waits until the lock lapses (or allows Expire); a policy that denies what the action does
+      // (Delete, Update, Demote) keeps it waiting.
+      const held = checkWrite(row, set, 'Expire', actor, nowText, false);
       if (held) {
-        skipped.push({ id, reason: `locked ${String(row.lock_mode)}: ${held}` });
+        skipped.push({ id, reason: held.reason });
         continue;
       }
       if (action === 'hard_delete') {
         yield* exec(compileDeleteById(id, d, tenant));
         changes.push({ id, before: withoutDerived(row), after: null });
-        // An ephemeral record's deletion erases its history (spec/semantics.md "Retention").
+        // An ephemeral record's deletion erases the other ephemeral versions of its fact key,
+        // never a durable or held one, nor one a lock keeps (spec/semantics.md "Retention").
         if (row.retention === 'ephemeral') {
           erased.add(id);
           if (typeof row.subject === 'string' && typeof row.attribute === 'string') {
-            for (const v of (yield* ioAll(...stmt(compileFactVersions(row.subject, row.attribute, d, tenant)))).map(decodeRow)) {
-              yield* exec(compileDeleteById(Number(v.id), d, tenant));
-              erased.add(Number(v.id));
+            for (const v of (yield* ioAll(...stmt(compileEphemeralVersions(row.subject, row.attribute, d, tenant)))).map(decodeRow)) {
+              const vid = Number(v.id);
+              if (erased.has(vid) || checkWrite(v, null, 'Expire', actor, nowText, false)) continue;
+              yield* exec(compileDeleteById(vid, d, tenant));
+              changes.push({ id: vid, before: withoutDerived(v), after: null });
+              erased.add(vid);
             }
           }
         }
@@ -98,7 +106,7 @@ export function* sweepIo(store: Store<AnySqlDriver>, now: Date | string = new Da
         before: Object.fromEntries(changes.map((c) => [c.id, c.before])), after: Object.fromEntries(changes.map((c) => [c.id, c.after])),
       }, d));
     }
-    for (const id of erased) yield* exec(compileAuditScrub(id, d, tenant));
+    if (erased.size) yield* scrubAudit(store, tenant, erased, sql);
     return { commit: true, value: { applied, skipped, changes, sql } };
   });
 }

@@ -3,8 +3,8 @@
  * images of the fields it changed (written directly as JSON, long strings shared between the IR
  * and the images stored once), and `auditImages`, which reads an entry back.
  */
-import { compileAuditInsert, compileAuditScrub, type AuditEntry, type SqlStatement } from '../compile/index.js';
-import type { Execution } from './execution.js';
+import { compileAuditInsert, type AuditEntry, type SqlStatement } from '../compile/index.js';
+import { scrubAudit, type Execution } from './execution.js';
 import type { Io } from '../store/io.js';
 import { setOwnKey, type Change, type StatementResult } from './rows.js';
 
@@ -16,7 +16,7 @@ export function* withAudit(x: Execution, ids: number[]): Io<StatementResult> {
     // actor may see (records it may not read are redacted, as in `changes`).
     const full = auditEntry(x, x.changes);
     yield { kind: 'run', sql: full.sql, params: full.params };
-    for (const id of x.erased) yield* x.write(compileAuditScrub(id, x.store.dialect, op.tenant));
+    if (x.erased.length) yield* scrubAudit(x.store, op.tenant, x.erased, x.sql);
     x.sql.push(x.unreadable.size ? auditEntry(x, x.visibleChanges()) : full);
   }
   return x.result(ids);

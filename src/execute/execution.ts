@@ -5,7 +5,7 @@
  * the statement's result. Refusals are recorded on it and returned as diagnostics, never thrown.
  */
 import {
-  compile, compileDeleteById, compileFactVersions, compileInsert, compileTargetSelect, compileUpdateById, decodedColumn, decodeOwnedRow,
+  compile, compileAuditAffected, compileAuditImages, compileAuditSetImages, compileDeleteById, compileEphemeralVersions, compileInsert, compileTargetSelect, compileUpdateById, decodedColumn, decodeOwnedRow,
   type SqlStatement,
 } from '../compile/index.js';
 import { DERIVED_COLUMNS } from '../store/columns.js';
@@ -19,10 +19,45 @@ import { searchTarget, type ScoreExplanation } from '../retrieve/search.js';
 import { SEARCHED_FIELDS, searchTextOf, type EmbedResult } from '../text/text.js';
 import { noteVectorWrite } from '../retrieve/vectors.js';
 import type { AnySqlDriver, SqlRow } from '../store/driver.js';
-import { canRead, effectsOf, lockActive, lockRefusal, nonAdditive, writeRefusal } from './governance.js';
+import { canRead, checkWrite, lockActive, lockRefusal, writeRefusal } from './governance.js';
 import { all as ioAll, type Io } from '../store/io.js';
 import { asVector, numberOrNull, project, put, REDACTED, redacted, sameValue, stringOrNull, withoutVector, type Change, type RecordProvenance, type Row, type StatementResult } from './rows.js';
 import type { Store } from '../store/store.js';
+
+/**
+ * Blanks what the tenant's audit log holds of the erased records `ids` (spec/semantics.md
+ * "Retention"): in every entry that touched one of them, their before/after images and the
+ * entry's IR (the statement, which may quote their content) go; the entry stays (who, when, which
+ * op, which ids), and so do the images of the records it does not erase (a held record's above all).
+ */
+export function* scrubAudit(store: Store<AnySqlDriver>, tenant: string, ids: Iterable<number>, sql: SqlStatement[]): Io<void> {
+  const erased = new Set(ids);
+  const blank = (text: unknown): string | null => {
+    if (typeof text !== 'string') return null;
+    const images = JSON.parse(text) as Record<string, unknown> | null;
+    if (!images || typeof images !== 'object') return null;
+    for (const k of Object.keys(images)) if (erased.has(Number(k))) images[k] = null;
+    return JSON.stringify(images);
+  };
+  // One scan of the entries' affected ids (not one per erased record), then their images.
+  const scan = compileAuditAffected(store.dialect, tenant);
+  sql.push(scan);
+  const touching: number[] = [];
+  for (const entry of (yield { kind: 'all', sql: scan.sql, params: scan.params }) as SqlRow[]) {
+    const affected = JSON.parse(String(entry.affected_ids ?? '[]')) as unknown[];
+    if (Array.isArray(affected) && affected.some((id) => erased.has(Number(id)))) touching.push(Number(entry.id));
+  }
+  // In slices, to stay under every driver's limit on bound parameters.
+  for (let i = 0; i < touching.length; i += 500) {
+    const read = compileAuditImages(touching.slice(i, i + 500), store.dialect, tenant);
+    sql.push(read);
+    for (const entry of (yield { kind: 'all', sql: read.sql, params: read.params }) as SqlRow[]) {
+      const write = compileAuditSetImages(Number(entry.id), blank(entry.before), blank(entry.after), store.dialect, tenant);
+      sql.push(write);
+      yield { kind: 'run', sql: write.sql, params: write.params };
+    }
+  }
+}
 
 /** SEARCHED_FIELDS as a set, for the per-row, per-field test of Execution.update. */
 const SEARCHED: ReadonlySet<string> = new Set(SEARCHED_FIELDS);
@@ -150,24 +185,20 @@ export class Execution {
   }
 
   /**
-   * Checks one record's write against what it does to the record (spec/semantics.md "Locks"):
-   * a lock whose policy denies any of its effects refuses it, whichever verb is acting, and an
-   * append-only lock refuses anything but additions. Records the actor may not read are noted so
-   * that the result does not show their images. True when the write may go on.
+   * Checks one record's write against what it does to the record (spec/semantics.md "Effects"):
+   * retention (legal_hold), the lock in force (a policy that denies any of its effects refuses it,
+   * whichever verb is acting; append-only refuses anything but additions) and write permissions,
+   * in one place (`checkWrite`), for every row any verb writes — targets, a Merge's primary, the
+   * versions a fact write closes, the versions an erasure removes. Records the actor may not read
+   * are noted so that the result does not show their images. True when the write may go on.
    */
   effectGuard(row: Row, changes: Record<string, unknown> | null): boolean {
     const op = this.op;
     if (!canRead(row, op.actor)) this.noteUnreadable(row.id);
-    if (!lockActive(row, op.now)) return true;
-    this.full(row);
-    const effects = effectsOf(row, changes);
-    const changed = nonAdditive(row, changes);
-    const additive = changed.length === 0 && !effects.some((e) => e === 'Delete' || e === 'Expire' || e === 'Lock');
-    const lock = lockRefusal(row, op.kind, op.actor, op.now, additive, effects);
-    if (!lock) return true;
-    const until = typeof row.lock_expires === 'string' ? ` until ${row.lock_expires}` : '';
-    const what = changed.length && row.lock_mode === 'append_only' && !additive ? ` (it would change ${changed.join(', ')})` : '';
-    return this.refuse('record-locked', `${op.kind} refused: memory #${row.id} is locked ${row.lock_mode}${until}; ${lock}${what}`);
+    // A hold or a lock reads the record's values (policy, facets…): the row is decoded.
+    if (row.retention === 'legal_hold' || lockActive(row, op.now)) this.full(row);
+    const refusal = checkWrite(row, changes, op.kind, op.actor, op.now);
+    return refusal ? this.refuse(refusal.code, `${op.kind} refused: ${refusal.reason}`) : true;
   }
 
   /** Refuses the statement unless the actor may read every record in `rows` (writes that copy or reveal content). */
@@ -310,26 +341,28 @@ export class Execution {
     this.changes.push({ id, before: null, after });
   }
 
-  /** Removes a record for good: the row and every index entry derived from it (compileDeleteById). */
-  *remove(row: Row): Io<void> {
+  /**
+   * Removes a record for good: the row and every index entry derived from it (compileDeleteById).
+   * The hard removal of an ephemeral record is an erasure (spec/semantics.md "Retention"): the other
+   * ephemeral versions of its fact key go too (deleted or not; never a durable, session or held
+   * version), and their audit images are blanked once the statement's entry is written.
+   */
+  *remove(row: Row, erase = true): Io<void> {
     if (this.refusal || !this.effectGuard(row, null)) return;
     yield* this.write(compileDeleteById(row.id, this.store.dialect, this.op.tenant));
     noteVectorWrite(this.store, row.id, null, null, row.tenant);
     noteKeywordWrite(this.store, row.id, null, row.tenant);
     this.changes.push({ id: row.id, before: withoutVector(row), after: null });
-  }
-
-  /**
-   * A hard deletion whose retention erases history (ephemeral): the record's other versions go
-   * too, and the audit images of every version are blanked (the entries stay: who, when, which op).
-   */
-  *eraseHistory(row: Row): Io<void> {
-    if (this.refusal || row.retention !== 'ephemeral') return;
-    const versions = typeof row.attribute === 'string' && typeof row.subject === 'string'
-      ? (yield* this.query(compileFactVersions(row.subject, row.attribute, this.store.dialect, this.op.tenant))).filter((v) => v.id !== row.id)
-      : [];
-    for (const v of versions) yield* this.remove(v);
-    this.erased.push(row.id, ...versions.map((v) => v.id));
+    if (!erase || row.retention !== 'ephemeral') return;
+    this.erased.push(row.id);
+    if (typeof row.attribute !== 'string' || typeof row.subject !== 'string') return;
+    const versions = yield* this.query(compileEphemeralVersions(row.subject, row.attribute, this.store.dialect, this.op.tenant));
+    for (const v of versions) {
+      if (v.id === row.id || this.erased.includes(v.id)) continue;
+      yield* this.remove(v, false);
+      if (this.refusal) return;
+      this.erased.push(v.id);
+    }
   }
   /** Ids whose audit images are blanked once the statement's own entry is written. */
   readonly erased: number[] = [];

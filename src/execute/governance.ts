@@ -21,28 +21,46 @@ const EXPIRY = ['expire_at', 'expire_action', 'expire_reason'];
 const LOCK = ['lock_mode', 'lock_reason', 'lock_policy', 'lock_expires'];
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
+/** The columns that hold a record's content or its fact key: what legal_hold keeps from being rewritten. */
+const HELD_CONTENT = ['text', 'type', 'time', 'subject', 'location', 'topic', 'source', 'attribute', 'valid_from'];
+
 /**
- * What a write does to a record, named by the op that does it on its own: `Delete` (the record
- * is removed, soft-deleted, or given an expiry whose action removes it), `Expire` (its expiry
- * changes), `Update` (its content, permissions or owner change, or an expiry will anonymize it),
- * `Label` (tags or facets), `Promote`/`Demote` (weight up/down, reminders), `Lock` (lock columns).
- * `changes` is null when the row is removed. A lock's `deny` list is checked against these
- * effects, whichever verb causes them.
+ * What a write does to a record (spec/semantics.md "Effects"), in the kinds the checks read:
+ * `ops`, the lock classes (see `effectsOf`); `removal`, soft or hard; `rewrite`, the content or
+ * key columns it changes; `expiry`, whether it changes the expiry and what the new one will do
+ * when swept (`lapse`: remove, rewrite, demote, or null when cleared); `retention`, a change of
+ * retention class; `erases`, whether it erases the record's other ephemeral versions and audit
+ * images (the hard removal of an ephemeral record). `changes` is null when the row is removed.
  */
-export function effectsOf(row: LockView, changes: Readonly<Record<string, unknown>> | null): Op[] {
-  if (changes === null) return ['Delete'];
+export interface Effects {
+  readonly ops: readonly Op[];
+  readonly removal: 'soft' | 'hard' | null;
+  readonly rewrite: readonly string[];
+  readonly expiry: { readonly lapse: 'remove' | 'rewrite' | 'demote' | null } | null;
+  readonly retention: { readonly from: string | null; readonly to: string | null } | null;
+  readonly erases: boolean;
+}
+
+export function writeEffects(row: LockView, changes: Readonly<Record<string, unknown>> | null): Effects {
+  if (changes === null) {
+    return { ops: ['Delete'], removal: 'hard', rewrite: [], expiry: null, retention: null, erases: row.retention === 'ephemeral' };
+  }
   const out = new Set<Op>();
   const changed = (k: string) => k in changes && !same(row[k], changes[k]);
-  if (changed('deleted') && changes.deleted === 1) out.add('Delete');
+  const removal = changed('deleted') && changes.deleted === 1 ? 'soft' : null;
+  if (removal) out.add('Delete');
+  let expiry: Effects['expiry'] = null;
   if (EXPIRY.some(changed)) {
     out.add('Expire');
     const at = 'expire_at' in changes ? changes.expire_at : row.expire_at;
     const action = String(('expire_action' in changes ? changes.expire_action : row.expire_action) ?? 'soft_delete');
+    let lapse: 'remove' | 'rewrite' | 'demote' | null = null;
     if (at !== null && at !== undefined) {
-      if (action === 'soft_delete' || action === 'hard_delete') out.add('Delete');
-      else if (action === 'demote') out.add('Demote');
-      else out.add('Update');
+      if (action === 'soft_delete' || action === 'hard_delete') (lapse = 'remove', out.add('Delete'));
+      else if (action === 'demote') (lapse = 'demote', out.add('Demote'));
+      else (lapse = 'rewrite', out.add('Update'));
     }
+    expiry = { lapse };
   }
   if (CONTENT.some(changed)) out.add('Update');
   if (changed('tags') || changed('facets')) out.add('Label');
@@ -52,7 +70,73 @@ export function effectsOf(row: LockView, changes: Readonly<Record<string, unknow
   }
   if (changed('auto_frequency') || changed('next_auto_update_at')) out.add('Promote');
   if (LOCK.some(changed)) out.add('Lock');
-  return [...out];
+  const retention = changed('retention') ? { from: (row.retention ?? null) as string | null, to: (changes.retention ?? null) as string | null } : null;
+  return { ops: [...out], removal, rewrite: HELD_CONTENT.filter(changed), expiry, retention, erases: false };
+}
+
+/**
+ * What a write does to a record, named by the op that does it on its own: `Delete` (the record
+ * is removed, soft-deleted, or given an expiry whose action removes it), `Expire` (its expiry
+ * changes), `Update` (its content, permissions or owner change, or an expiry will anonymize it),
+ * `Label` (tags or facets), `Promote`/`Demote` (weight up/down, reminders), `Lock` (lock columns).
+ * `changes` is null when the row is removed. A lock's `deny` list is checked against these
+ * effects, whichever verb causes them.
+ */
+export function effectsOf(row: LockView, changes: Readonly<Record<string, unknown>> | null): Op[] {
+  return [...writeEffects(row, changes).ops];
+}
+
+/**
+ * Why retention forbids a write with `effects` on `row`, or null when it allows it. A record under
+ * legal_hold is never removed (soft or hard), never has its content or key rewritten, is never
+ * given an expiry, and never leaves legal_hold; tags, facets, weight, locks, and the closing of a
+ * fact version by a newer one (`valid_to`, `supersedes`) are allowed. Its audit images are never
+ * blanked: an erasure blanks only the images of the records it erases.
+ */
+export function retentionRefusal(row: LockView, effects: Effects): string | null {
+  if (row.retention !== 'legal_hold') return null;
+  if (effects.removal) return effects.removal === 'hard' ? 'this would remove it' : 'this would delete it';
+  if (effects.rewrite.length) return `this would rewrite its ${effects.rewrite.join(', ')}`;
+  if (effects.expiry?.lapse) return 'this would give it an expiry';
+  if (effects.retention) return `this would change its retention to ${effects.retention.to ?? 'none'}`;
+  return null;
+}
+
+/** A refusal of one record's write by the one effects check: its diagnostic code and why. */
+export interface WriteRefusal {
+  readonly code: 'retention-held' | 'record-locked' | 'permission-denied';
+  readonly reason: string;
+}
+
+/**
+ * The one effects check of a write of `changes` (null: the row is removed) to `row` by `actor`
+ * acting as `op` at `now`: retention, then the lock in force, then write permissions (unless
+ * `permissions` is false: the sweep, which acts for the store). Every write of a record passes
+ * here: each verb's (through `Execution`), the sweep's and undo's. Returns null when it may go on.
+ */
+export function checkWrite(
+  row: LockView, changes: Readonly<Record<string, unknown>> | null, op: Op, actor: string | undefined, now: string, permissions = true,
+): WriteRefusal | null {
+  const held = row.retention === 'legal_hold';
+  const locked = lockActive(row, now);
+  if (held || locked) {
+    const effects = writeEffects(row, changes);
+    const kept = retentionRefusal(row, effects);
+    if (kept) return { code: 'retention-held', reason: `memory #${String(row.id)} is under legal_hold retention; ${kept}` };
+    if (locked) {
+      const changedFields = nonAdditive(row, changes);
+      const additive = changedFields.length === 0 && !effects.ops.some((e) => e === 'Delete' || e === 'Expire' || e === 'Lock');
+      const lock = lockRefusal(row, op, actor, now, additive, effects.ops);
+      if (lock) {
+        const until = typeof row.lock_expires === 'string' ? ` until ${row.lock_expires}` : '';
+        const what = changedFields.length && row.lock_mode === 'append_only' && !additive ? ` (it would change ${changedFields.join(', ')})` : '';
+        return { code: 'record-locked', reason: `memory #${String(row.id)} is locked ${String(row.lock_mode)}${until}; ${lock}${what}` };
+      }
+    }
+  }
+  if (!permissions) return null;
+  const perm = writeRefusal(row, actor);
+  return perm ? { code: 'permission-denied', reason: `memory #${String(row.id)}: ${perm}` } : null;
 }
 
 /**

@@ -253,6 +253,9 @@ export function openStoreFile(path: string, options: StoreFileOptions = {}): Ope
     }
     db.pragma('foreign_keys = OFF');
     db.pragma('trusted_schema = OFF');
+    // Erasure at rest: deleted content is overwritten with zeros, not left in freed pages of the
+    // file (spec/semantics.md "Retention"; its cost in docs/performance.md).
+    db.pragma('secure_delete = ON');
   } catch (e) {
     return refuse([classify(e as Error)]);
   }
@@ -275,6 +278,7 @@ export function openMemoryStore(options: Omit<StoreParts, 'dialect'> = {}): Stor
   const db = openDatabase(':memory:');
   db.pragma('foreign_keys = OFF');
   db.pragma('trusted_schema = OFF');
+  db.pragma('secure_delete = ON');
   const driver = new NativeDriver(db, ':memory:');
   const problems = prepareStore(driver, sqlite, { integrity: 'none' });
   if (problems.length) {

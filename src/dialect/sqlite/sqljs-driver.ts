@@ -37,6 +37,9 @@ export class SqlJsDriver implements SqlDriver {
     try {
       db.run('PRAGMA journal_mode = MEMORY');
       db.run('PRAGMA locking_mode = EXCLUSIVE');
+      // Erasure at rest: deleted content is overwritten with zeros, not left in freed pages of
+      // the exported bytes (spec/semantics.md "Retention"; its cost in docs/performance.md).
+      db.run('PRAGMA secure_delete = ON');
     } catch {
       // left to the store's checks
     }

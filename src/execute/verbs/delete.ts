@@ -1,25 +1,18 @@
 /**
- * Delete: soft-deletes the target records, or removes them (an ephemeral record's history too).
+ * Delete: soft-deletes the target records, or removes them (an ephemeral record's erasure too:
+ * `Execution.remove`). Retention, locks and permissions are judged on each record's write by its
+ * effects (`Execution.effectGuard`): a record under legal_hold refuses both.
  */
-import type { DeleteOp, ExpireOp } from '../../lower/operation.js';
+import type { DeleteOp } from '../../lower/operation.js';
 import type { Execution } from '../execution.js';
 import type { Io } from '../../store/io.js';
 import type { Row } from '../rows.js';
 
-/** Refuses a Delete or Expire of a record under legal hold; true when none is. */
-export function retentionGuard(x: Execution, op: DeleteOp | ExpireOp, rows: readonly Row[]): boolean {
-  const held = rows.find((r) => r.retention === 'legal_hold');
-  return held ? x.refuse('retention-held', `${op.kind} refused: memory #${held.id} is under legal_hold retention`) : true;
-}
-
 export function* remove(x: Execution, op: DeleteOp, rows: Row[]): Io<void> {
-  if (!x.guard(op, rows) || !retentionGuard(x, op, rows)) return;
+  if (!x.guard(op, rows)) return;
   for (const row of rows) {
     if (op.soft) x.stage(row, { deleted: 1, deleted_at: op.now });
-    else {
-      yield* x.remove(row);
-      yield* x.eraseHistory(row);
-    }
+    else yield* x.remove(row);
   }
   yield* x.flush();
 }
