@@ -5,6 +5,7 @@ import type { DeleteOp, ExpireOp } from '../../lower/operation.js';
 import type { Execution } from '../execution.js';
 import type { Io } from '../../store/io.js';
 import type { Row } from '../rows.js';
+import { retracted } from '../facts.js';
 
 /** Refuses a Delete or Expire of a record under legal hold; true when none is. */
 export function retentionGuard(x: Execution, op: DeleteOp | ExpireOp, rows: readonly Row[]): boolean {
@@ -22,4 +23,6 @@ export function* remove(x: Execution, op: DeleteOp, rows: Row[]): Io<void> {
     }
   }
   yield* x.flush();
+  // A deleted fact version is retracted: its neighbours re-link over it (src/execute/facts.ts).
+  yield* retracted(x, rows);
 }
