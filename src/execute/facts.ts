@@ -6,13 +6,12 @@
  * so that for any (tenant, subject, attribute) and any instant at most one version is valid.
  * Changing a link is a write to that version: its lock applies.
  */
-import { compileFactVersions, compileUpdateById } from '../compile/index.js';
+import { compileFactVersions, compileUpdateById, decodeRow } from '../compile/index.js';
 import type { Dialect } from '../store/dialect.js';
 import type { FactWrite } from '../lower/operation.js';
 import { all as ioAll, run as ioRun, type Io } from '../store/io.js';
 import { effectsOf, lockRefusal, nonAdditive } from './governance.js';
 import type { Execution } from './execution.js';
-import { decodeRow } from '../compile/index.js';
 import type { Change, Row } from './rows.js';
 
 /** A fact's key within a tenant. */
@@ -120,17 +119,21 @@ export function factEditRefusal(row: Readonly<Record<string, unknown>>, changes:
 /**
  * `relink` outside a statement (undo): the chains of `keys` re-derived with direct updates,
  * each checked against the version's lock as a write by `actor` acting as `op`. The changes made,
- * or the refusal (nothing is written then: the caller rolls back).
+ * or the first refusal (that key is left as it was; the caller rolls back or keeps the others).
  */
 export function* relinkIo(d: Dialect, tenant: string, keys: readonly FactKey[], now: string, actor: string | undefined, op: 'Update'): Io<{ changes: Change[] } | { refusal: { id: number; reason: string; mode: string } }> {
   const changes: Change[] = [];
   for (const key of keys) {
     const s = compileFactVersions(key.subject, key.attribute, d, tenant);
     const versions = (yield* ioAll(s.sql, s.params)).map(decodeRow) as Row[];
-    for (const { row, set } of chainLinks(versions)) {
+    const links = chainLinks(versions);
+    // Every lock of the key first: a refused key is left as it was.
+    for (const { row, set } of links) {
       const additive = nonAdditive(row, set).length === 0;
       const lock = lockRefusal(row, op, actor, now, additive, effectsOf(row, set));
       if (lock) return { refusal: { id: Number(row.id), reason: lock, mode: String(row.lock_mode) } };
+    }
+    for (const { row, set } of links) {
       const u = compileUpdateById(Number(row.id), { ...set, updated_at: now }, d, tenant);
       yield* ioRun(u.sql, u.params);
       changes.push({ id: Number(row.id), before: Object.fromEntries(Object.keys(set).map((k) => [k, row[k] ?? null])), after: set });
