@@ -12,7 +12,7 @@ import { auditImages } from '../execute/audit.js';
 import type { Change } from '../execute/rows.js';
 import { withoutFeedback } from '../experience/experience.js';
 import { effectsOf, lockRefusal, writeRefusal } from '../execute/governance.js';
-import { factKeysOf, relinkIo } from '../execute/facts.js';
+import { factKeysOf, mergeChanges, relinkIo } from '../execute/facts.js';
 import { all as ioAll, run as ioRun, type Io } from '../store/io.js';
 import type { Store } from '../store/store.js';
 import { clock, DEFAULT_TENANT, stmt, tenantProblem } from './caller.js';
@@ -127,12 +127,8 @@ export function* undoIo(store: Store<AnySqlDriver>, auditId: number, options: Un
       const { id, mode, reason } = relinked.refusal;
       return { commit: false, value: fail('record-locked', `undo refused: memory #${id} is locked ${mode}; ${reason} (restoring the version re-links its fact's chain)`) };
     }
-    for (const c of relinked.changes) {
-      const same = changes.find((x) => x.id === c.id);
-      // A restored version's own links join its entry (other columns than the restore's).
-      if (same) Object.assign(same.before!, c.before), Object.assign(same.after!, c.after);
-      else changes.push(c);
-    }
+    // A restored version's own links join its entry (other columns than the restore's).
+    mergeChanges(changes, relinked.changes);
     yield* ioRun(...stmt(compileAuditInsert({
       tenant, at: nowText, actor: options.actor ?? null, op: 'Undo', ir: { undo: auditId }, affectedIds: changes.map((c) => c.id),
       before: Object.fromEntries(changes.map((c) => [c.id, c.before])), after: Object.fromEntries(changes.map((c) => [c.id, c.after])),

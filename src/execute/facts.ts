@@ -9,6 +9,7 @@
 import { compileFactVersions, compileUpdateById, decodeRow } from '../compile/index.js';
 import type { Dialect } from '../store/dialect.js';
 import type { FactWrite } from '../lower/operation.js';
+import type { Op } from '../ir/schema.js';
 import { all as ioAll, run as ioRun, type Io } from '../store/io.js';
 import { effectsOf, lockRefusal, nonAdditive } from './governance.js';
 import type { Execution } from './execution.js';
@@ -121,7 +122,7 @@ export function factEditRefusal(row: Readonly<Record<string, unknown>>, changes:
  * each checked against the version's lock as a write by `actor` acting as `op`. The changes made,
  * or the first refusal (that key is left as it was; the caller rolls back or keeps the others).
  */
-export function* relinkIo(d: Dialect, tenant: string, keys: readonly FactKey[], now: string, actor: string | undefined, op: 'Update'): Io<{ changes: Change[] } | { refusal: { id: number; reason: string; mode: string } }> {
+export function* relinkIo(d: Dialect, tenant: string, keys: readonly FactKey[], now: string, actor: string | undefined, op: Op): Io<{ changes: Change[] } | { refusal: { id: number; reason: string; mode: string } }> {
   const changes: Change[] = [];
   for (const key of keys) {
     const s = compileFactVersions(key.subject, key.attribute, d, tenant);
@@ -140,4 +141,13 @@ export function* relinkIo(d: Dialect, tenant: string, keys: readonly FactKey[], 
     }
   }
   return { changes };
+}
+
+/** Adds `more` to `changes`: a record already there gets the new columns in its images (one image per record). */
+export function mergeChanges(changes: Change[], more: readonly Change[]): void {
+  for (const c of more) {
+    const same = changes.find((x) => x.id === c.id);
+    if (same && same.before && same.after) Object.assign(same.before, c.before), Object.assign(same.after, c.after);
+    else if (!same) changes.push(c);
+  }
 }

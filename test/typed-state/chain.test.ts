@@ -5,7 +5,7 @@
  * engine's own read SQL.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { auditLog, run, undo, why, type RunOptions, type Store } from '../../src/engine/index.js';
+import { auditLog, run, sweep, undo, why, type RunOptions, type Store } from '../../src/engine/index.js';
 import type { AnySqlDriver } from '../../src/store/driver.js';
 import { createStore } from '../../src/dialect/sqlite/store.js';
 import { openPostgresStore } from '../../src/dialect/postgres/store.js';
@@ -120,6 +120,45 @@ describe.each(stores)('fact chains on %s', (_name, open) => {
       expect(r.ok).toBe(false);
       expect(r.diagnostics.map((d) => d.code)).toContain('record-locked');
       expect(await s.chain()).toEqual(before);
+    });
+  });
+
+  describe('merge and split', () => {
+    it('a fact version merged into another record is retracted (its neighbour reopens); merging into a fact version is refused', async () => {
+      const s = await setup();
+      const note = (await s.ok('ENCODE "a note" TAGS "n";')).results[0].ids[0];
+      const a = await s.fact('A', '2026-06-01T00:00:00Z');
+      const b = await s.fact('B', '2026-06-03T00:00:00Z');
+      const into = await s.exec(`MERGE IDS "${b}", "${note}" INTO "${b}";`);
+      expect(into.ok).toBe(false);
+      expect(into.diagnostics.map((d) => d.code)).toContain('fact-version-immutable');
+      await s.ok(`MERGE IDS "${note}", "${b}" INTO "${note}";`);
+      expect((await s.chain()).map((v) => [v.id, v.valid_to, v.deleted])).toEqual([[a, null, 0], [b, null, 1]]);
+      expect(await s.at()).toEqual(['A']);
+      await s.invariant();
+    });
+
+    it('a fact version split into pieces is retracted', async () => {
+      const s = await setup();
+      const a = await s.fact('A', '2026-06-01T00:00:00Z');
+      const b = await s.fact('One. Two.', '2026-06-03T00:00:00Z');
+      await s.ok(`SPLIT IDS "${b}";`);
+      expect((await s.chain()).map((v) => [v.id, v.valid_to, v.deleted])).toEqual([[a, null, 0], [b, null, 1]]);
+      await s.invariant();
+    });
+  });
+
+  describe('the sweep', () => {
+    it('a version the sweep deletes is retracted: its neighbour reopens, and the sweep\'s entry records the link', async () => {
+      const s = await setup();
+      const a = await s.fact('A', '2026-06-01T00:00:00Z');
+      const b = (await s.ok('ENCODE "B" SUBJECT "mira" ATTRIBUTE "deadline" VALID FROM 2026-06-03T00:00:00Z RETENTION session;')).results[0].ids[0];
+      const r = await sweep(s.store, '2026-07-11T00:00:00Z', 'system:sweep', s.tenant);
+      expect(r).toMatchObject({ applied: [{ id: b, action: 'soft_delete' }] });
+      expect((await s.chain()).map((v) => [v.id, v.valid_to, v.deleted])).toEqual([[a, null, 0], [b, null, 1]]);
+      const entry = (await auditLog(s.store, undefined, s.tenant)).at(-1)!;
+      expect(entry).toMatchObject({ op: 'Sweep', after: { [a]: { valid_to: null } } });
+      await s.invariant();
     });
   });
 
