@@ -272,6 +272,20 @@ describe.each(stores)('fact chains on %s', (_name, open) => {
     });
   });
 
+  it('atMostOneValid finds two versions valid at once (a chain broken by hand)', async () => {
+    const s = await setup();
+    const a = await s.fact('A', '2026-06-01T00:00:00Z');
+    const b = await s.fact('B', '2026-06-03T00:00:00Z');
+    await s.store.driveAsync(function* () {
+      yield { kind: 'run', sql: `UPDATE memory SET valid_to = NULL WHERE id = ${s.store.dialect.placeholder(0)}`, params: [a] };
+    }());
+    expect(await atMostOneValid(s.store, s.tenant, NOW)).toEqual([
+      { subject: 'mira', attribute: 'deadline', at: '2026-06-03T00:00:00Z', ids: [a, b] },
+      { subject: 'mira', attribute: 'deadline', at: '2026-06-10T00:00:00Z', ids: [a, b] },
+      { subject: 'mira', attribute: 'deadline', at: 'now', ids: [a, b] },
+    ]);
+  });
+
   it('random writes, retractions and undos keep at most one valid version per key and instant', async () => {
     const s = await setup();
     // mulberry32: a small seeded generator (the same steps on every run).
