@@ -80,7 +80,10 @@ export function* writeVersion(x: Execution, fact: FactWrite, values: Record<stri
   values.valid_to = next?.valid_from ?? null;
   values.supersedes = before.length ? before[before.length - 1].id : null;
   const id = yield* x.insert(values);
-  yield* relink(x, [fact]);
+  // The key's chain with the new version in it, from the versions read above (no second read).
+  const row = { ...values, id } as Row;
+  for (const link of chainLinks([...versions, row])) x.stage(link.row, link.set);
+  yield* x.flush();
   return id;
 }
 
