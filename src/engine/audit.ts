@@ -63,8 +63,9 @@ export type UndoResult =
  * Undoes the soft deletes recorded by audit entry `auditId` (a soft Delete, a Merge's or
  * Split's retired records, a sweep's soft_delete): the records become live again, and a restored
  * record whose expiry has passed has that expiry cleared, and a restored fact version's chain is
- * re-linked. Other writes of that entry are not reverted. A feedback entry (`PROMOTE … REWARD`) is undone by taking its reward back out of each
- * record's utility; any other entry without soft deletes is refused.
+ * re-linked. Other writes of that entry are not reverted. A feedback entry (`PROMOTE … REWARD`)
+ * is undone by taking its reward back out of each record's utility; any other entry without soft
+ * deletes is refused.
  */
 
 export interface UndoOptions {
