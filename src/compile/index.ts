@@ -28,6 +28,11 @@ export interface SelectOptions {
   /** Apply read permissions for this actor (Retrieve/Summarize). */
   readonly readerActor?: string | null;
   readonly applyReadPermissions: boolean;
+  /**
+   * Every live version of a fact, not only the current one: a DELETE by ids reaches scheduled and
+   * superseded versions, to retract them (spec/semantics.md "Fact versions").
+   */
+  readonly versions?: boolean;
 }
 
 /** Encodes a JS value for a column: JSON columns become JSON text. */
@@ -154,10 +159,11 @@ export function tenantWhere(tenant: string, d: Dialect, p: ParamList): string {
 /**
  * Which versions a read sees (spec/semantics.md "Reads in time"). Now (the default): live (not
  * deleted, not expired) and, for a fact, the version valid now. `AS OF t`: what was valid, live
- * and unexpired at t (a record's validity starts at its `valid_from`, else its `created_at`).
- * `HISTORY`: every live version of a fact, superseded ones included.
+ * and unexpired at t (a record's validity starts at its `valid_from`, else its `created_at`); a
+ * deleted fact version was retracted, its neighbours re-linked over it, so it is valid at no
+ * instant. `HISTORY` (and `versions`): every live version of a fact, superseded ones included.
  */
-function timeWhere(sel: Selection, d: Dialect, p: ParamList, now: string): string[] {
+function timeWhere(sel: Selection, d: Dialect, p: ParamList, now: string, versions = false): string[] {
   const q = d.quoteIdent;
   const unexpired = (t: string) => `(${q('expire_at')} IS NULL OR ${q('expire_at')} > ${p.bind(t)})`;
   if (sel.asOf !== undefined) {
@@ -165,19 +171,19 @@ function timeWhere(sel: Selection, d: Dialect, p: ParamList, now: string): strin
     return [
       `COALESCE(${q('valid_from')}, ${q('created_at')}) <= ${p.bind(t)}`,
       `(${q('valid_to')} IS NULL OR ${q('valid_to')} > ${p.bind(t)})`,
-      `(${q('deleted')} = ${p.bind(0)} OR ${q('deleted_at')} > ${p.bind(t)})`,
+      `(${q('deleted')} = ${p.bind(0)} OR (${q('attribute')} IS NULL AND ${q('deleted_at')} > ${p.bind(t)}))`,
       unexpired(t),
     ];
   }
   const live = [`${q('deleted')} = ${p.bind(0)}`, unexpired(now)];
-  if (sel.history) return live;
+  if (sel.history || versions) return live;
   return [...live, `(${q('valid_to')} IS NULL OR ${q('valid_to')} > ${p.bind(now)})`, `(${q('valid_from')} IS NULL OR ${q('valid_from')} <= ${p.bind(now)})`];
 }
 
 /** WHERE conditions shared by every target: the tenant, live (not deleted, not expired, current) and matching the selection. */
 function targetWhere(sel: Selection, d: Dialect, p: ParamList, opts: SelectOptions): string[] {
   const q = d.quoteIdent;
-  const where = [tenantWhere(opts.tenant, d, p), ...timeWhere(sel, d, p, opts.now)];
+  const where = [tenantWhere(opts.tenant, d, p), ...timeWhere(sel, d, p, opts.now, opts.versions)];
   if (sel.ids) where.push(sel.ids.length ? `${q('id')} IN (${sel.ids.map((id) => p.bind(id)).join(', ')})` : '1 = 0');
   if (sel.filter) filterWhere(sel.filter, d, p, where);
   if (sel.level) where.push(`${q('level')} = ${p.bind(sel.level)}`);
@@ -221,7 +227,7 @@ function selectShape(sel: Selection, opts: SelectOptions): number | undefined {
   const ids = sel.ids === undefined ? 0 : sel.ids.length + 1;
   if (order < 0 || ids > 1023) return undefined;
   let bits = (sel.asOf !== undefined ? 1 : 0) | (sel.history ? 2 : 0) | (sel.level ? 4 : 0) | (sel.search ? 8 : 0) | (sel.limit !== undefined ? 16 : 0);
-  bits |= (opts.applyReadPermissions ? (opts.readerActor ? 32 : 64) : 0) | (order << 7);
+  bits |= (opts.applyReadPermissions ? (opts.readerActor ? 32 : 64) : 0) | (order << 7) | (opts.versions ? 1 << 22 : 0);
   let tags = 0;
   let facets = 0;
   const f = sel.filter;
@@ -233,8 +239,8 @@ function selectShape(sel: Selection, opts: SelectOptions): number | undefined {
     for (const k in f.facets) if (Object.hasOwn(f.facets, k)) facets++;
     if (tags > 63 || facets > 63) return undefined;
   }
-  // 22 bits of conditions, then 10 of ids, 6 of tags and 6 of facets: 44 bits, an exact integer.
-  return bits + 2 ** 22 * (ids + 1024 * (tags + 64 * facets));
+  // 23 bits of conditions, then 10 of ids, 6 of tags and 6 of facets: 45 bits, an exact integer.
+  return bits + 2 ** 23 * (ids + 1024 * (tags + 64 * facets));
 }
 
 /** The target select's values, in the order `buildTargetSelect` binds them. */
@@ -242,7 +248,7 @@ function selectParams(sel: Selection, opts: SelectOptions): SqlValue[] {
   const v: SqlValue[] = [opts.tenant];
   // timeWhere
   if (sel.asOf !== undefined) v.push(sel.asOf, sel.asOf, 0, sel.asOf, sel.asOf);
-  else if (sel.history) v.push(0, opts.now);
+  else if (sel.history || opts.versions) v.push(0, opts.now);
   else v.push(0, opts.now, opts.now, opts.now);
   if (sel.ids) for (const id of sel.ids) v.push(id);
   const f = sel.filter;
@@ -725,6 +731,8 @@ export function compile(op: Operation, d: Dialect, opts?: Partial<SelectOptions>
       now: opts?.now ?? op.now,
       readerActor: opts?.readerActor ?? op.actor,
       applyReadPermissions: opts?.applyReadPermissions ?? read,
+      // Retracting a version by id reaches it in any state (spec/semantics.md "Fact versions").
+      versions: op.kind === 'Delete' && op.selection.ids !== undefined,
     }),
   };
 }

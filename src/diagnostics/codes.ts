@@ -163,6 +163,7 @@ export const CODES = {
   'fact-needs-attribute': error('check', FACTS, 'VALID FROM, EPISODE or CONFIDENCE on an ENCODE that is not a fact (no ATTRIBUTE)'),
   'as-of-with-history': error('check', FACTS, 'AS OF and HISTORY on one read: a history lists every version, AS OF picks one instant'),
   'retention-held': error('execute', TYPED_STATE, 'a write that would remove, rewrite, expire or un-hold a record under legal_hold retention'),
+  'fact-version-immutable': error('execute', 'spec/semantics.md#fact-versions', "a write that would change a fact version's text (its value) or subject (its key) in place"),
   'why-not-found': error('engine', TYPED_STATE, '`t2m why` of an id the tenant has no record with'),
   'bad-tenant': error('engine', TYPED_STATE, 'a caller-given tenant that is blank'),
   // Embedding models (t2m reindex) reached over the OpenAI-compatible /v1/embeddings protocol.

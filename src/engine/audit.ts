@@ -12,6 +12,7 @@ import { auditImages } from '../execute/audit.js';
 import type { Change } from '../execute/rows.js';
 import { withoutFeedback } from '../experience/experience.js';
 import { effectsOf, lockRefusal, writeRefusal } from '../execute/governance.js';
+import { factKeysOf, mergeChanges, relinkIo } from '../execute/facts.js';
 import { all as ioAll, run as ioRun, type Io } from '../store/io.js';
 import type { Store } from '../store/store.js';
 import { clock, DEFAULT_TENANT, stmt, tenantProblem } from './caller.js';
@@ -61,9 +62,10 @@ export type UndoResult =
 /**
  * Undoes the soft deletes recorded by audit entry `auditId` (a soft Delete, a Merge's or
  * Split's retired records, a sweep's soft_delete): the records become live again, and a restored
- * record whose expiry has passed has that expiry cleared. Other writes of that entry are not
- * reverted. A feedback entry (`PROMOTE … REWARD`) is undone by taking its reward back out of each
- * record's utility; any other entry without soft deletes is refused.
+ * record whose expiry has passed has that expiry cleared, and a restored fact version's chain is
+ * re-linked. Other writes of that entry are not reverted. A feedback entry (`PROMOTE … REWARD`)
+ * is undone by taking its reward back out of each record's utility; any other entry without soft
+ * deletes is refused.
  */
 
 export interface UndoOptions {
@@ -118,8 +120,18 @@ export function* undoIo(store: Store<AnySqlDriver>, auditId: number, options: Un
       changes.push({ id: Number(row.id), before: Object.fromEntries(Object.keys(set).map((k) => [k, row[k] ?? null])), after: set });
     }
     if (!restored.length) return { commit: false, value: fail('undo-nothing', `the records of audit entry #${auditId} are gone or already live`) };
+    // A restored fact version takes its place in its key's chain again: the links are re-derived
+    // from the live versions (the chain as it was, when nothing else changed since), each a
+    // write its version's lock may refuse (src/execute/facts.ts).
+    const relinked = yield* relinkIo(d, tenant, factKeysOf(rows.filter((r) => restored.includes(Number(r.id)))), nowText, options.actor, 'Update');
+    if ('refusal' in relinked) {
+      const { id, mode, reason } = relinked.refusal;
+      return { commit: false, value: fail('record-locked', `undo refused: memory #${id} is locked ${mode}; ${reason} (restoring the version re-links its fact's chain)`) };
+    }
+    // A restored version's own links join its entry (other columns than the restore's).
+    mergeChanges(changes, relinked.changes);
     yield* ioRun(...stmt(compileAuditInsert({
-      tenant, at: nowText, actor: options.actor ?? null, op: 'Undo', ir: { undo: auditId }, affectedIds: restored,
+      tenant, at: nowText, actor: options.actor ?? null, op: 'Undo', ir: { undo: auditId }, affectedIds: changes.map((c) => c.id),
       before: Object.fromEntries(changes.map((c) => [c.id, c.before])), after: Object.fromEntries(changes.map((c) => [c.id, c.after])),
     }, d)));
     const [last] = yield* ioAll(...stmt(compileAuditLastId(d, tenant)));

@@ -11,6 +11,7 @@ import type { AnySqlDriver } from '../store/driver.js';
 import type { Change } from '../execute/rows.js';
 import { scrubAudit } from '../execute/execution.js';
 import { checkWrite } from '../execute/governance.js';
+import { factKeysOf, mergeChanges, relinkIo } from '../execute/facts.js';
 import { all as ioAll, run as ioRun, type Io } from '../store/io.js';
 import type { Store } from '../store/store.js';
 import { searchTextOf } from '../text/text.js';
@@ -99,6 +100,13 @@ export function* sweepIo(store: Store<AnySqlDriver>, now: Date | string = new Da
         changes.push({ id, before: withoutDerived(Object.fromEntries(Object.keys(set).map((k) => [k, row[k] ?? null]))), after: withoutDerived(set) });
       }
       applied.push({ id, action });
+    }
+    // Fact versions the sweep removed leave their chains: the neighbours re-link (src/execute/facts.ts);
+    // a key whose re-linking a lock refuses is left as it is.
+    const removed = due.filter((r) => changes.some((c) => c.id === Number(r.id) && (c.after === null || c.after.deleted === 1)));
+    for (const key of factKeysOf(removed)) {
+      const relinked = yield* relinkIo(d, tenant, [key], nowText, actor, 'Update');
+      if ('changes' in relinked) mergeChanges(changes, relinked.changes);
     }
     if (changes.length) {
       yield* exec(compileAuditInsert({

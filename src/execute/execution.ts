@@ -19,6 +19,7 @@ import { searchTarget, type ScoreExplanation } from '../retrieve/search.js';
 import { SEARCHED_FIELDS, searchTextOf, type EmbedResult } from '../text/text.js';
 import { noteVectorWrite } from '../retrieve/vectors.js';
 import type { AnySqlDriver, SqlRow } from '../store/driver.js';
+import { factEditRefusal } from './facts.js';
 import { canRead, checkWrite, lockActive, lockRefusal, writeRefusal } from './governance.js';
 import { all as ioAll, type Io } from '../store/io.js';
 import { asVector, numberOrNull, project, put, REDACTED, redacted, sameValue, stringOrNull, withoutVector, type Change, type RecordProvenance, type Row, type StatementResult } from './rows.js';
@@ -253,6 +254,9 @@ export class Execution {
       if (SEARCHED.has(k)) searched = true;
     }
     if (!changed.length) return;
+    // Whichever verb writes it, a fact version's value and key stay (src/execute/facts.ts).
+    const fact = factEditRefusal(row, set);
+    if (fact) return void this.refuse('fact-version-immutable', `${this.op.kind} refused: ${fact.message}`);
     if (!this.effectGuard(row, set)) return;
     set.updated_at = this.op.now;
     if (searched) {

@@ -7,6 +7,7 @@ import type { DeleteOp } from '../../lower/operation.js';
 import type { Execution } from '../execution.js';
 import type { Io } from '../../store/io.js';
 import type { Row } from '../rows.js';
+import { retracted } from '../facts.js';
 
 export function* remove(x: Execution, op: DeleteOp, rows: Row[]): Io<void> {
   if (!x.guard(op, rows)) return;
@@ -15,4 +16,6 @@ export function* remove(x: Execution, op: DeleteOp, rows: Row[]): Io<void> {
     else yield* x.remove(row);
   }
   yield* x.flush();
+  // A deleted fact version is retracted: its neighbours re-link over it (src/execute/facts.ts).
+  yield* retracted(x, rows);
 }

@@ -4,6 +4,7 @@
 import { compileTargetSelect } from '../../compile/index.js';
 import type { MergeOp } from '../../lower/operation.js';
 import type { Execution } from '../execution.js';
+import { retracted } from '../facts.js';
 import type { Io } from '../../store/io.js';
 import { asIds, asTags, type Row } from '../rows.js';
 
@@ -45,5 +46,7 @@ export function* merge(x: Execution, op: MergeOp, rows: Row[]): Io<number[]> {
       yield* x.update(child, { lineage_parents: [...new Set([...asIds(child.lineage_parents), primary.id])], deleted: 1, deleted_at: op.now });
     } else yield* x.remove(child);
   }
+  // Children that were fact versions leave their chains (src/execute/facts.ts).
+  yield* retracted(x, children);
   return [primary.id, ...children.map((c) => c.id)];
 }

@@ -6,6 +6,7 @@ import { episodeSource, turnPiece } from '../../experience/experience.js';
 import type { SplitOp } from '../../lower/operation.js';
 import { splitChunks, splitInto, splitSections, splitSentences } from '../../text/text.js';
 import type { Execution } from '../execution.js';
+import { retracted } from '../facts.js';
 import type { Io } from '../../store/io.js';
 import { asIds, pick, type Row } from '../rows.js';
 
@@ -67,5 +68,7 @@ export function* split(x: Execution, op: SplitOp, rows: Row[]): Io<number[]> {
     yield* x.update(row, changes);
     ids.push(row.id, ...childIds);
   }
+  // A source that was a fact version leaves its chain (src/execute/facts.ts).
+  if (!op.keepSource) yield* retracted(x, rows);
   return ids;
 }

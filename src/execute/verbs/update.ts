@@ -1,13 +1,20 @@
 /**
- * Update: sets fields of the target records (new text gets a new embedding).
+ * Update: sets fields of the target records (new text gets a new embedding); a fact version's
+ * text and subject are refused (a new value is a new version).
  */
 import type { UpdateOp } from '../../lower/operation.js';
 import type { Execution } from '../execution.js';
 import type { Io } from '../../store/io.js';
 import { asObject, type Row } from '../rows.js';
+import { factEditRefusal } from '../facts.js';
 
 export function* update(x: Execution, op: UpdateOp, rows: Row[]): Io<void> {
   if (!x.guard(op, rows)) return;
+  // A fact version's value and key are not edited in place (spec/semantics.md "Fact versions").
+  for (const row of rows) {
+    const refusal = factEditRefusal(row, op.set);
+    if (refusal) return void x.refuse('fact-version-immutable', `Update refused: ${refusal.message}`, `args.set.${refusal.field}`);
+  }
   const facets = Object.keys(op.facets).length > 0;
   for (const row of rows) {
     const changes: Record<string, unknown> = { ...op.set };

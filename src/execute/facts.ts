@@ -1,0 +1,156 @@
+/**
+ * Fact versions as a state machine (spec/semantics.md "Fact versions"). A key's chain is a
+ * function of its live versions: ordered by (valid_from, id), each one's `valid_to` is the next
+ * one's `valid_from` (open for the last) and its `supersedes` the previous one's id. Every change
+ * of the set — a version written, retracted (deleted) or restored (undo) — re-derives the links,
+ * so that for any (tenant, subject, attribute) and any instant at most one version is valid.
+ * Changing a link is a write to that version: its lock applies.
+ */
+import { compileFactVersions, compileUpdateById, decodeRow } from '../compile/index.js';
+import type { Dialect } from '../store/dialect.js';
+import type { FactWrite } from '../lower/operation.js';
+import type { Op } from '../ir/schema.js';
+import { all as ioAll, run as ioRun, type Io } from '../store/io.js';
+import { effectsOf, lockRefusal, nonAdditive } from './governance.js';
+import type { Execution } from './execution.js';
+import type { Change, Row } from './rows.js';
+
+/** A fact's key within a tenant. */
+export interface FactKey {
+  readonly subject: string;
+  readonly attribute: string;
+}
+
+/** The key of a record that is a fact version (it has a subject and an attribute). */
+export function factKeyOf(row: Readonly<Record<string, unknown>>): FactKey | undefined {
+  return typeof row.subject === 'string' && typeof row.attribute === 'string' ? { subject: row.subject, attribute: row.attribute } : undefined;
+}
+
+/** The distinct keys of the fact versions among `rows`. */
+export function factKeysOf(rows: readonly Readonly<Record<string, unknown>>[]): FactKey[] {
+  const seen = new Map<string, FactKey>();
+  for (const r of rows) {
+    const k = factKeyOf(r);
+    if (k) seen.set(JSON.stringify([k.subject, k.attribute]), k);
+  }
+  return [...seen.values()];
+}
+
+const from = (v: Readonly<Record<string, unknown>>): string => String(v.valid_from ?? '');
+
+/**
+ * The link changes that make `versions` (the live versions of one key) a chain: for each version
+ * whose `valid_to` or `supersedes` differs from what its place gives, the columns to set.
+ */
+export function chainLinks(versions: readonly Row[]): { row: Row; set: Record<string, unknown> }[] {
+  const ordered = [...versions].sort((a, b) => (from(a) < from(b) ? -1 : from(a) > from(b) ? 1 : Number(a.id) - Number(b.id)));
+  const out: { row: Row; set: Record<string, unknown> }[] = [];
+  for (let i = 0; i < ordered.length; i++) {
+    const row = ordered[i];
+    const validTo = i + 1 < ordered.length ? ordered[i + 1].valid_from ?? null : null;
+    const supersedes = i > 0 ? Number(ordered[i - 1].id) : null;
+    const set: Record<string, unknown> = {};
+    if ((row.valid_to ?? null) !== validTo) set.valid_to = validTo;
+    if ((row.supersedes ?? null) !== supersedes) set.supersedes = supersedes;
+    if ('valid_to' in set || 'supersedes' in set) out.push({ row, set });
+  }
+  return out;
+}
+
+/** Re-links the chains of `keys` in the statement (staged updates: locks apply, images recorded). */
+export function* relink(x: Execution, keys: readonly FactKey[]): Io<void> {
+  for (const key of keys) {
+    if (x.refusal) return;
+    const versions = yield* x.query(compileFactVersions(key.subject, key.attribute, x.store.dialect, x.op.tenant));
+    for (const { row, set } of chainLinks(versions)) x.stage(row, set);
+    yield* x.flush();
+  }
+}
+
+/**
+ * Writes a fact version (an Encode of a fact): inserted, then its key re-linked, so it lands in
+ * its place in history — the version valid at its `valid_from` is closed there, and a later one
+ * bounds it. All in the statement's transaction; a lock on a version whose link changes refuses it.
+ */
+export function* writeVersion(x: Execution, fact: FactWrite, values: Record<string, unknown>): Io<number> {
+  // Its own links are set before the insert (the usual case needs no update of the new row).
+  const versions = yield* x.query(compileFactVersions(fact.subject, fact.attribute, x.store.dialect, x.op.tenant));
+  const before = versions.filter((v) => from(v) <= fact.validFrom);
+  const next = versions.find((v) => from(v) > fact.validFrom);
+  values.valid_to = next?.valid_from ?? null;
+  values.supersedes = before.length ? before[before.length - 1].id : null;
+  const id = yield* x.insert(values);
+  // The key's chain with the new version in it, from the versions read above (no second read).
+  const row = { ...values, id } as Row;
+  for (const link of chainLinks([...versions, row])) x.stage(link.row, link.set);
+  yield* x.flush();
+  return id;
+}
+
+/**
+ * After records left the chain (soft or hard deletion): their keys' remaining versions re-linked,
+ * so the neighbours of a retracted version close over it (or the previous one reopens).
+ */
+export function* retracted(x: Execution, rows: readonly Row[]): Io<void> {
+  yield* relink(x, factKeysOf(rows));
+}
+
+/**
+ * Why a write may not make `changes` to `row`, or null: a fact version's text is its value and
+ * its subject part of its key, neither changed in place (a changed value is a new version; a
+ * moved version would bypass the chain and the locks of the key it enters). The reason carries
+ * the fix: the statements that do it.
+ */
+export function factEditRefusal(row: Readonly<Record<string, unknown>>, changes: Readonly<Record<string, unknown>>): { message: string; field: string } | null {
+  const key = factKeyOf(row);
+  if (!key) return null;
+  const textChanged = 'text' in changes && changes.text !== row.text;
+  const subjectChanged = 'subject' in changes && changes.subject !== row.subject;
+  if (!textChanged && !subjectChanged) return null;
+  const text = JSON.stringify(textChanged ? String(changes.text ?? '') : String(row.text ?? ''));
+  const subject = JSON.stringify(subjectChanged ? String(changes.subject ?? '') : key.subject);
+  const validFrom = typeof row.valid_from === 'string' ? ` VALID FROM ${row.valid_from}` : '';
+  const field = textChanged ? 'text' : 'subject';
+  const what = textChanged ? 'its text is the value' : 'its subject is part of its key';
+  return {
+    field,
+    message: `memory #${String(row.id)} is a version of fact (${JSON.stringify(key.subject)}, ${JSON.stringify(key.attribute)}) and ${what}, which no write changes in place; `
+      + `write a new version instead: ENCODE ${text} SUBJECT ${subject} ATTRIBUTE ${JSON.stringify(key.attribute)}${validFrom}`
+      + `${subjectChanged ? `, then retract this one: DELETE IDS "${String(row.id)}"` : ' (it supersedes this one from then; DELETE IDS retracts a version)'}`,
+  };
+}
+
+/**
+ * `relink` outside a statement (undo): the chains of `keys` re-derived with direct updates,
+ * each checked against the version's lock as a write by `actor` acting as `op`. The changes made,
+ * or the first refusal (that key is left as it was; the caller rolls back or keeps the others).
+ */
+export function* relinkIo(d: Dialect, tenant: string, keys: readonly FactKey[], now: string, actor: string | undefined, op: Op): Io<{ changes: Change[] } | { refusal: { id: number; reason: string; mode: string } }> {
+  const changes: Change[] = [];
+  for (const key of keys) {
+    const s = compileFactVersions(key.subject, key.attribute, d, tenant);
+    const versions = (yield* ioAll(s.sql, s.params)).map(decodeRow) as Row[];
+    const links = chainLinks(versions);
+    // Every lock of the key first: a refused key is left as it was.
+    for (const { row, set } of links) {
+      const additive = nonAdditive(row, set).length === 0;
+      const lock = lockRefusal(row, op, actor, now, additive, effectsOf(row, set));
+      if (lock) return { refusal: { id: Number(row.id), reason: lock, mode: String(row.lock_mode) } };
+    }
+    for (const { row, set } of links) {
+      const u = compileUpdateById(Number(row.id), { ...set, updated_at: now }, d, tenant);
+      yield* ioRun(u.sql, u.params);
+      changes.push({ id: Number(row.id), before: Object.fromEntries(Object.keys(set).map((k) => [k, row[k] ?? null])), after: set });
+    }
+  }
+  return { changes };
+}
+
+/** Adds `more` to `changes`: a record already there gets the new columns in its images (one image per record). */
+export function mergeChanges(changes: Change[], more: readonly Change[]): void {
+  for (const c of more) {
+    const same = changes.find((x) => x.id === c.id);
+    if (same && same.before && same.after) Object.assign(same.before, c.before), Object.assign(same.after, c.after);
+    else if (!same) changes.push(c);
+  }
+}
