@@ -97,13 +97,13 @@ export function planCommand(program: Command): void {
         process.stderr.write(`t2m plan: ${message}\n`);
         process.exitCode = code;
       };
-      const [{ GBNF }, { openAIProvider }, { plan }, { openStore }, { classify, isSqliteError, openStoreFile }, { formatStatement }, { formatDiagnostics }, { parseStoreUrl }, { sqliteOnly }] = await loaded(Promise.all([
+      const [{ GBNF }, { openAIProvider }, { plan }, { openStore }, { classify, isSqliteError, openStoreFile }, { formatStatement }, { formatDiagnostics }, storeUrl, { sqliteOnly }] = await loaded(Promise.all([
         import('../../agents/gbnf.js'), import('../../agents/openai.js'), import('../../agents/planner.js'), import('../../dialect/sqlite/store.js'), import('../../dialect/sqlite/native.js'),
         import('../engine-output.js'), import('../../diagnostics/codeFrame.js'), import('../../store/url.js'), import('./mcp.js'),
       ]));
       const resolved = modelOptions(flags, { GBNF, openAIProvider });
       if (!resolved.ok) return fail(resolved.message);
-      const url = flags.db !== undefined ? sqliteOnly('t2m plan', flags.db, parseStoreUrl) : { kind: 'memory' as const };
+      const url = flags.db !== undefined ? sqliteOnly('t2m plan', flags.db, storeUrl) : { kind: 'memory' as const };
       if (!url) return;
       const path = url.kind === 'file' ? url.path : undefined;
       const creating = path !== undefined && !existsSync(path);
@@ -111,14 +111,14 @@ export function planCommand(program: Command): void {
       const opened = onFile ? openStoreFile(path) : await openStore();
       if (!opened.ok) return fail(opened.diagnostics.map((d) => `${d.code}: ${d.message}`).join('; '));
       const store = opened.store;
-      if (onFile && creating) process.stderr.write(`t2m plan: created a new store ${flags.db}\n`);
+      if (onFile && creating) process.stderr.write(`t2m plan: created a new store ${path}\n`);
       let result;
       try {
         result = await plan(request, { ...(resolved.options as unknown as Parameters<typeof plan>[1]), store, actor: flags.actor, tenant: flags.tenant, now: flags.now, execute: flags.run === true });
       } catch (e) {
         if (!isSqliteError(e)) throw e;
         const d = classify(e as Error);
-        return fail(`${d.code}: ${flags.db ?? 'the store'} is ${d.message}`);
+        return fail(`${d.code}: ${path ?? 'the store'} is ${d.message}`);
       } finally {
         store.close();
       }

@@ -83,7 +83,7 @@ export function runCommand(program: Command): void {
         return;
       }
       const store = opened.store;
-      if (opened.created) process.stderr.write(`t2m run: created a new store ${flags.db}\n`);
+      if (opened.created) process.stderr.write(`t2m run: created a new store ${opened.name}\n`);
       const base = { now: flags.now ?? (flags.selectorUrl ? new Date().toISOString() : undefined), actor: flags.actor, tenant: flags.tenant, traceId: flags.trace, impersonate: flags.allowImpersonation === true, limits, policy } as const;
       // A model selector answers asynchronously: its choices are gathered first, on dry runs (spec/semantics.md#experience-memory).
       let gathered: { selector: import('../../engine/index.js').Selector; warnings: Diagnostic[] } | undefined;
@@ -106,7 +106,7 @@ export function runCommand(program: Command): void {
       try {
         result = await session.run(checked, { sweep: flags.sweep === true, dryRun: flags.dryRun === true, traceId: flags.trace });
       } catch (e) {
-        const d = storeError(flags.db ?? 'the store', e);
+        const d = storeError(opened.name, e);
         if (!d) throw e;
         process.stderr.write(`t2m run: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;

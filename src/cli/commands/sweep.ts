@@ -27,7 +27,7 @@ export function sweepCommand(program: Command): void {
       try {
         result = await new Session(opened.store, { actor: 'system:sweep', tenant: flags.tenant }).sweep(flags.now ?? new Date());
       } catch (e) {
-        const d = storeError(flags.db, e);
+        const d = storeError(opened.name, e);
         if (!d) throw e;
         process.stderr.write(`t2m sweep: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;

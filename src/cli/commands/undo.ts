@@ -37,7 +37,7 @@ export function auditCommand(program: Command): void {
       try {
         entries = await new Session(opened.store, { tenant: flags.tenant }).auditLog();
       } catch (e) {
-        const d = storeError(flags.db, e);
+        const d = storeError(opened.name, e);
         if (!d) throw e;
         process.stderr.write(`t2m audit: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
@@ -79,7 +79,7 @@ export function undoCommand(program: Command): void {
       try {
         result = await new Session(opened.store, { actor: flags.actor, tenant: flags.tenant }).undo(Number(entry), flags.now);
       } catch (e) {
-        const d = storeError(flags.db, e);
+        const d = storeError(opened.name, e);
         if (!d) throw e;
         process.stderr.write(`t2m undo: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;

@@ -17,8 +17,14 @@ export function whyCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const [{ Session }, { classify, isSqliteError, isReadOnlyFile, openStoreFile }] = await loaded(Promise.all([import('../../engine/index.js'), import('../../dialect/sqlite/native.js')]));
-      const opened = openStoreFile(flags.db, { readOnly: !existsSync(flags.db) || isReadOnlyFile(flags.db) });
+      const [{ Session }, { classify, isSqliteError, isReadOnlyFile, openStoreFile }, storeUrl, { sqliteOnly }] = await loaded(Promise.all([
+        import('../../engine/index.js'), import('../../dialect/sqlite/native.js'), import('../../store/url.js'), import('./mcp.js'),
+      ]));
+      // A store file: any other name is refused (without its password) rather than taken for a path.
+      const url = sqliteOnly('t2m why', flags.db, storeUrl);
+      if (!url) return;
+      const path = url.kind === 'file' ? url.path : flags.db;
+      const opened = openStoreFile(path, { readOnly: !existsSync(path) || isReadOnlyFile(path) });
       if (!opened.ok) {
         for (const d of opened.diagnostics) process.stderr.write(`t2m why: ${d.code}: ${d.message}\n`);
         process.exitCode = 2;
@@ -29,7 +35,7 @@ export function whyCommand(program: Command): void {
         result = new Session(opened.store, { tenant: flags.tenant }).why(Number(id));
       } catch (e) {
         if (!isSqliteError(e)) throw e;
-        process.stderr.write(`t2m why: ${flags.db} is ${classify(e as Error).message}\n`);
+        process.stderr.write(`t2m why: ${path} is ${classify(e as Error).message}\n`);
         process.exitCode = 2;
         return;
       } finally {
