@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
+import { oneLine } from '../terminal.js';
 import { packageVersion } from '../version.js';
 
 interface LspFlags {
@@ -73,7 +74,7 @@ export function lspCommand(program: Command): void {
         path = url.kind === 'file' ? url.path : flags.db;
         const opened = openStoreFile(path, { readOnly: true });
         if (!opened.ok) {
-          for (const d of opened.diagnostics) process.stderr.write(`t2m lsp: ${d.code}: ${d.message}\n`);
+          for (const d of opened.diagnostics) process.stderr.write(`t2m lsp: ${d.code}: ${oneLine(d.message)}\n`);
           process.exitCode = 2;
           return;
         }

@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
+import { oneLine } from '../terminal.js';
 import { packageVersion } from '../version.js';
 
 interface McpFlags {
@@ -67,7 +68,7 @@ export function mcpCommand(program: Command): void {
       const creating = path !== undefined && !existsSync(path);
       const opened = path !== undefined ? openStoreFile(path) : await openStore();
       if (!opened.ok) {
-        for (const d of opened.diagnostics) process.stderr.write(`t2m mcp: ${d.code}: ${d.message}\n`);
+        for (const d of opened.diagnostics) process.stderr.write(`t2m mcp: ${d.code}: ${oneLine(d.message)}\n`);
         process.exitCode = 2;
         return;
       }
@@ -118,7 +119,7 @@ export function sqliteOnly(
 ): { kind: 'memory' } | { kind: 'file'; path: string } | null {
   const url = parse(name);
   if ('code' in url) {
-    process.stderr.write(`${command}: ${url.code}: ${url.message}\n`);
+    process.stderr.write(`${command}: ${url.code}: ${oneLine(url.message)}\n`);
     process.exitCode = 2;
     return null;
   }

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
 import { loaded } from '../startup.js';
+import { oneLine } from '../terminal.js';
 import { type Diagnostic, hasErrors } from '../../diagnostics/diagnostic.js';
 import { displayName, printDiagnostics, readSource } from '../input.js';
 
@@ -78,7 +79,7 @@ export function runCommand(program: Command): void {
       // empty in-memory store and creates nothing.
       const opened = await openStoreUrl(flags.db ?? ':memory:', { noCreate: flags.dryRun === true });
       if (!opened.ok) {
-        for (const d of opened.diagnostics) process.stderr.write(`t2m run: ${d.code}: ${d.message}\n`);
+        for (const d of opened.diagnostics) process.stderr.write(`t2m run: ${d.code}: ${oneLine(d.message)}\n`);
         process.exitCode = 2;
         return;
       }
@@ -108,7 +109,7 @@ export function runCommand(program: Command): void {
       } catch (e) {
         const d = storeError(opened.name, e);
         if (!d) throw e;
-        process.stderr.write(`t2m run: ${d.code}: ${d.message}\n`);
+        process.stderr.write(`t2m run: ${d.code}: ${oneLine(d.message)}\n`);
         process.exitCode = 2;
         await store.close();
         return;

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
+import { oneLine } from '../terminal.js';
 
 export function whyCommand(program: Command): void {
   program
@@ -26,7 +27,7 @@ export function whyCommand(program: Command): void {
       const path = url.kind === 'file' ? url.path : flags.db;
       const opened = openStoreFile(path, { readOnly: !existsSync(path) || isReadOnlyFile(path) });
       if (!opened.ok) {
-        for (const d of opened.diagnostics) process.stderr.write(`t2m why: ${d.code}: ${d.message}\n`);
+        for (const d of opened.diagnostics) process.stderr.write(`t2m why: ${d.code}: ${oneLine(d.message)}\n`);
         process.exitCode = 2;
         return;
       }
@@ -42,7 +43,7 @@ export function whyCommand(program: Command): void {
         opened.store.close();
       }
       if (!result.ok) {
-        for (const d of result.diagnostics) process.stderr.write(`t2m why: ${d.code}: ${d.message}\n`);
+        for (const d of result.diagnostics) process.stderr.write(`t2m why: ${d.code}: ${oneLine(d.message)}\n`);
         process.exitCode = 1;
         return;
       }
@@ -59,6 +60,7 @@ export function whyCommand(program: Command): void {
           + `${p.episode ? `, from episode ${p.episode}` : ''}${p.confidence === null ? '' : `, confidence ${p.confidence}`}${p.retention ? `, retention ${p.retention}` : ''}`);
       });
       for (const e of result.audit) lines.push(`audit #${e.id} ${e.at} ${e.op} by ${e.actor ?? 'anonymous'} (run ${e.traceId ?? '?'}): ${e.affectedIds.map((a) => `#${a}`).join(', ')}`);
-      process.stdout.write(`${lines.join('\n')}\n`);
+      // Each line shows stored values (a subject, a text, an actor): one line each, controls escaped.
+      process.stdout.write(`${lines.map(oneLine).join('\n')}\n`);
     });
 }
