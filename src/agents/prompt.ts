@@ -6,22 +6,14 @@
  * open a section of its own (spec/security.md, "The planner's context").
  */
 import { type Diagnostic, mapMessages } from '../diagnostics/diagnostic.js';
+import { oneLine } from '../diagnostics/escape.js';
 import type { RelatedMemory, Vocabulary } from './context.js';
 
 export type PlanMode = 'dsl' | 'ir';
 
-/**
- * Beyond what JSON escapes (C0 controls, `"`, `\`): DEL and the C1 controls (U+0085 ends a line
- * for some readers), the line and paragraph separators, and the bidirectional controls that
- * reorder what a reader sees (U+202E and its kin).
- */
-const UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-const escape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-
 /** A stored value as data: one JSON literal on one line, every control and reordering character escaped. */
 export function quoteData(value: unknown): string {
-  return (JSON.stringify(value) ?? 'null').replace(UNSAFE, escape);
+  return oneLine(JSON.stringify(value) ?? 'null');
 }
 
 /** The store part of the system prompt: counts are the engine's, every string is quoted data. */
@@ -64,7 +56,7 @@ export function answerFormat(mode: PlanMode): string {
  * stored text start a line of its own.
  */
 export function oneLineDiagnostic(d: Diagnostic): Diagnostic {
-  return mapMessages(d, (s) => s.replace(/[\u0000-\u001f]/g, escape).replace(UNSAFE, escape));
+  return mapMessages(d, oneLine);
 }
 
 /** A fence no line of `text` can close: longer than any run of backticks in it. */

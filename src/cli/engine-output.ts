@@ -1,11 +1,11 @@
 /**
  * Readable rendering of engine results for the CLI: one block per statement, tables for rows.
- * Stored values are shown with their control characters escaped (./terminal.ts), a line feed in
+ * Stored values are shown with their control characters escaped (src/diagnostics/escape.ts), a line feed in
  * a cell as `\n`, so no value starts a line or reaches the terminal as an escape sequence.
  */
 import { displayWidth } from '../diagnostics/codeFrame.js';
 import type { Change, StatementResult } from '../engine/index.js';
-import { oneLine, terminalText } from './terminal.js';
+import { escapeControls, oneLine } from '../diagnostics/escape.js';
 
 const MAX_CELL = 60;
 
@@ -84,7 +84,7 @@ export function formatStatement(r: StatementResult, options: FormatOptions = {})
   const out = [head];
   if (r.refused) {
     out.push(`  would be refused: ${r.refused.code}: ${oneLine(r.refused.message)}`);
-    return terminalText(out.join('\n'));
+    return escapeControls(out.join('\n'));
   }
   if (r.op === 'Retrieve') {
     out.push(`  ${r.ids.length} record${r.ids.length === 1 ? '' : 's'}`);
@@ -101,5 +101,5 @@ export function formatStatement(r: StatementResult, options: FormatOptions = {})
   }
   if (r.dryRun) for (const s of r.sql) out.push(`  sql: ${s.sql}  -- params ${JSON.stringify(s.params, jsonReplacer)}`);
   // What is left (a query in JSON, with C1 or bidirectional controls) is escaped on the way out.
-  return terminalText(out.join('\n'));
+  return escapeControls(out.join('\n'));
 }

@@ -1,7 +1,7 @@
 /** Reading command inputs (a file or `-` for stdin) and reporting diagnostics for the CLI. */
 import { readFileSync } from 'node:fs';
 import { type Diagnostic, mapMessages } from '../diagnostics/diagnostic.js';
-import { oneLine, terminalText } from './terminal.js';
+import { escapeControls, oneLine } from '../diagnostics/escape.js';
 
 /** The default for `--max-input`: the largest input file a command reads (bytes). */
 export const DEFAULT_MAX_INPUT_BYTES = 64 * 1024 * 1024;
@@ -48,12 +48,12 @@ export async function printDiagnostics(stream: NodeJS.WriteStream, diagnostics: 
 
 /**
  * Diagnostics formatted for a terminal: a message may quote the store (a lock's reason), so each
- * is kept to one line and no control character reaches the terminal raw (./terminal.ts).
+ * is kept to one line and no control character reaches the terminal raw (src/diagnostics/escape.ts).
  */
 export function terminalDiagnostics(
   format: typeof import('../diagnostics/codeFrame.js').formatDiagnostics, diagnostics: readonly Diagnostic[], options: { path?: string; text?: string },
 ): string {
-  return terminalText(format(diagnostics.map((d) => mapMessages(d, oneLine)), options));
+  return escapeControls(format(diagnostics.map((d) => mapMessages(d, oneLine)), options));
 }
 
 export function displayName(file: string): string {

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
-import { oneLine } from '../terminal.js';
+import { oneLine } from '../../diagnostics/escape.js';
 import { packageVersion } from '../version.js';
 
 interface LspFlags {

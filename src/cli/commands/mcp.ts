@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
-import { oneLine } from '../terminal.js';
+import { oneLine } from '../../diagnostics/escape.js';
 import { packageVersion } from '../version.js';
 
 interface McpFlags {

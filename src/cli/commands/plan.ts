@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
 import { terminalDiagnostics } from '../input.js';
-import { oneLine, terminalText } from '../terminal.js';
+import { escapeControls, oneLine } from '../../diagnostics/escape.js';
 
 export interface ModelFlags {
   baseUrl?: string;
@@ -130,7 +130,7 @@ export function planCommand(program: Command): void {
         process.stdout.write(`${JSON.stringify({ ok: result.ok, dsl, irs, attempts, diagnostics, dryRun, ...(run ? { run } : {}) }, null, 2)}\n`);
       } else {
         // The model's script may copy stored text: shown with its control characters escaped.
-        if (result.dsl) process.stdout.write(`${terminalText(result.dsl.trimEnd())}\n`);
+        if (result.dsl) process.stdout.write(`${escapeControls(result.dsl.trimEnd())}\n`);
         const text = result.dsl;
         const shown = result.diagnostics;
         if (shown.length) process.stderr.write(`${terminalDiagnostics(formatDiagnostics, shown, { path: 'plan', text })}\n`);

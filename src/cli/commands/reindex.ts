@@ -1,7 +1,7 @@
 /** `t2m reindex --db <store>`: re-derive the search tokens and re-embed every record (spec/retrieval.md). */
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
-import { oneLine } from '../terminal.js';
+import { oneLine } from '../../diagnostics/escape.js';
 
 interface ReindexFlags {
   db: string;

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
 import { loaded } from '../startup.js';
-import { oneLine } from '../terminal.js';
+import { oneLine } from '../../diagnostics/escape.js';
 import { type Diagnostic, hasErrors } from '../../diagnostics/diagnostic.js';
 import { displayName, printDiagnostics, readSource } from '../input.js';
 

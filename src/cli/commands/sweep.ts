@@ -1,7 +1,7 @@
 /** `t2m sweep --db <store> [--now <iso>]`: apply the expiry actions that are due. */
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
-import { oneLine } from '../terminal.js';
+import { oneLine } from '../../diagnostics/escape.js';
 import type { SweepOutcome } from '../../engine/index.js';
 
 export function sweepCommand(program: Command): void {

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
-import { oneLine } from '../terminal.js';
+import { oneLine } from '../../diagnostics/escape.js';
 
 export function whyCommand(program: Command): void {
   program
