@@ -2,7 +2,8 @@
  * The planner: natural language → a checked Text2Mem script, through a ChatProvider.
  *
  * 1. The system prompt is the language card, the answer format, and (given a store) the store's
- *    vocabulary and the memories most related to the request.
+ *    vocabulary and the memories most related to the request, every stored value quoted as data
+ *    (./prompt.ts).
  * 2. The model answers with DSL text (optionally constrained by a GBNF grammar) or with JSON IR
  *    (`response_format: json_schema` of the IR schema).
  * 3. The answer goes through the same front end as `t2m check` and, given a store, a dry run
@@ -22,8 +23,8 @@ import { Session, type RunResult, type Store } from '../engine/index.js';
 import { IR } from '../ir/schema.js';
 import { irsToText, readInput, textToIr, type CheckedScript } from '../pipeline.js';
 import { languageCard } from './card.js';
-import { describeStore, relatedMemories, storeVocabulary } from './context.js';
-import { answerFormat, extractScript, type PlanMode, repairMessage } from './prompt.js';
+import { relatedMemories, storeVocabulary } from './context.js';
+import { answerFormat, extractScript, oneLineDiagnostic, type PlanMode, repairMessage, storeSection } from './prompt.js';
 import type { ChatMessage, ChatProvider, CompleteOptions, ResponseFormat } from './provider.js';
 
 export type { PlanMode };
@@ -107,7 +108,7 @@ export function systemPrompt(request: string, options: Omit<PlanOptions, 'provid
     const now = options.now instanceof Date ? options.now.toISOString().replace(/\.\d+Z$/, 'Z') : options.now;
     const vocabulary = options.vocabulary === false ? undefined : storeVocabulary(store, { actor: options.actor, now, tenant: options.tenant });
     const related = relatedMemories(store, request, options.related ?? 5, { actor: options.actor, now: options.now, tenant: options.tenant });
-    const described = describeStore(vocabulary, related);
+    const described = storeSection(vocabulary, related);
     if (described) parts.push(described);
   }
   return parts.join('\n\n');
@@ -197,7 +198,8 @@ export async function plan(request: string, options: PlanOptions): Promise<PlanR
       const last = diagnostic('plan-unrepaired', `the script still has errors after ${round} answer${round === 1 ? '' : 's'} (--max-rounds ${maxRounds})`);
       return result({ ok: false, dsl, irs: a.irs, diagnostics: [...diagnostics, last], dryRun });
     }
-    messages.push({ role: 'user', content: repairMessage(mode, formatDiagnostics(diagnostics, { path: a.path, text: a.text })) });
+    // A refusal may quote the store (a lock's reason): one line per message, inside a fence.
+    messages.push({ role: 'user', content: repairMessage(mode, formatDiagnostics(diagnostics.map(oneLineDiagnostic), { path: a.path, text: a.text })) });
   }
 }
 

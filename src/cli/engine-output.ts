@@ -1,12 +1,17 @@
-/** Readable rendering of engine results for the CLI: one block per statement, tables for rows. */
+/**
+ * Readable rendering of engine results for the CLI: one block per statement, tables for rows.
+ * Stored values are shown with their control characters escaped (src/diagnostics/escape.ts), a line feed in
+ * a cell as `\n`, so no value starts a line or reaches the terminal as an escape sequence.
+ */
 import { displayWidth } from '../diagnostics/codeFrame.js';
 import type { Change, StatementResult } from '../engine/index.js';
+import { escapeControls, oneLine } from '../diagnostics/escape.js';
 
 const MAX_CELL = 60;
 
 function cell(v: unknown): string {
   const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
-  const flat = s.replace(/\s+/g, ' ');
+  const flat = oneLine(s).replace(/\s+/g, ' ');
   if (displayWidth(flat) <= MAX_CELL) return flat;
   // Cut by terminal columns, not UTF-16 units, so Chinese text stays aligned.
   let cut = '';
@@ -25,8 +30,9 @@ function changed(v: unknown): string {
 /** A plain-text table with a header rule. */
 export function table(rows: readonly Record<string, unknown>[]): string {
   if (!rows.length) return '  (no rows)';
-  const cols = Object.keys(rows[0]);
-  const cells = rows.map((r) => cols.map((c) => cell(r[c])));
+  const keys = Object.keys(rows[0]);
+  const cols = keys.map(oneLine);
+  const cells = rows.map((r) => keys.map((c) => cell(r[c])));
   const widths = cols.map((c, i) => Math.max(displayWidth(c), ...cells.map((r) => displayWidth(r[i]))));
   const pad = (v: string, w: number) => v + ' '.repeat(Math.max(0, w - displayWidth(v)));
   const line = (vals: string[]) => '  ' + vals.map((v, i) => pad(v, widths[i])).join('  ').trimEnd();
@@ -36,7 +42,7 @@ export function table(rows: readonly Record<string, unknown>[]): string {
 function change(c: Change): string {
   if (!c.before) return `  #${c.id} created`;
   if (!c.after) return `  #${c.id} removed`;
-  const fields = Object.keys(c.after).map((k) => `${k}: ${changed(c.before?.[k])} → ${changed(c.after?.[k])}`);
+  const fields = Object.keys(c.after).map((k) => `${oneLine(k)}: ${changed(c.before?.[k])} → ${changed(c.after?.[k])}`);
   return `  #${c.id} ${fields.join('; ')}`;
 }
 
@@ -47,7 +53,7 @@ function experience(e: NonNullable<StatementResult['experience']>): string[] {
   out.push(table(e.candidates.map((c) => ({
     candidate: `#${c.id}`, similarity: c.similarity, utility: c.utility, n: c.utilityN, ...(c.score !== undefined ? { score: c.score } : {}), kept: kept.has(c.id) ? 'yes' : '',
   }))));
-  for (const id of e.selected) out.push(`  kept #${id}: ${e.why[id]}${e.expanded?.[id] !== undefined ? ` (episode #${e.expanded[id]})` : ''}`);
+  for (const id of e.selected) out.push(`  kept #${id}: ${oneLine(String(e.why[id]))}${e.expanded?.[id] !== undefined ? ` (episode #${e.expanded[id]})` : ''}`);
   if (!e.selected.length) out.push('  kept nothing: no candidate');
   return out;
 }
@@ -77,15 +83,15 @@ export function formatStatement(r: StatementResult, options: FormatOptions = {})
   const head = `[${r.index + 1}] ${r.op}${r.dryRun ? ' (dry run: nothing changed)' : ''}`;
   const out = [head];
   if (r.refused) {
-    out.push(`  would be refused: ${r.refused.code}: ${r.refused.message}`);
-    return out.join('\n');
+    out.push(`  would be refused: ${r.refused.code}: ${oneLine(r.refused.message)}`);
+    return escapeControls(out.join('\n'));
   }
   if (r.op === 'Retrieve') {
     out.push(`  ${r.ids.length} record${r.ids.length === 1 ? '' : 's'}`);
     out.push(table((r.rows ?? []).map((row) => scored(r, row, options))));
     if (r.experience) out.push(...experience(r.experience));
   } else if (r.op === 'Summarize') {
-    out.push(`  from ${r.ids.length} record${r.ids.length === 1 ? '' : 's'} [${r.ids.join(', ')}]`, `  ${r.summary || '(nothing to summarise)'}`);
+    out.push(`  from ${r.ids.length} record${r.ids.length === 1 ? '' : 's'} [${r.ids.join(', ')}]`, ...(r.summary ? r.summary.split('\n').map((l) => `  ${oneLine(l)}`) : ['  (nothing to summarise)']));
     if (options.explain && r.explain) out.push(table(r.ids.map((id) => scored(r, { id }, options))));
   } else if (r.op === 'Encode') {
     out.push(`  ${r.dryRun ? 'would create' : 'created'} #${r.ids[0]}`);
@@ -94,5 +100,6 @@ export function formatStatement(r: StatementResult, options: FormatOptions = {})
     out.push(...r.changes.map(change));
   }
   if (r.dryRun) for (const s of r.sql) out.push(`  sql: ${s.sql}  -- params ${JSON.stringify(s.params, jsonReplacer)}`);
-  return out.join('\n');
+  // What is left (a query in JSON, with C1 or bidirectional controls) is escaped on the way out.
+  return escapeControls(out.join('\n'));
 }

@@ -1,6 +1,7 @@
 /** Reading command inputs (a file or `-` for stdin) and reporting diagnostics for the CLI. */
 import { readFileSync } from 'node:fs';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { type Diagnostic, mapMessages } from '../diagnostics/diagnostic.js';
+import { escapeControls, oneLine } from '../diagnostics/escape.js';
 
 /** The default for `--max-input`: the largest input file a command reads (bytes). */
 export const DEFAULT_MAX_INPUT_BYTES = 64 * 1024 * 1024;
@@ -42,7 +43,17 @@ export function readSource(command: string, file: string, maxBytes = DEFAULT_MAX
 export async function printDiagnostics(stream: NodeJS.WriteStream, diagnostics: readonly Diagnostic[], file: string, text: string): Promise<void> {
   if (!diagnostics.length) return;
   const { formatDiagnostics } = await import('../diagnostics/codeFrame.js');
-  stream.write(`${formatDiagnostics(diagnostics, { path: displayName(file), text })}\n`);
+  stream.write(`${terminalDiagnostics(formatDiagnostics, diagnostics, { path: displayName(file), text })}\n`);
+}
+
+/**
+ * Diagnostics formatted for a terminal: a message may quote the store (a lock's reason), so each
+ * is kept to one line and no control character reaches the terminal raw (src/diagnostics/escape.ts).
+ */
+export function terminalDiagnostics(
+  format: typeof import('../diagnostics/codeFrame.js').formatDiagnostics, diagnostics: readonly Diagnostic[], options: { path?: string; text?: string },
+): string {
+  return escapeControls(format(diagnostics.map((d) => mapMessages(d, oneLine)), options));
 }
 
 export function displayName(file: string): string {

@@ -62,3 +62,13 @@ export function diagnostic(code: Code, message: string, extra: Partial<Omit<Diag
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
 }
+
+/** The diagnostic with `f` applied to every message it shows (its own, its notes', its fix's): how a message that quotes stored text is made safe to print. */
+export function mapMessages(d: Diagnostic, f: (message: string) => string): Diagnostic {
+  return {
+    ...d,
+    message: f(d.message),
+    ...(d.related ? { related: d.related.map((r) => ({ ...r, message: f(r.message) })) } : {}),
+    ...(d.fix ? { fix: { ...d.fix, message: f(d.fix.message) } } : {}),
+  };
+}

@@ -39,6 +39,12 @@ export function parseStoreUrl(text: string): StoreUrl | Diagnostic {
     return { kind: 'pglite', dataDir: rest };
   }
   if (/^postgres(ql)?:\/\//i.test(s)) {
+    // An `@` after the host (`postgres://me:p@ss/w@host/db`) is a password with a raw `/` or `@`
+    // in it: a URL parser would take part of it for the host (and a message would show it).
+    const afterScheme = s.slice(s.indexOf('//') + 2);
+    if (afterScheme.slice(0, afterScheme.search(/[?#]|$/)).replace(/^[^/]*/, '').includes('@')) {
+      return bad(`'${redact(s)}' has an '@' after the host: write a '/', '@', '?' or '#' in the user name or password percent-encoded (%2F, %40, %3F, %23)`);
+    }
     let u: URL;
     try {
       u = new URL(s);
@@ -52,6 +58,8 @@ export function parseStoreUrl(text: string): StoreUrl | Diagnostic {
     u.searchParams.delete('schema');
     return { kind: 'postgres', url: u.toString(), ...(schema !== undefined ? { schema } : {}) };
   }
+  // `postgres:user:pw@host` is no file name: refused (and shown without its password).
+  if (/^postgres(ql)?:/i.test(s)) return bad(`'${redact(s)}' is not a PostgreSQL URL: write postgres://user:password@host:port/database`);
   if (/^file:/i.test(s)) {
     const path = s.slice('file:'.length).replace(/^\/\/(?=\/)/, '');
     return path ? { kind: 'file', path } : bad(`'${s}' names no file`);
@@ -61,9 +69,30 @@ export function parseStoreUrl(text: string): StoreUrl | Diagnostic {
   return { kind: 'file', path: s };
 }
 
-/** The URL with any password hidden. */
+/**
+ * The name with every password hidden: the userinfo's (`user:***@`) and a `password=` query
+ * parameter's. A password may hold `@`, `/`, `:`, `%`, `?` or `#`, raw or percent-encoded, so the
+ * userinfo is not read the way a URL parser would (a raw `/` ends the authority there, and the
+ * rest would be shown): a `:` before any `@` starts a password, and it runs to the name's last
+ * `@`. That may hide more than a password (an `@` in the query); it never shows one.
+ */
 export function redact(url: string): string {
-  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^:@/]*):[^@/]*@/, '$1:***@');
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:(?:\/\/)?/.exec(url);
+  if (!scheme) return url;
+  const head = scheme[0];
+  let rest = url.slice(head.length);
+  const colon = rest.search(/[:@]/);
+  const at = rest.lastIndexOf('@');
+  if (colon >= 0 && rest[colon] === ':' && at > colon) rest = `${rest.slice(0, colon)}:***${rest.slice(at)}`;
+  // libpq's `?password=` (and `sslpassword=`): to the end of the query, since a raw `&` may be part of it.
+  rest = rest.replace(/([?&][^=&#]*pass[^=&#]*=)[^#]*/i, '$1***');
+  return head + rest;
+}
+
+/** How a name given by the caller (`--db`) is shown in messages: as read, never with its password. */
+export function storeName(text: string): string {
+  const u = parseStoreUrl(text);
+  return isDiagnostic(u) ? redact(text.trim()) : describeStoreUrl(u);
 }
 
 /** How a store is named in messages (never with its password). */

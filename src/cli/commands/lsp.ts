@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
+import { oneLine } from '../../diagnostics/escape.js';
 import { packageVersion } from '../version.js';
 
 interface LspFlags {
@@ -56,8 +57,8 @@ export function lspCommand(program: Command): void {
     ].join('\n'))
     .action(async (flags: LspFlags) => {
       // Loaded on use so the other commands do not pay for the protocol library.
-      const [{ serveStdio }, { openStoreFile }, { vocabulary }] = await loaded(Promise.all([
-        import('../../lsp/stdio.js'), import('../../dialect/sqlite/native.js'), import('../../agents/store-terms.js'),
+      const [{ serveStdio }, { openStoreFile }, { vocabulary }, storeUrl, { sqliteOnly }] = await loaded(Promise.all([
+        import('../../lsp/stdio.js'), import('../../dialect/sqlite/native.js'), import('../../agents/store-terms.js'), import('../../store/url.js'), import('./mcp.js'),
       ]));
       if (flags.actor !== undefined && flags.db === undefined) {
         process.stderr.write('t2m lsp: --actor goes with --db (it chooses which records completion may offer)\n');
@@ -65,10 +66,15 @@ export function lspCommand(program: Command): void {
         return;
       }
       let storeVocabulary: (() => { tags: string[]; types: string[]; subjects: string[] }) | undefined;
+      let path: string | undefined;
       if (flags.db !== undefined) {
-        const opened = openStoreFile(flags.db, { readOnly: true });
+        // A store file: any other name is refused (without its password) rather than taken for a path.
+        const url = sqliteOnly('t2m lsp', flags.db, storeUrl);
+        if (!url) return;
+        path = url.kind === 'file' ? url.path : flags.db;
+        const opened = openStoreFile(path, { readOnly: true });
         if (!opened.ok) {
-          for (const d of opened.diagnostics) process.stderr.write(`t2m lsp: ${d.code}: ${d.message}\n`);
+          for (const d of opened.diagnostics) process.stderr.write(`t2m lsp: ${d.code}: ${oneLine(d.message)}\n`);
           process.exitCode = 2;
           return;
         }
@@ -91,6 +97,6 @@ export function lspCommand(program: Command): void {
         diagramsUrl: flags.diagramsUrl ?? localDiagrams(),
         version: packageVersion(),
       });
-      process.stderr.write(`t2m lsp: serving on stdio${flags.db !== undefined ? `, completing from ${flags.db}` : ''}\n`);
+      process.stderr.write(`t2m lsp: serving on stdio${flags.db !== undefined ? `, completing from ${path}` : ''}\n`);
     });
 }

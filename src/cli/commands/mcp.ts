@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { loaded } from '../startup.js';
+import { oneLine } from '../../diagnostics/escape.js';
 import { packageVersion } from '../version.js';
 
 interface McpFlags {
@@ -51,7 +52,7 @@ export function mcpCommand(program: Command): void {
     ].join('\n'))
     .action(async (flags: McpFlags) => {
       // Loaded on use so the other commands do not pay for the SDK or the engine.
-      const [{ createMcpServer }, { StdioServerTransport }, { openStore }, { classify, isSqliteError, openStoreFile }, { openAIProvider }, { parseInstant }, { parseStoreUrl }] = await loaded(Promise.all([
+      const [{ createMcpServer }, { StdioServerTransport }, { openStore }, { classify, isSqliteError, openStoreFile }, { openAIProvider }, { parseInstant }, storeUrl] = await loaded(Promise.all([
         import('../../mcp/server.js'), import('@modelcontextprotocol/sdk/server/stdio.js'), import('../../dialect/sqlite/store.js'), import('../../dialect/sqlite/native.js'),
         import('../../agents/openai.js'), import('../../lower/index.js'), import('../../store/url.js'),
       ]));
@@ -67,18 +68,18 @@ export function mcpCommand(program: Command): void {
       }
       // One syntax for store names; the MCP server drives the engine synchronously, so it serves
       // SQLite stores (a file or :memory:) for now.
-      const url = flags.db !== undefined ? sqliteOnly('t2m mcp', flags.db, parseStoreUrl) : { kind: 'memory' as const };
+      const url = flags.db !== undefined ? sqliteOnly('t2m mcp', flags.db, storeUrl) : { kind: 'memory' as const };
       if (!url) return;
       const path = url.kind === 'file' ? url.path : undefined;
       const creating = path !== undefined && !existsSync(path);
       const opened = path !== undefined ? openStoreFile(path) : await openStore();
       if (!opened.ok) {
-        for (const d of opened.diagnostics) process.stderr.write(`t2m mcp: ${d.code}: ${d.message}\n`);
+        for (const d of opened.diagnostics) process.stderr.write(`t2m mcp: ${d.code}: ${oneLine(d.message)}\n`);
         process.exitCode = 2;
         return;
       }
       const store = opened.store;
-      if (creating) process.stderr.write(`t2m mcp: created a new store ${flags.db}\n`);
+      if (creating) process.stderr.write(`t2m mcp: created a new store ${path}\n`);
       const server = createMcpServer({
         store,
         actor: flags.actor,
@@ -93,7 +94,7 @@ export function mcpCommand(program: Command): void {
         storeError: (e) => {
           if (!isSqliteError(e)) return undefined;
           const d = classify(e);
-          return { ...d, message: `${flags.db ?? 'the store'} is ${d.message}` };
+          return { ...d, message: `${path ?? 'the store'} is ${d.message}` };
         },
         version: packageVersion(),
       });
@@ -112,7 +113,7 @@ export function mcpCommand(program: Command): void {
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown().then(() => process.exit(0)));
       await server.connect(transport);
       const planning = flags.model !== undefined ? `, planning with ${flags.model}` : '';
-      process.stderr.write(`t2m mcp: serving ${flags.db ?? 'an in-memory store'} as '${flags.actor}' on stdio${planning}\n`);
+      process.stderr.write(`t2m mcp: serving ${path ?? 'an in-memory store'} as '${flags.actor}' on stdio${planning}\n`);
     });
 }
 
@@ -121,16 +122,16 @@ export function mcpCommand(program: Command): void {
  * `:memory:`; any other name is refused with a clear message (exit 2). Null when refused.
  */
 export function sqliteOnly(
-  command: string, name: string, parse: typeof import('../../store/url.js').parseStoreUrl,
+  command: string, name: string, { parseStoreUrl: parse, storeName }: typeof import('../../store/url.js'),
 ): { kind: 'memory' } | { kind: 'file'; path: string } | null {
   const url = parse(name);
   if ('code' in url) {
-    process.stderr.write(`${command}: ${url.code}: ${url.message}\n`);
+    process.stderr.write(`${command}: ${url.code}: ${oneLine(url.message)}\n`);
     process.exitCode = 2;
     return null;
   }
   if (url.kind === 'memory' || url.kind === 'file') return url;
-  process.stderr.write(`${command}: bad-store-url: '${name.replace(/(:\/\/[^:@/]*):[^@/]*@/, '$1:***@')}' is a PostgreSQL store; ${command} serves SQLite stores (a file or :memory:) for now (t2m run, sweep, audit, undo and bench take PostgreSQL stores)\n`);
+  process.stderr.write(`${command}: bad-store-url: '${storeName(name)}' is a PostgreSQL store; ${command} serves SQLite stores (a file or :memory:) for now (t2m run, sweep, audit, undo and bench take PostgreSQL stores)\n`);
   process.exitCode = 2;
   return null;
 }

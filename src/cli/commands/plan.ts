@@ -2,6 +2,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
+import { terminalDiagnostics } from '../input.js';
+import { escapeControls, oneLine } from '../../diagnostics/escape.js';
 
 export interface ModelFlags {
   baseUrl?: string;
@@ -94,31 +96,31 @@ export function planCommand(program: Command): void {
     .addHelpText('after', '\nExit codes: 0 planned (and run), 1 no script that checks (or the run was refused), 2 bad flags, an unreadable store, or the model server failed.')
     .action(async (request: string, flags: PlanFlags) => {
       const fail = (message: string, code = 2) => {
-        process.stderr.write(`t2m plan: ${message}\n`);
+        process.stderr.write(`t2m plan: ${oneLine(message)}\n`);
         process.exitCode = code;
       };
-      const [{ GBNF }, { openAIProvider }, { plan }, { openStore }, { classify, isSqliteError, openStoreFile }, { formatStatement }, { formatDiagnostics }, { parseStoreUrl }, { sqliteOnly }] = await loaded(Promise.all([
+      const [{ GBNF }, { openAIProvider }, { plan }, { openStore }, { classify, isSqliteError, openStoreFile }, { formatStatement }, { formatDiagnostics }, storeUrl, { sqliteOnly }] = await loaded(Promise.all([
         import('../../agents/gbnf.js'), import('../../agents/openai.js'), import('../../agents/planner.js'), import('../../dialect/sqlite/store.js'), import('../../dialect/sqlite/native.js'),
         import('../engine-output.js'), import('../../diagnostics/codeFrame.js'), import('../../store/url.js'), import('./mcp.js'),
       ]));
       const resolved = modelOptions(flags, { GBNF, openAIProvider });
       if (!resolved.ok) return fail(resolved.message);
-      const url = flags.db !== undefined ? sqliteOnly('t2m plan', flags.db, parseStoreUrl) : { kind: 'memory' as const };
+      const url = flags.db !== undefined ? sqliteOnly('t2m plan', flags.db, storeUrl) : { kind: 'memory' as const };
       if (!url) return;
       const path = url.kind === 'file' ? url.path : undefined;
       const creating = path !== undefined && !existsSync(path);
       const onFile = path !== undefined && !(creating && !flags.run);
       const opened = onFile ? openStoreFile(path) : await openStore();
-      if (!opened.ok) return fail(opened.diagnostics.map((d) => `${d.code}: ${d.message}`).join('; '));
+      if (!opened.ok) return fail(opened.diagnostics.map((d) => `${d.code}: ${oneLine(d.message)}`).join('; '));
       const store = opened.store;
-      if (onFile && creating) process.stderr.write(`t2m plan: created a new store ${flags.db}\n`);
+      if (onFile && creating) process.stderr.write(`t2m plan: created a new store ${path}\n`);
       let result;
       try {
         result = await plan(request, { ...(resolved.options as unknown as Parameters<typeof plan>[1]), store, actor: flags.actor, tenant: flags.tenant, now: flags.now, execute: flags.run === true });
       } catch (e) {
         if (!isSqliteError(e)) throw e;
         const d = classify(e as Error);
-        return fail(`${d.code}: ${flags.db ?? 'the store'} is ${d.message}`);
+        return fail(`${d.code}: ${path ?? 'the store'} is ${oneLine(d.message)}`);
       } finally {
         store.close();
       }
@@ -127,10 +129,11 @@ export function planCommand(program: Command): void {
         const { dsl, irs, attempts, diagnostics, dryRun, run } = result;
         process.stdout.write(`${JSON.stringify({ ok: result.ok, dsl, irs, attempts, diagnostics, dryRun, ...(run ? { run } : {}) }, null, 2)}\n`);
       } else {
-        if (result.dsl) process.stdout.write(`${result.dsl.trimEnd()}\n`);
+        // The model's script may copy stored text: shown with its control characters escaped.
+        if (result.dsl) process.stdout.write(`${escapeControls(result.dsl.trimEnd())}\n`);
         const text = result.dsl;
         const shown = result.diagnostics;
-        if (shown.length) process.stderr.write(`${formatDiagnostics(shown, { path: 'plan', text })}\n`);
+        if (shown.length) process.stderr.write(`${terminalDiagnostics(formatDiagnostics, shown, { path: 'plan', text })}\n`);
         const out = result.run ?? result.dryRun;
         if (result.ok && out) {
           process.stdout.write(`\n${result.run ? 'ran' : 'dry run (nothing changed; --run to run it)'}:\n`);

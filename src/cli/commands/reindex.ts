@@ -1,6 +1,7 @@
 /** `t2m reindex --db <store>`: re-derive the search tokens and re-embed every record (spec/retrieval.md). */
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
+import { oneLine } from '../../diagnostics/escape.js';
 
 interface ReindexFlags {
   db: string;
@@ -32,7 +33,7 @@ export function reindexCommand(program: Command): void {
       const [{ openAIEmbedder }, { reindexStore }, { openStoreUrl, storeError }] = await loaded(Promise.all([import('../../retrieve/embeddings.js'), import('../../execute/reindex.js'), import('../../dialect/open-url.js')]));
       const opened = await openStoreUrl(flags.db);
       if (!opened.ok) {
-        for (const d of opened.diagnostics) process.stderr.write(`t2m reindex: ${d.code}: ${d.message}\n`);
+        for (const d of opened.diagnostics) process.stderr.write(`t2m reindex: ${d.code}: ${oneLine(d.message)}\n`);
         process.exitCode = 2;
         return;
       }
@@ -46,7 +47,7 @@ export function reindexCommand(program: Command): void {
           onProgress: (done, total) => process.stderr.write(`\rt2m reindex: ${done}/${total} records${done === total ? '\n' : ''}`),
         });
         if (!result.ok) {
-          for (const d of result.diagnostics) process.stderr.write(`\nt2m reindex: ${d.code}: ${d.message}; nothing was changed\n`);
+          for (const d of result.diagnostics) process.stderr.write(`\nt2m reindex: ${d.code}: ${oneLine(d.message)}; nothing was changed\n`);
           process.exitCode = 2;
           return;
         }
@@ -55,7 +56,7 @@ export function reindexCommand(program: Command): void {
       } catch (e) {
         const d = storeError(opened.name, e);
         if (!d) throw e;
-        process.stderr.write(`t2m reindex: ${d.code}: ${d.message}\n`);
+        process.stderr.write(`t2m reindex: ${d.code}: ${oneLine(d.message)}\n`);
         process.exitCode = 2;
       } finally {
         await opened.store.close();

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
 import { loaded } from '../startup.js';
+import { oneLine } from '../../diagnostics/escape.js';
 import { type Diagnostic, hasErrors } from '../../diagnostics/diagnostic.js';
 import { displayName, printDiagnostics, readSource } from '../input.js';
 
@@ -78,12 +79,12 @@ export function runCommand(program: Command): void {
       // empty in-memory store and creates nothing.
       const opened = await openStoreUrl(flags.db ?? ':memory:', { noCreate: flags.dryRun === true });
       if (!opened.ok) {
-        for (const d of opened.diagnostics) process.stderr.write(`t2m run: ${d.code}: ${d.message}\n`);
+        for (const d of opened.diagnostics) process.stderr.write(`t2m run: ${d.code}: ${oneLine(d.message)}\n`);
         process.exitCode = 2;
         return;
       }
       const store = opened.store;
-      if (opened.created) process.stderr.write(`t2m run: created a new store ${flags.db}\n`);
+      if (opened.created) process.stderr.write(`t2m run: created a new store ${opened.name}\n`);
       const base = { now: flags.now ?? (flags.selectorUrl ? new Date().toISOString() : undefined), actor: flags.actor, tenant: flags.tenant, traceId: flags.trace, impersonate: flags.allowImpersonation === true, limits, policy } as const;
       // A model selector answers asynchronously: its choices are gathered first, on dry runs (spec/semantics.md#experience-memory).
       let gathered: { selector: import('../../engine/index.js').Selector; warnings: Diagnostic[] } | undefined;
@@ -106,9 +107,9 @@ export function runCommand(program: Command): void {
       try {
         result = await session.run(checked, { sweep: flags.sweep === true, dryRun: flags.dryRun === true, traceId: flags.trace });
       } catch (e) {
-        const d = storeError(flags.db ?? 'the store', e);
+        const d = storeError(opened.name, e);
         if (!d) throw e;
-        process.stderr.write(`t2m run: ${d.code}: ${d.message}\n`);
+        process.stderr.write(`t2m run: ${d.code}: ${oneLine(d.message)}\n`);
         process.exitCode = 2;
         await store.close();
         return;

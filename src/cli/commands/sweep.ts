@@ -1,6 +1,7 @@
 /** `t2m sweep --db <store> [--now <iso>]`: apply the expiry actions that are due. */
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
+import { oneLine } from '../../diagnostics/escape.js';
 import type { SweepOutcome } from '../../engine/index.js';
 
 export function sweepCommand(program: Command): void {
@@ -18,7 +19,7 @@ export function sweepCommand(program: Command): void {
       ]));
       const opened = await openStoreUrl(flags.db);
       if (!opened.ok) {
-        for (const d of opened.diagnostics) process.stderr.write(`t2m sweep: ${d.code}: ${d.message}\n`);
+        for (const d of opened.diagnostics) process.stderr.write(`t2m sweep: ${d.code}: ${oneLine(d.message)}\n`);
         process.exitCode = 2;
         return;
       }
@@ -27,23 +28,23 @@ export function sweepCommand(program: Command): void {
       try {
         result = await new Session(opened.store, { actor: 'system:sweep', tenant: flags.tenant }).sweep(flags.now ?? new Date());
       } catch (e) {
-        const d = storeError(flags.db, e);
+        const d = storeError(opened.name, e);
         if (!d) throw e;
-        process.stderr.write(`t2m sweep: ${d.code}: ${d.message}\n`);
+        process.stderr.write(`t2m sweep: ${d.code}: ${oneLine(d.message)}\n`);
         process.exitCode = 2;
         return;
       } finally {
         await opened.store.close();
       }
       if ('diagnostics' in result) {
-        for (const d of result.diagnostics) process.stderr.write(`t2m sweep: ${d.message}\n`);
+        for (const d of result.diagnostics) process.stderr.write(`t2m sweep: ${oneLine(d.message)}\n`);
         process.exitCode = 2;
         return;
       }
       if (flags.json) process.stdout.write(`${JSON.stringify({ applied: result.applied, skipped: result.skipped })}\n`);
       else {
         const lines = [...result.applied.map((a) => `#${a.id} ${a.action}`), ...result.skipped.map((x) => `#${x.id} skipped (${x.reason})`)];
-        process.stdout.write(lines.length ? `${lines.join('\n')}\n` : 'nothing due\n');
+        process.stdout.write(lines.length ? `${lines.map(oneLine).join('\n')}\n` : 'nothing due\n');
       }
     });
 }

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
+import { oneLine } from '../../diagnostics/escape.js';
 
 /** The engine and the stores, loaded on use so the other commands do not pay for them. */
 async function engine() {
@@ -29,7 +30,7 @@ export function auditCommand(program: Command): void {
       const readOnly = file === undefined ? !('kind' in url && url.kind === 'memory') : !existsSync(file) || isReadOnlyFile(file);
       const opened = await openStoreUrl(flags.db, { readOnly });
       if (!opened.ok) {
-        for (const d of opened.diagnostics) process.stderr.write(`t2m audit: ${d.code}: ${d.message}\n`);
+        for (const d of opened.diagnostics) process.stderr.write(`t2m audit: ${d.code}: ${oneLine(d.message)}\n`);
         process.exitCode = 2;
         return;
       }
@@ -37,9 +38,9 @@ export function auditCommand(program: Command): void {
       try {
         entries = await new Session(opened.store, { tenant: flags.tenant }).auditLog();
       } catch (e) {
-        const d = storeError(flags.db, e);
+        const d = storeError(opened.name, e);
         if (!d) throw e;
-        process.stderr.write(`t2m audit: ${d.code}: ${d.message}\n`);
+        process.stderr.write(`t2m audit: ${d.code}: ${oneLine(d.message)}\n`);
         process.exitCode = 2;
         return;
       } finally {
@@ -70,7 +71,7 @@ export function undoCommand(program: Command): void {
       const { Session, openStoreUrl, storeError } = await engine();
       const opened = await openStoreUrl(flags.db);
       if (!opened.ok) {
-        for (const d of opened.diagnostics) process.stderr.write(`t2m undo: ${d.code}: ${d.message}\n`);
+        for (const d of opened.diagnostics) process.stderr.write(`t2m undo: ${d.code}: ${oneLine(d.message)}\n`);
         process.exitCode = 2;
         return;
       }
@@ -79,16 +80,16 @@ export function undoCommand(program: Command): void {
       try {
         result = await new Session(opened.store, { actor: flags.actor, tenant: flags.tenant }).undo(Number(entry), flags.now);
       } catch (e) {
-        const d = storeError(flags.db, e);
+        const d = storeError(opened.name, e);
         if (!d) throw e;
-        process.stderr.write(`t2m undo: ${d.code}: ${d.message}\n`);
+        process.stderr.write(`t2m undo: ${d.code}: ${oneLine(d.message)}\n`);
         process.exitCode = 2;
         return;
       } finally {
         await opened.store.close();
       }
       if (!result.ok) {
-        for (const d of result.diagnostics) process.stderr.write(`t2m undo: ${d.code}: ${d.message}\n`);
+        for (const d of result.diagnostics) process.stderr.write(`t2m undo: ${d.code}: ${oneLine(d.message)}\n`);
         process.exitCode = 1;
         return;
       }

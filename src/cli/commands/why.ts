@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loaded } from '../startup.js';
+import { oneLine } from '../../diagnostics/escape.js';
 
 export function whyCommand(program: Command): void {
   program
@@ -17,10 +18,16 @@ export function whyCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const [{ Session }, { classify, isSqliteError, isReadOnlyFile, openStoreFile }] = await loaded(Promise.all([import('../../engine/index.js'), import('../../dialect/sqlite/native.js')]));
-      const opened = openStoreFile(flags.db, { readOnly: !existsSync(flags.db) || isReadOnlyFile(flags.db) });
+      const [{ Session }, { classify, isSqliteError, isReadOnlyFile, openStoreFile }, storeUrl, { sqliteOnly }] = await loaded(Promise.all([
+        import('../../engine/index.js'), import('../../dialect/sqlite/native.js'), import('../../store/url.js'), import('./mcp.js'),
+      ]));
+      // A store file: any other name is refused (without its password) rather than taken for a path.
+      const url = sqliteOnly('t2m why', flags.db, storeUrl);
+      if (!url) return;
+      const path = url.kind === 'file' ? url.path : flags.db;
+      const opened = openStoreFile(path, { readOnly: !existsSync(path) || isReadOnlyFile(path) });
       if (!opened.ok) {
-        for (const d of opened.diagnostics) process.stderr.write(`t2m why: ${d.code}: ${d.message}\n`);
+        for (const d of opened.diagnostics) process.stderr.write(`t2m why: ${d.code}: ${oneLine(d.message)}\n`);
         process.exitCode = 2;
         return;
       }
@@ -29,14 +36,14 @@ export function whyCommand(program: Command): void {
         result = new Session(opened.store, { tenant: flags.tenant }).why(Number(id));
       } catch (e) {
         if (!isSqliteError(e)) throw e;
-        process.stderr.write(`t2m why: ${flags.db} is ${classify(e as Error).message}\n`);
+        process.stderr.write(`t2m why: ${path} is ${classify(e as Error).message}\n`);
         process.exitCode = 2;
         return;
       } finally {
         opened.store.close();
       }
       if (!result.ok) {
-        for (const d of result.diagnostics) process.stderr.write(`t2m why: ${d.code}: ${d.message}\n`);
+        for (const d of result.diagnostics) process.stderr.write(`t2m why: ${d.code}: ${oneLine(d.message)}\n`);
         process.exitCode = 1;
         return;
       }
@@ -53,6 +60,7 @@ export function whyCommand(program: Command): void {
           + `${p.episode ? `, from episode ${p.episode}` : ''}${p.confidence === null ? '' : `, confidence ${p.confidence}`}${p.retention ? `, retention ${p.retention}` : ''}`);
       });
       for (const e of result.audit) lines.push(`audit #${e.id} ${e.at} ${e.op} by ${e.actor ?? 'anonymous'} (run ${e.traceId ?? '?'}): ${e.affectedIds.map((a) => `#${a}`).join(', ')}`);
-      process.stdout.write(`${lines.join('\n')}\n`);
+      // Each line shows stored values (a subject, a text, an actor): one line each, controls escaped.
+      process.stdout.write(`${lines.map(oneLine).join('\n')}\n`);
     });
 }

@@ -6,6 +6,7 @@
  */
 import pg from 'pg';
 import type { AsyncSqlDriver, SqlParams, SqlRow } from '../../store/driver.js';
+import { redact } from '../../store/url.js';
 import { toPositional } from './params.js';
 import { PARSERS, parseVector, VECTOR_OID_QUERY } from './rows.js';
 
@@ -27,15 +28,9 @@ function typesWith(extra: Record<number, (text: string) => unknown>) {
   };
 }
 
-/** A `postgres://` URL with its password hidden, fit for messages and `location`. */
+/** A `postgres://` URL with its password hidden, fit for messages and `location` (every form: src/store/url.ts). */
 export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return url.replace(/:\/\/([^:@/]*):[^@/]*@/, '://$1:***@');
-  }
+  return redact(url);
 }
 
 export class PgDriver implements AsyncSqlDriver {

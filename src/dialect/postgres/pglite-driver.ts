@@ -4,6 +4,7 @@
  * (`vector`) is loaded so that retrieval can store and index embeddings as vectors. One PGlite
  * instance is one connection: a store on it runs one script at a time.
  */
+import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import type { AsyncSqlDriver, SqlParams, SqlRow } from '../../store/driver.js';
@@ -17,6 +18,25 @@ export interface PgliteOptions {
   readonly schema?: string;
 }
 
+/**
+ * A new data directory is the owner's alone (0700), as PostgreSQL's initdb makes it: PGlite
+ * would create it 0777 less the umask, and the files in it 0666. An existing directory PGlite
+ * will initialise (an empty one) is made 0700 too; one that holds a database is left as it is.
+ */
+function ownerOnly(dir: string): void {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+    return;
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'EEXIST') return; // PGlite reports a missing parent.
+  }
+  try {
+    if (readdirSync(dir).length === 0) chmodSync(dir, 0o700);
+  } catch {
+    // Not a directory, or not ours: PGlite says why.
+  }
+}
+
 export class PgliteDriver implements AsyncSqlDriver {
   readonly kind = 'pglite';
   readonly async = true as const;
@@ -25,6 +45,7 @@ export class PgliteDriver implements AsyncSqlDriver {
 
   /** Starts PGlite (about a second: it boots a PostgreSQL instance) and loads pgvector. */
   static async open(options: PgliteOptions = {}): Promise<PgliteDriver> {
+    if (options.dataDir !== undefined) ownerOnly(options.dataDir);
     const db = await PGlite.create({
       ...(options.dataDir !== undefined ? { dataDir: options.dataDir } : {}),
       extensions: { vector },

@@ -4,7 +4,7 @@
  * concurrent processes take turns instead of losing work; the file keeps its mode, owner and
  * symlinks. Never imported by the browser-safe entry (src/index.ts). See spec/storage.md.
  */
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -230,6 +230,15 @@ export function openStoreFile(path: string, options: StoreFileOptions = {}): Ope
   const readOnly = options.readOnly === true;
   if (exists && !readOnly && isReadOnlyFile(path)) {
     return { ok: false, diagnostics: [fail('store-read-only', `${path} is read-only: nothing was changed (make it writable, or copy it, to write to it)`)] };
+  }
+  // A new store is the owner's alone (0600): created empty here, before SQLite opens it, since
+  // SQLite gives its -wal, -shm and -journal files the mode of the database file.
+  if (!exists && !readOnly) {
+    try {
+      closeSync(openSync(path, 'wx', 0o600));
+    } catch {
+      // Created meanwhile by another process (kept as it is), or not creatable: SQLite says why.
+    }
   }
   let db: Db;
   try {
