@@ -53,21 +53,3 @@ export function relatedMemories(store: Store, request: string, k: number, option
   }));
 }
 
-/** The store part of the system prompt. */
-export function describeStore(vocabulary: Vocabulary | undefined, related: readonly RelatedMemory[]): string {
-  const parts: string[] = [];
-  if (vocabulary) {
-    const list = (xs: Vocabulary['tags']) => (xs.length ? xs.map((x) => `${JSON.stringify(x.value)} (${x.count})`).join(', ') : '(none)');
-    parts.push(
-      `## The store\n\n${vocabulary.memories} live memories. Prefer these existing values in filters (value (count)):`,
-      `- tags: ${list(vocabulary.tags)}`,
-      `- types: ${list(vocabulary.types)}`,
-      `- subjects: ${list(vocabulary.subjects)}`,
-    );
-  }
-  if (related.length) {
-    parts.push('', '## Memories related to the request (id, type, tags, time, text)', '');
-    for (const m of related) parts.push(`- #${m.id} ${m.type ?? ''} ${JSON.stringify(m.tags ?? [])} ${m.time ?? ''} ${JSON.stringify(m.text)}`);
-  }
-  return parts.join('\n');
-}
