@@ -115,7 +115,7 @@ export const GUIDE: readonly GuideEntry[] = [
     intent: 'record / log / save — 记录 / 保存',
     dsl: 'ENCODE "Demo on Friday" TYPE note TAGS "client" TIME 2025-04-10T15:30:00+08:00;',
     ir: { op: 'Encode', args: { payload: { text: 'Demo on Friday' }, type: 'note', tags: ['client'], time: '2025-04-10T15:30:00+08:00' } },
-    note: 'the content in full, its key phrases as tags; also when related notes are stored'
+    note: 'the content in full, key phrases as tags, even if related notes exist'
   },
   {
     intent: 'change / correct / mark done — 修改 / 更新',
@@ -126,7 +126,7 @@ export const GUIDE: readonly GuideEntry[] = [
     intent: 'label / tag / mark as "X" (urgent, resolved, high priority) — 打标签 / 标记为“X”',
     dsl: 'LABEL WHERE tags HAS "api" LIMIT 10 TAGS "high_priority";',
     ir: { op: 'Label', args: { tags: ['high_priority'] } },
-    note: 'a tag: "high priority" → high_priority'
+    note: 'a tag; quoted labels verbatim, unquoted high / top priority → high_priority'
   },
   {
     intent: 'prioritise / make a (top) priority — 优先 / 最高优先级',

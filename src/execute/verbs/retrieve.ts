@@ -11,8 +11,12 @@ import { lockActive, lockDenies } from '../governance.js';
 import type { Io } from '../../store/io.js';
 import { project, type ExecuteResult, type Row } from '../rows.js';
 
-/** Does a lock in force on `r` deny `op` (a read) to its actor? */
-const hides = (op: RetrieveOp | SummarizeOp, r: Row) => lockActive(r, op.now) && lockDenies(r, op.kind, op.actor);
+/**
+ * Does a lock in force on `r` hide it from `op` (a read) and its actor? A Summarize reads the
+ * records' content, so a lock denying Retrieve hides a record from it too (as does one denying Summarize).
+ */
+const hides = (op: RetrieveOp | SummarizeOp, r: Row) =>
+  lockActive(r, op.now) && (lockDenies(r, 'Retrieve', op.actor) || (op.kind !== 'Retrieve' && lockDenies(r, op.kind, op.actor)));
 
 /** The rows of a read without those whose lock policy explicitly denies it (warned). */
 export function withoutHidden(x: Execution, op: RetrieveOp | SummarizeOp, rows: Row[]): Row[] {
