@@ -331,7 +331,7 @@ function everyVerbSection(ir: boolean): string {
     return [
       '## Every instruction',
       '',
-      '`{stage, op, target, args, meta}`; stage = the op\'s stage. target is ONE of `ids` (id or list), `filter`, `search` (a search may add a `filter`), `all: true`.',
+      '`{stage, op, target, args, meta}`; stage = the op\'s stage. Encode has no target; any other op\'s target is ONE of `ids` (id or list), `filter`, `search` (+ `filter`), `all: true`.',
       `meta: ${CLAUSE_NAMES.filter((n) => TABLE[n].path?.[0] === 'meta').map((n) => TABLE[n].path![1]).join(', ')}. ${ALL_RULE_IR} Times are ISO-8601 with an offset; durations ISO-8601 (\`P7D\`).`,
     ].join('\n');
   }
