@@ -11,7 +11,7 @@ import type { AnySqlDriver } from '../store/driver.js';
 import { auditImages } from '../execute/audit.js';
 import type { Change } from '../execute/rows.js';
 import { withoutFeedback } from '../experience/experience.js';
-import { effectsOf, lockRefusal, writeRefusal } from '../execute/governance.js';
+import { checkWrite } from '../execute/governance.js';
 import { factKeysOf, mergeChanges, relinkIo } from '../execute/facts.js';
 import { all as ioAll, run as ioRun, type Io } from '../store/io.js';
 import type { Store } from '../store/store.js';
@@ -109,12 +109,10 @@ export function* undoIo(store: Store<AnySqlDriver>, auditId: number, options: Un
         Object.assign(set, { expire_at: null, expire_action: null, expire_reason: null });
         unexpired.push(Number(row.id));
       }
-      // Undo is a write by the caller's actor: locks (as an Update of the record) and write
-      // permissions apply as to any verb.
-      const lock = lockRefusal(row, 'Update', options.actor, nowText, false, effectsOf(row, set));
-      if (lock) return { commit: false, value: fail('record-locked', `undo refused: memory #${String(row.id)} is locked ${String(row.lock_mode)}; ${lock}`) };
-      const perm = writeRefusal(row, options.actor);
-      if (perm) return { commit: false, value: fail('permission-denied', `undo refused: memory #${String(row.id)}: ${perm}`) };
+      // Undo is a write by the caller's actor, judged by the one effects check as any verb's:
+      // retention, locks (as an Update of the record) and write permissions.
+      const refused = checkWrite(row, set, 'Update', options.actor, nowText);
+      if (refused) return { commit: false, value: fail(refused.code, `undo refused: ${refused.reason}`) };
       yield* ioRun(...stmt(compileUpdateById(Number(row.id), { ...set, updated_at: nowText }, d, tenant)));
       restored.push(Number(row.id));
       changes.push({ id: Number(row.id), before: Object.fromEntries(Object.keys(set).map((k) => [k, row[k] ?? null])), after: set });
@@ -125,8 +123,8 @@ export function* undoIo(store: Store<AnySqlDriver>, auditId: number, options: Un
     // write its version's lock may refuse (src/execute/facts.ts).
     const relinked = yield* relinkIo(d, tenant, factKeysOf(rows.filter((r) => restored.includes(Number(r.id)))), nowText, options.actor, 'Update');
     if ('refusal' in relinked) {
-      const { id, mode, reason } = relinked.refusal;
-      return { commit: false, value: fail('record-locked', `undo refused: memory #${id} is locked ${mode}; ${reason} (restoring the version re-links its fact's chain)`) };
+      const { code, reason } = relinked.refusal;
+      return { commit: false, value: fail(code, `undo refused: ${reason} (restoring the version re-links its fact's chain)`) };
     }
     // A restored version's own links join its entry (other columns than the restore's).
     mergeChanges(changes, relinked.changes);
@@ -164,10 +162,8 @@ function* undoFeedback(store: Store<AnySqlDriver>, entry: AuditRecord, reward: n
     for (const row of rows) {
       const set = withoutFeedback(row, reward);
       if (!set) continue;
-      const lock = lockRefusal(row, 'Promote', actor, nowText, false, effectsOf(row, set));
-      if (lock) return { commit: false, value: { ok: false, diagnostics: [diagnostic('record-locked', `undo refused: memory #${String(row.id)} is locked ${String(row.lock_mode)}; ${lock}`)] } };
-      const perm = writeRefusal(row, actor);
-      if (perm) return { commit: false, value: { ok: false, diagnostics: [diagnostic('permission-denied', `undo refused: memory #${String(row.id)}: ${perm}`)] } };
+      const refused = checkWrite(row, set, 'Promote', actor, nowText);
+      if (refused) return { commit: false, value: { ok: false, diagnostics: [diagnostic(refused.code, `undo refused: ${refused.reason}`)] } };
       yield* ioRun(...stmt(compileUpdateById(Number(row.id), { ...set, updated_at: nowText }, d, tenant)));
       restored.push(Number(row.id));
       changes.push({ id: Number(row.id), before: { utility: row.utility ?? null, utility_n: row.utility_n ?? 0 }, after: set });

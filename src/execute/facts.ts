@@ -11,7 +11,7 @@ import type { Dialect } from '../store/dialect.js';
 import type { FactWrite } from '../lower/operation.js';
 import type { Op } from '../ir/schema.js';
 import { all as ioAll, run as ioRun, type Io } from '../store/io.js';
-import { effectsOf, lockRefusal, nonAdditive } from './governance.js';
+import { checkWrite, type WriteRefusal } from './governance.js';
 import type { Execution } from './execution.js';
 import type { Change, Row } from './rows.js';
 
@@ -121,21 +121,22 @@ export function factEditRefusal(row: Readonly<Record<string, unknown>>, changes:
 }
 
 /**
- * `relink` outside a statement (undo): the chains of `keys` re-derived with direct updates,
- * each checked against the version's lock as a write by `actor` acting as `op`. The changes made,
+ * `relink` outside a statement (undo, the sweep): the chains of `keys` re-derived with direct
+ * updates, each judged by `checkWrite` as a write by `actor` acting as `op`. The changes made,
  * or the first refusal (that key is left as it was; the caller rolls back or keeps the others).
  */
-export function* relinkIo(d: Dialect, tenant: string, keys: readonly FactKey[], now: string, actor: string | undefined, op: Op): Io<{ changes: Change[] } | { refusal: { id: number; reason: string; mode: string } }> {
+export function* relinkIo(d: Dialect, tenant: string, keys: readonly FactKey[], now: string, actor: string | undefined, op: Op): Io<{ changes: Change[] } | { refusal: WriteRefusal }> {
   const changes: Change[] = [];
   for (const key of keys) {
     const s = compileFactVersions(key.subject, key.attribute, d, tenant);
     const versions = (yield* ioAll(s.sql, s.params)).map(decodeRow) as Row[];
     const links = chainLinks(versions);
-    // Every lock of the key first: a refused key is left as it was.
+    // Every version of the key first, by the one effects check (retention and locks; a link is
+    // history the store keeps, not the actor's write, so no permission check): a refused key is
+    // left as it was.
     for (const { row, set } of links) {
-      const additive = nonAdditive(row, set).length === 0;
-      const lock = lockRefusal(row, op, actor, now, additive, effectsOf(row, set));
-      if (lock) return { refusal: { id: Number(row.id), reason: lock, mode: String(row.lock_mode) } };
+      const refused = checkWrite(row, set, op, actor, now, false);
+      if (refused) return { refusal: refused };
     }
     for (const { row, set } of links) {
       const u = compileUpdateById(Number(row.id), { ...set, updated_at: now }, d, tenant);
