@@ -16,7 +16,7 @@ import type { Io, Row } from '../retrieve/seam.js';
 /** The statement an experience stage works in, as it sees it (the engine's Execution, src/execute/execution.ts). */
 export interface ExperienceContext {
   readonly store: { readonly dialect: Dialect };
-  readonly op: { readonly tenant: string; readonly now: string };
+  readonly op: { readonly tenant: string; readonly now: string; readonly actor?: string };
   /** Runs a statement (recorded in the statement's SQL log) and returns decoded rows. */
   query(stmt: SqlStatement): Io<Row[]>;
   /** Refuses the statement; returns false. */
@@ -157,10 +157,13 @@ export function withoutFeedback(row: Readonly<Record<string, unknown>>, reward: 
   return { utility: prev === 0 ? null : Math.round(Math.min(1, Math.max(0, (u * n - reward) / prev)) * 1e6) / 1e6, utility_n: prev };
 }
 
-/** A turn's episode must be a live episode record: refuses the statement otherwise. */
+/**
+ * A turn's episode must be a live episode record the writer may read: refuses the statement
+ * otherwise (an unreadable record is "not found", so the refusal reveals nothing about it).
+ */
 export function* checkEpisode(x: ExperienceContext, episodeId: number): Io<boolean> {
-  const [row] = yield* x.query(compileTargetSelect({ ids: [episodeId], all: false, orderBy: 'time_desc' }, x.store.dialect, { tenant: x.op.tenant, now: x.op.now, applyReadPermissions: false }));
-  if (!row) return x.refuse('episode-not-found', `OF #${episodeId}: there is no live record #${episodeId} (deleted, expired or never written)`, 'args.episode_id');
+  const [row] = yield* x.query(compileTargetSelect({ ids: [episodeId], all: false, orderBy: 'time_desc' }, x.store.dialect, { tenant: x.op.tenant, now: x.op.now, applyReadPermissions: true, readerActor: x.op.actor ?? null }));
+  if (!row) return x.refuse('episode-not-found', `OF #${episodeId}: there is no live record #${episodeId} you may read (deleted, expired, private or never written)`, 'args.episode_id');
   if (row.level !== 'episode') return x.refuse('episode-not-found', `OF #${episodeId}: record #${episodeId} is not an episode (its level is ${row.level === null || row.level === undefined ? 'none' : `'${String(row.level)}'`}); encode it with LEVEL episode`, 'args.episode_id');
   return true;
 }

@@ -34,6 +34,18 @@ describe('levels as data', () => {
     expect(rows(store).length).toBe(1);
   });
 
+  it('OF naming a record the writer may not read is "not found", whatever its level (nothing about it is revealed)', async () => {
+    const store = await freshStore();
+    expect(runText(store, 'ENCODE "ann\'s plan" LEVEL episode SET read_perm_level = "private";', { actor: 'ann' }).ok).toBe(true);
+    expect(runText(store, 'ENCODE "ann\'s note" SET read_perm_level = "private";', { actor: 'ann' }).ok).toBe(true);
+    const episode = runText(store, 'ENCODE "t1" LEVEL turn OF 1;', { actor: 'bob' });
+    const note = runText(store, 'ENCODE "t2" LEVEL turn OF 2;', { actor: 'bob' });
+    expect([episode.ok, note.ok]).toEqual([false, false]);
+    // The same message shape for an episode and a plain note: no level leaks.
+    expect(episode.diagnostics[0].message.replaceAll('#1', '#n')).toBe(note.diagnostics[0].message.replaceAll('#2', '#n'));
+    expect(runText(store, 'ENCODE "t3" LEVEL turn OF 1;', { actor: 'ann' }).ok).toBe(true);
+  });
+
   it('SPLIT … LEVEL turn makes the pieces turns of the source, which stays as their episode', async () => {
     const store = await freshStore();
     const r = runText(store, 'LET $e = ENCODE "Request: top customers.\\n\\nState: start. Action: list tables.\\n\\nState: got customers. Action: join orders." LEVEL episode;\nLET $t = SPLIT ID $e STRATEGY custom LEVEL turn;\nRETRIEVE IDS $t INCLUDE id, text;');
