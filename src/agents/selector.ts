@@ -6,6 +6,7 @@
  * (one model call per two-stage retrieval, in order: a choice may change what later statements
  * see), and the script then runs once, for real, with every choice known.
  */
+import { quoteData } from './prompt.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import {
@@ -41,7 +42,8 @@ export function selectorMessages(input: SelectorInput, maxText = 600): ChatMessa
       text: c.text.length > maxText ? `${c.text.slice(0, maxText)}…` : c.text,
     })),
   };
-  return [{ role: 'system', content: SYSTEM }, { role: 'user', content: JSON.stringify(situation) }];
+  // Stored texts as data: one JSON literal, C1 and reordering characters escaped too (quoteData).
+  return [{ role: 'system', content: SYSTEM }, { role: 'user', content: quoteData(situation) }];
 }
 
 /** Reads the model's reply: `{"ids": [...], "why": "..."}` naming candidates only. */

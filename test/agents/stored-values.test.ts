@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { plan, systemPrompt } from '../../src/agents/planner.js';
 import { fenceFor, quoteData, repairMessage, storeSection } from '../../src/agents/prompt.js';
+import { selectorMessages } from '../../src/agents/selector.js';
 import type { ChatMessage, ChatProvider } from '../../src/agents/provider.js';
 import { run } from '../../src/engine/index.js';
 import { createStore } from '../../src/dialect/sqlite/store.js';
@@ -96,5 +97,16 @@ describe('stored values in the planner prompt', () => {
     const section = storeSection({ tags: [], types: [], subjects: [], memories: 0 }, []);
     expect(section).toContain('- tags: (none)');
     expectNoInjectedStructure(section, ['## The store']);
+  });
+});
+
+describe('the LLM selector', () => {
+  it('sends stored texts as data: one JSON line, every control and reordering character escaped, read back exactly', () => {
+    const candidates = HOSTILE.map((text, i) => ({ id: i + 1, text, level: 'episode' as const, episodeId: null, similarity: 0.5, utility: null, utilityN: 0 }));
+    const [, user] = selectorMessages({ level: 'episode', query: HOSTILE[0], candidates, pick: 2 }, 10_000);
+    expect(user.content).not.toMatch(RAW_BUT_LF);
+    expect(user.content).not.toContain('\n');
+    const back = JSON.parse(user.content) as { candidates: { text: string }[] };
+    expect(back.candidates.map((c) => c.text)).toEqual(HOSTILE);
   });
 });
