@@ -18,6 +18,7 @@ import { buildStatement, type RawStatement } from './cstToAst.js';
 import { VERB_SET } from './lex.js';
 import { plainTokenRange, textLines, tokenEnd, tokenRange } from './nodes.js';
 import { describeVerbClauses, verbClauseKeywords } from './verbClauses.js';
+import { nextWords, startWords } from './next.js';
 
 function diagnosticAt(t: IToken, code: Code, message: string, fix?: Diagnostic['fix']): Diagnostic {
   return { code, severity: 'error', message, range: plainTokenRange(t), ...(fix ? { fix } : {}) };
@@ -291,10 +292,15 @@ export function parseStatements(tokens: readonly IToken[], diagnostics: Diagnost
         }
         if (!alreadyReported && errors.length === 0) {
           const verb = built?.verb.name ?? (chunk[i].tokenType.name as A.VerbName);
+          // What may come here (as completion offers it): the clause being written may go on, and
+          // only the clauses the verb still takes may start (no second target, no clause twice).
+          const ahead = nextWords(chunk.slice(i, next));
+          const here = ahead.parsed ? [...ahead.continuations, ...ahead.clauses] : verbClauseKeywords(verb);
           const word = rest.tokenType === T.Identifier
-            ? closest(rest.image, verbClauseKeywords(verb)) ?? closest(rest.image, [...CLAUSE_WORDS, ...T.VERBS])
+            ? closest(rest.image, [...new Set(here.map(firstKeyword))]) ?? closest(rest.image, [...CLAUSE_WORDS, ...T.VERBS])
             : undefined;
-          const message = misplacedMessage(rest, built) ?? `Unexpected '${rest.image}': ${verb} takes ${describeVerbClauses(verb)}; or end the statement with ';'.`;
+          const takes = ahead.parsed ? `here ${verb} takes ${here.map((w) => clauseSpec(w)?.written ?? startWords(w)).join(', ')}` : `${verb} takes ${describeVerbClauses(verb)}`;
+          const message = misplacedMessage(rest, built) ?? `Unexpected '${rest.image}': ${takes}; or end the statement with ';'.`;
           diagnostics.push(word
             ? diagnosticAt(rest, 'unknown-keyword', `Unknown word '${rest.image}'; did you mean ${word}? ${message}`, suggestionFix(rest, word))
             : diagnosticAt(rest, 'unexpected-token', message));

@@ -296,11 +296,15 @@ describe('parse: errors', () => {
     expect(message('RETRIEVE WHERE tags HAS "x" AND LIMIT 5;')).toEqual([
       'Expected a condition (search "…", or a field condition such as tags HAS "x" or type = note) but found \'LIMIT\'. LIMIT follows the last condition: remove the AND before it.',
     ]);
-    // The clauses named are the verb's own, not a fixed list.
+    // The words named are what may come there: the clause going on, then the clauses the verb
+    // still takes (its own first; no target once one is given), not a fixed list.
     expect(message('RETRIEVE WHERE tags HAS "x" 5;')).toEqual([
-      "Unexpected '5': RETRIEVE takes INCLUDE, AS OF, LEVEL, PICK, EXPAND, HISTORY, ID, IDS, ALL, WHERE, SET, WITH, STAGE, CONFIRM, DRY RUN, AS, LANG, TRACE, AT, COMMENT; or end the statement with ';'.",
+      "Unexpected '5': here RETRIEVE takes AND, LIMIT, LEVEL, PICK, EXPAND, AS OF, HISTORY, INCLUDE, SET, WITH, AS, LANG, TRACE, AT, DRY RUN, CONFIRM, STAGE, COMMENT; or end the statement with ';'.",
     ]);
-    expect(message('DELETE ALL 5;')[0]).toMatch(/^Unexpected '5': DELETE takes REASON, OLDER THAN, WITHIN, SOFT, HARD, ID, /);
+    expect(message('DELETE ALL 5;')[0]).toMatch(/^Unexpected '5': here DELETE takes SOFT, HARD, OLDER THAN, WITHIN, REASON, SET, /);
+    expect(message('DELETE ALL SOFT 5;')[0]).toMatch(/^Unexpected '5': here DELETE takes OLDER THAN, WITHIN, REASON, SET, /);
+    for (const m of [message('DELETE ALL 5;')[0], message('DELETE WHERE tags HAS "a" LIMT 3;')[0]]) expect(m).not.toMatch(/\b(ID|IDS|ALL|WHERE),/);
+    expect(message('DELETE WHERE tags HAS "a" LIMT 3;')[0]).toMatch(/^Unknown word 'LIMT'; did you mean LIMIT\? Unexpected 'LIMT': here DELETE takes AND, LIMIT, SOFT, HARD, /);
     // A typo is matched against the verb's own clauses first.
     expect(parse('DELETE ALL SOFY;').diagnostics[0]).toMatchObject({ code: 'unknown-keyword', fix: { edits: [{ newText: 'SOFT' }] } });
   });
