@@ -24,6 +24,21 @@ function diagnosticAt(t: IToken, code: Code, message: string, fix?: Diagnostic['
   return { code, severity: 'error', message, range: plainTokenRange(t), ...(fix ? { fix } : {}) };
 }
 
+/**
+ * A `;` missing between `prev` (the last token of a statement) and `verb` (the next one's first):
+ * reported where the `;` goes, at the end of the statement before, with the fix that inserts it.
+ */
+function missingSemicolon(prev: IToken, verb: IToken): Diagnostic {
+  const end = tokenRange(prev).end;
+  return {
+    code: 'missing-semicolon',
+    severity: 'error',
+    message: `Expected ';' before '${verb.image}': statements end with ';'.`,
+    range: { start: end, end },
+    fix: { message: "insert ';'", edits: [{ range: { start: end, end }, newText: ';' }] },
+  };
+}
+
 /** A token that starts a statement: a verb, or `LET` (`LET $n = ENCODE …`). */
 function isVerb(t: IToken | undefined): boolean {
   return !!t && (VERB_SET.has(t.tokenType) || t.tokenType === T.KW.LET);
@@ -264,11 +279,7 @@ export function parseStatements(tokens: readonly IToken[], diagnostics: Diagnost
         // list or object that goes on over lines, is a value: `[Retrieve,\n Delete]`).
         const j = resumeAt(chunk, i, i + 1, true);
         if (j >= chunk.length) break;
-        const prev = chunk[j - 1];
-        diagnostics.push({
-          ...diagnosticAt(chunk[j], 'missing-semicolon', `Expected ';' before '${chunk[j].image}': statements end with ';'.`),
-          fix: { message: "insert ';'", edits: [{ range: { start: tokenRange(prev).end, end: tokenRange(prev).end }, newText: ';' }] },
-        });
+        diagnostics.push(missingSemicolon(chunk[j - 1], chunk[j]));
         i = j;
         continue;
       }
@@ -282,10 +293,7 @@ export function parseStatements(tokens: readonly IToken[], diagnostics: Diagnost
         if (isVerb(rest)) {
           const prev = chunk[next - 1];
           if (!alreadyReported) {
-            diagnostics.push({
-              ...diagnosticAt(rest, 'missing-semicolon', `Expected ';' before '${rest.image}': statements end with ';'.`),
-              fix: { message: "insert ';'", edits: [{ range: { start: tokenRange(prev).end, end: tokenRange(prev).end }, newText: ';' }] },
-            });
+            diagnostics.push(missingSemicolon(prev, rest));
           }
           i = next;
           continue;

@@ -203,6 +203,11 @@ describe('parse: errors', () => {
     const r = parse('ENCODE "a"\nENCODE "b";');
     expect(r.diagnostics.map((d) => d.code)).toEqual(['missing-semicolon']);
     expect(r.script.statements).toHaveLength(2);
+    // Reported where the `;` goes: the end of the line before, not the next verb; the fix inserts it there.
+    const end = { line: 1, column: 11, offset: 10 };
+    expect(r.diagnostics[0]).toMatchObject({ range: { start: end, end }, fix: { edits: [{ range: { start: end, end }, newText: ';' }] } });
+    const after = parse('DELETE ALL SOFT CONFIRM\n\n  PROMOTE ID "1" SET weight 0.9;').diagnostics[0];
+    expect(after).toMatchObject({ code: 'missing-semicolon', range: { start: { line: 1, column: 24 }, end: { line: 1, column: 24 } } });
   });
 
   it('reads the statement after a misspelt verb whose `;` is missing', () => {
@@ -210,7 +215,7 @@ describe('parse: errors', () => {
     const r = parse(src);
     expect(diagnostics(src)).toEqual([
       ['unknown-verb', '1:1'],
-      ['missing-semicolon', '2:1'],
+      ['missing-semicolon', '1:15'],
     ]);
     expect(r.script.statements.map((st) => st.verb.name)).toEqual(['DELETE', 'LOCK']);
     // A verb inside a line is a value, not the start of a statement.
@@ -231,7 +236,7 @@ describe('parse: errors', () => {
   it('reports bad strings and characters', () => {
     expect(diagnostics('ENCODE "abc\nENCODE "a\\q"; ENCODE @;')).toEqual([
       ['unterminated-string', '1:8'],
-      ['missing-semicolon', '2:1'],
+      ['missing-semicolon', '1:12'],
       ['invalid-escape', '2:8'],
       ['invalid-character', '2:22'],
     ]);
