@@ -5,7 +5,7 @@
  * parser's "unexpected word" messages both read it, so they offer the same words.
  */
 import type { CstNode, IToken, TokenType } from 'chevrotain';
-import { CLAUSE_ORDER, OP_OF_VERB, clauseSpec, type ClauseName, type VerbName } from '../language/index.js';
+import { CLAUSE_ORDER, MAX_NESTING, OP_OF_VERB, clauseSpec, type ClauseName, type VerbName } from '../language/index.js';
 import { parser } from './grammar.js';
 import * as T from './tokens.js';
 import { VERB_SET } from './lex.js';
@@ -52,17 +52,63 @@ function clauseName(node: CstNode): ClauseName | undefined {
   return clauseSpec(first) ? (first as ClauseName) : undefined;
 }
 
-/** The clauses the tokens already give, read off the recovering parser's tree. */
-function givenClauses(tokens: readonly IToken[]): ClauseName[] {
+/**
+ * Statements these helpers leave alone: lists and objects nested past the limit (the parser is
+ * recursive; the recovery driver refuses them before it runs too) and very long ones (content
+ * assist walks the grammar along every token), where callers fall back to plainer answers.
+ */
+const MAX_TOKENS = 2000;
+function unreadable(tokens: readonly IToken[]): boolean {
+  if (tokens.length > MAX_TOKENS) return true;
+  let depth = 0;
+  for (const t of tokens) {
+    if (t.tokenType === T.LBracket || t.tokenType === T.LBrace || t.tokenType === T.Dot) {
+      if (++depth > MAX_NESTING) return true;
+    } else if ((t.tokenType === T.RBracket || t.tokenType === T.RBrace) && depth > 0) depth--;
+  }
+  return false;
+}
+
+/** The recovering parser's tree of one statement. */
+function statementCst(tokens: readonly IToken[]): CstNode {
+  // The CST's locations are read from the tokens' `endOffset`, which the lexer does not record.
   for (const t of tokens) if (t.endOffset === undefined) t.endOffset = t.startOffset + t.image.length - 1;
   parser.input = tokens as IToken[];
-  const cst = parser.statement();
+  return parser.statement();
+}
+
+/** The clauses the tokens already give, read off the recovering parser's tree. */
+function givenClauses(tokens: readonly IToken[]): ClauseName[] {
+  const cst = statementCst(tokens);
   return (cst.children.clause ?? []).flatMap((c) => ('image' in c ? [] : clauseName(c) ?? []));
+}
+
+/**
+ * Where a token stands in its statement (`tokens`, verb or LET first), by the grammar: the CST
+ * nodes from the statement down to the one holding it, each with the key it is held under
+ * (`fieldName`, or a label such as `subField`). Undefined when the parser did not read it.
+ */
+export function placeOf(tokens: readonly IToken[], token: IToken): { node: CstNode; key: string }[] | undefined {
+  if (unreadable(tokens)) return undefined;
+  const find = (node: CstNode, key: string): { node: CstNode; key: string }[] | undefined => {
+    for (const [k, children] of Object.entries(node.children)) {
+      for (const child of children) {
+        if ('image' in child) {
+          if (child.startOffset === token.startOffset && child.image === token.image) return [{ node, key }];
+        } else {
+          const below = find(child, k);
+          if (below) return [{ node, key }, ...below];
+        }
+      }
+    }
+    return undefined;
+  };
+  return find(statementCst(tokens), 'statement');
 }
 
 /** What may follow `tokens`, the start of one statement (verb or LET first). */
 export function nextWords(tokens: readonly IToken[]): NextWords {
-  if (tokens.length === 0) return NOTHING;
+  if (tokens.length === 0 || unreadable(tokens)) return NOTHING;
   const suggestions = parser.computeContentAssist('statement', tokens as IToken[]);
   if (suggestions.length === 0) return NOTHING;
   const verbToken = tokens.find((t) => VERB_SET.has(t.tokenType));
