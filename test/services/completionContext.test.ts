@@ -56,6 +56,8 @@ const CASES: ReadonlyArray<readonly [text: string, first: readonly string[], abs
   // LET and the meta clauses
   ['LET $a = DELETE IDS "1" |', ['SOFT', 'HARD'], [...TARGETS]],
   ['DELETE IDS "1" DRY RUN |', ['SOFT', 'HARD'], [...TARGETS, 'DRY RUN']],
+  // The statement before has lost its `;`: the cursor's statement starts at the verb on its line.
+  ['DELETE ALL CONFIRM\nPROMOTE IDS "1" |', ['REWARD', 'BY', 'REMIND'], [...TARGETS, 'SOFT']],
   ['DELETE WHERE tags HAS "a" LIMIT 3 SOFT REASON "x" |', ['OLDER THAN', 'WITHIN', 'SET'], [...TARGETS, 'SOFT', 'HARD', 'REASON']],
 ];
 
@@ -79,7 +81,7 @@ describe('completion knows where it is (≥ 30 positions, every verb)', () => {
   });
 
   it('covers all twelve verbs', () => {
-    const verbs = new Set(CASES.map(([t]) => t.replace(/^LET \$\w+ = /, '').split(' ')[0]));
+    const verbs = new Set(CASES.map(([t]) => t.replace(/^LET \$\w+ = /, '').split(/[ \n]/)[0]));
     expect(verbs.size).toBe(12);
   });
 });
