@@ -7,6 +7,7 @@ import type { IToken } from 'chevrotain';
 import { CONDITION_OPERATORS, CONDITION_ORDER, KEYWORDS, OPS, VERB_NAMES as VERBS } from '../language/index.js';
 import { UpdateSet } from '../ir/schema.js';
 import { ENUMS, FIELD_DOCS, KEYWORD_DOCS, enumValueDoc } from './docs.js';
+import { nextWords, startWords } from '../syntax/next.js';
 import { cursorContext, endOf, isKeywordToken, startOf, tokenName } from './context.js';
 
 export type CompletionKind = 'keyword' | 'verb' | 'field' | 'enum' | 'tag' | 'type' | 'subject';
@@ -89,6 +90,23 @@ function enclosingObject(before: readonly IToken[]): { keyword?: string; afterKe
     }
   }
   return undefined;
+}
+
+/**
+ * The tokens of the statement the cursor is in: from the last verb (or LET) that starts a line
+ * outside brackets, as the parser resumes after a missing `;`.
+ */
+function currentStatement(text: string, before: readonly IToken[]): readonly IToken[] {
+  let start = 0;
+  let depth = 0;
+  for (let i = 0; i < before.length; i++) {
+    const t = before[i];
+    const name = tokenName(t);
+    if (name === 'LBracket' || name === 'LBrace') depth++;
+    else if ((name === 'RBracket' || name === 'RBrace') && depth > 0) depth--;
+    else if (i > 0 && depth === 0 && (VERB_SET.has(t.image.toUpperCase()) || name === 'LET') && text.slice(endOf(before[i - 1]), startOf(t)).includes('\n')) start = i;
+  }
+  return before.slice(start);
 }
 
 export function getCompletions(text: string, offset: number, vocabulary: StoreVocabulary = EMPTY_VOCABULARY): CompletionItem[] {
@@ -192,6 +210,15 @@ export function getCompletions(text: string, offset: number, vocabulary: StoreVo
     return items;
   }
   if (inString) return items;
+  // The grammar's own "what may come next", narrowed to the verb's clauses; all keywords only
+  // where the statement so far does not parse.
+  const next = nextWords(currentStatement(text, before));
+  if (next.parsed) {
+    for (const k of next.continuations) add(startWords(k), 'keyword', { documentation: KEYWORD_DOCS[k]?.summary });
+    for (const c of next.clauses) add(startWords(c), 'keyword', { documentation: KEYWORD_DOCS[c.split(' ')[0]]?.summary });
+    if (next.end) add(';', 'keyword', { detail: 'end of the statement' });
+    return items;
+  }
   for (const k of KEYWORDS) {
     if (VERB_SET.has(k)) continue;
     add(k, 'keyword', { documentation: KEYWORD_DOCS[k]?.summary });

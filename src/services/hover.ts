@@ -3,9 +3,12 @@
  * it maps to, and a link to the railroad diagram of the grammar rule it belongs to.
  */
 import { ENUMS, FIELD_DOCS, KEYWORD_DOCS, enumValueDoc } from './docs.js';
-import { ENUMS as LANGUAGE_ENUMS } from '../language/index.js';
-import type { IToken } from 'chevrotain';
+import { CONDITION_OPERATORS, ENUMS as LANGUAGE_ENUMS, type FieldOperator } from '../language/index.js';
+import type { CstNode, IToken } from 'chevrotain';
 import { lexer } from '../syntax/tokens.js';
+import { VERB_SET } from '../syntax/lex.js';
+import { nextWords, placeOf } from '../syntax/next.js';
+import { decodeString } from '../syntax/nodes.js';
 import { endOf, isKeywordToken, startOf, tokenAt, tokenName } from './context.js';
 import { ruleOfKeyword } from './rules.js';
 
@@ -81,12 +84,83 @@ function enumDoc(word: string): string | undefined {
   return fields.length ? `Value of ${fields.join(', ')}.` : undefined;
 }
 
+/** The operator a field condition's CST node holds, by the token (or rule) that writes it. */
+const OPERATOR_OF_CHILD: Readonly<Record<string, FieldOperator>> = {
+  Equals: '=', HAS: 'HAS', GreaterEq: '>=', LessEq: '<=', BEFORE: 'BEFORE', AFTER: 'AFTER', timeRange: 'RANGE',
+};
+
+function fieldDoc(word: string): string | undefined {
+  return FIELD_DOCS[word] ?? FIELD_DOCS[word.toLowerCase()] ?? (word.toLowerCase() === 'expires' ? FIELD_DOCS.expire : undefined);
+}
+
+/**
+ * A field name documented by the place it stands in, as the grammar reads the statement: the
+ * field of a WHERE condition is the filter's (`tags HAS` → `target.filter.has_tags`, `time IN …`
+ * → `target.filter.time_range`), a SET key is the verb's argument, a WITH path is the path itself.
+ */
+function placeDoc(text: string, token: IToken): { markdown: string; rule: string } | undefined {
+  const tokens = lexer.tokenize(text).tokens;
+  const at = tokens.findIndex((t) => t.startOffset === token.startOffset);
+  if (at < 0) return undefined;
+  let start = at;
+  while (start > 0 && tokens[start - 1].tokenType.name !== 'Semicolon') start--;
+  let end = at;
+  while (end < tokens.length && tokens[end].tokenType.name !== 'Semicolon') end++;
+  const statement = tokens.slice(start, end);
+  if (!statement.length || !(VERB_SET.has(statement[0].tokenType) || statement[0].tokenType.name === 'LET')) return undefined;
+  const word = token.tokenType.name === 'StringLiteral' ? decodeString(token.image) : token.image;
+  const name = word.toLowerCase();
+  const doc = fieldDoc(word);
+  const head = `**${word}**${doc ? ` — ${doc}` : ''}`;
+  const condition = (written?: FieldOperator, facets = false) => {
+    // Before its operator is typed, a field is documented by the operator it takes (`tags` → HAS).
+    const operator = written ?? (Object.keys(CONDITION_OPERATORS) as FieldOperator[]).find((o) => CONDITION_OPERATORS[o].field === name);
+    const path = facets ? 'target.filter.facets' : `target.filter.${(operator && CONDITION_OPERATORS[operator].key) ?? name}`;
+    return { markdown: [head, `Condition of WHERE${operator && operator !== '=' ? ` (${operator})` : ''}: \`${path}\``].join('\n\n'), rule: 'fieldCondition' };
+  };
+  const place = placeOf(statement, token);
+  const inCondition = place && place.length >= 2 && place[place.length - 1].node.name === 'fieldName' && place[place.length - 2].node.name === 'fieldCondition';
+  if (!inCondition && name !== 'search' && nextWords(statement.slice(0, at - start)).conditionField) {
+    // A condition not finished yet (`WHERE tags|`) is not in the parser's tree as one: where the
+    // grammar expects a condition's field, the word is one.
+    return condition();
+  }
+  if (!place || place.length < 2) return undefined;
+  const { node, key } = place[place.length - 1];
+  const parent: CstNode = place[place.length - 2].node;
+  if (node.name === 'fieldName' && parent.name === 'fieldCondition') {
+    if (key === 'subField') return { markdown: [head, `Condition on one facet: \`target.filter.facets.${name}\``].join('\n\n'), rule: 'fieldCondition' };
+    const written = Object.keys(parent.children).map((k) => OPERATOR_OF_CHILD[k] ?? (k === 'NOT' ? 'NOT HAS' : undefined)).find((o) => o !== undefined);
+    return condition(written, parent.children.subField !== undefined);
+  }
+  if (node.name === 'key' && parent.name === 'assignment') {
+    const verb = statement.find((t) => VERB_SET.has(t.tokenType))?.tokenType.name;
+    const path = verb === 'UPDATE' ? `args.set.${word}` : `args.${word}`;
+    return { markdown: [head, `Set by SET: \`${path}\``].join('\n\n'), rule: 'setClause' };
+  }
+  if (node.name === 'key' && parent.name === 'withClause') {
+    const keys = (parent.children.key ?? []) as CstNode[];
+    const upTo = keys.findIndex((k) => k === node);
+    const path = keys.slice(0, upTo + 1).map((k) => Object.values(k.children).flat().map((t) => ('image' in t ? t.image : '')).join(''));
+    return { markdown: [head, `Set by WITH: \`${path.join('.')}\``].join('\n\n'), rule: 'withClause' };
+  }
+  return undefined;
+}
+
 export function getHover(text: string, offset: number, options: HoverOptions = {}): HoverInfo | undefined {
   const token = tokenAt(text, offset);
   if (!token) return undefined;
   const from = startOf(token);
   const to = endOf(token);
   const diagrams = options.diagramsUrl === undefined ? DEFAULT_DIAGRAMS_URL : options.diagramsUrl;
+  // A field name where the grammar reads one (a WHERE condition's field, a SET or WITH key), even
+  // one that is also a keyword or an enum value (`tags`, `time`, `weight`), is that place's field.
+  const place = isKeywordToken(token) || ['Identifier', 'StringLiteral', 'True', 'False', 'Null'].includes(tokenName(token)) ? placeDoc(text, token) : undefined;
+  if (place) {
+    const lines = [place.markdown];
+    if (diagrams !== null) lines.push(`[Syntax diagram: ${place.rule}](${diagrams}#${place.rule})`);
+    return { markdown: lines.join('\n\n'), from, to, rule: place.rule };
+  }
   // A value after its clause (`MODE read_only`, `THEN demote`, `INCLUDE text`), even one that is
   // also a keyword, is documented as that clause's value.
   const value = clauseEnumDoc(text, token);

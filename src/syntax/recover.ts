@@ -18,9 +18,25 @@ import { buildStatement, type RawStatement } from './cstToAst.js';
 import { VERB_SET } from './lex.js';
 import { plainTokenRange, textLines, tokenEnd, tokenRange } from './nodes.js';
 import { describeVerbClauses, verbClauseKeywords } from './verbClauses.js';
+import { nextWords, startWords } from './next.js';
 
 function diagnosticAt(t: IToken, code: Code, message: string, fix?: Diagnostic['fix']): Diagnostic {
   return { code, severity: 'error', message, range: plainTokenRange(t), ...(fix ? { fix } : {}) };
+}
+
+/**
+ * A `;` missing between `prev` (the last token of a statement) and `verb` (the next one's first):
+ * reported where the `;` goes, at the end of the statement before, with the fix that inserts it.
+ */
+function missingSemicolon(prev: IToken, verb: IToken): Diagnostic {
+  const end = tokenRange(prev).end;
+  return {
+    code: 'missing-semicolon',
+    severity: 'error',
+    message: `Expected ';' before '${verb.image}': statements end with ';'.`,
+    range: { start: end, end },
+    fix: { message: "insert ';'", edits: [{ range: { start: end, end }, newText: ';' }] },
+  };
 }
 
 /** A token that starts a statement: a verb, or `LET` (`LET $n = ENCODE …`). */
@@ -263,11 +279,7 @@ export function parseStatements(tokens: readonly IToken[], diagnostics: Diagnost
         // list or object that goes on over lines, is a value: `[Retrieve,\n Delete]`).
         const j = resumeAt(chunk, i, i + 1, true);
         if (j >= chunk.length) break;
-        const prev = chunk[j - 1];
-        diagnostics.push({
-          ...diagnosticAt(chunk[j], 'missing-semicolon', `Expected ';' before '${chunk[j].image}': statements end with ';'.`),
-          fix: { message: "insert ';'", edits: [{ range: { start: tokenRange(prev).end, end: tokenRange(prev).end }, newText: ';' }] },
-        });
+        diagnostics.push(missingSemicolon(chunk[j - 1], chunk[j]));
         i = j;
         continue;
       }
@@ -281,20 +293,22 @@ export function parseStatements(tokens: readonly IToken[], diagnostics: Diagnost
         if (isVerb(rest)) {
           const prev = chunk[next - 1];
           if (!alreadyReported) {
-            diagnostics.push({
-              ...diagnosticAt(rest, 'missing-semicolon', `Expected ';' before '${rest.image}': statements end with ';'.`),
-              fix: { message: "insert ';'", edits: [{ range: { start: tokenRange(prev).end, end: tokenRange(prev).end }, newText: ';' }] },
-            });
+            diagnostics.push(missingSemicolon(prev, rest));
           }
           i = next;
           continue;
         }
         if (!alreadyReported && errors.length === 0) {
           const verb = built?.verb.name ?? (chunk[i].tokenType.name as A.VerbName);
+          // What may come here (as completion offers it): the clause being written may go on, and
+          // only the clauses the verb still takes may start (no second target, no clause twice).
+          const ahead = nextWords(chunk.slice(i, next));
+          const here = ahead.parsed ? [...ahead.continuations, ...ahead.clauses] : verbClauseKeywords(verb);
           const word = rest.tokenType === T.Identifier
-            ? closest(rest.image, verbClauseKeywords(verb)) ?? closest(rest.image, [...CLAUSE_WORDS, ...T.VERBS])
+            ? closest(rest.image, [...new Set(here.map(firstKeyword))]) ?? closest(rest.image, [...CLAUSE_WORDS, ...T.VERBS])
             : undefined;
-          const message = misplacedMessage(rest, built) ?? `Unexpected '${rest.image}': ${verb} takes ${describeVerbClauses(verb)}; or end the statement with ';'.`;
+          const takes = ahead.parsed ? `here ${verb} takes ${here.map((w) => clauseSpec(w)?.written ?? startWords(w)).join(', ')}` : `${verb} takes ${describeVerbClauses(verb)}`;
+          const message = misplacedMessage(rest, built) ?? `Unexpected '${rest.image}': ${takes}; or end the statement with ';'.`;
           diagnostics.push(word
             ? diagnosticAt(rest, 'unknown-keyword', `Unknown word '${rest.image}'; did you mean ${word}? ${message}`, suggestionFix(rest, word))
             : diagnosticAt(rest, 'unexpected-token', message));

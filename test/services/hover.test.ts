@@ -70,3 +70,48 @@ describe('getHover', () => {
     expect(at('ENCODE "x" FACETS { m: read_only }', 'read_only')).toContain('`lock_mode`');
   });
 });
+
+describe('hover names the field of the place it stands in', () => {
+  const at = (src: string, word: string, nth = 0) => {
+    let i = -1;
+    for (let k = 0; k <= nth; k++) i = src.indexOf(word, i + 1);
+    return getHover(src, i + 1)?.markdown ?? '';
+  };
+
+  it('a SET key is the verb\'s argument, not an enum value of INCLUDE', () => {
+    const md = at('PROMOTE WHERE search "OKR" LIMIT 5 SET weight 0.9;', 'weight');
+    expect(md).toContain('Set by SET: `args.weight`');
+    expect(md).toContain(FIELD_DOCS.weight);
+    expect(md).not.toContain('Value of `include`');
+    expect(at('UPDATE ID "1" SET text = "x";', 'text')).toContain('`args.set.text`');
+  });
+
+  it('a WHERE field is the filter\'s, not a clause\'s', () => {
+    const tags = at('LABEL WHERE tags HAS "x" TAGS "y";', 'tags');
+    expect(tags).toContain('`target.filter.has_tags`');
+    expect(tags).not.toContain('args.tags');
+    // The TAGS clause of the same statement is still the clause.
+    expect(at('LABEL WHERE tags HAS "x" TAGS "y";', 'TAGS')).toContain('args.tags');
+    expect(at('RETRIEVE WHERE tags NOT HAS "x";', 'tags')).toContain('`target.filter.not_tags`');
+    const weight = at('PROMOTE WHERE weight >= 0.5 BY 0.1;', 'weight');
+    expect(weight).toContain('`target.filter.weight_gte`');
+    expect(weight).not.toContain('Value of `include`');
+    expect(at('DEMOTE WHERE weight <= 0.2;', 'weight')).toContain('`target.filter.weight_lte`');
+    const time = at('RETRIEVE WHERE time IN LAST 7 DAYS;', 'time');
+    expect(time).toContain('`target.filter.time_range`');
+    expect(time).not.toContain('args.time');
+    expect(at('RETRIEVE WHERE type = note;', 'type')).toContain('`target.filter.type`');
+    expect(at('RETRIEVE WHERE facets.status = "open";', 'status')).toContain('`target.filter.facets.status`');
+    // Still being typed: the field is documented by the operator it takes.
+    expect(at('RETRIEVE WHERE tags', 'tags')).toContain('`target.filter.has_tags`');
+  });
+
+  it('a WITH path is the path written', () => {
+    expect(at('ENCODE "x" WITH meta.actor = "me";', 'actor')).toContain('Set by WITH: `meta.actor`');
+  });
+
+  it('a value is still documented as its clause\'s value', () => {
+    expect(at('RETRIEVE ALL INCLUDE id, weight;', 'weight')).toContain('Value of');
+    expect(at('ENCODE "x" TIME "2025-01-01";', 'TIME')).toContain('args.time');
+  });
+});

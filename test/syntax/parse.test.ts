@@ -203,6 +203,11 @@ describe('parse: errors', () => {
     const r = parse('ENCODE "a"\nENCODE "b";');
     expect(r.diagnostics.map((d) => d.code)).toEqual(['missing-semicolon']);
     expect(r.script.statements).toHaveLength(2);
+    // Reported where the `;` goes: the end of the line before, not the next verb; the fix inserts it there.
+    const end = { line: 1, column: 11, offset: 10 };
+    expect(r.diagnostics[0]).toMatchObject({ range: { start: end, end }, fix: { edits: [{ range: { start: end, end }, newText: ';' }] } });
+    const after = parse('DELETE ALL SOFT CONFIRM\n\n  PROMOTE ID "1" SET weight 0.9;').diagnostics[0];
+    expect(after).toMatchObject({ code: 'missing-semicolon', range: { start: { line: 1, column: 24 }, end: { line: 1, column: 24 } } });
   });
 
   it('reads the statement after a misspelt verb whose `;` is missing', () => {
@@ -210,7 +215,7 @@ describe('parse: errors', () => {
     const r = parse(src);
     expect(diagnostics(src)).toEqual([
       ['unknown-verb', '1:1'],
-      ['missing-semicolon', '2:1'],
+      ['missing-semicolon', '1:15'],
     ]);
     expect(r.script.statements.map((st) => st.verb.name)).toEqual(['DELETE', 'LOCK']);
     // A verb inside a line is a value, not the start of a statement.
@@ -231,7 +236,7 @@ describe('parse: errors', () => {
   it('reports bad strings and characters', () => {
     expect(diagnostics('ENCODE "abc\nENCODE "a\\q"; ENCODE @;')).toEqual([
       ['unterminated-string', '1:8'],
-      ['missing-semicolon', '2:1'],
+      ['missing-semicolon', '1:12'],
       ['invalid-escape', '2:8'],
       ['invalid-character', '2:22'],
     ]);
@@ -296,11 +301,15 @@ describe('parse: errors', () => {
     expect(message('RETRIEVE WHERE tags HAS "x" AND LIMIT 5;')).toEqual([
       'Expected a condition (search "…", or a field condition such as tags HAS "x" or type = note) but found \'LIMIT\'. LIMIT follows the last condition: remove the AND before it.',
     ]);
-    // The clauses named are the verb's own, not a fixed list.
+    // The words named are what may come there: the clause going on, then the clauses the verb
+    // still takes (its own first; no target once one is given), not a fixed list.
     expect(message('RETRIEVE WHERE tags HAS "x" 5;')).toEqual([
-      "Unexpected '5': RETRIEVE takes INCLUDE, AS OF, LEVEL, PICK, EXPAND, HISTORY, ID, IDS, ALL, WHERE, SET, WITH, STAGE, CONFIRM, DRY RUN, AS, LANG, TRACE, AT, COMMENT; or end the statement with ';'.",
+      "Unexpected '5': here RETRIEVE takes AND, LIMIT, LEVEL, PICK, EXPAND, AS OF, HISTORY, INCLUDE, SET, WITH, AS, LANG, TRACE, AT, DRY RUN, CONFIRM, STAGE, COMMENT; or end the statement with ';'.",
     ]);
-    expect(message('DELETE ALL 5;')[0]).toMatch(/^Unexpected '5': DELETE takes REASON, OLDER THAN, WITHIN, SOFT, HARD, ID, /);
+    expect(message('DELETE ALL 5;')[0]).toMatch(/^Unexpected '5': here DELETE takes SOFT, HARD, OLDER THAN, WITHIN, REASON, SET, /);
+    expect(message('DELETE ALL SOFT 5;')[0]).toMatch(/^Unexpected '5': here DELETE takes OLDER THAN, WITHIN, REASON, SET, /);
+    for (const m of [message('DELETE ALL 5;')[0], message('DELETE WHERE tags HAS "a" LIMT 3;')[0]]) expect(m).not.toMatch(/\b(ID|IDS|ALL|WHERE),/);
+    expect(message('DELETE WHERE tags HAS "a" LIMT 3;')[0]).toMatch(/^Unknown word 'LIMT'; did you mean LIMIT\? Unexpected 'LIMT': here DELETE takes AND, LIMIT, SOFT, HARD, /);
     // A typo is matched against the verb's own clauses first.
     expect(parse('DELETE ALL SOFY;').diagnostics[0]).toMatchObject({ code: 'unknown-keyword', fix: { edits: [{ newText: 'SOFT' }] } });
   });
