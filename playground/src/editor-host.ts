@@ -92,6 +92,8 @@ export class EditorHost {
     for (const host of [this.scriptHost, this.irHost, this.sqlHost]) host.replaceChildren();
     const common: monaco.editor.IStandaloneEditorConstructionOptions = {
       theme: `t2m-${this.theme}`, automaticLayout: true, minimap: { enabled: false }, fontSize: 13, scrollBeyondLastLine: false,
+      // A wheel turn the editor cannot use (its text fits, or it is at the end) scrolls the page (one column under 800 px).
+      scrollbar: { alwaysConsumeMouseWheel: false },
     };
     const editor = monaco.editor.create(this.scriptHost, {
       ...common, language: 't2m', wordWrap: 'on', 'semanticHighlighting.enabled': true, fixedOverflowWidgets: true,

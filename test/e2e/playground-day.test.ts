@@ -219,7 +219,7 @@ describe('playground: a day without surprises', () => {
     await context.close();
   });
 
-  it('phone width: after Run the results scroll into view', async () => {
+  it('phone width: after Run the results scroll into view; the wheel over the editor scrolls the page', async () => {
     const context = await served.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const page = await context.newPage();
     const problems = collectProblems(page);
@@ -231,6 +231,12 @@ describe('playground: a day without surprises', () => {
     const top = () => page.locator('.pane[data-pane=Results]').evaluate((el) => el.getBoundingClientRect().top);
     await expect.poll(top).toBeLessThan(844);
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    // The wheel over a short script's editor scrolls the page (the editor has nothing to scroll).
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const box = (await page.locator('#editor').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + Math.min(box.height / 2, 200));
+    await page.mouse.wheel(0, 400);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
     expect(problems).toEqual([]);
     await context.close();
   });
