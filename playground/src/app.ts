@@ -76,6 +76,7 @@ export class App {
       void this.session.forgetScript(id);
     },
     status: (text) => this.status.set(text),
+    created: () => this.editors.focus(),
   });
   private readonly memoryPane: MemoryPane;
   private readonly session = new StoreSession({
@@ -120,8 +121,8 @@ export class App {
   private diagnostics: Diagnostic[] = [];
   /** The run shown in Results and Timeline (the latest of the active script, or one picked from its history). */
   private shown?: RunRecord;
-  /** The errors of the last Run the checker refused (cleared by the next run or a script switch). */
-  private refused?: Diagnostic[];
+  /** Per script: the errors of its last Run the checker refused (cleared by its next run). */
+  private readonly refusedRuns = new Map<string, Diagnostic[]>();
   private ready = false;
 
   /** `editorModule`: the pending `import('./editor.js')`, started by the caller before anything else. */
@@ -130,6 +131,16 @@ export class App {
   }
 
   /** The statements of the run shown. */
+  /** The errors of the active script's last refused Run, if its last Run was refused. */
+  private get refused(): Diagnostic[] | undefined {
+    return this.refusedRuns.get(this.scripts.activeId);
+  }
+
+  private set refused(errors: Diagnostic[] | undefined) {
+    if (errors) this.refusedRuns.set(this.scripts.activeId, errors);
+    else this.refusedRuns.delete(this.scripts.activeId);
+  }
+
   private get results(): readonly StatementView[] {
     return this.shown?.results ?? [];
   }
@@ -159,7 +170,7 @@ export class App {
     const header = renderHeader({
       openExample: (example) => this.scripts.openExample(example),
       run: () => void this.run(),
-      format: () => this.editors.format(),
+      format: () => void this.format(),
       share: () => void share(this.files),
       openScript: () => void openScriptFile(this.files),
       saveScript: (as) => saveScript(this.files, as),
@@ -172,7 +183,7 @@ export class App {
     const main = h('main', {});
     const splitter = new Splitter(main);
     clear(main,
-      h('div', { class: 'left' }, this.ask.el, this.scripts.el, this.storeBar.el, this.editors.scriptHost, this.problems),
+      h('div', { class: 'left' }, this.ask.el, this.scripts.el, this.storeBar.el, this.editors.scriptHost, this.editors.tabHintEl, this.problems),
       splitter.el,
       h('div', { class: 'right' }, this.panes.tabs, ...this.panes.all()));
     clear(root, header, main, this.status.el);
@@ -200,6 +211,7 @@ export class App {
       irEdited: () => this.ir.onEdited(),
       openLink: (url) => this.panes.openDocsLink(url),
       shortcuts: () => showShortcuts(),
+      format: () => void this.format(),
     });
     await this.scripts.restore();
     await this.session.restoreNames();
@@ -230,13 +242,37 @@ export class App {
     return name !== undefined && this.session.names.includes(name) ? { kind: 'named', name } : { kind: 'own', scriptId: this.scripts.activeId };
   }
 
-  /** Another script is active: open its store, show its latest run. */
+  /**
+   * Another script is active: its own diagnostics, markers, Problems and status (nothing of the
+   * script left behind carries over), its store, its latest run.
+   */
   private async onScriptSwitched(): Promise<void> {
     const list = this.history.list(this.scripts.activeId);
     this.shown = list[list.length - 1];
-    this.refused = undefined;
+    this.diagnostics = analyze(this.scriptText()).diagnostics;
+    this.editors.setMarkers('t2m', this.diagnostics);
+    this.editors.setMarkers('t2m-runtime', this.refused ? [] : this.results.flatMap((r) => r.errors));
+    this.renderProblems();
+    this.status.set(this.refused
+      ? `"${this.scripts.activeName}": its last run was refused (see Results)`
+      : `"${this.scripts.activeName}"${this.shown ? `: showing its run ${this.shown.n}` : ''}`, this.refused ? 'error' : undefined);
     await this.session.bind(this.bindingOfActive());
     this.renderRun();
+  }
+
+  /** On a narrow screen the panes sit below the editor: after a Run they scroll into view. */
+  private revealPanes(): void {
+    if (!matchMedia('(max-width: 800px)').matches) return;
+    const right = this.panes.pane('Results').closest<HTMLElement>('.right');
+    right?.scrollIntoView({ block: 'start', behavior: 'auto' });
+  }
+
+  /** Format (button or Shift-Alt-F): the project printer, or why it left the script as it is. */
+  private async format(): Promise<void> {
+    const outcome = await this.editors.format();
+    if ('errors' in outcome) {
+      this.status.set(`not formatted: the script has ${outcome.errors} syntax error${outcome.errors === 1 ? '' : 's'} (see Problems); fix ${outcome.errors === 1 ? 'it' : 'them'} first`, 'error');
+    } else this.status.set(outcome.changed ? 'formatted' : 'already formatted');
   }
 
   private renderStoreBar(): void {
@@ -296,6 +332,7 @@ export class App {
       this.renderRun();
       if (this.panes.current !== 'Results') this.panes.show('Results');
       this.status.set(errors.length ? `not run: the script has ${errors.length} error${errors.length === 1 ? '' : 's'} (see Problems)` : `not run: ${this.clock.error()}`, 'error');
+      this.revealPanes();
       return;
     }
     this.refused = undefined;
@@ -315,15 +352,16 @@ export class App {
     this.timeline.step = 0;
     if (this.panes.current === 'Welcome') this.panes.show('Results');
     this.renderRun();
+    this.revealPanes();
     const ms = Math.round(performance.now() - started);
     const rows = `${this.session.memory.length} row${this.session.memory.length === 1 ? '' : 's'}`;
     if (committed) this.status.set(`ran ${results.length} statement${results.length === 1 ? '' : 's'} in ${ms} ms on ${bindingLabel(this.session.binding!)}: ${rows}`);
     else this.status.set(`statement ${(results.at(-1)?.statement ?? 0) + 1} (${results.at(-1)?.op}) refused: rolled back, memory unchanged`, 'error');
   }
 
-  /** Opens a welcome example as a new script (on its own store) and runs it. */
+  /** Opens a welcome example as a new script (or the tab holding it unchanged), on its own store, and runs it. */
   private async tryExample(name: string, script: string): Promise<void> {
-    this.scripts.add(script, name);
+    this.scripts.openTry(script, name, `welcome:${name}`);
     await this.editors.ready;
     await this.onScriptSwitched();
     await this.run();

@@ -23,7 +23,15 @@ export interface EditorEvents {
   openLink(url: string): boolean;
   /** F1 in an editor: the shortcut panel. */
   shortcuts(): void;
+  /** Shift-Alt-F in the script editor: Format, as the button does. */
+  format(): void;
 }
+
+/** What Format did: the syntax errors that stopped it, or whether the text changed. */
+export type FormatOutcome = { readonly errors: number } | { readonly changed: boolean };
+
+/** Keys that only modify another key (pressing Shift before Tab must not cancel "Esc, then Tab"). */
+const MODIFIER_KEYS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'AltGraph', 'CapsLock']);
 
 /** The editors once loaded (for the test API). */
 export interface LoadedEditors {
@@ -84,9 +92,12 @@ export class EditorHost {
     for (const host of [this.scriptHost, this.irHost, this.sqlHost]) host.replaceChildren();
     const common: monaco.editor.IStandaloneEditorConstructionOptions = {
       theme: `t2m-${this.theme}`, automaticLayout: true, minimap: { enabled: false }, fontSize: 13, scrollBeyondLastLine: false,
+      // A wheel turn the editor cannot use (its text fits, or it is at the end) scrolls the page (one column under 800 px).
+      scrollbar: { alwaysConsumeMouseWheel: false },
     };
     const editor = monaco.editor.create(this.scriptHost, {
       ...common, language: 't2m', wordWrap: 'on', 'semanticHighlighting.enabled': true, fixedOverflowWidgets: true,
+      placeholder: 'Type a statement, e.g. ENCODE "call Ana" TYPE task; (Ctrl-Space completes, Ctrl/Cmd-Enter runs)',
     });
     const irEditor = monaco.editor.create(this.irHost, {
       ...common, tabSize: 2, wordWrap: 'on', model: monaco.editor.createModel('[]', 'json', monaco.Uri.parse(m.IR_MODEL_URI)),
@@ -98,10 +109,16 @@ export class EditorHost {
       id: 't2m.run', label: 'Run script', keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter],
       run: () => events.run(),
     });
+    // Monaco binds its own Format Document to Ctrl-Shift-I on Linux; the documented Shift-Alt-F works everywhere.
+    editor.addAction({
+      id: 't2m.format', label: 'Format script', keybindings: [monaco.KeyMod.Shift | monaco.KeyMod.Alt | monaco.KeyCode.KeyF],
+      run: () => events.format(),
+    });
     for (const e of [editor, irEditor]) {
       e.addAction({ id: 't2m.shortcuts', label: 'Keyboard shortcuts', keybindings: [monaco.KeyCode.F1], run: () => events.shortcuts() });
     }
     this.escapeThenTab(editor, m);
+    this.tabHint(editor);
     editor.onDidChangeModelContent(() => events.scriptChanged());
     irEditor.onDidChangeModelContent(() => {
       if (!this.syncing) events.irEdited();
@@ -120,6 +137,7 @@ export class EditorHost {
   private escapeThenTab(editor: monaco.editor.IStandaloneCodeEditor, m: EditorModule): void {
     let escaped = false;
     editor.onKeyDown((e) => {
+      if (MODIFIER_KEYS.has(e.browserEvent.key)) return;
       if (e.keyCode === m.monaco.KeyCode.Escape) {
         escaped = true;
         return;
@@ -131,6 +149,32 @@ export class EditorHost {
       }
       escaped = false;
     });
+  }
+
+  /**
+   * Tab indents inside the editor, so a keyboard user who tabs into it hears and sees how to leave:
+   * a hint under the editor while it has the focus it got from Tab.
+   */
+  private tabHint(editor: monaco.editor.IStandaloneCodeEditor): void {
+    let tabbedAt = 0;
+    document.addEventListener('keydown', (e) => {
+      if (e.key === 'Tab') tabbedAt = performance.now();
+    }, true);
+    editor.onDidFocusEditorText(() => {
+      if (performance.now() - tabbedAt > 500) return;
+      this.tabHintEl.hidden = false;
+    });
+    editor.onDidBlurEditorText(() => { this.tabHintEl.hidden = true; });
+    editor.onDidChangeModelContent(() => { this.tabHintEl.hidden = true; });
+  }
+
+  /** The hint shown when Tab brings the focus into the script editor. */
+  readonly tabHintEl = h('div', { class: 'tab-hint', role: 'status', 'data-testid': 'tab-hint', hidden: true },
+    'Tab indents in the editor: press Esc, then Tab (or Shift-Tab) to move on; Ctrl-M makes Tab always leave.');
+
+  /** Focuses the script editor (a new script is typed into at once). */
+  focus(): void {
+    void this.ready.then(() => this.editor?.focus());
   }
 
   /** Switches the editors' colours (the page's theme changed). */
@@ -213,9 +257,18 @@ export class EditorHost {
     else this.stepDecorations?.clear();
   }
 
-  /** Formats the script with the project printer; a click while the editor loads formats once it is there. */
-  format(): void {
-    void this.ready.then(() => this.editor?.getAction('editor.action.formatDocument')?.run());
+  /**
+   * Formats the script with the project printer (as one undoable edit); a script with syntax errors
+   * is left as it is. A click while the editor loads formats once it is there.
+   */
+  async format(): Promise<FormatOutcome> {
+    await this.ready;
+    const text = this.editor!.getValue();
+    const result = this.m!.format(text);
+    if (result.text === undefined) return { errors: Math.max(1, result.diagnostics.filter((d) => d.severity === 'error').length) };
+    if (result.text === text) return { changed: false };
+    await this.editor!.getAction('editor.action.formatDocument')?.run();
+    return { changed: true };
   }
 
   /** Diagnostics of the last analysis and run, for the quick fixes. */

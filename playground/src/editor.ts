@@ -6,4 +6,6 @@
 export { monaco } from './monaco.js';
 export { IR_MODEL_URI, registerT2mLanguage, setLastDiagnostics, setStoreVocabulary, toMarkers } from './language.js';
 
+export { format } from '../../src/services/format.js';
+
 export type EditorModule = typeof import('./editor.js');

@@ -11,6 +11,7 @@ import type { WhyResult } from '../../src/engine/index.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import type { Row } from '../../src/services/timeline.js';
 import { clear, h } from './dom.js';
+import { BASE_WEIGHT } from '../../src/lower/defaults.js';
 import { cell, columnsOf } from './tables.js';
 
 /** Columns about governing a memory rather than its content: shown on demand, as a group. */
@@ -20,10 +21,19 @@ export function isGovernanceColumn(column: string): boolean {
   return GOVERNANCE.test(column);
 }
 
+const isEmpty = (v: unknown): boolean => v === null || v === undefined || v === '';
+
+/**
+ * A value as the table shows it: a record never promoted or demoted has no weight (NULL), which
+ * every read takes as BASE_WEIGHT, so the table shows that instead of ∅.
+ */
+function shown(column: string, value: unknown): unknown {
+  return column === 'weight' && (value === null || value === undefined) ? BASE_WEIGHT : value;
+}
+
+/** Orders two non-empty values (numbers by value, the rest as text). */
 function compare(a: unknown, b: unknown): number {
   if (a === b) return 0;
-  if (a === null || a === undefined) return 1;
-  if (b === null || b === undefined) return -1;
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   const x = cell(a);
   const y = cell(b);
@@ -104,7 +114,13 @@ export class MemoryPane {
     const rows = needle ? this.memory.filter((r) => Object.values(r).some((v) => cell(v).toLowerCase().includes(needle))) : [...this.memory];
     if (this.sort) {
       const { column, descending } = this.sort;
-      rows.sort((a, b) => (descending ? -1 : 1) * compare(a[column], b[column]));
+      rows.sort((a, b) => {
+        const x = shown(column, a[column]);
+        const y = shown(column, b[column]);
+        // Empty cells go last in either direction: they are what a sort is meant to push aside.
+        if (isEmpty(x) || isEmpty(y)) return Number(isEmpty(x)) - Number(isEmpty(y));
+        return (descending ? -1 : 1) * compare(x, y);
+      });
     }
     return rows;
   }
@@ -139,10 +155,17 @@ export class MemoryPane {
     };
     clear(this.tableHost, h('table', { 'data-testid': 'memory-table' },
       h('thead', {}, h('tr', {}, ...columns.map(header))),
-      h('tbody', {}, ...rows.map((r) => h('tr', {}, ...columns.map((c) => h('td', { class: isGovernanceColumn(c) ? 'governance' : undefined, title: cell(r[c]) },
+      h('tbody', {}, ...rows.map((r) => h('tr', {}, ...columns.map((c) => {
+        const value = shown(c, r[c]);
+        const defaulted = value !== r[c];
+        return h('td', {
+          class: [isGovernanceColumn(c) ? 'governance' : '', defaulted ? 'defaulted' : ''].join(' ').trim() || undefined,
+          title: defaulted ? `${cell(value)}: never promoted or demoted (stored empty; every read takes ${cell(value)})` : cell(value),
+        },
         c === 'id' && this.lookup && typeof r.id === 'number'
           ? h('button', { type: 'button', class: 'why', 'data-why': String(r.id), title: `Why #${r.id}: its provenance and the versions it superseded`, onclick: () => this.showWhy(r.id as number) }, cell(r[c]))
-          : cell(r[c]))))))));
+          : cell(value));
+      }))))));
   }
 
   private export(format: 'csv' | 'json'): void {

@@ -19,6 +19,7 @@ import 'monaco-editor/features/hover/register';
 import 'monaco-editor/features/indentation/register';
 import 'monaco-editor/features/linesOperations/register';
 import 'monaco-editor/features/multicursor/register';
+import 'monaco-editor/features/placeholderText/register';
 import 'monaco-editor/features/semanticTokens/register';
 import 'monaco-editor/features/snippet/register';
 import 'monaco-editor/features/suggest/register';

@@ -6,6 +6,7 @@
  * previous run's cards are never mistaken for this one's.
  */
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import { STAGE_OF, type Op } from '../../src/language/ops.js';
 import { clear, h } from './dom.js';
 import { describeRun, type RunRecord } from './history.js';
 import { diffBadges, rowsTable } from './tables.js';
@@ -78,7 +79,8 @@ export function renderResults(pane: HTMLElement, view: ResultsView, actions: Res
         : 'A statement failed, so the script was rolled back: memory is as it was before the run.');
   clear(pane, bar, note, ...results.map((r) => {
     const body = h('div', { class: 'body' },
-      r.affectedIds.length ? h('div', {}, 'affected ids: ', h('span', { class: 'mono' }, r.affectedIds.join(', '))) : null,
+      // Reads report the ids they matched as rows; "affected" is for what a write changed.
+      r.affectedIds.length && STAGE_OF[r.op as Op] !== 'RET' ? h('div', {}, 'affected ids: ', h('span', { class: 'mono' }, r.affectedIds.join(', '))) : null,
       ...r.warnings.map((w) => h('div', { class: 'warn' }, `⚠ ${w}`)),
       ...r.errors.map((e) => h('div', { class: 'err' }, `✖ ${e.code}: ${e.message}`)),
       r.summary ? h('div', { class: 'summary' }, h('b', {}, 'Summary: '), r.summary) : null,

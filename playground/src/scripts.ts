@@ -23,6 +23,8 @@ export interface ScriptTabsEvents {
   /** A script was closed: its own store and history can go. */
   closed(id: string): void;
   status(text: string): void;
+  /** The + button opened an empty script: the editor takes the focus. */
+  created(): void;
 }
 
 export class ScriptTabs {
@@ -72,8 +74,13 @@ export class ScriptTabs {
     this.active = Math.min(saved?.active ?? 0, this.scripts.length - 1);
     const shared = await decodeShareHash(location.hash);
     if (shared !== undefined) {
-      this.scripts.push({ name: `shared ${this.scripts.length + 1}`, text: shared, id: newId() });
-      this.active = this.scripts.length - 1;
+      // Share keeps the link in the address bar, so a reload brings it back: a tab holding that text already is the one to show.
+      const open = this.scripts.findIndex((s) => s.text === shared);
+      if (open >= 0) this.active = open;
+      else {
+        this.scripts.push({ name: `shared ${this.scripts.length + 1}`, text: shared, id: newId() });
+        this.active = this.scripts.length - 1;
+      }
       history.replaceState(null, '', location.pathname + location.search);
     }
   }
@@ -95,7 +102,7 @@ export class ScriptTabs {
         },
       }, s.name)));
     clear(this.el, tabs,
-      h('button', { title: 'New script', 'aria-label': 'New script', 'data-testid': 'new-script', onclick: () => this.add('') }, '+'),
+      h('button', { title: 'New script', 'aria-label': 'New script', 'data-testid': 'new-script', onclick: () => { this.add(''); this.events.created(); } }, '+'),
       this.scripts.length > 1 ? h('button', { title: 'Close this script (asks first)', 'aria-label': 'Close this script', 'data-testid': 'close-script', onclick: () => void this.close() }, '×') : null);
     this.revealActive();
   }
@@ -128,6 +135,20 @@ export class ScriptTabs {
       return;
     }
     this.add(example.text, example.title, example.name);
+  }
+
+  /**
+   * Opens `text` as the example `example`: in the tab already holding it unchanged, else in a new
+   * tab. True when a new tab was opened.
+   */
+  openTry(text: string, name: string, example: string): boolean {
+    const open = this.scripts.findIndex((s) => s.example === example && s.text === text);
+    if (open >= 0) {
+      this.switchTo(open);
+      return false;
+    }
+    this.add(text, name, example);
+    return true;
   }
 
   private switchTo(i: number): void {

@@ -9,7 +9,7 @@ export const SHORTCUTS: readonly (readonly [keys: string, what: string])[] = [
   ['Shift-Alt-F', 'Format the script (also the Format button)'],
   ['F8 / Shift-F8', 'Next / previous problem'],
   ['Ctrl-M (Ctrl-Shift-M on a Mac)', 'Tab-focus mode: Tab leaves the editor instead of indenting (press again to turn off)'],
-  ['Esc, then Tab', 'Leave the editor once tab-focus mode is on; Esc closes a suggestion or hover first'],
+  ['Esc, then Tab / Shift-Tab', 'Leave the editor to the next / previous control (once); Esc closes a suggestion or hover first'],
   ['← / → on the pane tabs', 'Switch between Welcome, Results, Timeline, IR, SQL, Memory, Docs'],
   ['↑ / ↓ in the timeline list', 'Step through the statements of the run'],
   ['← / → on the pane divider', 'Resize the editor and the panes (Home / End: back to half and half)'],
