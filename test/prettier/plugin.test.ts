@@ -41,7 +41,8 @@ describe('prettier plugin', () => {
   });
 
   it('reports a syntax error with its location instead of formatting', async () => {
-    await expect(fmt('PROMOTE WHERE search "x" LIMIT 5 SET weight 0.9\nENCODE "a" TAGS ,,\n')).rejects.toThrow(/\(2:\d+\)/);
+    // The missing ';' is reported where it belongs: at the end of line 1.
+    await expect(fmt('PROMOTE WHERE search "x" LIMIT 5 SET weight 0.9\nENCODE "a" TAGS ,,\n')).rejects.toThrow(/Expected ';'[^]*\(1:48\)/);
   });
 
   it('works from the command line: npx prettier --plugin ./prettier/index.mjs file.t2m', async () => {
