@@ -166,6 +166,7 @@ export function tenantWhere(tenant: string, d: Dialect, p: ParamList): string {
 function timeWhere(sel: Selection, d: Dialect, p: ParamList, now: string, versions = false): string[] {
   const q = d.quoteIdent;
   const unexpired = (t: string) => `(${q('expire_at')} IS NULL OR ${q('expire_at')} > ${p.bind(t)})`;
+  if (sel.knownAt !== undefined) return knownWhere(sel, sel.knownAt, d, p, now);
   if (sel.asOf !== undefined) {
     const t = sel.asOf;
     return [
@@ -178,6 +179,43 @@ function timeWhere(sel: Selection, d: Dialect, p: ParamList, now: string, versio
   const live = [`${q('deleted')} = ${p.bind(0)}`, unexpired(now)];
   if (sel.history || versions) return live;
   return [...live, `(${q('valid_to')} IS NULL OR ${q('valid_to')} > ${p.bind(now)})`, `(${q('valid_from')} IS NULL OR ${q('valid_from')} <= ${p.bind(now)})`];
+}
+
+/**
+ * Was a record believed at transaction time `k` (spec/semantics.md "Reads in time")? Written by
+ * then (`created_at`), not yet retracted (`deleted_at`), and in none of the spells an undo closed
+ * (`retractions`, `"from/to"` instants of a fixed width). `t` qualifies the columns (`n.` in a
+ * subquery).
+ */
+function knownCondition(k: string, d: Dialect, p: ParamList, t = ''): string {
+  const c = (name: string) => `${t}${d.quoteIdent(name)}`;
+  // Placeholders are bound in the order they appear in the text.
+  const recorded = `${c('created_at')} <= ${p.bind(k)} AND (${c('deleted')} = ${p.bind(0)} OR ${c('deleted_at')} > ${p.bind(k)})`;
+  const spell = `EXISTS (SELECT 1 FROM ${d.jsonElements(c('retractions'))} AS g WHERE substr(g.value, 1, 20) <= ${p.bind(k)} AND substr(g.value, 22) > ${p.bind(k)})`;
+  return `${recorded} AND (${c('retractions')} IS NULL OR NOT ${spell})`;
+}
+
+/**
+ * `KNOWN AT k` (with `AS OF v`, else valid now): the records believed at k; a fact version among
+ * them is the one valid at v of its key's chain as it stood at k — the last of the versions
+ * believed at k, by (valid_from, id), that is valid from v or before — derived here rather than
+ * read from `valid_to`, which holds the chain as it stands now. With HISTORY, every version
+ * believed at k.
+ */
+function knownWhere(sel: Selection, k: string, d: Dialect, p: ParamList, now: string): string[] {
+  const q = d.quoteIdent;
+  const v = sel.asOf ?? now;
+  const where = [knownCondition(k, d, p), `(${q('expire_at')} IS NULL OR ${q('expire_at')} > ${p.bind(v)})`];
+  if (sel.history) return where;
+  const m = (name: string) => `${q('memory')}.${q(name)}`;
+  const n = (name: string) => `n.${q(name)}`;
+  const validFrom = `COALESCE(${q('valid_from')}, ${q('created_at')}) <= ${p.bind(v)}`;
+  const plain = `${q('attribute')} IS NULL AND (${q('valid_to')} IS NULL OR ${q('valid_to')} > ${p.bind(v)})`;
+  const later = `EXISTS (SELECT 1 FROM ${q('memory')} AS n WHERE ${n('tenant')} = ${m('tenant')} AND ${n('subject')} = ${m('subject')} AND ${n('attribute')} = ${m('attribute')}`
+    + ` AND (${n('valid_from')} > ${m('valid_from')} OR (${n('valid_from')} = ${m('valid_from')} AND ${n('id')} > ${m('id')})) AND ${n('valid_from')} <= ${p.bind(v)}`
+    + ` AND ${knownCondition(k, d, p, 'n.')})`;
+  where.push(validFrom, `((${plain}) OR (${q('attribute')} IS NOT NULL AND NOT ${later}))`);
+  return where;
 }
 
 /** WHERE conditions shared by every target: the tenant, live (not deleted, not expired, current) and matching the selection. */
@@ -225,7 +263,8 @@ const ORDERS: readonly Selection['orderBy'][] = ['time_desc', 'time_asc', 'weigh
 function selectShape(sel: Selection, opts: SelectOptions): number | undefined {
   const order = ORDERS.indexOf(sel.orderBy);
   const ids = sel.ids === undefined ? 0 : sel.ids.length + 1;
-  if (order < 0 || ids > 1023) return undefined;
+  // A read at a transaction time is rare and its statement long: built each time, not cached.
+  if (order < 0 || ids > 1023 || sel.knownAt !== undefined) return undefined;
   let bits = (sel.asOf !== undefined ? 1 : 0) | (sel.history ? 2 : 0) | (sel.level ? 4 : 0) | (sel.search ? 8 : 0) | (sel.limit !== undefined ? 16 : 0);
   bits |= (opts.applyReadPermissions ? (opts.readerActor ? 32 : 64) : 0) | (order << 7) | (opts.versions ? 1 << 22 : 0);
   let tags = 0;
@@ -577,12 +616,18 @@ export function compileSelectByIds(ids: readonly number[], d: Dialect, tenant: s
   return { sql: `SELECT * FROM ${d.quoteIdent('memory')} WHERE ${inTenant} AND ${d.quoteIdent('id')} IN (${list}) ORDER BY ${d.quoteIdent('id')}`, params: p.values };
 }
 
-/** Every version of a fact of the tenant (live or not), oldest validity first: supersession's input. */
-export function compileFactVersions(subject: string, attribute: string, d: Dialect, tenant: string): SqlStatement {
+/**
+ * The live versions of a fact of the tenant, oldest validity first: supersession's input; with
+ * `retracted`, the deleted ones too (transaction time's input).
+ */
+export function compileFactVersions(subject: string, attribute: string, d: Dialect, tenant: string, retracted = false): SqlStatement {
   const q = d.quoteIdent;
   const p = new ParamList(d);
+  // Placeholders are bound in the order they appear in the text.
+  const key = `${tenantWhere(tenant, d, p)} AND ${q('subject')} = ${p.bind(subject)} AND ${q('attribute')} = ${p.bind(attribute)}`;
+  const live = retracted ? '' : ` AND ${q('deleted')} = ${p.bind(0)}`;
   return {
-    sql: `SELECT * FROM ${q('memory')} WHERE ${tenantWhere(tenant, d, p)} AND ${q('subject')} = ${p.bind(subject)} AND ${q('attribute')} = ${p.bind(attribute)} AND ${q('deleted')} = ${p.bind(0)} ORDER BY ${q('valid_from')} ASC, ${q('id')} ASC`,
+    sql: `SELECT * FROM ${q('memory')} WHERE ${key}${live} ORDER BY ${q('valid_from')} ASC, ${q('id')} ASC`,
     params: p.values,
   };
 }

@@ -12,7 +12,7 @@ import { auditImages } from '../execute/audit.js';
 import type { Change } from '../execute/rows.js';
 import { withoutFeedback } from '../experience/experience.js';
 import { checkWrite } from '../execute/governance.js';
-import { factKeysOf, mergeChanges, relinkIo } from '../execute/facts.js';
+import { factKeysOf, mergeChanges, relinkIo, retractionsOf } from '../execute/facts.js';
 import { all as ioAll, run as ioRun, type Io } from '../store/io.js';
 import type { Store } from '../store/store.js';
 import { clock, DEFAULT_TENANT, stmt, tenantProblem } from './caller.js';
@@ -103,6 +103,9 @@ export function* undoIo(store: Store<AnySqlDriver>, auditId: number, options: Un
     for (const row of rows) {
       if (row.deleted !== 1) continue;
       const set: Record<string, unknown> = { deleted: 0, deleted_at: null };
+      // Transaction time keeps the spell it was retracted: what the store believed then stays as
+      // it was (spec/semantics.md "Reads in time").
+      if (typeof row.deleted_at === 'string') set.retractions = [...retractionsOf(row), `${row.deleted_at}/${nowText}`];
       // A record whose expiry has passed (the usual case after a sweep) would come back hidden
       // and be deleted again by the next sweep: undoing its deletion clears the spent expiry.
       if (typeof row.expire_at === 'string' && row.expire_at <= nowText) {

@@ -155,3 +155,96 @@ export function mergeChanges(changes: Change[], more: readonly Change[]): void {
     else if (!same) changes.push(c);
   }
 }
+
+/** The spells an undo ended in which `row` was retracted (`"from/to"` instants), oldest first. */
+export function retractionsOf(row: Readonly<Record<string, unknown>>): string[] {
+  return Array.isArray(row.retractions) ? row.retractions.filter((s): s is string => typeof s === 'string') : [];
+}
+
+/**
+ * Was `row` believed at transaction time `t`: recorded by then (`created_at`), not retracted by
+ * then (`deleted_at`), and in no spell of retraction an undo ended — the condition the compiler's
+ * `KNOWN AT` read writes in SQL.
+ */
+export function believedAt(row: Readonly<Record<string, unknown>>, t: string): boolean {
+  if (!(String(row.created_at ?? '') <= t)) return false;
+  if (row.deleted === 1 && !(typeof row.deleted_at === 'string' && row.deleted_at > t)) return false;
+  return !retractionsOf(row).some((s) => s.slice(0, 20) <= t && s.slice(21) > t);
+}
+
+/** The chain of one key's versions believed at `t`: each version's `valid_to` and `supersedes` as they stood then. */
+export function chainKnownAt(versions: readonly Row[], t: string): Map<number, { valid_to: string | null; supersedes: number | null }> {
+  const known = versions.filter((v) => believedAt(v, t));
+  const out = new Map<number, { valid_to: string | null; supersedes: number | null }>();
+  for (const v of known) out.set(Number(v.id), { valid_to: (v.valid_to ?? null) as string | null, supersedes: (v.supersedes ?? null) as number | null });
+  for (const { row, set } of chainLinks(known)) Object.assign(out.get(Number(row.id))!, set);
+  return out;
+}
+
+/** A spell of transaction time: from, and to (null: still believed). */
+export type Spell = readonly [string, string | null];
+
+/**
+ * When each version of one key was believed (every version, retracted ones included): the spells
+ * of transaction time in which it was recorded, not retracted, and valid at some instant of its
+ * key's chain as it stood — a version a back-dated correction hides entirely stops being believed
+ * at the correction's recording time, without being rewritten.
+ */
+export function beliefSpells(versions: readonly Row[]): Map<number, Spell[]> {
+  const instants = new Set<string>();
+  for (const v of versions) {
+    if (typeof v.created_at === 'string') instants.add(v.created_at);
+    if (v.deleted === 1 && typeof v.deleted_at === 'string') instants.add(v.deleted_at);
+    for (const s of retractionsOf(v)) instants.add(s.slice(0, 20)), instants.add(s.slice(21));
+  }
+  const times = [...instants].sort();
+  const out = new Map<number, Spell[]>(versions.map((v) => [Number(v.id), []]));
+  for (let i = 0; i < times.length; i++) {
+    const t = times[i];
+    const end = i + 1 < times.length ? times[i + 1] : null;
+    for (const [id, link] of chainKnownAt(versions, t)) {
+      const v = versions.find((x) => Number(x.id) === id)!;
+      // Valid at no instant: its successor in the chain starts where it does.
+      if (link.valid_to !== null && link.valid_to <= from(v)) continue;
+      const spells = out.get(id)!;
+      const last = spells[spells.length - 1];
+      if (last && last[1] === t) spells[spells.length - 1] = [last[0], end];
+      else spells.push([t, end]);
+    }
+  }
+  return out;
+}
+
+/**
+ * A read's rows in transaction time: at `knownAt`, each fact version's links (`valid_to`,
+ * `supersedes`) as its chain stood then; with `believed`, `believed_from` and `believed_to`
+ * (when it was recorded, when the store stopped believing it — as known at `knownAt`, so that a
+ * read at a fixed transaction time never changes). Rows are copied, not changed.
+ */
+export function* inTransactionTime(x: Execution, rows: readonly Row[], knownAt: string | undefined, believed: boolean): Io<Row[]> {
+  const byKey = new Map<string, readonly Row[]>();
+  for (const key of factKeysOf(rows)) {
+    byKey.set(JSON.stringify([key.subject, key.attribute]), yield* x.query(compileFactVersions(key.subject, key.attribute, x.store.dialect, x.op.tenant, true)));
+  }
+  const spellsByKey = new Map<string, Map<number, Spell[]>>();
+  return rows.map((row) => {
+    const out: Row = { ...row };
+    const key = factKeyOf(row);
+    const versions = key ? byKey.get(JSON.stringify([key.subject, key.attribute])) : undefined;
+    if (versions && knownAt !== undefined) Object.assign(out, chainKnownAt(versions, knownAt).get(Number(row.id)));
+    if (!believed) return out;
+    const recorded = String(row.created_at ?? '');
+    out.believed_from = recorded;
+    let spells: readonly Spell[] = [[recorded, row.deleted === 1 && typeof row.deleted_at === 'string' ? row.deleted_at : null]];
+    if (versions) {
+      const k = JSON.stringify([key!.subject, key!.attribute]);
+      if (!spellsByKey.has(k)) spellsByKey.set(k, beliefSpells(versions));
+      spells = spellsByKey.get(k)!.get(Number(row.id)) ?? [];
+    }
+    // As it stood at knownAt: what came after it was not known yet.
+    if (knownAt !== undefined) spells = spells.filter((s) => s[0] <= knownAt).map((s) => (s[1] !== null && s[1] > knownAt ? [s[0], null] as const : s));
+    // Never believed (hidden from the start): it stopped being believed when it was recorded.
+    out.believed_to = spells.length ? spells[spells.length - 1][1] : recorded;
+    return out;
+  });
+}

@@ -95,7 +95,7 @@ function* executeTargetedIo(x: Execution, op: Exclude<Operation, EncodeOp>, limi
   switch (op.kind) {
     case 'Retrieve':
       if (op.experience) return yield* retrieveExperience(x, op, rows, scores ?? {}, hooks.selector, maxRows);
-      return retrieve(x, op, rows, scores, explain, maxRows);
+      return yield* retrieve(x, op, rows, scores, explain, maxRows);
     case 'Summarize': return summarize(x, op, rows, scores, explain, maxRows);
     case 'Merge': return yield* done(x, merge(x, op, rows));
     case 'Split': return yield* done(x, split(x, op, rows));

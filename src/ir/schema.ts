@@ -259,6 +259,8 @@ export const RetrieveArgs = z.looseObject({
   include: z.array(z.enum(INCLUDE_FIELDS)).optional(),
   /** Extension (typed state): a read as of an instant, or every version of a fact. */
   as_of: DateTime.optional(),
+  /** Extension (typed state): a read as the store believed at an instant (transaction time). */
+  known_at: DateTime.optional(),
   history: bool.optional(),
   /** Extension (experience memory): two-stage retrieval at a level, keeping `pick` candidates. */
   level: z.enum(LEVELS).optional(),
@@ -267,7 +269,7 @@ export const RetrieveArgs = z.looseObject({
   expand: z.enum(EXPAND_LEVELS).optional(),
 });
 
-export const SummarizeArgs = z.looseObject({ focus: str.optional(), max_tokens: int.optional(), as_of: DateTime.optional() });
+export const SummarizeArgs = z.looseObject({ focus: str.optional(), max_tokens: int.optional(), as_of: DateTime.optional(), known_at: DateTime.optional() });
 
 function instruction<O extends Op, A extends z.ZodType>(op: O, args: A) {
   return z.strictObject({

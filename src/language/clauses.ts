@@ -78,6 +78,7 @@ export const CLAUSES = {
   CONFIDENCE: { shape: 'value', ops: { Encode: ['args', 'confidence'] } },
   RETENTION: { shape: 'value', ops: { Encode: ['args', 'retention'] } },
   'AS OF': { shape: 'value', ops: { Retrieve: ['args', 'as_of'], Summarize: ['args', 'as_of'] } },
+  'KNOWN AT': { shape: 'value', ops: { Retrieve: ['args', 'known_at'], Summarize: ['args', 'known_at'] } },
   // Experience memory (an extension, spec/syntax.md §12): levels, two-stage retrieval, feedback.
   LEVEL: { shape: 'value', ops: { Encode: ['args', 'level'], Split: ['args', 'level'], Retrieve: ['args', 'level'] } },
   OF: { shape: 'value', ops: { Encode: ['args', 'episode_id'] } },
@@ -158,7 +159,7 @@ export const CLAUSE_ORDER = [
   'LEVEL', 'OF', 'PICK', 'EXPAND', 'REWARD',
   'TYPE', 'TAGS', 'TIME', 'SOURCE', 'SUBJECT', 'ATTRIBUTE', 'VALID FROM', 'EPISODE', 'CONFIDENCE', 'RETENTION', 'LOCATION', 'TOPIC', 'URL', 'STRUCTURED', 'PAYLOAD', 'FACETS',
   'MODE', 'INTO', 'STRATEGY', 'INSTRUCTION', 'BY', 'ARCHIVE', 'REMIND', 'TTL', 'UNTIL', 'THEN', 'SOFT', 'HARD', 'OLDER',
-  'WITHIN', 'AS OF', 'HISTORY', 'INCLUDE', 'FOCUS', 'MAX', 'REASON', 'POLICY', 'SET', 'WITH',
+  'WITHIN', 'AS OF', 'KNOWN AT', 'HISTORY', 'INCLUDE', 'FOCUS', 'MAX', 'REASON', 'POLICY', 'SET', 'WITH',
   'AS', 'LANG', 'TRACE', 'AT', 'DRY RUN', 'CONFIRM', 'STAGE', 'COMMENT',
 ] as const satisfies readonly ClauseName[];
 type Unplaced = Exclude<ClauseName, (typeof CLAUSE_ORDER)[number]>;

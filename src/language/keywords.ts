@@ -93,6 +93,7 @@ const KEYWORD_TABLE = {
   WITH: { summary: 'Extra arguments as an object, kept verbatim: `WITH { … }`.', ir: 'args' },
   // Typed facts and reads in time (extensions, spec/syntax.md §12)
   ATTRIBUTE: { summary: 'ENCODE a typed fact: `SUBJECT mira ATTRIBUTE passport_deadline`; the text is its value, and a new value supersedes the current one.', ir: 'args.attribute' },
+  KNOWN: { summary: '`KNOWN AT <datetime>`: read what the store believed then (transaction time), with `AS OF` or now as the valid time.', ir: 'args.known_at' },
   VALID: { summary: '`VALID FROM <datetime>`: when a fact starts to hold (default: now); the version it supersedes ends there.', ir: 'args.valid_from' },
   EPISODE: { summary: 'The source episode a fact was learnt from (provenance): `EPISODE "e2"`.', ir: 'args.episode' },
   CONFIDENCE: { summary: 'How sure the writer is of a fact, from 0 to 1.', ir: 'args.confidence' },

@@ -21,8 +21,8 @@ const USED_ARGS: Readonly<Record<Exclude<Op, 'Encode'>, readonly string[]>> = {
   Lock: ['mode', 'lock_mode', 'reason', 'policy', 'lock_expires'],
   Expire: ['ttl', 'until', 'on_expire', 'reason'],
   Delete: ['older_than', 'time_range', 'soft', 'reason', 'expire_reason'],
-  Retrieve: ['include', 'as_of', 'history', 'level', 'pick', 'selector', 'expand'],
-  Summarize: ['focus', 'max_tokens', 'as_of'],
+  Retrieve: ['include', 'as_of', 'history', 'level', 'pick', 'selector', 'expand', 'known_at'],
+  Summarize: ['focus', 'max_tokens', 'as_of', 'known_at'],
 };
 export const TARGET_KEYS = ['ids', 'filter', 'search', 'all', 'time_from', 'time_to'];
 export const FILTER_KEYS = ['time_range', 'has_tags', 'not_tags', 'type', 'subject', 'location', 'topic', 'attribute', 'weight_gte', 'weight_lte', 'expire_before', 'expire_after', 'limit', 'facets'];

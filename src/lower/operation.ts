@@ -48,6 +48,8 @@ export interface Selection {
   readonly orderBy: OrderBy;
   /** `AS OF t` (Retrieve, Summarize): what was valid, live and unexpired at t (UTC). */
   readonly asOf?: string;
+  /** `KNOWN AT t` (Retrieve, Summarize): as the store believed at transaction time t (UTC), with `asOf` or now as the valid time. */
+  readonly knownAt?: string;
   /** `HISTORY` (Retrieve): every version of the selected facts, superseded ones included. */
   readonly history?: boolean;
   /** Experience memory: only records of this level (a RETRIEVE … LEVEL candidate stage). */

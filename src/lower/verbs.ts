@@ -139,14 +139,18 @@ export const LOWER_OP: { readonly [O in Op]: LowerOp<O> } = {
 /** A read's time (spec/syntax.md §12): `AS OF t` (args.as_of) or `HISTORY` (args.history). */
 function inTime(l: Lowerer, ir: IR, sel: Selection): Selection {
   const a: Record<string, unknown> = ir.args ?? {};
-  const out: { asOf?: string; history?: boolean } = {};
+  const out: { asOf?: string; history?: boolean; knownAt?: string } = {};
   if (a.as_of !== undefined) {
     if (typeof a.as_of === 'string') out.asOf = l.instant(a.as_of, 'args.as_of');
     else l.error('invalid-datetime', `AS OF needs a date-time, got ${JSON.stringify(a.as_of)}`, 'args.as_of');
   }
   if (a.history === true) out.history = true;
-  // The usual read (neither): the selection as it is (nobody else holds it), not a copy.
-  return a.as_of === undefined && a.history !== true ? sel : { ...sel, ...out };
+  if (a.known_at !== undefined) {
+    if (typeof a.known_at === 'string') out.knownAt = l.instant(a.known_at, 'args.known_at');
+    else l.error('invalid-datetime', `KNOWN AT needs a date-time, got ${JSON.stringify(a.known_at)}`, 'args.known_at');
+  }
+  // The usual read (none): the selection as it is (nobody else holds it), not a copy.
+  return a.as_of === undefined && a.history !== true && a.known_at === undefined ? sel : { ...sel, ...out };
 }
 
 /** RETRIEVE … LEVEL: the candidate stage's level and query, and how many the selector keeps (spec/semantics.md#experience-memory). */

@@ -96,6 +96,11 @@ export const MEMORY_COLUMNS: readonly Column[] = [
   // Float32 (the JSON `embedding` column keeps only a caller-supplied vector).
   col('search_text', 'text', { since: 3 }),
   col('embedding_f32', 'blob', { since: 3 }),
+  // Transaction time (store version 5, spec/semantics.md "Reads in time"): a record is believed
+  // from its `created_at` until its `deleted_at` (both the engine's clock); an undo that restores
+  // it keeps the spell it was retracted here, as `"from/to"` instants, so that what the store
+  // believed at an earlier time never changes.
+  col('retractions', 'json-array', { since: 5 }),
 ];
 
 /** Columns the engine derives from others: never shown in results, before/after images or the audit log. */

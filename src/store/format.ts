@@ -17,9 +17,10 @@ import type { Column } from './columns.js';
  * memory_search_stats) and its triggers (spec/retrieval.md); 4: the keyword index is in memory
  * (src/retrieve/keywords.ts): the `memory_term` postings and their triggers are dropped, and the
  * `memory_index_*` triggers keep the statistics and move the index counter on every write of a
- * record's tokens, vector or liveness.
+ * record's tokens, vector or liveness; 5: transaction time — `memory.retractions`, the spells a
+ * restored record was retracted (spec/semantics.md "Reads in time").
  */
-export const STORE_VERSION = 4;
+export const STORE_VERSION = 5;
 /** Marks a database as a Text2Mem store, with its version (checked when a store is opened). */
 export const STORE_FORMAT = `text2mem-store/${STORE_VERSION}`;
 const FORMAT = /^text2mem-store\/(\d+)$/;

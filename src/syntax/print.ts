@@ -170,7 +170,7 @@ function whereParts(w: A.WhereClause): string[] {
 
 const VALUE_STYLE: Partial<Record<A.ValueKeyword, Style>> = {
   TYPE: 'enum', MODE: 'enum', STRATEGY: 'enum', THEN: 'enum', STAGE: 'enum', LANG: 'enum', LEVEL: 'enum', EXPAND: 'enum',
-  TIME: 'time', REMIND: 'remind', UNTIL: 'time', AT: 'time', TTL: 'time', 'VALID FROM': 'time', 'AS OF': 'time',
+  TIME: 'time', REMIND: 'remind', UNTIL: 'time', AT: 'time', TTL: 'time', 'VALID FROM': 'time', 'AS OF': 'time', 'KNOWN AT': 'time',
 };
 
 /** The clause a clause node is, by its name in the vocabulary's clause table. */

@@ -140,7 +140,7 @@ describe('the keyword index is per tenant', () => {
     await write(shared, 'A', A_TEXTS);
     await write(shared, 'B', B_TEXTS);
     const reopened = await createStore({ data: shared.export() });
-    expect(reopened.query(`SELECT value FROM t2m_meta WHERE key = 'format'`)).toEqual([{ value: 'text2mem-store/4' }]);
+    expect(reopened.query(`SELECT value FROM t2m_meta WHERE key = 'format'`)).toEqual([{ value: 'text2mem-store/5' }]);
     expect(await resultsOfB(reopened)).toEqual(baseline);
     const index = reopened.drive(keywordIndex(reopened, undefined, 'B'));
     expect([index.docs, index.df('budget')]).toEqual([B_TEXTS.length, B_TEXTS.filter((t) => t.includes('budget')).length]);

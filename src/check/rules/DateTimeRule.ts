@@ -31,6 +31,8 @@ const DATETIME_FIELDS = [
   'Encode:args.valid_from',
   'Retrieve:args.as_of',
   'Summarize:args.as_of',
+  'Retrieve:args.known_at',
+  'Summarize:args.known_at',
 ];
 export const isDateTimeField = fieldTable(DATETIME_FIELDS);
 

@@ -10,6 +10,7 @@ import type { Execution } from '../execution.js';
 import { lockActive, lockDenies } from '../governance.js';
 import type { Io } from '../../store/io.js';
 import { project, type ExecuteResult, type Row } from '../rows.js';
+import { inTransactionTime } from '../facts.js';
 
 /**
  * Does a lock in force on `r` hide it from `op` (a read) and its actor? A Summarize reads the
@@ -47,11 +48,13 @@ export function ofRows<T>(byId: Record<number, T> | undefined, rows: readonly Ro
   return out;
 }
 
-/** A Retrieve's result: at most `maxRows` of its rows (warned when cut). */
-export function retrieve(
+/** A Retrieve's result: at most `maxRows` of its rows (warned when cut); in transaction time when it reads at one or shows it. */
+export function* retrieve(
   x: Execution, op: RetrieveOp, rows: Row[], scores: Record<number, number> | undefined, explain: Record<number, ScoreExplanation> | undefined, maxRows: number,
-): ExecuteResult {
-  const shown = withinRows(x, op, rows, maxRows);
+): Io<ExecuteResult> {
+  let shown = withinRows(x, op, rows, maxRows);
+  const believed = op.include.includes('believed_from') || op.include.includes('believed_to');
+  if (op.selection.knownAt !== undefined || believed) shown = yield* inTransactionTime(x, shown, op.selection.knownAt, believed);
   const cut = shown.length < rows.length;
   return { ok: true, result: x.readResult(shown, op.include, ofRows(scores, shown, cut), ofRows(explain, shown, cut)) };
 }
