@@ -12,6 +12,7 @@ import type { IR } from '../ir/schema.js';
 import { refsOf } from '../ir/refs.js';
 import { LET_BINDS, REF_ARGS, isRef } from '../language/index.js';
 import { lowerIr, type LowerResult } from '../lower/index.js';
+import { addDuration, formatUtc, parseDuration, type DurationParts } from '../lower/time.js';
 import type { EncodeOp } from '../lower/operation.js';
 import { checkIrs, isCheckedScript, type CheckedScript, type Policy } from '../pipeline.js';
 import type { AnySqlDriver } from '../store/driver.js';
@@ -29,6 +30,12 @@ export interface RunOptions {
    * and expiries are in force and stamps the audit log, so only a trusted caller may set it.
    */
   readonly now?: Date | string;
+  /**
+   * Privileged, with `now`: an ISO-8601 duration the clock moves on by before each statement
+   * after the first (statement i runs at now + i × tick), for replaying a log of statements
+   * recorded over time in one run; default: every statement at `now`.
+   */
+  readonly tick?: string;
   /**
    * The acting actor, as the caller (not the script) establishes it: the trusted identity for
    * locks, permissions, private reads and the audit log. A statement's `meta.actor` must equal it,
@@ -117,6 +124,8 @@ function newTraceId(): string {
 export interface Prepared {
   readonly ok: true;
   readonly now: Date;
+  /** RunOptions.tick, parsed: how far the clock moves on before each statement after the first. */
+  readonly tick?: DurationParts;
   readonly limits: ReturnType<typeof resolveLimits>;
   readonly irs: readonly IR[];
   readonly sourceMaps: SourceMaps;
@@ -143,6 +152,8 @@ function refusedScript(diagnostics: readonly Diagnostic[]): { ok: false; refused
 export function prepareScript(input: CheckedScript | readonly unknown[], options: RunOptions): Prepared | { ok: false; refused: RunResult } {
   const now = clock(options.now);
   if (!(now instanceof Date)) return refusedScript([now]);
+  const tick = options.tick === undefined ? undefined : parseDuration(options.tick);
+  if (tick === null) return refusedScript([diagnostic('invalid-duration', `the clock's tick '${options.tick}' is not an ISO-8601 duration (e.g. PT1H)`)]);
   const limits = resolveLimits(options.limits);
   const apart = options.statementwise === true;
   const refused = new Map<number, Diagnostic[]>();
@@ -198,7 +209,7 @@ export function prepareScript(input: CheckedScript | readonly unknown[], options
   const tenant = options.tenant ?? DEFAULT_TENANT;
   const badTenant = tenantProblem(tenant);
   if (badTenant) return refusedScript([...script.warnings, badTenant]);
-  return { ok: true, now, limits, irs: script.irs, sourceMaps: maps, warnings: script.warnings, tenant, traceId: options.traceId, refused: refused.size ? refused : NONE_REFUSED };
+  return { ok: true, now, ...(tick ? { tick } : {}), limits, irs: script.irs, sourceMaps: maps, warnings: script.warnings, tenant, traceId: options.traceId, refused: refused.size ? refused : NONE_REFUSED };
 }
 
 /**
@@ -266,6 +277,14 @@ export function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options:
   const hooks = { selector: options.selector };
   // The clock as text, once per script (every statement's lowering stamps it).
   const nowText = clockText(now);
+  // Statement i's clock: the run's, or with a tick, i ticks after it.
+  const clocks: Date[] = [now];
+  const tick = script.tick;
+  const clockOf = (i: number): { now: Date; nowText: string } => {
+    if (!tick) return { now, nowText };
+    while (clocks.length <= i) clocks.push(addDuration(clocks[clocks.length - 1], tick, 1));
+    return { now: clocks[i], nowText: formatUtc(clocks[i]) };
+  };
   const bindings = new Map<string, Binding>();
   // The run's trace id is stored only by writes: a script of reads does without the random one.
   let traceId = script.traceId;
@@ -299,7 +318,7 @@ export function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options:
       ir = resolved.ir;
       if (traceId === undefined && ir.op !== 'Retrieve' && ir.op !== 'Summarize') traceId = newTraceId();
       // Not frozen: the operation goes straight to execution and nowhere else.
-      lowered = lowerIr(ir, { now, nowText, actor: options.actor, tenant: script.tenant, traceId, statement: i, freeze: false });
+      lowered = lowerIr(ir, { ...clockOf(i), actor: options.actor, tenant: script.tenant, traceId, statement: i, freeze: false });
     }
     if (!lowered.ok) {
       const stop = refuse(i, locateAll(lowered.diagnostics, i, maps));
@@ -316,7 +335,7 @@ export function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options:
       // Each statement's lowering warnings, reported before its own result's (as one at a time).
       const lowerWarnings: (readonly Diagnostic[])[] = [[]];
       for (let j = i + 1; j < irs.length && irs[j].op === 'Encode' && refsOf(irs[j]).length === 0; j++) {
-        const next = lowerIr(irs[j], { now, nowText, actor: options.actor, tenant: script.tenant, traceId, statement: j, freeze: false });
+        const next = lowerIr(irs[j], { ...clockOf(j), actor: options.actor, tenant: script.tenant, traceId, statement: j, freeze: false });
         if (!next.ok || !encodeRunnable(next.operation)) {
           carried = { index: j, ir: irs[j], lowered: next };
           break;

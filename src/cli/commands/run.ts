@@ -9,6 +9,7 @@ import { displayName, printDiagnostics, readSource } from '../input.js';
 interface RunFlags {
   db?: string;
   now?: string;
+  tick?: string;
   json?: boolean;
   explain?: boolean;
   actor?: string;
@@ -39,6 +40,7 @@ export function runCommand(program: Command): void {
     .argument('<file>', 'input file, or - for stdin')
     .option('--db <store>', "the store: a file (created when missing; each run is one transaction, written in place), ':memory:', 'pglite:', 'pglite:./dir' or 'postgres://user@host/db'; default: a temporary in-memory store")
     .option('--now <iso>', 'privileged: the clock, e.g. 2025-10-21T00:00:00Z (default: the current time); it decides which locks and expiries are in force and stamps the audit log')
+    .option('--tick <duration>', 'privileged, with --now: the clock moves on by this ISO-8601 duration before each statement after the first (statement i runs at now + i × tick), to replay statements recorded over time')
     .option('--actor <name>', 'the acting actor (for locks, permissions, private reads and the audit log); a statement\'s AS must match it')
     .option('--tenant <name>', 'the tenant the command acts in (default: default); a script cannot name another')
     .option('--trace <id>', 'the run\'s trace id, stored with what it writes (default: a new random id)')
@@ -85,7 +87,7 @@ export function runCommand(program: Command): void {
       }
       const store = opened.store;
       if (opened.created) process.stderr.write(`t2m run: created a new store ${opened.name}\n`);
-      const base = { now: flags.now ?? (flags.selectorUrl ? new Date().toISOString() : undefined), actor: flags.actor, tenant: flags.tenant, traceId: flags.trace, impersonate: flags.allowImpersonation === true, limits, policy } as const;
+      const base = { now: flags.now ?? (flags.selectorUrl ? new Date().toISOString() : undefined), ...(flags.tick !== undefined ? { tick: flags.tick } : {}), actor: flags.actor, tenant: flags.tenant, traceId: flags.trace, impersonate: flags.allowImpersonation === true, limits, policy } as const;
       // A model selector answers asynchronously: its choices are gathered first, on dry runs (spec/semantics.md#experience-memory).
       let gathered: { selector: import('../../engine/index.js').Selector; warnings: Diagnostic[] } | undefined;
       if (flags.selectorUrl) {

@@ -1,0 +1,13 @@
+import { textToIr } from '../src/pipeline.js';
+import { irToAst } from '../src/convert/irToAst.js';
+import { print } from '../src/convert/canonical.js';
+const t = 'RETRIEVE WHERE subject = "mira" AND attribute = "passport_deadline" AS OF 2026-06-02T00:00:00Z KNOWN AT 2026-06-03T00:00:00Z INCLUDE text, believed_to;\nSUMMARIZE WHERE subject = "mira" KNOWN AT 2026-06-03T00:00:00Z;\nRETRIEVE WHERE subject = "mira" HISTORY KNOWN AT 2026-06-03T00:00:00+02:00;';
+const r = textToIr(t);
+console.log(JSON.stringify(r.diagnostics));
+const stmts = r.irs.map((ir) => irToAst(ir as never));
+const out = print({ kind: 'Script', statements: stmts, trailingComments: [] } as never);
+console.log(out);
+const r2 = textToIr(out);
+console.log(JSON.stringify(r2.irs) === JSON.stringify(r.irs));
+console.log(JSON.stringify(r.irs));
+console.log(JSON.stringify(r2.irs));
