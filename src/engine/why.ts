@@ -3,7 +3,9 @@
  * the chain of versions it superseded, and the audit entries that wrote them — in the caller's
  * tenant only (an id of another tenant is `why-not-found`, as if it did not exist).
  */
-import { compileSelectByIds, decodeRow } from '../compile/index.js';
+import { compileFactVersions, compileSelectByIds, decodeRow } from '../compile/index.js';
+import { beliefSpells, factKeyOf, type Spell } from '../execute/facts.js';
+import type { Row } from '../execute/rows.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AnySqlDriver } from '../store/driver.js';
@@ -33,6 +35,12 @@ export interface Provenance {
   readonly deleted: boolean;
   /** The version it superseded (the next link of the chain), if any. */
   readonly supersedes: number | null;
+  /**
+   * When the store believed it (transaction time): spells from its recording until it was
+   * retracted or a correction hid it (to null: believed now); a record that is no fact, from its
+   * recording until its deletion.
+   */
+  readonly believed: readonly Spell[];
 }
 
 export interface WhyResult {
@@ -59,6 +67,12 @@ export function* whyIo(store: Store<AnySqlDriver>, id: number, options: { tenant
     seen.add(next);
     const row: Record<string, unknown> | undefined = (yield* ioAll(...stmt(compileSelectByIds([next], d, tenant)))).map(decodeRow)[0];
     if (!row) break;
+    const key = factKeyOf(row);
+    let believed: readonly Spell[] = [[String(row.created_at ?? ''), row.deleted === 1 && typeof row.deleted_at === 'string' ? row.deleted_at : null]];
+    if (key) {
+      const versions = (yield* ioAll(...stmt(compileFactVersions(key.subject, key.attribute, d, tenant, true)))).map(decodeRow) as Row[];
+      believed = beliefSpells(versions).get(Number(row.id)) ?? [];
+    }
     chain.push({
       id: Number(row.id), text: str(row.text), subject: str(row.subject), attribute: str(row.attribute),
       validFrom: str(row.valid_from), validTo: str(row.valid_to), episode: str(row.episode),
@@ -66,6 +80,7 @@ export function* whyIo(store: Store<AnySqlDriver>, id: number, options: { tenant
       actor: str(row.owner), traceId: str(row.trace_id), statement: typeof row.statement_index === 'number' ? row.statement_index : null,
       createdAt: str(row.created_at), deleted: row.deleted === 1,
       supersedes: typeof row.supersedes === 'number' ? row.supersedes : null,
+      believed,
     });
     next = typeof row.supersedes === 'number' ? row.supersedes : null;
   }

@@ -58,6 +58,7 @@ export function whyCommand(program: Command): void {
         lines.push(`${i === 0 ? '' : 'superseded '}#${p.id} ${key}${valid}${p.deleted ? ' (deleted)' : ''}`);
         lines.push(`  written by ${p.actor ?? 'an anonymous actor'} at ${p.createdAt ?? '?'}, run ${p.traceId ?? '?'} statement ${p.statement === null ? '?' : p.statement + 1}`
           + `${p.episode ? `, from episode ${p.episode}` : ''}${p.confidence === null ? '' : `, confidence ${p.confidence}`}${p.retention ? `, retention ${p.retention}` : ''}`);
+        lines.push(`  believed ${p.believed.length ? p.believed.map(([from, to]) => `${from} .. ${to ?? 'now'}`).join(', ') : 'never (hidden by a correction as it was recorded)'}`);
       });
       for (const e of result.audit) lines.push(`audit #${e.id} ${e.at} ${e.op} by ${e.actor ?? 'anonymous'} (run ${e.traceId ?? '?'}): ${e.affectedIds.map((a) => `#${a}`).join(', ')}`);
       // Each line shows stored values (a subject, a text, an actor): one line each, controls escaped.
