@@ -45,11 +45,15 @@ const target = fc.oneof(
   fc.constant({ search: { intent: { query: 'apple note' }, limit: 3 } }),
   fc.constant({ all: true }),
 );
-const read = fc.record({ op: fc.constantFrom('Retrieve', 'Summarize'), target, asOf: fc.option(fc.constantFrom('2026-06-02T12:00:00Z', '2026-06-09T00:00:00Z')), history: fc.boolean() })
-  .map(({ op, target: t, asOf, history }) => ({
-    stage: 'RET', op, target: t,
-    args: { ...(asOf ? { as_of: asOf } : op === 'Retrieve' && history ? { history: true } : {}) }, meta: { confirmation: true },
-  }));
+// Transaction time too: KNOWN AT before the shared store was written, between its two
+// recording times, and now (alone, with AS OF or with HISTORY).
+const read = fc.record({
+  op: fc.constantFrom('Retrieve', 'Summarize'), target, asOf: fc.option(fc.constantFrom('2026-06-02T12:00:00Z', '2026-06-09T00:00:00Z')), history: fc.boolean(),
+  knownAt: fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, { weight: 2, arbitrary: fc.constantFrom('2026-04-01T00:00:00Z', '2026-05-15T00:00:00Z', NOW) }),
+}).map(({ op, target: t, asOf, history, knownAt }) => ({
+  stage: 'RET', op, target: t,
+  args: { ...(asOf ? { as_of: asOf } : op === 'Retrieve' && history ? { history: true } : {}), ...(knownAt ? { known_at: knownAt } : {}) }, meta: { confirmation: true },
+}));
 const write = fc.record({
   op: fc.constantFrom('Update', 'Label', 'Promote', 'Demote', 'Merge', 'Split', 'Lock', 'Expire', 'Delete'),
   target,
@@ -70,7 +74,7 @@ const script = fc.record({ tenant: fc.constantFrom(...TENANTS), statements: fc.a
  * What the other tenant has: every column a verb, sweep or undo can write (the embedding is
  * derived from the text), and its audit log's entries and undo marks.
  */
-const WRITTEN = 'id, text, tags, facets, weight, subject, expire_at, expire_action, lock_mode, lineage_parents, lineage_children, deleted, deleted_at, updated_at, valid_from, valid_to, supersedes, tenant';
+const WRITTEN = 'id, text, tags, facets, weight, subject, expire_at, expire_action, lock_mode, lineage_parents, lineage_children, deleted, deleted_at, updated_at, valid_from, valid_to, supersedes, retractions, tenant';
 function snapshot(store: Store, tenant: string): string {
   const memory = store.query(`SELECT ${WRITTEN} FROM memory WHERE tenant = ? ORDER BY id`, [tenant]);
   const audit = store.query('SELECT id, undone_by FROM audit_log WHERE tenant = ? ORDER BY id', [tenant]);
@@ -86,6 +90,7 @@ describe('tenant isolation (property)', () => {
     const entriesOf = (tenant: string) => store.query('SELECT id FROM audit_log WHERE tenant = ?', [tenant]).map((x) => Number(x.id));
     const otherEntries = { acme: entriesOf('acme'), globex: entriesOf('globex') };
     let reads = 0;
+    let undone = 0;
     fc.assert(fc.property(script, ({ tenant, statements, extra }) => {
       const other = tenant === 'acme' ? 'globex' : 'acme';
       store.transaction(() => {
@@ -102,6 +107,13 @@ describe('tenant isolation (property)', () => {
         } else if (extra === 'undo') {
           // The other tenant's audit entries are not this tenant's to undo.
           for (const e of otherEntries[other]) expect(undo(store, e, { now: NOW, tenant })).toMatchObject({ ok: false, diagnostics: [{ code: 'undo-not-found' }] });
+          // Its own soft delete undone: the retraction's spell is kept (transaction time) in its tenant only.
+          const own = otherEntries[tenant][otherEntries[tenant].length - 1];
+          const u = undo(store, own, { now: NOW, tenant });
+          if (u.ok) {
+            undone++;
+            for (const id of u.restored) expect(owned[other].has(id)).toBe(false);
+          }
         }
         expect(snapshot(store, other)).toBe(before[other]);
         return { commit: false, value: undefined };
@@ -109,6 +121,7 @@ describe('tenant isolation (property)', () => {
     }), { numRuns: 10_000, seed: 12 });
     // The scripts did read: the property is not vacuous.
     expect(reads).toBeGreaterThan(1000);
+    expect(undone).toBeGreaterThan(100);
     expect(snapshot(store, 'acme')).toBe(before.acme);
   }, 120_000);
 });
