@@ -31,7 +31,7 @@ export const CARD_MAX_CHARS = 12_000;
  * engine (the source named in brackets, for maintainers; the card prints only the text).
  * Shared with spec/syntax.md's "Meanings, answered" section.
  */
-export const MEANINGS: ReadonlyArray<{ readonly q: string; readonly dsl: string; readonly ir: string; readonly source: string }> = [
+export const MEANINGS: ReadonlyArray<{ readonly q: string; readonly dsl: string; readonly ir: string; readonly source: string; readonly specOnly?: true }> = [
   {
     q: '`tags HAS "a", "b"`: all or any?',
     dsl: 'ALL (exact, case-sensitive); `NOT HAS`: none. No any-of: one statement per tag, or `search`.',
@@ -43,6 +43,8 @@ export const MEANINGS: ReadonlyArray<{ readonly q: string; readonly dsl: string;
     dsl: 'Positive integers in ENCODE order; `ID 1`, `ID "1"`, `ID "001"` are one record.',
     ir: 'Positive integers in Encode order; `1`, `"1"`, `"001"` are one record.',
     source: 'src/lower/lowerer.ts ids(); src/compile/index.ts orderBy',
+    // In spec/syntax.md only: the card's budget (ids a planner writes come from the request or a `$n`).
+    specOnly: true,
   },
   {
     q: 'Does SUMMARIZE store anything?',
@@ -55,17 +57,19 @@ export const MEANINGS: ReadonlyArray<{ readonly q: string; readonly dsl: string;
     dsl: 'The first selected: lowest id for IDS, newest `time` for a filter, best match for a search.',
     ir: '`primary_id` absent or `"auto"`: the first selected: lowest id for `ids`, newest `time` for a filter, best match for a search.',
     source: 'src/lower/verbs.ts Merge; src/execute/verbs/merge.ts',
+    // In spec/syntax.md only: the card's budget (the card's MERGE shows INTO).
+    specOnly: true,
   },
   {
     q: 'Calendar words?',
-    dsl: 'UTC, from the run\'s clock. `time IN LAST 7 DAYS` runs from 7 days before now to the end of today (MINUTES, HOURS end now); `NEXT n` starts now; units plural. Today, this month, last quarter: `time FROM 2025-04-01T00:00:00Z TO 2025-06-30T23:59:59Z`.',
-    ir: 'UTC, from the run\'s clock. `{relative: "last", amount: 7, unit: "days"}` runs from 7 days before now to the end of today (minutes/hours end now); `next` starts now. Today, this month, last quarter: `{start, end}` in UTC.',
+    dsl: 'UTC, from the run\'s clock. `time IN LAST 7 DAYS`: 7 days before now to the end of today (MINUTES, HOURS end now); `NEXT n` starts now; units plural. Today, this month, last quarter: `time FROM a TO b` in UTC.',
+    ir: 'UTC, from the run\'s clock. `{relative: "last", amount: 7, unit: "days"}`: 7 days before now to the end of today (minutes/hours end now); `next` starts now. Today, this month, last quarter: `{start, end}` in UTC.',
     source: 'src/lower/target.ts timeRange; src/lower/time.ts addDuration',
   },
   {
     q: 'SPLIT `params`?',
-    dsl: '`SET params = {…}`; the entry STRATEGY names is read: `by_sentences: {max_sentences}` (default 1), `by_chunks: {chunk_size (>= 50) | num_chunks}` (default 2), `custom: {instruction, max_splits}` (no LLM: cuts at headings, else paragraphs, else lines). The source is soft-deleted unless `SET keep_source = true`.',
-    ir: 'The entry `strategy` names is read: `by_sentences: {max_sentences}` (default 1), `by_chunks: {chunk_size (>= 50) | num_chunks}` (default 2), `custom: {instruction, max_splits}` (no LLM: cuts at headings, else paragraphs, else lines). The source is soft-deleted unless `keep_source: true`.',
+    dsl: '`SET params = {…}`, the entry STRATEGY names: `by_sentences: {max_sentences}` (default 1), `by_chunks: {chunk_size (>= 50) | num_chunks}` (default 2), `custom: {instruction, max_splits}` (no LLM). The source is soft-deleted unless `SET keep_source = true`.',
+    ir: 'The entry `strategy` names: `by_sentences: {max_sentences}` (default 1), `by_chunks: {chunk_size (>= 50) | num_chunks}` (default 2), `custom: {instruction, max_splits}` (no LLM). The source is soft-deleted unless `keep_source: true`.',
     source: 'src/lower/verbs.ts splitRule; src/execute/verbs/split.ts',
   },
   {
@@ -77,13 +81,13 @@ export const MEANINGS: ReadonlyArray<{ readonly q: string; readonly dsl: string;
   {
     q: 'Unknown fields?',
     dsl: '`WHERE status = "x"` is refused (`unknown-condition`): invented fields are facets, `WHERE facets = { status: "x" }`; UPDATE `SET status = "x"` writes that facet.',
-    ir: 'A filter key the engine does not know (`status`) is refused (`unknown-condition`): use `filter.facets: {status: "x"}`. Update `set.status` writes the facet `status`.',
+    ir: 'An unknown filter key (`status`) is refused (`unknown-condition`): use `filter.facets: {status: "x"}`. Update `set.status` writes that facet.',
     source: 'src/lower/ignored.ts; src/lower/verbs.ts lowerUpdate',
   },
   {
     q: 'Does a later statement see an earlier one\'s changes?',
-    dsl: 'Yes, in order, in one transaction: soft-deleted, merged-away, split (source) and expired records match no later target; archived ones still do; a LOCK refuses the writes after it (lock last).',
-    ir: 'Yes, in order, in one transaction: soft-deleted, merged-away, split (source) and expired records match no later target; archived ones still do; a LOCK refuses the writes after it (lock last).',
+    dsl: 'Yes, in order, in one transaction: deleted, merged-away, split-source and expired records match no later target (archived ones do); a LOCK refuses later writes (lock last).',
+    ir: 'Yes, in order, in one transaction: deleted, merged-away, split-source and expired records match no later target (archived ones do); a LOCK refuses later writes (lock last).',
     source: 'src/compile/index.ts timeWhere (live: not deleted, not expired); src/execute/verbs/promote.ts (archive caps the weight)',
   },
 ];
@@ -224,17 +228,14 @@ export const CARD_EXAMPLES: readonly CardExample[] = [
     ir: { stage: 'STO', op: 'Lock', target: { filter: { has_tags: ['api'], limit: 50 } }, args: { mode: 'read_only', reason: 'audit' } },
   },
   {
+    request: 'Mira\'s deadline was June 30 all along, not July 15.',
+    dsl: 'ENCODE "2026-06-30" SUBJECT "mira" ATTRIBUTE "deadline" VALID FROM 2026-06-01T00:00:00Z;',
+    ir: { stage: 'ENC', op: 'Encode', args: { payload: { text: '2026-06-30' }, subject: 'mira', attribute: 'deadline', valid_from: '2026-06-01T00:00:00Z' } },
+  },
+  {
     request: 'Deploy notes, newest 3.',
     dsl: 'RETRIEVE WHERE search "deploy" ORDER BY time_desc LIMIT 3 INCLUDE id, text, time;',
     ir: { stage: 'RET', op: 'Retrieve', target: { search: { intent: { query: 'deploy' }, overrides: { order_by: 'time_desc' }, limit: 3 } }, args: { include: ['id', 'text', 'time'] } },
-  },
-  {
-    request: '总结上个月的站会 (summarise last month\'s standups)',
-    dsl: 'SUMMARIZE WHERE tags HAS "standup" AND time IN LAST 1 MONTHS LIMIT 20 FOCUS "deploy status" MAX 80 TOKENS;',
-    ir: {
-      stage: 'RET', op: 'Summarize', target: { filter: { has_tags: ['standup'], time_range: { relative: 'last', amount: 1, unit: 'months' }, limit: 20 } },
-      args: { focus: 'deploy status', max_tokens: 80 },
-    },
   },
   {
     request: 'Forget everything, but show me first.',
@@ -323,8 +324,8 @@ function verbsSection(ir: boolean): string {
 }
 
 /** Reads over everything need a confirmation too: the upstream IR schema's rule for `target.all` in stage RET (meta.confirmation; a dry run is not enough). */
-const ALL_RULE_DSL = 'ALL needs CONFIRM: a write takes CONFIRM or DRY RUN, a read (RETRIEVE, SUMMARIZE) CONFIRM only (the upstream contract).';
-const ALL_RULE_IR = '`all: true` needs `meta.confirmation: true`; a write may instead be `meta.dry_run: true`, a read (Retrieve, Summarize) may not (the upstream contract).';
+const ALL_RULE_DSL = 'ALL needs CONFIRM: a write takes CONFIRM or DRY RUN, a read (RETRIEVE, SUMMARIZE) CONFIRM only.';
+const ALL_RULE_IR = '`all: true` needs `meta.confirmation: true`; a write may instead be `meta.dry_run: true`, a read (Retrieve, Summarize) may not.';
 
 function everyVerbSection(ir: boolean): string {
   if (ir) {
@@ -382,7 +383,7 @@ function defaultsSection(ir: boolean, storeTypes: readonly string[] | undefined)
     ? [
       `- Weight: 0–1, higher = more important; a record never weighed reads as 0.5. Words: ${words}. \`weight_delta\` shifts (step 0.1–0.5: Promote 0.3, Demote -0.2; a positive Demote delta also lowers); \`weight\` sets; Demote \`archive\` caps it at 0.1, the record stays live.`,
       '- Delete: `soft` defaults to true (recoverable). Expire: `ttl` counts from now (the run\'s clock), not from the record\'s time; `on_expire` defaults to soft_delete.',
-      '- `remind.rrule`: the first reminder is the next occurrence after now, at now\'s time of day unless BYHOUR/BYMINUTE say; nothing is sent. One reminder: `FREQ=DAILY;COUNT=1;DTSTART=20250501T010000Z` (COUNT=1 without DTSTART fires at now: never).',
+      '- `remind.rrule`: the first reminder is the next occurrence after now, at now\'s time of day unless BYHOUR/BYMINUTE say; nothing is sent. Once: `FREQ=DAILY;COUNT=1;DTSTART=20250501T010000Z` (COUNT=1 without DTSTART: never).',
       `- \`type\` is free text; usual: ${types}.`,
       `- Update \`set\` columns: ${UPDATE_COLUMNS.slice(0, 12).join(', ')}, permissions; any other key is a facet. Never: ${grouped(GOVERNED_COLUMNS)} (\`governed-column\`).`,
       `- \`"_let": "n"\` (extension) binds — ${bindings(true)}; \`{"$ref": "n"}\` stands for them in \`target.ids\` (alone or as an item beside ids) and Merge \`primary_id\`.`,
@@ -390,12 +391,28 @@ function defaultsSection(ir: boolean, storeTypes: readonly string[] | undefined)
     : [
       `- Weight: 0–1, higher = more important; a record never weighed reads as 0.5. Words: ${words}. \`BY d\` shifts (step 0.1–0.5: PROMOTE BY 0.3, DEMOTE BY -0.2; a positive DEMOTE BY also lowers); \`SET weight = 0.8\` sets; ARCHIVE caps it at 0.1, the record stays live.`,
       '- DELETE is SOFT (recoverable) unless HARD. EXPIRE: TTL counts from now (the run\'s clock), not from the record\'s time; THEN defaults to soft_delete.',
-      '- REMIND: the first reminder is the next occurrence after now, at now\'s time of day unless BYHOUR/BYMINUTE say; nothing is sent. One reminder: `REMIND 2025-05-01T09:00:00+08:00` (`FREQ=DAILY;COUNT=1` alone fires at now: never).',
+      '- REMIND: the first reminder is the next occurrence after now, at now\'s time of day unless BYHOUR/BYMINUTE say; nothing is sent. Once: `REMIND 2025-05-01T09:00:00+08:00` (`FREQ=DAILY;COUNT=1` alone: never).',
       `- TYPE is free text; usual: ${types}.`,
       `- UPDATE SET columns: ${UPDATE_COLUMNS.slice(0, 12).join(', ')}, permissions; any other key is a facet. Never: ${grouped(GOVERNED_COLUMNS)} (\`governed-column\`).`,
       `- \`LET $n =\` binds — ${bindings(false)}. Use \`$n\` in ID, IDS (also beside ids: \`IDS $n, 4\`), INTO.`,
     ];
   return `## Defaults and values\n\n${lines.join('\n')}`;
+}
+
+/**
+ * Facts (typed state, spec/semantics.md "Typed state"): write, correct, read now / AS OF /
+ * KNOWN AT, HISTORY. Its statements run in test/typed-state/card-facts.test.ts.
+ */
+export const FACT_STATEMENTS = {
+  read: 'RETRIEVE WHERE subject = "mira" AND attribute = "deadline"',
+  history: 'HISTORY INCLUDE believed_from, believed_to',
+} as const;
+
+function factsSection(ir: boolean): string {
+  const text = ir
+    ? '`subject` + `attribute` key a fact, its text the value (no Update): a change or correction is an Encode superseding the version valid at its `valid_from` (back-date to correct the past). Retrieve `filter: {subject, attribute}`: now, + `as_of` (held then), `known_at` (believed then), or `history: true` (`include` believed_from, believed_to).'
+    : `SUBJECT + ATTRIBUTE key a fact, its text the value (no UPDATE): a change or correction is an ENCODE superseding the version valid at its VALID FROM (back-date to correct the past). Read: \`${FACT_STATEMENTS.read}\` (now) + AS OF t (held then), KNOWN AT t (believed then), or ${FACT_STATEMENTS.history}.`;
+  return `## Facts\n\n${text}`;
 }
 
 /** The request → statement guide, DSL statements or IR op and args. */
@@ -428,7 +445,7 @@ function enumsSection(ir: boolean): string {
   const lines = ['## Enum values (anything else is `invalid-enum`)', ''];
   for (const [name, e] of ENUM_LIST) {
     // The DSL card names the clause (the path when there is none), the IR card the fields.
-    const where = ir ? e.paths.join(', ') : e.clause ? [e.clause, e.ops?.map((o) => VERB_OF_OP[o]).join('/')].filter(Boolean).join(', ') : e.paths.join(', ');
+    const where = ir ? e.paths.join(', ') : e.clause ? [e.clause, e.ops?.map((o) => VERB_OF_OP[o]).join('/')].filter(Boolean).join(', ') : e.paths[0];
     // A doc that only repeats the value ("The id.", "Days.") is left out.
     const plain = (v: string) => (/^(The|When|Where|Who)\b/.test(e.docs[v]) && e.docs[v].split(' ').length <= 4) || e.docs[v].toLowerCase() === `${v}.`;
     const docs = e.values.map((v) => (plain(v) ? `\`${v}\`` : `\`${v}\` ${e.docs[v]}`)).join(' ');
@@ -473,11 +490,11 @@ export function languageCard(options: CardOptions = {}): string {
   const intro = ir
     ? '# Text2Mem JSON IR — language card\n\nOne JSON object per instruction (a list for several), these fields only. Memories: id, text, type, tags, facets, time, subject, location, topic, source, weight, expiry.'
     : '# Text2Mem DSL — language card\n\nMemory records: id, text, type, tags, facets, time, subject, location, topic, source, weight, expiry.';
-  const meanings = `## Meanings, answered\n\n${MEANINGS.map((m) => `- ${m.q} ${ir ? m.ir : m.dsl}`).join('\n')}`;
+  const meanings = `## Meanings, answered\n\n${MEANINGS.filter((m) => !m.specOnly).map((m) => `- ${m.q} ${ir ? m.ir : m.dsl}`).join('\n')}`;
   const homonyms = `## One word, several meanings\n\n${(ir ? HOMONYMS_IR : HOMONYMS_DSL).map((s) => `- ${s}`).join('\n')}`;
   const parts = [
     intro, everyVerbSection(ir), verbsSection(ir), conditionsSection(ir), enumsSection(ir), exclusiveSection(ir),
-    defaultsSection(ir, options.types), meanings, homonyms, guideSection(ir), examplesSection(ir),
+    defaultsSection(ir, options.types), meanings, homonyms, factsSection(ir), guideSection(ir), examplesSection(ir),
   ];
   const text = parts.join('\n\n');
   const others = ir ? '' : otherKeywords(text);

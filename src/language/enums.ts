@@ -106,7 +106,7 @@ export const ENUMS = {
       attribute: 'The fact attribute.', valid_from: 'When it starts holding.', valid_to: 'When it stopped holding.',
       supersedes: 'The version it replaced.', episode: 'The source episode.', confidence: 'The writer confidence.', retention: 'The retention class.',
       level: 'The level.', episode_id: "The turn's episode.", utility: 'The learned utility.',
-      believed_from: 'When the store recorded it.', believed_to: 'When the store stopped believing it (retracted, or hidden by a correction).',
+      believed_from: 'When it was recorded.', believed_to: 'When belief ended.',
     },
   }),
   retention: spec({
