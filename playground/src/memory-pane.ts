@@ -91,6 +91,8 @@ export class MemoryPane {
       const parts = [`#${p.id}`, JSON.stringify(p.text ?? '')];
       if (p.attribute) parts.push(`${p.subject ?? '?'}.${p.attribute}`);
       if (p.validFrom || p.validTo) parts.push(`valid ${p.validFrom ?? '…'} → ${p.validTo ?? 'now'}`);
+      // Transaction time: when the store believed this version (spec/semantics.md "Two time axes").
+      if (p.attribute && p.believed?.length) parts.push(`believed ${p.believed.map(([from, to]) => `${from} → ${to ?? 'now'}`).join(', ')}`);
       if (p.episode) parts.push(`episode ${p.episode}`);
       if (p.confidence !== null) parts.push(`confidence ${p.confidence}`);
       parts.push(`by ${p.actor ?? 'anonymous'}`);

@@ -926,8 +926,9 @@ describe('playground in Chromium', () => {
     await expect.poll(() => why.innerText()).toContain('Why #2');
     const items = await why.locator('li').allInnerTexts();
     expect(items).toHaveLength(2);
-    expect(items[0]).toMatch(/^#2 · "2026-06-30" · mira\.passport_deadline · valid 2026-06-03T10:00:00Z → now · episode e2 .*supersedes #1$/);
-    expect(items[1]).toMatch(/^#1 · "2026-07-15" · .*valid 2026-06-01T09:00:00Z → 2026-06-03T10:00:00Z · episode e1 /);
+    // Both time axes: when each version held (valid) and when the store believed it (recorded at the run's clock).
+    expect(items[0]).toMatch(/^#2 · "2026-06-30" · mira\.passport_deadline · valid 2026-06-03T10:00:00Z → now · believed \S+Z → now · episode e2 .*supersedes #1$/);
+    expect(items[1]).toMatch(/^#1 · "2026-07-15" · .*valid 2026-06-01T09:00:00Z → 2026-06-03T10:00:00Z · believed \S+Z → now · episode e1 /);
     expect(problems).toEqual([]);
     await context.close();
   });
