@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 import type { Figures, Suite } from './suites/suite.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const SUITES = ['front', 'engine', 'benchmark', 'retrieval', 'storage', 'startup'] as const;
+const SUITES = ['front', 'engine', 'benchmark', 'retrieval', 'storage', 'startup', 'facts'] as const;
 type SuiteName = (typeof SUITES)[number];
 
 const loadSuite = async (name: SuiteName): Promise<Suite> => (await import(`./suites/${name}.js`)).default as Suite;
@@ -33,6 +33,7 @@ suites:
   retrieval  search p50/p95 at 1k and 100k memories                                [--sizes 1000,100000]
   storage    the engine figures on PGlite; on a server with --url postgres://…     [--sizes 1000,10000]
   startup    cold start of the built CLI (t2m check on one line) vs node -e 0
+  facts      a fact's current-value read (and AS OF, KNOWN AT) at 100k fact versions, p50/p95  [--sizes 100000]
 
 options:
   --vs <rev>   also run the suite on that git revision (a throwaway worktree), alternating round
