@@ -152,7 +152,7 @@ export class Execution {
       let missing = sel.ids.filter((id) => !found.has(id));
       if (missing.length && (op.kind === 'Retrieve' || op.kind === 'Summarize')) {
         // Tell "hidden from this reader" apart from "not there"; only the ids are reported.
-        const live = yield* this.query(compileTargetSelect({ ids: missing, all: false, orderBy: 'time_desc', asOf: sel.asOf, history: sel.history }, this.store.dialect, { tenant: op.tenant, now: op.now, applyReadPermissions: false }));
+        const live = yield* this.query(compileTargetSelect({ ids: missing, all: false, orderBy: 'time_desc', asOf: sel.asOf, history: sel.history, knownAt: sel.knownAt }, this.store.dialect, { tenant: op.tenant, now: op.now, applyReadPermissions: false }));
         const unreadable = new Set(live.map((r) => r.id));
         if (unreadable.size) {
           const who = op.actor ? `actor '${op.actor}'` : 'an anonymous reader';
