@@ -51,8 +51,12 @@ const suite: Suite = {
           const t = performance.now();
           const res = t2m.run(store, read(k, time), { now });
           const dt = performance.now() - t;
-          // A revision without the read (KNOWN AT before transaction time) ignores or refuses it: no figure.
-          if (!res.ok || res.diagnostics.some((d) => d.code === 'ignored-arg')) return;
+          // A revision without the read (KNOWN AT before transaction time) ignores or refuses it:
+          // its figures are NaN (both sides of --vs list the same figures).
+          if (!res.ok || res.diagnostics.some((d) => d.code === 'ignored-arg')) {
+            figures[`${label} ${size} p50 ms`] = figures[`${label} ${size} p95 ms`] = Number.NaN;
+            return;
+          }
           const got = String(res.results[0].rows?.[0]?.text);
           if (got !== expect(k)) throw new Error(`${label}: key ${k} read ${got}, not ${expect(k)}`);
           if (i >= WARMUP) ms.push(dt);
