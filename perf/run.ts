@@ -171,7 +171,8 @@ const report = {
 if (json) {
   console.log(JSON.stringify(report));
 } else {
-  const num = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(3));
+  // A figure one side lacks (NaN, null once it crossed JSON) prints as a dash.
+  const num = (x: number | null) => (x === null || Number.isNaN(x) ? '—' : Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(3));
   const cell = (s: Stat) => `${num(s.median)} (${num(s.min)}–${num(s.max)})`;
   const header = ['figure', 'this', ...(vs !== undefined ? [vs, 'this / ' + vs] : [])];
   const rows = keys.map((k) => {
