@@ -13,6 +13,7 @@ import type { Change } from '../execute/rows.js';
 import { withoutFeedback } from '../experience/experience.js';
 import { checkWrite } from '../execute/governance.js';
 import { factKeysOf, mergeChanges, relinkIo } from '../execute/facts.js';
+import { declaredIn, undoDeclarationIo } from '../execute/schemas.js';
 import { all as ioAll, run as ioRun, type Io } from '../store/io.js';
 import type { Store } from '../store/store.js';
 import { clock, DEFAULT_TENANT, stmt, tenantProblem } from './caller.js';
@@ -92,6 +93,14 @@ export function* undoIo(store: Store<AnySqlDriver>, auditId: number, options: Un
     .map(([id]) => Number(id));
   const reward = feedbackReward(entry);
   if (!softDeleted.length && reward !== undefined) return yield* undoFeedback(store, entry, reward, at, options.actor, tenant);
+  const declared = declaredIn(entry.after);
+  if (declared) {
+    // An attribute schema declaration: its version is withdrawn (src/execute/schemas.ts).
+    return yield* store.transactionIo<UndoResult>(function* () {
+      const r = yield* undoDeclarationIo(store.dialect, tenant, auditId, declared, formatUtc(at), options.actor ?? null);
+      return r.ok ? { commit: true, value: { ok: true, restored: [], unexpired: [], auditId: r.auditId } } : { commit: false, value: r };
+    });
+  }
   if (!softDeleted.length) return fail('undo-unsupported', `audit entry #${auditId} (${entry.op}) soft-deleted nothing; only soft deletes and feedback (PROMOTE … REWARD) can be undone`);
   const nowText = formatUtc(at);
   const d = store.dialect;

@@ -129,7 +129,7 @@ function* done(x: Execution, writes: Io<number[]>): Io<ExecuteResult> {
  * reads nothing first (no fact to supersede, no episode to check) and is not a dry run.
  */
 export function encodeRunnable(op: Operation): op is EncodeOp {
-  return op.kind === 'Encode' && !op.dryRun && op.fact === undefined && typeof op.values.episode_id !== 'number';
+  return op.kind === 'Encode' && !op.dryRun && op.fact === undefined && op.declare === undefined && typeof op.values.episode_id !== 'number';
 }
 
 /** Statements per chunk of a run of Encodes: one multi-row INSERT of their records, then one of their audit entries. */

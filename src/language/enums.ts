@@ -30,6 +30,7 @@ export const INCLUDE_FIELDS = [
   'read_perm_level', 'write_perm_level', 'read_whitelist', 'read_blacklist', 'write_whitelist', 'write_blacklist',
   'attribute', 'valid_from', 'valid_to', 'supersedes', 'episode', 'confidence', 'retention',
   'level', 'episode_id', 'utility',
+  'schema_version',
 ] as const;
 
 export interface EnumSpec<V extends string = string> {
@@ -105,6 +106,7 @@ export const ENUMS = {
       attribute: 'The fact attribute.', valid_from: 'When it starts holding.', valid_to: 'When it stopped holding.',
       supersedes: 'The version it replaced.', episode: 'The source episode.', confidence: 'The writer confidence.', retention: 'The retention class.',
       level: 'The level.', episode_id: "The turn's episode.", utility: 'The learned utility.',
+      schema_version: "The version of its attribute's schema it was written under.",
     },
   }),
   retention: spec({
