@@ -14,6 +14,7 @@ import { withoutFeedback } from '../experience/experience.js';
 import { checkWrite } from '../execute/governance.js';
 import { factKeysOf, mergeChanges, relinkIo } from '../execute/facts.js';
 import { declaredIn, undoDeclarationIo } from '../execute/schemas.js';
+import { classExpiry } from '../execute/retention.js';
 import { all as ioAll, run as ioRun, type Io } from '../store/io.js';
 import type { Store } from '../store/store.js';
 import { clock, DEFAULT_TENANT, stmt, tenantProblem } from './caller.js';
@@ -115,7 +116,8 @@ export function* undoIo(store: Store<AnySqlDriver>, auditId: number, options: Un
       // A record whose expiry has passed (the usual case after a sweep) would come back hidden
       // and be deleted again by the next sweep: undoing its deletion clears the spent expiry.
       if (typeof row.expire_at === 'string' && row.expire_at <= nowText) {
-        Object.assign(set, { expire_at: null, expire_action: null, expire_reason: null });
+        // An ephemeral or session record is never without an expiry: its class's lifetime starts again (src/execute/retention.ts).
+        Object.assign(set, { expire_at: null, expire_action: null, expire_reason: null }, classExpiry(row.retention, nowText));
         unexpired.push(Number(row.id));
       }
       // Undo is a write by the caller's actor, judged by the one effects check as any verb's:

@@ -6,12 +6,11 @@ import type { EncodeOp } from '../../lower/operation.js';
 import { checkEpisode } from '../../experience/experience.js';
 import type { Execution } from '../execution.js';
 import { writeVersion } from '../facts.js';
-import { checkFact, declareSchema } from '../schemas.js';
+import { checkFact } from '../schemas.js';
 import type { Io } from '../../store/io.js';
 
 export function* encode(x: Execution, op: EncodeOp): Io<number[]> {
   if (typeof op.values.episode_id === 'number' && !(yield* checkEpisode(x, op.values.episode_id))) return [];
-  if (op.declare) return void (yield* declareSchema(x, op.declare)), [];
   const values = encodeValues(op);
   // A fact of an attribute with a schema: checked, its subject normalised (src/execute/schemas.ts).
   const fact = op.fact && (yield* checkFact(x, op, op.fact, values));
