@@ -176,6 +176,8 @@ export interface SchemaViolation {
   readonly attribute: string;
   readonly value: string;
   readonly schemaVersion: number | null;
+  /** Written before the schema in force was declared (else under it, or under an older version). */
+  readonly beforeSchema: boolean;
   /** What is wrong, with the likely rewrite when there is one. */
   readonly problem: string;
   readonly suggestion?: string;
@@ -187,15 +189,18 @@ export interface SchemaViolation {
  * older version). Nothing is changed.
  */
 export function* schemaViolationsIo(d: Dialect, tenant: string): Io<{ schemas: StoredSchema[]; violations: SchemaViolation[] }> {
+  // A store opened read-only and not yet migrated has no schema table: no schemas, nothing violated.
+  const tables = (yield* ioAll(d.listTables(), [])).map((r) => String(r.name));
+  if (!tables.includes('attribute_schema')) return { schemas: [], violations: [] };
   const schemas = yield* schemasIo(d, tenant);
   const violations: SchemaViolation[] = [];
   for (const s of schemas) {
-    const q = sql(d, (p, q) => `SELECT ${q('id')}, ${q('subject')}, ${q('attribute')}, ${q('text')}, ${q('schema_version')} FROM ${q('memory')} WHERE ${q('tenant')} = ${p.bind(tenant)} AND ${q('attribute')} = ${p.bind(s.attribute)} AND ${q('deleted')} = ${p.bind(0)} ORDER BY ${q('id')}`);
+    const q = sql(d, (p, q) => `SELECT ${q('id')}, ${q('subject')}, ${q('attribute')}, ${q('text')}, ${q('schema_version')}, ${q('created_at')} FROM ${q('memory')} WHERE ${q('tenant')} = ${p.bind(tenant)} AND ${q('attribute')} = ${p.bind(s.attribute)} AND ${q('deleted')} = ${p.bind(0)} ORDER BY ${q('id')}`);
     const rows = (yield* ioAll(q.sql, q.params)).map(decodeRow);
     for (const r of rows) {
       const value = String(r.text ?? '');
       const subject = String(r.subject ?? '');
-      const base = { id: Number(r.id), subject, attribute: s.attribute, value, schemaVersion: typeof r.schema_version === 'number' ? r.schema_version : null };
+      const base = { id: Number(r.id), subject, attribute: s.attribute, value, schemaVersion: typeof r.schema_version === 'number' ? r.schema_version : null, beforeSchema: String(r.created_at ?? '') < s.declaredAt };
       const checked = checkValue(s.schema, value);
       if (!checked.ok) violations.push({ ...base, problem: checked.message, ...(checked.suggestion !== undefined ? { suggestion: checked.suggestion } : {}) });
       else if (normaliseSubject(s.schema, subject) !== subject) violations.push({ ...base, problem: `subject ${JSON.stringify(subject)} is not normalised (${s.schema.normalize.join('+')}): the schema keeps it as ${JSON.stringify(normaliseSubject(s.schema, subject))}` });
