@@ -200,7 +200,7 @@ export function* schemaViolationsIo(d: Dialect, tenant: string): Io<{ schemas: S
     for (const r of rows) {
       const value = String(r.text ?? '');
       const subject = String(r.subject ?? '');
-      const base = { id: Number(r.id), subject, attribute: s.attribute, value, schemaVersion: typeof r.schema_version === 'number' ? r.schema_version : null, beforeSchema: String(r.created_at ?? '') < s.declaredAt };
+      const base = { id: Number(r.id), subject, attribute: s.attribute, value, schemaVersion: typeof r.schema_version === 'number' ? r.schema_version : null, beforeSchema: String(r.created_at ?? '') <= s.declaredAt };
       const checked = checkValue(s.schema, value);
       if (!checked.ok) violations.push({ ...base, problem: checked.message, ...(checked.suggestion !== undefined ? { suggestion: checked.suggestion } : {}) });
       else if (normaliseSubject(s.schema, subject) !== subject) violations.push({ ...base, problem: `subject ${JSON.stringify(subject)} is not normalised (${s.schema.normalize.join('+')}): the schema keeps it as ${JSON.stringify(normaliseSubject(s.schema, subject))}` });
