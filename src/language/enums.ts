@@ -106,7 +106,7 @@ export const ENUMS = {
       attribute: 'The fact attribute.', valid_from: 'When it starts holding.', valid_to: 'When it stopped holding.',
       supersedes: 'The version it replaced.', episode: 'The source episode.', confidence: 'The writer confidence.', retention: 'The retention class.',
       level: 'The level.', episode_id: "The turn's episode.", utility: 'The learned utility.',
-      schema_version: "The version of its attribute's schema it was written under.",
+      schema_version: 'The attribute schema version.',
     },
   }),
   retention: spec({
