@@ -8,6 +8,7 @@ import { auditLog, run, sweep, undo, type RunOptions, type Store } from '../../s
 import type { AnySqlDriver } from '../../src/store/driver.js';
 import { createStore } from '../../src/dialect/sqlite/store.js';
 import { openPostgresStore } from '../../src/dialect/postgres/store.js';
+import { freshDatabase, postgresBinaries } from '../support/postgres.js';
 import { retentionExpiry } from '../../src/execute/retention.js';
 import { textToIr } from '../../src/pipeline.js';
 
@@ -15,16 +16,21 @@ const T0 = '2026-01-01T00:00:00Z';
 const T1 = '2026-01-01T06:00:00Z';
 type AnyStore = Store<AnySqlDriver>;
 let pglite: Promise<AnyStore> | undefined;
+let server: Promise<AnyStore> | undefined;
 afterAll(async () => {
   if (pglite) await (await pglite).close();
+  if (server) await (await server).close();
 });
+const opened = (o: Awaited<ReturnType<typeof openPostgresStore>>): AnyStore => {
+  if (!o.ok) throw new Error(o.diagnostics.map((d) => d.message).join('; '));
+  return o.store as AnyStore;
+};
 
 const stores: [string, () => Promise<AnyStore>][] = [
   ['sql.js', async () => (await createStore()) as AnyStore],
-  ['PGlite', () => (pglite ??= openPostgresStore({ kind: 'pglite' }).then((o) => {
-    if (!o.ok) throw new Error(o.diagnostics.map((d) => d.message).join('; '));
-    return o.store as AnyStore;
-  }))],
+  ['PGlite', () => (pglite ??= openPostgresStore({ kind: 'pglite' }).then(opened))],
+  // The run's throwaway PostgreSQL server (test/support/postgres.ts), when its binaries are installed.
+  ...(postgresBinaries() ? [['PostgreSQL server', () => (server ??= freshDatabase('retention').then((url) => openPostgresStore({ kind: 'postgres', url })).then(opened))] as [string, () => Promise<AnyStore>]] : []),
 ];
 let tenants = 0;
 

@@ -11,6 +11,7 @@ import { auditLog, run, undo, type RunOptions, type Store } from '../../src/engi
 import type { AnySqlDriver } from '../../src/store/driver.js';
 import { createStore } from '../../src/dialect/sqlite/store.js';
 import { openPostgresStore } from '../../src/dialect/postgres/store.js';
+import { freshDatabase, postgresBinaries } from '../support/postgres.js';
 import { schemasIo, schemaViolationsIo } from '../../src/execute/schemas.js';
 import { checkValue, dateMeant, readSchema } from '../../src/lower/schema.js';
 import { irsToText, textToIr } from '../../src/pipeline.js';
@@ -18,16 +19,21 @@ import { irsToText, textToIr } from '../../src/pipeline.js';
 const NOW = '2026-06-10T00:00:00Z';
 type AnyStore = Store<AnySqlDriver>;
 let pglite: Promise<AnyStore> | undefined;
+let server: Promise<AnyStore> | undefined;
 afterAll(async () => {
   if (pglite) await (await pglite).close();
+  if (server) await (await server).close();
 });
+const opened = (o: Awaited<ReturnType<typeof openPostgresStore>>): AnyStore => {
+  if (!o.ok) throw new Error(o.diagnostics.map((d) => d.message).join('; '));
+  return o.store as AnyStore;
+};
 
 const stores: [string, () => Promise<AnyStore>][] = [
   ['sql.js', async () => (await createStore()) as AnyStore],
-  ['PGlite', () => (pglite ??= openPostgresStore({ kind: 'pglite' }).then((o) => {
-    if (!o.ok) throw new Error(o.diagnostics.map((d) => d.message).join('; '));
-    return o.store as AnyStore;
-  }))],
+  ['PGlite', () => (pglite ??= openPostgresStore({ kind: 'pglite' }).then(opened))],
+  // The run's throwaway PostgreSQL server (test/support/postgres.ts), when its binaries are installed.
+  ...(postgresBinaries() ? [['PostgreSQL server', () => (server ??= freshDatabase('schema').then((url) => openPostgresStore({ kind: 'postgres', url })).then(opened))] as [string, () => Promise<AnyStore>]] : []),
 ];
 
 const DEADLINE = 'ENCODE ATTRIBUTE passport_deadline SCHEMA { type: "date", normalize: ["trim", "casefold"], conflict: "confidence" };';
