@@ -93,6 +93,8 @@ export function formatStatement(r: StatementResult, options: FormatOptions = {})
   } else if (r.op === 'Summarize') {
     out.push(`  from ${r.ids.length} record${r.ids.length === 1 ? '' : 's'} [${r.ids.join(', ')}]`, ...(r.summary ? r.summary.split('\n').map((l) => `  ${oneLine(l)}`) : ['  (nothing to summarise)']));
     if (options.explain && r.explain) out.push(table(r.ids.map((id) => scored(r, { id }, options))));
+  } else if (r.op === 'Encode' && r.schema) {
+    out.push(`  ${r.dryRun ? 'would declare' : 'declared'} the schema of ${oneLine(r.schema.attribute)}, version ${r.schema.version}: ${oneLine(JSON.stringify(r.schema.schema))}`);
   } else if (r.op === 'Encode') {
     out.push(`  ${r.dryRun ? 'would create' : 'created'} #${r.ids[0]}`);
   } else {

@@ -37,6 +37,7 @@ const REFERENCES = 'spec/checks.md#references';
 const ENGINE_REFERENCES = 'spec/semantics.md#statement-references';
 const FACTS = 'spec/checks.md#typed-facts';
 const TYPED_STATE = 'spec/semantics.md#typed-state';
+const SCHEMAS = 'spec/semantics.md#attribute-schemas';
 const EXPERIENCE = 'spec/checks.md#experience-memory';
 
 const error = (stage: CodeStage, spec: string, summary: string): CodeInfo => ({ severity: 'error', stage, summary, spec });
@@ -163,6 +164,10 @@ export const CODES = {
   'fact-needs-attribute': error('check', FACTS, 'VALID FROM, EPISODE or CONFIDENCE on an ENCODE that is not a fact (no ATTRIBUTE)'),
   'as-of-with-history': error('check', FACTS, 'AS OF and HISTORY on one read: a history lists every version, AS OF picks one instant'),
   'retention-held': error('execute', TYPED_STATE, 'a write that would remove, rewrite, expire or un-hold a record under legal_hold retention'),
+  'bad-schema': error('lower', SCHEMAS, 'a SCHEMA declaration that is not one: no ATTRIBUTE, an unknown key, type, cardinality, normalisation or conflict policy, an enum without values, or a record\'s clause beside it'),
+  'fact-type-mismatch': error('execute', SCHEMAS, "a fact's value that does not have its attribute's declared type (the fix, when one is likely, rewrites it)"),
+  'fact-conflict': error('execute', SCHEMAS, "a fact's value that its attribute's conflict policy refuses: lower confidence than the current value's, or a different value without CONFIRM"),
+  'retention-expiry': error('execute', TYPED_STATE, 'a write that would leave an ephemeral or session record without an expiry'),
   'fact-version-immutable': error('execute', 'spec/semantics.md#fact-versions', "a write that would change a fact version's text (its value) or subject (its key) in place"),
   'why-not-found': error('engine', TYPED_STATE, '`t2m why` of an id the tenant has no record with'),
   'bad-tenant': error('engine', TYPED_STATE, 'a caller-given tenant that is blank'),

@@ -13,6 +13,8 @@ import type { Change } from '../execute/rows.js';
 import { withoutFeedback } from '../experience/experience.js';
 import { checkWrite } from '../execute/governance.js';
 import { factKeysOf, mergeChanges, relinkIo, retractionsOf } from '../execute/facts.js';
+import { declaredIn, undoDeclarationIo } from '../execute/schemas.js';
+import { classExpiry } from '../execute/retention.js';
 import { all as ioAll, run as ioRun, type Io } from '../store/io.js';
 import type { Store } from '../store/store.js';
 import { clock, DEFAULT_TENANT, stmt, tenantProblem } from './caller.js';
@@ -92,6 +94,14 @@ export function* undoIo(store: Store<AnySqlDriver>, auditId: number, options: Un
     .map(([id]) => Number(id));
   const reward = feedbackReward(entry);
   if (!softDeleted.length && reward !== undefined) return yield* undoFeedback(store, entry, reward, at, options.actor, tenant);
+  const declared = declaredIn(entry.after);
+  if (declared) {
+    // An attribute schema declaration: its version is withdrawn (src/execute/schemas.ts).
+    return yield* store.transactionIo<UndoResult>(function* () {
+      const r = yield* undoDeclarationIo(store.dialect, tenant, auditId, declared, formatUtc(at), options.actor ?? null);
+      return r.ok ? { commit: true, value: { ok: true, restored: [], unexpired: [], auditId: r.auditId } } : { commit: false, value: r };
+    });
+  }
   if (!softDeleted.length) return fail('undo-unsupported', `audit entry #${auditId} (${entry.op}) soft-deleted nothing; only soft deletes and feedback (PROMOTE … REWARD) can be undone`);
   const nowText = formatUtc(at);
   const d = store.dialect;
@@ -109,7 +119,8 @@ export function* undoIo(store: Store<AnySqlDriver>, auditId: number, options: Un
       // A record whose expiry has passed (the usual case after a sweep) would come back hidden
       // and be deleted again by the next sweep: undoing its deletion clears the spent expiry.
       if (typeof row.expire_at === 'string' && row.expire_at <= nowText) {
-        Object.assign(set, { expire_at: null, expire_action: null, expire_reason: null });
+        // An ephemeral or session record is never without an expiry: its class's lifetime starts again (src/execute/retention.ts).
+        Object.assign(set, { expire_at: null, expire_action: null, expire_reason: null }, classExpiry(row.retention, nowText));
         unexpired.push(Number(row.id));
       }
       // Undo is a write by the caller's actor, judged by the one effects check as any verb's:

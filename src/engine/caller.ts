@@ -42,7 +42,9 @@ export function clock(now: Date | string | undefined): Date | Diagnostic {
 export function locate(d: Diagnostic, index: number, maps: SourceMaps | undefined): Diagnostic {
   const map = maps?.[index];
   const range = d.range ?? resolveRange(map, d.path ?? '');
-  return { ...d, statement: index, ...(range ? { range } : {}) };
+  // An engine fix that rewrites the value it points at (src/execute/schemas.ts) takes the diagnostic's range, or is dropped without one.
+  const placed = d.fix?.edits.some((e) => e.range.start.offset < 0) ? (range ? { fix: { ...d.fix, edits: d.fix.edits.map((e) => (e.range.start.offset < 0 ? { ...e, range } : e)) } } : { fix: undefined }) : {};
+  return { ...d, statement: index, ...(range ? { range } : {}), ...placed };
 }
 
 /** Diagnostics of statement `i`, located. */

@@ -10,6 +10,7 @@
  * dispatches to the verbs (./verbs/, one file each); ./execution.ts is the statement they work
  * on, ./audit.ts its audit entry.
  */
+import { declareSchema } from './schemas.js';
 import { compileAuditInsertRows, compileInsertRows, MEMORY_INSERT_WIDTH, type AuditEntry, type Dialect } from '../compile/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { EncodeOp, Operation } from '../lower/operation.js';
@@ -59,6 +60,8 @@ export function executeOperationIo(
 
 /** `executeOperationIo` of an Encode: its record, then its audit entry. */
 function* executeEncodeIo(x: Execution, op: EncodeOp): Io<ExecuteResult> {
+  // A schema declaration writes no record: its own row and audit entry (./schemas.ts).
+  if (op.declare) return { ok: true, result: x.result([], { schema: yield* declareSchema(x, op.declare) }) };
   const written = yield* encode(x, op);
   return x.refusal ? { ok: false, diagnostics: [x.refusal] } : { ok: true, result: yield* withAudit(x, written) };
 }
@@ -129,7 +132,7 @@ function* done(x: Execution, writes: Io<number[]>): Io<ExecuteResult> {
  * reads nothing first (no fact to supersede, no episode to check) and is not a dry run.
  */
 export function encodeRunnable(op: Operation): op is EncodeOp {
-  return op.kind === 'Encode' && !op.dryRun && op.fact === undefined && typeof op.values.episode_id !== 'number';
+  return op.kind === 'Encode' && !op.dryRun && op.fact === undefined && op.declare === undefined && typeof op.values.episode_id !== 'number';
 }
 
 /** Statements per chunk of a run of Encodes: one multi-row INSERT of their records, then one of their audit entries. */

@@ -2,6 +2,7 @@
  * What every part of the execution shares: the result types of a statement (its changes, its
  * result, its outcome) and the small helpers that build records and images.
  */
+import type { StoredSchema } from './schemas.js';
 import { DERIVED_COLUMNS } from '../store/columns.js';
 import { unpackVector, type SqlStatement } from '../compile/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -60,6 +61,8 @@ export interface StatementResult {
   readonly summary?: string;
   /** RETRIEVE … LEVEL: the candidates, the selection and why (spec/semantics.md#experience-memory). */
   readonly experience?: ExperienceReport;
+  /** ENCODE … SCHEMA: the attribute schema version it declared (spec/semantics.md "Attribute schemas"). */
+  readonly schema?: StoredSchema;
   readonly changes: readonly Change[];
   readonly warnings: readonly Diagnostic[];
   /**

@@ -163,6 +163,8 @@ export const EncodeArgs = z.looseObject({
   episode: str.optional(),
   confidence: num.optional(),
   retention: z.enum(RETENTION_CLASSES).optional(),
+  /** Extension (attribute schemas, spec/syntax.md §12.3): declares `attribute`'s schema; its shape is checked by lowering. */
+  schema: JsonObject.optional(),
   ...permissionFields,
   /** Extension (experience memory): the record's level, and a turn's episode (an id or a reference). */
   level: z.enum(LEVELS).optional(),

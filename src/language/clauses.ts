@@ -79,6 +79,8 @@ export const CLAUSES = {
   RETENTION: { shape: 'value', ops: { Encode: ['args', 'retention'] } },
   'AS OF': { shape: 'value', ops: { Retrieve: ['args', 'as_of'], Summarize: ['args', 'as_of'] } },
   'KNOWN AT': { shape: 'value', ops: { Retrieve: ['args', 'known_at'], Summarize: ['args', 'known_at'] } },
+  // Attribute schemas (an extension, spec/syntax.md §12.3): `ENCODE ATTRIBUTE a SCHEMA { … }` declares one.
+  SCHEMA: { shape: 'value', ops: { Encode: ['args', 'schema'] } },
   // Experience memory (an extension, spec/syntax.md §12): levels, two-stage retrieval, feedback.
   LEVEL: { shape: 'value', ops: { Encode: ['args', 'level'], Split: ['args', 'level'], Retrieve: ['args', 'level'] } },
   OF: { shape: 'value', ops: { Encode: ['args', 'episode_id'] } },
@@ -157,7 +159,7 @@ export function clauseVerbs(name: string): VerbName[] {
 export const CLAUSE_ORDER = [
   'ID', 'IDS', 'ALL', 'WHERE',
   'LEVEL', 'OF', 'PICK', 'EXPAND', 'REWARD',
-  'TYPE', 'TAGS', 'TIME', 'SOURCE', 'SUBJECT', 'ATTRIBUTE', 'VALID FROM', 'EPISODE', 'CONFIDENCE', 'RETENTION', 'LOCATION', 'TOPIC', 'URL', 'STRUCTURED', 'PAYLOAD', 'FACETS',
+  'TYPE', 'TAGS', 'TIME', 'SOURCE', 'SUBJECT', 'ATTRIBUTE', 'VALID FROM', 'EPISODE', 'CONFIDENCE', 'RETENTION', 'SCHEMA', 'LOCATION', 'TOPIC', 'URL', 'STRUCTURED', 'PAYLOAD', 'FACETS',
   'MODE', 'INTO', 'STRATEGY', 'INSTRUCTION', 'BY', 'ARCHIVE', 'REMIND', 'TTL', 'UNTIL', 'THEN', 'SOFT', 'HARD', 'OLDER',
   'WITHIN', 'AS OF', 'KNOWN AT', 'HISTORY', 'INCLUDE', 'FOCUS', 'MAX', 'REASON', 'POLICY', 'SET', 'WITH',
   'AS', 'LANG', 'TRACE', 'AT', 'DRY RUN', 'CONFIRM', 'STAGE', 'COMMENT',

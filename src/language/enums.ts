@@ -31,6 +31,7 @@ export const INCLUDE_FIELDS = [
   'attribute', 'valid_from', 'valid_to', 'supersedes', 'episode', 'confidence', 'retention',
   'level', 'episode_id', 'utility',
   'believed_from', 'believed_to',
+  'schema_version',
 ] as const;
 
 export interface EnumSpec<V extends string = string> {
@@ -107,6 +108,7 @@ export const ENUMS = {
       supersedes: 'The version it replaced.', episode: 'The source episode.', confidence: 'The writer confidence.', retention: 'The retention class.',
       level: 'The level.', episode_id: "The turn's episode.", utility: 'The learned utility.',
       believed_from: 'When it was recorded.', believed_to: 'When belief ended.',
+      schema_version: 'The attribute schema version.',
     },
   }),
   retention: spec({

@@ -9,6 +9,7 @@
 export const UPDATE_COLUMNS = [
   'text', 'type', 'tags', 'time', 'subject', 'location', 'topic', 'source', 'weight', 'ttl', 'expire_at', 'facets',
   'auto_frequency', 'next_auto_update_at', 'read_perm_level', 'write_perm_level', 'read_whitelist', 'read_blacklist', 'write_whitelist', 'write_blacklist',
+  'retention',
 ] as const;
 
 /** Columns the engine keeps itself: no statement writes them (the owner is the caller's actor). */

@@ -98,6 +98,7 @@ const KEYWORD_TABLE = {
   EPISODE: { summary: 'The source episode a fact was learnt from (provenance): `EPISODE "e2"`.', ir: 'args.episode' },
   CONFIDENCE: { summary: 'How sure the writer is of a fact, from 0 to 1.', ir: 'args.confidence' },
   RETENTION: { summary: 'Retention class: `ephemeral | session | durable | legal_hold` (expiry, and what deletion erases).', ir: 'args.retention' },
+  SCHEMA: { summary: 'Declare an attribute\'s schema: `ENCODE ATTRIBUTE passport_deadline SCHEMA { type: "date", cardinality: "one", normalize: ["trim", "casefold"], conflict: "latest" }`; later facts of that attribute are checked against it.', ir: 'args.schema' },
   HISTORY: { summary: 'RETRIEVE every version of the selected facts, superseded ones included, oldest first.', ir: 'args.history' },
   // Statement-wide
   STAGE: { summary: 'The stage, normally implied by the verb: `ENC`, `STO` or `RET`.', ir: 'stage' },

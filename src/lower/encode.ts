@@ -7,7 +7,8 @@ import { ON_EXPIRE, OPS, type IROf, type JsonValue } from '../ir/schema.js';
 import {
   asJson, assignOwn, clamp01, facetColumns, isPlainObject, isString, isStringList, PERM_LISTS, setOwn, storedList, type Lowerer,
 } from './lowerer.js';
-import type { ColumnValues, FactWrite } from './operation.js';
+import type { ColumnValues, FactWrite, SchemaDeclaration } from './operation.js';
+import { readSchema } from './schema.js';
 import { RETENTION_CLASSES } from '../language/enums.js';
 import { formatUtc, utcText } from './time.js';
 
@@ -36,8 +37,9 @@ const ENCODE_ARG_SET: ReadonlySet<string> = new Set(ENCODE_ARGS);
 const ENGINE_MANAGED_SET: ReadonlySet<string> = new Set(ENGINE_MANAGED);
 const LOCK_COLUMN_MODES = ['read_only', 'append_only', 'custom'];
 
-export function lowerEncode(l: Lowerer, ir: IROf<'Encode'>): { values: ColumnValues; skipEmbedding: boolean; embedding?: readonly number[]; fact?: FactWrite } {
+export function lowerEncode(l: Lowerer, ir: IROf<'Encode'>): { values: ColumnValues; skipEmbedding: boolean; embedding?: readonly number[]; fact?: FactWrite; declare?: SchemaDeclaration } {
   const a: EncodeArgs = ir.args ?? {};
+  if (a.schema !== undefined) return lowerDeclaration(l, a);
   const payload: Record<string, unknown> = a.payload ?? {};
   const text = isString(payload.text) ? payload.text
     : payload.structured ? JSON.stringify(payload.structured)
@@ -97,6 +99,26 @@ export function lowerEncode(l: Lowerer, ir: IROf<'Encode'>): { values: ColumnVal
   const fact = encodeFact(l, a, values);
   const skipEmbedding = a.skip_embedding === true;
   return fact ? { values, skipEmbedding, embedding: a.embedding, fact } : { values, skipEmbedding, embedding: a.embedding };
+}
+
+/** Args a schema declaration may have besides `attribute` and `schema` (anything else is a record's, refused). */
+const DECLARATION_ARGS: ReadonlySet<string> = new Set(['attribute', 'schema', 'reason']);
+
+/**
+ * `ENCODE ATTRIBUTE a SCHEMA { … }`: declares the attribute's schema for the tenant (no record,
+ * so no value, subject or fact clause; src/execute/schemas.ts stores it).
+ */
+function lowerDeclaration(l: Lowerer, a: EncodeArgs): { values: ColumnValues; skipEmbedding: boolean; declare?: SchemaDeclaration } {
+  const none = { values: {}, skipEmbedding: true };
+  for (const key of Object.keys(a)) {
+    if (!DECLARATION_ARGS.has(key)) l.error('bad-schema', `a SCHEMA declaration writes no record: leave out '${key}' (declare, then write facts in their own ENCODE)`, `args.${key}`);
+  }
+  if (!isString(a.attribute) || a.attribute.trim() === '') {
+    l.error('bad-schema', 'SCHEMA declares the schema of an attribute: add ATTRIBUTE (e.g. ATTRIBUTE passport_deadline)', 'args.schema');
+    return none;
+  }
+  const schema = readSchema(a.schema, (path, message) => l.error('bad-schema', message, path));
+  return schema ? { ...none, declare: { attribute: a.attribute, schema } } : none;
 }
 
 // The readers below are module functions, not closures made per Encode (each closure is an

@@ -3,6 +3,7 @@
  * normalised (times are UTC `YYYY-MM-DDTHH:MM:SSZ`, relative ranges concrete, ids numbers,
  * defaults applied), so compile and execute never interpret IR spelling again.
  */
+import type { AttributeSchema } from './schema.js';
 import type { IR, JsonValue, Op } from '../ir/schema.js';
 
 export type OrderBy = 'relevance' | 'time_desc' | 'time_asc' | 'weight_desc';
@@ -98,6 +99,14 @@ export interface EncodeOp extends Base<'Encode'> {
   readonly skipEmbedding: boolean;
   /** A caller-supplied embedding, stored as given. */
   readonly embedding?: readonly number[];
+  /** Set when the statement declares an attribute's schema (`SCHEMA { … }`): no record is written. */
+  readonly declare?: SchemaDeclaration;
+}
+
+/** An attribute schema declaration (spec/semantics.md "Attribute schemas"). */
+export interface SchemaDeclaration {
+  readonly attribute: string;
+  readonly schema: AttributeSchema;
 }
 
 export interface UpdateOp extends Targeted<'Update'> {

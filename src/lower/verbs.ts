@@ -11,6 +11,7 @@ import { basicUntil, RRule, rrulestr } from './rrule.js';
 import { intersect, selection, timeRange } from './target.js';
 import { formatUtc } from './time.js';
 import { GOVERNED_COLUMNS } from '../language/index.js';
+import { RETENTION_CLASSES } from '../language/enums.js';
 
 /** What every operation carries besides its own fields. */
 export interface OperationBase {
@@ -204,6 +205,11 @@ function lowerUpdate(l: Lowerer, s: NonNullable<Args<'Update'>['set']>): { set: 
         if (at) set.expire_at = at;
         break;
       }
+      case 'retention':
+        // A retention class is a column (the update re-derives the expiry: src/execute/retention.ts).
+        if (typeof v === 'string' && (RETENTION_CLASSES as readonly string[]).includes(v)) set.retention = v;
+        else l.error('bad-arg', `Update 'retention' must be one of ${RETENTION_CLASSES.join(', ')}, got ${JSON.stringify(v)}`, path);
+        break;
       case 'weight': {
         const w = s.weight ?? 0;
         if (w < 0 || w > 1) l.warn('weight-clamped', `weight ${w} is clamped to [0,1]`, path);

@@ -57,6 +57,7 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   episode: 'The source episode the fact was learnt from (provenance).',
   confidence: 'How sure the writer is of the fact, from 0 to 1.',
   retention: 'Retention class: ephemeral, session, durable or legal_hold (expiry, and what deletion erases).',
+  schema: 'Declares the ATTRIBUTE\'s schema: `{ type, values, cardinality, normalize, conflict }` (spec/syntax.md §12.3).',
   as_of: 'Read what was valid, live and unexpired at this time (RETRIEVE, SUMMARIZE).',
   history: 'RETRIEVE every version of the selected facts, superseded ones included.',
   ttl: 'Time to live (ISO-8601 duration).',

@@ -18,7 +18,7 @@ export const FactRule: Rule = {
     if (ir.op === 'Encode') {
       const payload: Record<string, unknown> = (a.payload as Record<string, unknown> | undefined) ?? {};
       const subject = a.subject ?? payload.subject;
-      if (a.attribute !== undefined && (typeof subject !== 'string' || subject.trim() === '')) {
+      if (a.attribute !== undefined && a.schema === undefined && (typeof subject !== 'string' || subject.trim() === '')) {
         ctx.report({ code: 'fact-needs-subject', message: 'a fact is keyed by (subject, attribute): add SUBJECT (e.g. SUBJECT mira)', path: 'args.attribute' });
       }
       if (a.attribute === undefined) {

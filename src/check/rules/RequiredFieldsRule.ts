@@ -56,6 +56,8 @@ export const RequiredFieldsRule: Rule = {
     for (let n = 0; n < NEEDS.length; n++) {
       const need = NEEDS[n];
       if (need.op !== ir.op) continue;
+      // A schema declaration (`ENCODE ATTRIBUTE a SCHEMA { … }`) stores no content.
+      if (ir.op === 'Encode' && ir.args?.schema !== undefined) continue;
       const obj = valueAt(ir, need.at);
       if (isObject(obj) && anyGiven(obj, need.anyOf)) continue;
       missingOneOf(ctx, need, isObject(obj));

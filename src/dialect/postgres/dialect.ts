@@ -154,6 +154,18 @@ ${AUDIT_COLUMNS.map((c) => `  ${columnDdl(c)}`).join(',\n')}
 )`,
     ...SEARCH_DDL,
     'CREATE TABLE IF NOT EXISTS t2m_meta (key text PRIMARY KEY, value text)',
+    // Attribute schemas, one row per declared version (src/execute/schemas.ts).
+    `CREATE TABLE IF NOT EXISTS attribute_schema (
+  tenant text COLLATE "C" NOT NULL,
+  attribute text COLLATE "C" NOT NULL,
+  version integer NOT NULL,
+  schema text NOT NULL,
+  declared_at text COLLATE "C" NOT NULL,
+  declared_by text,
+  trace_id text,
+  retracted_at text,
+  PRIMARY KEY (tenant, attribute, version)
+)`,
     ...COMPAT_FUNCTIONS,
   ];
 }

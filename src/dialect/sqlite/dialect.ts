@@ -86,6 +86,18 @@ ${AUDIT_COLUMNS.map((c) => `  ${columnDdl(c)}`).join(',\n')}
     'CREATE INDEX IF NOT EXISTS memory_fact ON memory(subject, attribute, valid_from) WHERE attribute IS NOT NULL',
     'CREATE INDEX IF NOT EXISTS audit_log_tenant ON audit_log(tenant, id)',
     `CREATE TABLE IF NOT EXISTS t2m_meta (key TEXT PRIMARY KEY, value TEXT)`,
+    // Attribute schemas, one row per declared version (src/execute/schemas.ts).
+    `CREATE TABLE IF NOT EXISTS attribute_schema (
+  tenant TEXT NOT NULL,
+  attribute TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  schema TEXT NOT NULL,
+  declared_at TEXT NOT NULL,
+  declared_by TEXT,
+  trace_id TEXT,
+  retracted_at TEXT,
+  PRIMARY KEY (tenant, attribute, version)
+)`,
     // A tag index kept in step with memory.tags by triggers, so tag filters need no JSON scan.
     `CREATE TABLE IF NOT EXISTS memory_tag (memory_id INTEGER NOT NULL, tag TEXT NOT NULL)`,
     'CREATE INDEX IF NOT EXISTS memory_tag_tag ON memory_tag(tag, memory_id)',

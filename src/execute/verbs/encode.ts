@@ -6,15 +6,19 @@ import type { EncodeOp } from '../../lower/operation.js';
 import { checkEpisode } from '../../experience/experience.js';
 import type { Execution } from '../execution.js';
 import { writeVersion } from '../facts.js';
+import { checkFact } from '../schemas.js';
 import type { Io } from '../../store/io.js';
 
 export function* encode(x: Execution, op: EncodeOp): Io<number[]> {
   if (typeof op.values.episode_id === 'number' && !(yield* checkEpisode(x, op.values.episode_id))) return [];
   const values = encodeValues(op);
+  // A fact of an attribute with a schema: checked, its subject normalised (src/execute/schemas.ts).
+  const fact = op.fact && (yield* checkFact(x, op, op.fact, values));
+  if (op.fact && !fact) return [];
   if (!op.embedding && !op.skipEmbedding) Object.assign(values, yield* x.embedding(String(op.values.text ?? '')));
-  if (!op.fact) return [yield* x.insert(values)];
+  if (!fact) return [yield* x.insert(values)];
   // A fact version lands in its place in its key's history (src/execute/facts.ts).
-  return [yield* writeVersion(x, op.fact, values)];
+  return [yield* writeVersion(x, fact, values)];
 }
 
 /** An Encode's record as it is inserted, but for the engine's embedding (the caller's vector is in it). */

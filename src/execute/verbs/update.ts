@@ -7,6 +7,7 @@ import type { Execution } from '../execution.js';
 import type { Io } from '../../store/io.js';
 import { asObject, type Row } from '../rows.js';
 import { factEditRefusal } from '../facts.js';
+import { retentionExpiry } from '../retention.js';
 
 export function* update(x: Execution, op: UpdateOp, rows: Row[]): Io<void> {
   if (!x.guard(op, rows)) return;
@@ -18,6 +19,10 @@ export function* update(x: Execution, op: UpdateOp, rows: Row[]): Io<void> {
   const facets = Object.keys(op.facets).length > 0;
   for (const row of rows) {
     const changes: Record<string, unknown> = { ...op.set };
+    // A change of retention class re-derives the expiry; an ephemeral or session record keeps one (../retention.ts).
+    const retained = 'retention' in op.set || 'expire_at' in op.set ? retentionExpiry(row, op.set, op.now) : undefined;
+    if (retained && 'refusal' in retained) return void x.refuse('retention-expiry', `Update refused: ${retained.refusal}`, 'retention' in op.set ? 'args.set.retention' : 'args.set.expire_at');
+    if (retained) Object.assign(changes, retained.set);
     if (facets) {
       const facets = { ...asObject(x.value(row, 'facets')), ...op.facets };
       changes.facets = facets;
