@@ -21,6 +21,7 @@ import { keywordIndex } from './keywords.js';
 import type { Io, Row, SearchStore } from './seam.js';
 import { tokens, type EmbedResult } from '../text/text.js';
 import { indexVersion, vectorIndex, type Scored } from './vectors.js';
+import { rerankPool, rerankRows, type Reranker } from './rerank.js';
 
 /** Why a search result ranks where it does. `null`: the ranker did not find the record among its candidates. */
 export interface ScoreExplanation {
@@ -35,6 +36,9 @@ export interface ScoreExplanation {
   /** The record's weight (0.5 when it has none) and the final score: fused × (0.5 + weight). */
   readonly weight: number;
   readonly score: number;
+  /** With a reranker (./rerank.ts): its relevance score and the rank by it, which is the result's order. */
+  readonly rerank?: number;
+  readonly rerankRank?: number;
 }
 
 /** Results of a search without LIMIT. */
@@ -55,6 +59,10 @@ export interface SearchContext {
   query(stmt: SqlStatement): Io<Row[]>;
   /** Refuses the statement (the query could not be embedded). */
   refuse(code: Code, message: string): false;
+  /** Adds a warning to the statement (a reranker that failed, a query embedded by another model than the records'). */
+  warn(code: Code, message: string): void;
+  /** The caller's second stage (./rerank.ts), if any. */
+  readonly rerank?: Reranker;
 }
 
 export interface SearchResult {
@@ -185,9 +193,10 @@ export function* searchTarget(x: SearchContext, sel: Selection, opts: SelectOpti
     ranked.push({ row, weight, score: e.fused * (0.5 + weight) });
   }
   ranked.sort((a, b) => b.score - a.score || a.row.id - b.row.id);
-  // Only the results are explained.
+  // Only the results (and what a reranker reorders) are explained.
+  const pool = x.rerank ? rerankPool(x.rerank, k) : k;
   const explain: Record<number, ScoreExplanation> = {};
-  for (const { row, weight, score } of ranked.slice(0, k)) {
+  for (const { row, weight, score } of ranked.slice(0, pool)) {
     const e = parts.get(row.id)!;
     explain[row.id] = {
       bm25: e.bm25 === null ? null : round(e.bm25), bm25Rank: e.bm25Rank,
@@ -195,14 +204,27 @@ export function* searchTarget(x: SearchContext, sel: Selection, opts: SelectOpti
       fused: round(e.fused), weight, score: round(score),
     };
   }
-  const best = ranked.slice(0, k).map((r) => r.row.id);
+  const best = ranked.slice(0, pool).map((r) => r.row.id);
   // Only the results are read whole (every column but the vectors).
   const byId = new Map((yield* x.query(compileAdmitted(sel, best, x.store.dialect, opts, true))).map((r) => [Number(r.id), r]));
-  const kept = best.filter((id) => byId.has(id)).map((id) => byId.get(id)!);
+  let kept = best.filter((id) => byId.has(id)).map((id) => byId.get(id)!);
+  if (x.rerank && kept.length) kept = yield* reranked(x, x.rerank, search.query, kept, explain);
+  kept = kept.slice(0, k);
   if (sel.orderBy !== 'relevance') kept.sort(ORDER[sel.orderBy]);
   return {
     rows: kept,
     scores: Object.fromEntries(kept.map((r) => [r.id, explain[r.id].score])),
     explain: Object.fromEntries(kept.map((r) => [r.id, explain[r.id]])),
   };
+}
+
+/** The second stage: `rows` reordered by the reranker, each explained with its place; on failure, as they were, with a warning. */
+function* reranked(x: SearchContext, reranker: Reranker, query: string, rows: Row[], explain: Record<number, ScoreExplanation>): Io<Row[]> {
+  const r = yield* rerankRows(reranker, query, rows);
+  if ('warning' in r) {
+    x.warn(r.warning.code, r.warning.message);
+    return rows;
+  }
+  for (const [id, place] of r.places) explain[id] = { ...explain[id], rerank: round(place.score), rerankRank: place.rank };
+  return r.rows;
 }
