@@ -20,7 +20,7 @@ import type { Code } from '../diagnostics/codes.js';
 import { keywordIndex } from './keywords.js';
 import type { Io, Row, SearchStore } from './seam.js';
 import { tokens, type EmbedResult } from '../text/text.js';
-import { indexVersion, vectorIndex, type Scored } from './vectors.js';
+import { indexVersion, modelMismatch, rescore, vectorIndex, type Scored } from './vectors.js';
 import { rerankPool, rerankRows, type Reranker } from './rerank.js';
 
 /** Why a search result ranks where it does. `null`: the ranker did not find the record among its candidates. */
@@ -113,8 +113,11 @@ function* candidates(x: SearchContext, sel: Selection, query: string, alpha: num
   const terms = alpha < 1 ? [...new Set(tokens(query))] : [];
   const kw = terms.length ? yield* keywordIndex(x.store, version, opts.tenant) : null;
   const q = alpha > 0 ? yield* queryVector(x, query) : null;
+  // Records whose vectors another model made are not compared with the query's: say so.
+  const mismatch = q ? yield* modelMismatch(x.store, x.store.embedder.model, version, opts.tenant) : null;
+  if (mismatch) x.warn('embedding-model-mismatch', mismatch);
   // A dialect with its own vectors (pgvector) ranks them in SQL, the filters in the same WHERE.
-  const inSql = q && d.vectors ? (yield* x.query(compileVectorSearch(sel, q, x.store.embedder.model, n, d, opts))).map((r) => ({ id: Number(r.id), score: Number(r.score) })).filter((s) => s.score > 0) : null;
+  const inSql = q && d.vectors ? rescore(x.store.embedder.model, q, yield* x.query(compileVectorSearch(sel, q, x.store.embedder.model, n, d, opts)), n) : null;
   if (inSql) yield* check(inSql.map((s) => s.id));
   const vx = q && !inSql ? yield* vectorIndex(x.store, x.store.embedder.model, q.length, version, opts.tenant) : null;
   const keyword: Ranker = { winners: (m) => kw!.search(terms, m), m: n, widenings: 0, kept: kw ? null : [] };
