@@ -207,9 +207,9 @@ function dims(n: number): number {
 
 /**
  * Stores holding at least this many vectors of one dimension get an HNSW index for it when opened
- * (spec/retrieval.md, "Vector search on PostgreSQL"). Below it the exact scan is as fast and writes
- * stay cheap: on PGlite at 10k vectors of 256 dimensions an index made a search 36 → 29 ms while
- * each insert went 0.8 → 23 ms, and its build took 43 s.
+ * (spec/retrieval.md, "Vector search on PostgreSQL"). Below it the exact scan is about as fast
+ * (the planner prefers it too) and writes stay cheap: every insert into an HNSW graph costs
+ * several times a plain one.
  */
 export const HNSW_MIN_VECTORS = 50_000;
 /** pgvector's HNSW indexes `vector` of at most this many dimensions. */
