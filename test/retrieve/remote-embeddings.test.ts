@@ -9,6 +9,8 @@ import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStoreFile } from '../../src/dialect/sqlite/native.js';
+import { openPostgresStore } from '../../src/dialect/postgres/store.js';
+import { Store as StoreClass } from '../../src/store/store.js';
 import { run, Session, type RunResult, type StatementResult, type Store } from '../../src/engine/index.js';
 import { reindexStore } from '../../src/execute/reindex.js';
 import { openAIEmbedder } from '../../src/retrieve/embeddings.js';
@@ -95,6 +97,23 @@ describe('a store indexed with a remote model', () => {
     expect(r.ok).toBe(false);
     expect(r.diagnostics).toMatchObject([{ code: expect.stringMatching(/embeddings-(unreachable|timeout)/), severity: 'error' }]);
     gone.store.close();
+  });
+
+  it('on PGlite (vectors ranked by pgvector): the same warning, per tenant', async () => {
+    srv.fail = null;
+    const remote = await openPostgresStore({ kind: 'pglite' }, { embedder: openAIEmbedder({ baseUrl: srv.baseUrl, model: 'mini-embed' }) });
+    if (!remote.ok) throw new Error(remote.diagnostics[0].message);
+    const store = remote.store;
+    try {
+      expect((await run(store, TEXTS.map((t) => encode(t)), { now: NOW, tenant: 'alpha' })).ok).toBe(true);
+      expect(mismatches(await run(store, [retrieve()], { now: NOW, tenant: 'alpha' }))).toEqual([]);
+      // The same database seen by a store with the offline embedder.
+      const plain = new StoreClass(store.driver, { dialect: store.dialect });
+      expect(mismatches(await run(plain, [retrieve()], { now: NOW, tenant: 'alpha' }))).toMatchObject([{ message: expect.stringMatching(/4 by mini-embed/) }]);
+      expect(mismatches(await run(plain, [retrieve()], { now: NOW, tenant: 'beta' }))).toEqual([]);
+    } finally {
+      await store.close();
+    }
   });
 
   it('per tenant, and in step with writes from this connection and from another', async () => {

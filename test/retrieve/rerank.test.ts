@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, Session, type RunResult, type StatementResult } from '../../src/engine/index.js';
 import { functionReranker, httpReranker, parseRerank, DEFAULT_RERANK_TOP } from '../../src/retrieve/rerank.js';
 import { encode, freshStore, NOW, op } from '../engine/harness.js';
+import { openPostgresStore } from '../../src/dialect/postgres/store.js';
 import { serverScore, startRerankServer, type RerankServer } from './rerank-server.js';
 
 let srv: RerankServer;
@@ -154,6 +155,24 @@ describe('a /v1/rerank server (llama.cpp, Jina)', () => {
     const explain = (r.results[0] as StatementResult).explain!;
     expect(explain[ids(r)[0]].rerank).toBeCloseTo(serverScore(QUERY, textOf(ids(r)[0])), 4);
     store.close();
+  });
+
+  it('reorders on PGlite too (an asynchronous driver), as on SQLite', async () => {
+    const pg = await openPostgresStore({ kind: 'pglite' });
+    if (!pg.ok) throw new Error(pg.diagnostics[0].message);
+    const lite = await corpus();
+    try {
+      expect((await run(pg.store, TEXTS.map((t) => encode(t)), { now: NOW })).ok).toBe(true);
+      srv.fail = null;
+      const rerank = httpReranker({ baseUrl: srv.baseUrl, model: 'm', top: 10 });
+      const [a, b] = [await new Session(pg.store, { now: NOW, rerank }).run([retrieve(4)]), await new Session(lite, { now: NOW, rerank }).run([retrieve(4)])];
+      expect(a.diagnostics).toEqual([]);
+      expect(ids(a)).toEqual(ids(b));
+      expect(ids(a)[0]).toBe(1);
+    } finally {
+      await pg.store.close();
+      lite.close();
+    }
   });
 
   it('an HTTP error, a bad body, a timeout or an unreachable server keep the first stage, with a warning', async () => {
