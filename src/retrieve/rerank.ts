@@ -19,7 +19,7 @@ import type { Io, Row } from './seam.js';
 export type RerankResult = { readonly ok: true; readonly scores: readonly number[] } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
 /** Any scoring function: one number per document (higher is more relevant), at once or as a promise. */
-export type RerankFunction = (query: string, documents: readonly string[]) => readonly number[] | Promise<readonly number[]>;
+export type RerankFunction = (query: string, documents: readonly string[]) => ArrayLike<number> | Promise<ArrayLike<number>>;
 
 export interface Reranker {
   /** Named in explanations and warnings (a model name, or the function's). */
@@ -37,10 +37,13 @@ export const DEFAULT_RERANK_TOP = 20;
 /** A reranker from any scoring function (a cross-encoder in process, a test's scorer…). */
 export function functionReranker(fn: RerankFunction, options: { readonly name?: string; readonly top?: number; readonly remote?: boolean } = {}): Reranker {
   const name = options.name ?? (fn.name || 'function');
-  const check = (scores: readonly number[], count: number): RerankResult =>
-    Array.isArray(scores) && scores.length === count && scores.every((s) => typeof s === 'number' && Number.isFinite(s))
+  const check = (out: ArrayLike<number>, count: number): RerankResult => {
+    // Any array of numbers, typed arrays too.
+    const scores = Array.isArray(out) || ArrayBuffer.isView(out) ? Array.from(out) : null;
+    return scores && scores.length === count && scores.every((s) => typeof s === 'number' && Number.isFinite(s))
       ? { ok: true, scores }
       : fail('rerank-bad-response', `the reranker ${name} did not return one finite number per document (${count})`);
+  };
   return {
     name,
     top: options.top,

@@ -87,6 +87,15 @@ describe('a function reranker', () => {
     store.close();
   });
 
+  it('takes a typed array of scores', async () => {
+    const store = await corpus();
+    const plain = ids(run(store, [retrieve(4)], { now: NOW }));
+    const r = run(store, [retrieve(4)], { now: NOW, rerank: functionReranker((_q, docs) => Float32Array.from(docs, (_, i) => i), { top: 4 }) });
+    expect(r.diagnostics).toEqual([]);
+    expect(ids(r)).toEqual(plain.slice().reverse());
+    store.close();
+  });
+
   it('equal scores keep the first-stage order', async () => {
     const store = await corpus();
     const plain = ids(run(store, [retrieve(5)], { now: NOW }));
