@@ -192,3 +192,21 @@ export function* rerankRows(reranker: Reranker, query: string, rows: readonly Ro
   });
   return { rows: order.map((o) => o.row), places };
 }
+
+/**
+ * The second stage of a search (src/retrieve/search.ts): `rows` reordered by the reranker, each
+ * explained with its relevance score and place; on failure, as they were, with the warning on
+ * the statement.
+ */
+export function* reranked(
+  x: { warn(code: Code, message: string): void }, reranker: Reranker, query: string, rows: Row[],
+  explain: Record<number, { rerank?: number; rerankRank?: number }>,
+): Io<Row[]> {
+  const r = yield* rerankRows(reranker, query, rows);
+  if ('warning' in r) {
+    x.warn(r.warning.code, r.warning.message);
+    return rows;
+  }
+  for (const [id, place] of r.places) explain[id] = { ...explain[id], rerank: Math.round(place.score * 1e4) / 1e4, rerankRank: place.rank };
+  return r.rows;
+}

@@ -21,7 +21,7 @@ import { keywordIndex } from './keywords.js';
 import type { Io, Row, SearchStore } from './seam.js';
 import { tokens, type EmbedResult } from '../text/text.js';
 import { indexVersion, modelMismatch, rescore, vectorIndex, type Scored } from './vectors.js';
-import { rerankPool, rerankRows, type Reranker } from './rerank.js';
+import { reranked, rerankPool, type Reranker } from './rerank.js';
 
 /** Why a search result ranks where it does. `null`: the ranker did not find the record among its candidates. */
 export interface ScoreExplanation {
@@ -219,15 +219,4 @@ export function* searchTarget(x: SearchContext, sel: Selection, opts: SelectOpti
     scores: Object.fromEntries(kept.map((r) => [r.id, explain[r.id].score])),
     explain: Object.fromEntries(kept.map((r) => [r.id, explain[r.id]])),
   };
-}
-
-/** The second stage: `rows` reordered by the reranker, each explained with its place; on failure, as they were, with a warning. */
-function* reranked(x: SearchContext, reranker: Reranker, query: string, rows: Row[], explain: Record<number, ScoreExplanation>): Io<Row[]> {
-  const r = yield* rerankRows(reranker, query, rows);
-  if ('warning' in r) {
-    x.warn(r.warning.code, r.warning.message);
-    return rows;
-  }
-  for (const [id, place] of r.places) explain[id] = { ...explain[id], rerank: round(place.score), rerankRank: place.rank };
-  return r.rows;
 }
