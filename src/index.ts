@@ -23,6 +23,7 @@ export {
 } from './engine/index.js';
 // Stores in memory on sql.js: the one backend the browser has (the others are text2mem/node's).
 export { createStore, openStore } from './dialect/sqlite/store.js';
+export { functionReranker, httpReranker, DEFAULT_RERANK_TOP, type Reranker, type RerankFunction, type RerankResult, type HttpRerankerOptions } from './retrieve/rerank.js';
 export { llmSelector, runWithSelector, gatherSelections, type AsyncSelector, type AsyncChoice } from './agents/selector.js';
 export type { ChatMessage, ChatProvider, CompleteOptions, Completion, ResponseFormat } from './agents/provider.js';
 export { openAIProvider, type OpenAIOptions } from './agents/openai.js';

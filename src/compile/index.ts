@@ -390,10 +390,11 @@ export function compileVectorSearch(sel: Selection, query: Float32Array, model: 
   const q = d.quoteIdent;
   const p = new ParamList(d);
   // Dialects with vectors number their placeholders ($n), so one binding serves both uses.
-  const distance = vec.distance(q('embedding_f32'), p.bind(vec.value(query)));
-  const where = [...targetWhere(sel, d, p, opts), `${q('embedding_model')} = ${p.bind(model)}`, `${vec.dimensions(q('embedding_f32'))} = ${p.bind(query.length)}`];
+  const distance = vec.distance(q('embedding_f32'), p.bind(vec.value(query)), query.length);
+  const where = [...targetWhere(sel, d, p, opts), `${q('embedding_model')} = ${p.bind(model)}`, vec.hasDimensions(q('embedding_f32'), query.length)];
   return {
-    sql: `SELECT ${q('id')}, 1 - ${distance} AS score FROM ${q('memory')} WHERE ${where.join(' AND ')} ORDER BY ${distance}, ${q('id')} LIMIT ${p.bind(limit)}`,
+    // The vectors come along: the engine rescores them (src/retrieve/vectors.ts, rescore) as its own scan would.
+    sql: `SELECT ${q('id')}, 1 - ${distance} AS score, ${q('embedding_f32')} AS v FROM ${q('memory')} WHERE ${where.join(' AND ')} ORDER BY ${distance}, ${q('id')} LIMIT ${p.bind(limit)}`,
     params: p.values,
   };
 }

@@ -176,6 +176,10 @@ export const CODES = {
   'embeddings-unreachable': error('engine', RETRIEVAL, 'the embeddings server could not be reached'),
   'embeddings-timeout': error('engine', RETRIEVAL, 'the embeddings server did not answer in time'),
   'embeddings-bad-response': error('engine', RETRIEVAL, 'a reply that is not an embeddings list (not JSON, wrong count, vectors of different lengths)'),
+  'embedding-model-mismatch': warning('execute', 'spec/retrieval.md#query-embeddings-and-the-stores-model', "a search whose query is embedded by another model than the tenant's records: only records of the query's model are ranked by vector"),
+  // The reranking hook (RunOptions.rerank, t2m run --rerank-url): a failure keeps the first stage's order.
+  'rerank-failed': warning('execute', 'spec/retrieval.md#reranking', 'the reranker failed (HTTP error, timeout, unreachable, threw): the first-stage order is kept'),
+  'rerank-bad-response': warning('execute', 'spec/retrieval.md#reranking', 'a reranker reply that is not a rerank list (not JSON, no results, an index out of range): the first-stage order is kept'),
   // The planner (t2m plan) and its chat provider.
   'llm-http-error': error('agent', PROVIDER, 'the model server answered with an HTTP error status (or an error event)'),
   'llm-unreachable': error('agent', PROVIDER, 'the model server could not be reached'),

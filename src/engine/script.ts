@@ -21,6 +21,7 @@ import type { StatementResult } from '../execute/rows.js';
 import type { Io } from '../store/io.js';
 import type { Store } from '../store/store.js';
 import type { Selector } from '../experience/experience.js';
+import type { Reranker } from '../retrieve/rerank.js';
 import { clock, clockText, DEFAULT_TENANT, locate, locateAll, tenantProblem, type SourceMaps } from './caller.js';
 import { checkLimits, resolveLimits, tooManyStatements, type Limits } from './limits.js';
 
@@ -71,6 +72,12 @@ export interface RunOptions {
    * in a statement still means similarity only. See src/experience/experience.ts.
    */
   readonly selector?: Selector;
+  /**
+   * The second stage of every search (spec/retrieval.md "Reranking"): reorders the first `top`
+   * results (`httpReranker` for a /v1/rerank server, `functionReranker` for any function). A
+   * failure keeps the first stage's order with a `rerank-failed` warning.
+   */
+  readonly rerank?: Reranker;
   /**
    * Execute each run of consecutive plain Encodes together (default true): their records and
    * audit entries written by multi-row INSERTs (spec/semantics.md "Runs of Encodes"). The store ends the
@@ -274,7 +281,7 @@ export function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options:
     results.push(result);
     hook?.(i, { result });
   };
-  const hooks = { selector: options.selector };
+  const hooks = { selector: options.selector, rerank: options.rerank };
   // The clock as text, once per script (every statement's lowering stamps it).
   const nowText = clockText(now);
   // Statement i's clock: the run's, or with a tick, i ticks after it.

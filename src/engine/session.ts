@@ -17,6 +17,7 @@ import { isAsyncDriver, type AnySqlDriver, type AsyncSqlDriver } from '../store/
 import { pure, type Io } from '../store/io.js';
 import type { Store } from '../store/store.js';
 import { isRemoteEmbedder } from '../text/text.js';
+import { isRemoteReranker } from '../retrieve/rerank.js';
 import { auditLogIo, undoIo, type AuditRecord, type UndoOptions, type UndoResult } from './audit.js';
 import { DEFAULT_TENANT } from './caller.js';
 import { prepareScript, scriptIo, type RunOptions, type RunResult } from './script.js';
@@ -130,9 +131,9 @@ export class Session<D extends AnySqlDriver = AnySqlDriver> {
     return this.options.tenant ?? DEFAULT_TENANT;
   }
 
-  /** Whether the store answers asynchronously: a PostgreSQL driver, or a remote embedding model. */
+  /** Whether the store answers asynchronously: a PostgreSQL driver, a remote embedding model or a remote reranker. */
   private get waits(): boolean {
-    return isAsyncDriver(this.store.driver) || isRemoteEmbedder(this.store.embedder);
+    return isAsyncDriver(this.store.driver) || isRemoteEmbedder(this.store.embedder) || isRemoteReranker(this.options.rerank);
   }
 
   private drive<T>(io: Io<T>): Outcome<D, T> {

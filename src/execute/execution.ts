@@ -16,6 +16,7 @@ import type { Operation, TargetedOperation } from '../lower/operation.js';
 import { noteKeywordWrite } from '../retrieve/keywords.js';
 import type { Io as RetrievalIo } from '../retrieve/seam.js';
 import { searchTarget, type ScoreExplanation } from '../retrieve/search.js';
+import type { Reranker } from '../retrieve/rerank.js';
 import { SEARCHED_FIELDS, searchTextOf, type EmbedResult } from '../text/text.js';
 import { noteVectorWrite } from '../retrieve/vectors.js';
 import type { AnySqlDriver, SqlRow } from '../store/driver.js';
@@ -85,6 +86,8 @@ export class Execution {
     ids.add(id);
     this.unreadable = ids;
   }
+  /** The caller's second stage of a search (RunOptions.rerank), if any. */
+  rerank?: Reranker;
   constructor(readonly store: Store<AnySqlDriver>, readonly op: Operation, readonly index: number) {}
 
   *query(stmt: SqlStatement, decode = true): RetrievalIo<Row[]> {

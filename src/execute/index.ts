@@ -16,6 +16,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { EncodeOp, Operation } from '../lower/operation.js';
 import type { Selector } from '../experience/experience.js';
 import { DEFAULT_SEARCH_K } from '../retrieve/search.js';
+import type { Reranker } from '../retrieve/rerank.js';
 import type { EmbedResult } from '../text/text.js';
 import { auditRecord, withAudit } from './audit.js';
 import type { AnySqlDriver, SqlRow } from '../store/driver.js';
@@ -35,6 +36,12 @@ import { split } from './verbs/split.js';
 import { summarize } from './verbs/summarize.js';
 import { update } from './verbs/update.js';
 
+/** The caller's hooks a statement may call: the experience selector, the search reranker. */
+export interface ExecuteHooks {
+  readonly selector?: Selector;
+  readonly rerank?: Reranker;
+}
+
 /** The verbs that write their target rows through `Execution.stage` and read them only through `value`/`full` (a Delete when soft). */
 const LAZY_VERBS: ReadonlySet<string> = new Set(['Update', 'Promote', 'Demote', 'Lock', 'Expire', 'Delete']);
 
@@ -43,18 +50,19 @@ const LAZY_VERBS: ReadonlySet<string> = new Set(['Update', 'Promote', 'Demote', 
  * is refused: a refusal may come after some of its writes).
  */
 export function executeOperation(
-  store: Store, op: Operation, index: number, limits: { readonly maxRows?: number } = {}, hooks: { readonly selector?: Selector } = {},
+  store: Store, op: Operation, index: number, limits: { readonly maxRows?: number } = {}, hooks: ExecuteHooks = {},
 ): ExecuteResult {
   return store.drive(executeOperationIo(store, op, index, limits, hooks));
 }
 
 /** `executeOperation` as queries, for either kind of driver (./io.ts). */
 export function executeOperationIo(
-  store: Store<AnySqlDriver>, op: Operation, index: number, limits: { readonly maxRows?: number } = {}, hooks: { readonly selector?: Selector } = {},
+  store: Store<AnySqlDriver>, op: Operation, index: number, limits: { readonly maxRows?: number } = {}, hooks: ExecuteHooks = {},
 ): Io<ExecuteResult> {
   // Not a generator itself: the caller's `yield*` delegates straight to the verb's (each generator
   // level a query passes through is resumed once per query).
   const x = new Execution(store, op, index);
+  x.rerank = hooks.rerank;
   return op.kind === 'Encode' ? executeEncodeIo(x, op) : executeTargetedIo(x, op, limits, hooks);
 }
 
@@ -67,7 +75,7 @@ function* executeEncodeIo(x: Execution, op: EncodeOp): Io<ExecuteResult> {
 }
 
 /** `executeOperationIo` of a targeted operation (every verb but Encode): its target rows, then the verb. */
-function* executeTargetedIo(x: Execution, op: Exclude<Operation, EncodeOp>, limits: { readonly maxRows?: number }, hooks: { readonly selector?: Selector }): Io<ExecuteResult> {
+function* executeTargetedIo(x: Execution, op: Exclude<Operation, EncodeOp>, limits: { readonly maxRows?: number }, hooks: ExecuteHooks): Io<ExecuteResult> {
   const maxRows = limits.maxRows ?? Infinity;
   // A read returns at most maxRows rows: a filter Retrieve asks the store for one more (to know
   // whether it was cut), a search scores its candidates and is cut after ranking, a Summarize

@@ -12,7 +12,8 @@ type Params = readonly SqlValue[] | Readonly<Record<string, SqlValue>>;
 export type RetrievalQuery =
   | { readonly kind: 'all'; readonly sql: string; readonly params?: Params }
   | { readonly kind: 'run'; readonly sql: string; readonly params?: Params }
-  | { readonly kind: 'embed'; readonly texts: readonly string[] };
+  | { readonly kind: 'embed'; readonly texts: readonly string[] }
+  | { readonly kind: 'call'; readonly call: (canWait: boolean) => unknown };
 
 /** A computation that yields retrieval's queries and returns a T once they are answered. */
 export type Io<T> = Generator<RetrievalQuery, T, unknown>;

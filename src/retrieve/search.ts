@@ -20,7 +20,8 @@ import type { Code } from '../diagnostics/codes.js';
 import { keywordIndex } from './keywords.js';
 import type { Io, Row, SearchStore } from './seam.js';
 import { tokens, type EmbedResult } from '../text/text.js';
-import { indexVersion, vectorIndex, type Scored } from './vectors.js';
+import { indexVersion, modelMismatch, rescore, vectorIndex, type Scored } from './vectors.js';
+import { reranked, rerankPool, type Reranker } from './rerank.js';
 
 /** Why a search result ranks where it does. `null`: the ranker did not find the record among its candidates. */
 export interface ScoreExplanation {
@@ -35,6 +36,9 @@ export interface ScoreExplanation {
   /** The record's weight (0.5 when it has none) and the final score: fused × (0.5 + weight). */
   readonly weight: number;
   readonly score: number;
+  /** With a reranker (./rerank.ts): its relevance score and the rank by it, which is the result's order. */
+  readonly rerank?: number;
+  readonly rerankRank?: number;
 }
 
 /** Results of a search without LIMIT. */
@@ -55,6 +59,10 @@ export interface SearchContext {
   query(stmt: SqlStatement): Io<Row[]>;
   /** Refuses the statement (the query could not be embedded). */
   refuse(code: Code, message: string): false;
+  /** Adds a warning to the statement (a reranker that failed, a query embedded by another model than the records'). */
+  warn(code: Code, message: string): void;
+  /** The caller's second stage (./rerank.ts), if any. */
+  readonly rerank?: Reranker;
 }
 
 export interface SearchResult {
@@ -105,8 +113,11 @@ function* candidates(x: SearchContext, sel: Selection, query: string, alpha: num
   const terms = alpha < 1 ? [...new Set(tokens(query))] : [];
   const kw = terms.length ? yield* keywordIndex(x.store, version, opts.tenant) : null;
   const q = alpha > 0 ? yield* queryVector(x, query) : null;
+  // Records whose vectors another model made are not compared with the query's: say so.
+  const mismatch = q ? yield* modelMismatch(x.store, x.store.embedder.model, version, opts.tenant) : null;
+  if (mismatch) x.warn('embedding-model-mismatch', mismatch);
   // A dialect with its own vectors (pgvector) ranks them in SQL, the filters in the same WHERE.
-  const inSql = q && d.vectors ? (yield* x.query(compileVectorSearch(sel, q, x.store.embedder.model, n, d, opts))).map((r) => ({ id: Number(r.id), score: Number(r.score) })).filter((s) => s.score > 0) : null;
+  const inSql = q && d.vectors ? rescore(x.store.embedder.model, q, yield* x.query(compileVectorSearch(sel, q, x.store.embedder.model, n, d, opts)), n) : null;
   if (inSql) yield* check(inSql.map((s) => s.id));
   const vx = q && !inSql ? yield* vectorIndex(x.store, x.store.embedder.model, q.length, version, opts.tenant) : null;
   const keyword: Ranker = { winners: (m) => kw!.search(terms, m), m: n, widenings: 0, kept: kw ? null : [] };
@@ -185,9 +196,10 @@ export function* searchTarget(x: SearchContext, sel: Selection, opts: SelectOpti
     ranked.push({ row, weight, score: e.fused * (0.5 + weight) });
   }
   ranked.sort((a, b) => b.score - a.score || a.row.id - b.row.id);
-  // Only the results are explained.
+  // Only the results (and what a reranker reorders) are explained.
+  const pool = x.rerank ? rerankPool(x.rerank, k) : k;
   const explain: Record<number, ScoreExplanation> = {};
-  for (const { row, weight, score } of ranked.slice(0, k)) {
+  for (const { row, weight, score } of ranked.slice(0, pool)) {
     const e = parts.get(row.id)!;
     explain[row.id] = {
       bm25: e.bm25 === null ? null : round(e.bm25), bm25Rank: e.bm25Rank,
@@ -195,10 +207,12 @@ export function* searchTarget(x: SearchContext, sel: Selection, opts: SelectOpti
       fused: round(e.fused), weight, score: round(score),
     };
   }
-  const best = ranked.slice(0, k).map((r) => r.row.id);
+  const best = ranked.slice(0, pool).map((r) => r.row.id);
   // Only the results are read whole (every column but the vectors).
   const byId = new Map((yield* x.query(compileAdmitted(sel, best, x.store.dialect, opts, true))).map((r) => [Number(r.id), r]));
-  const kept = best.filter((id) => byId.has(id)).map((id) => byId.get(id)!);
+  let kept = best.filter((id) => byId.has(id)).map((id) => byId.get(id)!);
+  if (x.rerank && kept.length) kept = yield* reranked(x, x.rerank, search.query, kept, explain);
+  kept = kept.slice(0, k);
   if (sel.orderBy !== 'relevance') kept.sort(ORDER[sel.orderBy]);
   return {
     rows: kept,

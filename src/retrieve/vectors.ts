@@ -15,6 +15,7 @@
  */
 import { compileVectorLoad, compileVectorVersion, unpackVector } from '../compile/index.js';
 import { DEFAULT_TENANT } from '../store/columns.js';
+import { ParamList, type Dialect, type SqlStatement } from '../store/dialect.js';
 import type { Io, SearchStore, SqlRows } from './seam.js';
 
 /** Slots (pairs of slots, in the prescan) scored together across all of a query's dimensions (their scores stay in cache). */
@@ -330,14 +331,85 @@ export class TopN {
   }
 }
 
+/**
+ * The candidates a dialect's own vector search found (rows `{id, v}`, `v` the packed vector),
+ * scored as the engine's scan scores them: the same operations in the same order, so the scores
+ * are bit for bit those of an SQLite store holding the same records, and so are the ranks
+ * (pgvector computes its distance in single precision, which reorders near-ties).
+ */
+export function rescore(model: string, q: Float32Array, rows: readonly Record<string, unknown>[], n: number): Scored[] {
+  const index = new VectorIndex(model, q.length, Math.max(64, 2 ** Math.ceil(Math.log2(rows.length + 1))));
+  for (const r of rows) if (r.v instanceof Uint8Array) index.set(Number(r.id), unpackVector(r.v));
+  return index.nearest(q, n);
+}
+
 /** A store's vector indexes, one per tenant loaded, and the store's index counter they reflect with the engine writes applied since. */
 interface TenantIndexes {
   version: number;
   pending: number;
   readonly tenants: Map<string, VectorIndex>;
+  /** Per tenant: its live records whose vectors another model made than the one its queries are embedded by (ModelCensus). */
+  readonly census: Map<string, ModelCensus>;
+}
+
+/**
+ * The records of one tenant whose vectors are not comparable with a query's (spec/retrieval.md,
+ * "Query embeddings and the store's model"): live, with a vector, embedded by another model than
+ * `model` (a caller's own vectors, model `caller`, are the caller's business). Loaded with the
+ * tenant's index, kept in step with the engine's writes like it.
+ */
+interface ModelCensus {
+  readonly model: string;
+  /** id → the model of its vector. */
+  readonly foreign: Map<number, string>;
 }
 
 const indexes = new WeakMap<SearchStore, TenantIndexes>();
+
+/** The store's indexes as of index counter `version`: kept when the engine's own writes explain the move, dropped otherwise. */
+function heldAt(store: SearchStore, version: number): TenantIndexes {
+  let held = indexes.get(store);
+  if (held && held.version + held.pending === version) {
+    held.version = version;
+    held.pending = 0;
+  } else indexes.set(store, (held = { version, pending: 0, tenants: new Map(), census: new Map() }));
+  return held;
+}
+
+/** A caller's own vectors (Encode with an embedding): of no model the store knows. */
+const CALLER_MODEL = 'caller';
+
+/** `tenant`'s live records with a vector of another model than `model` (not the caller's own): their ids and models. */
+function compileOtherModels(model: string, d: Dialect, tenant: string): SqlStatement {
+  const q = d.quoteIdent;
+  const p = new ParamList(d);
+  return {
+    sql: `SELECT ${q('id')}, ${q('embedding_model')} AS m FROM ${q('memory')} WHERE ${q('tenant')} = ${p.bind(tenant)} AND ${q('deleted')} = ${p.bind(0)} AND ${q('embedding_f32')} IS NOT NULL AND ${q('embedding_model')} <> ${p.bind(model)} AND ${q('embedding_model')} <> ${p.bind(CALLER_MODEL)}`,
+    params: p.values,
+  };
+}
+
+/**
+ * Why a query embedded by `model` cannot be compared with some of `tenant`'s records (their
+ * vectors come from another model: the store was reindexed with one, or written by a session
+ * configured with another), or null when every record with a vector shares the query's model.
+ */
+export function* modelMismatch(store: SearchStore, model: string, version: number, tenant: string = DEFAULT_TENANT): Io<string | null> {
+  const held = heldAt(store, version);
+  let census = held.census.get(tenant);
+  if (!census || census.model !== model) {
+    const load = compileOtherModels(model, store.dialect, tenant);
+    const foreign = new Map<number, string>();
+    for (const r of (yield { kind: 'all', sql: load.sql, params: load.params }) as SqlRows) foreign.set(Number(r.id), String(r.m));
+    held.census.set(tenant, (census = { model, foreign }));
+  }
+  if (!census.foreign.size) return null;
+  const counts = new Map<string, number>();
+  for (const m of census.foreign.values()) counts.set(m, (counts.get(m) ?? 0) + 1);
+  const models = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([m, n]) => `${n} by ${m}`).join(', ');
+  const first = [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)! || (a < b ? -1 : 1))[0];
+  return `the query is embedded by ${model}, but the tenant has records embedded by another model (${models}): their vectors are not comparable, so only keywords rank them. Search with the model they were indexed with (t2m run --embed-url <api> --embed-model ${first}; the store's embedder), or reindex the store with ${model} (t2m reindex)`;
+}
 
 /** The store's index counter (moved by every change to a record's search tokens, vector or liveness). */
 export function* indexVersion(): Io<number> {
@@ -348,11 +420,7 @@ export function* indexVersion(): Io<number> {
 /** The vector index of `tenant`'s records for `model`, (re)loaded when the store changed in a way the indexes have not seen. */
 export function* vectorIndex(store: SearchStore, model: string, dimensions: number, version?: number, tenant: string = DEFAULT_TENANT): Io<VectorIndex> {
   version ??= yield* indexVersion();
-  let held = indexes.get(store);
-  if (held && held.version + held.pending === version) {
-    held.version = version;
-    held.pending = 0;
-  } else indexes.set(store, (held = { version, pending: 0, tenants: new Map() }));
+  const held = heldAt(store, version);
   let index = held.tenants.get(tenant);
   if (index && index.model === model && index.dimensions === dimensions) return index;
   index = new VectorIndex(model, dimensions);
@@ -375,6 +443,15 @@ export function noteVectorWrite(store: SearchStore, id: number, model: unknown, 
   const held = indexes.get(store);
   if (!held) return;
   held.pending++;
+  // The census of the record's tenant (or, when the tenant is not given, of the one that lists it).
+  const census = typeof tenant === 'string' ? held.census.get(tenant) : [...held.census.values()].find((c) => c.foreign.has(id));
+  if (census) {
+    if (vector !== null && typeof model === 'string' && model !== census.model && model !== CALLER_MODEL) census.foreign.set(id, model);
+    else census.foreign.delete(id);
+  } else if (typeof tenant !== 'string' && vector !== null && held.census.size) {
+    // A new vector of a record whose tenant is not known: the censuses are counted again.
+    held.census.clear();
+  }
   if (typeof tenant === 'string') {
     const index = held.tenants.get(tenant);
     index?.set(id, model === index.model ? vector : null);

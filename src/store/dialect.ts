@@ -81,10 +81,13 @@ export interface Dialect {
 
 /** A dialect's own vector type: how `embedding_f32` is bound and how it is ranked by cosine distance in SQL. */
 export interface VectorCapability {
-  /** Cosine distance (0 = same direction, ascending = nearest) of the stored vector `column` to the query vector bound at `param`. */
-  distance(column: string, param: string): string;
-  /** The number of dimensions of the stored vector `column`. */
-  dimensions(column: string): string;
+  /**
+   * Cosine distance (0 = same direction, ascending = nearest) of the stored vector `column` to the
+   * query vector bound at `param`, both of `dimensions` dimensions (an index is per dimension).
+   */
+  distance(column: string, param: string, dimensions: number): string;
+  /** That the stored vector `column` has `dimensions` dimensions (the condition of the dimension's index). */
+  hasDimensions(column: string, dimensions: number): string;
   /** A vector as the value to bind (for `distance`'s `param`, and for `embedding_f32` in writes). */
   value(v: Float32Array): SqlValue;
 }

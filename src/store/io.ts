@@ -37,7 +37,12 @@ export type Query =
   | { readonly kind: 'runs'; readonly statements: readonly { readonly sql: string; readonly params?: SqlParams }[] }
   | { readonly kind: 'exec'; readonly sql: string }
   | { readonly kind: 'begin' | 'commit' | 'rollback' }
-  | { readonly kind: 'embed'; readonly texts: readonly string[] };
+  | { readonly kind: 'embed'; readonly texts: readonly string[] }
+  /**
+   * A caller's hook (a reranker, src/retrieve/rerank.ts): `call` is answered with what it returns,
+   * awaited by `driveAsync`; told whether a promise may be returned (not on `driveSync`).
+   */
+  | { readonly kind: 'call'; readonly call: (canWait: boolean) => unknown };
 
 /** A computation that yields queries and returns a T once they are answered. */
 export type Io<T> = Generator<Query, T, unknown>;
@@ -91,6 +96,7 @@ function answer(driver: AnySqlDriver, q: Query, embedder: AnyEmbedder | undefine
     case 'commit': return driver.commit();
     case 'rollback': return driver.rollback();
     case 'embed': return embedWith(embedder, q.texts, canWait);
+    case 'call': return q.call(canWait);
   }
 }
 
@@ -143,7 +149,7 @@ export async function driveAsync<T>(driver: AnySqlDriver, io: Io<T>, embedder?: 
     let value: unknown;
     try {
       const q = step.value;
-      value = q.kind === 'embed' ? await answer(driver, q, embedder, true) : sync ? answer(driver, q, embedder, true) : await answer(driver, q, embedder, true);
+      value = q.kind === 'embed' || q.kind === 'call' ? await answer(driver, q, embedder, true) : sync ? answer(driver, q, embedder, true) : await answer(driver, q, embedder, true);
     } catch (e) {
       step = io.throw(e);
       continue;

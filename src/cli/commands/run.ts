@@ -25,6 +25,12 @@ interface RunFlags {
   maxInput?: number;
   selectorUrl?: string;
   selectorModel?: string;
+  rerankUrl?: string;
+  rerankModel?: string;
+  rerankTop?: number;
+  rerankTimeout?: number;
+  embedUrl?: string;
+  embedModel?: string;
 }
 
 function positiveInt(value: string): number {
@@ -49,12 +55,18 @@ export function runCommand(program: Command): void {
     .option('--dry-run', 'plan only: print the SQL and the would-be affected ids, change nothing')
     .option('--strict', 'strict policy: warnings refuse the script, the slips read as meant (no stage, filter.tags, …) included')
     .option('--json', 'print the result as JSON')
-    .option('--explain', 'show what each search result\'s score is made of: BM25 and vector scores with their ranks, the fused score and the weight prior (spec/retrieval.md)')
+    .option('--explain', 'show what each search result\'s score is made of: BM25 and vector scores with their ranks, the fused score, the weight prior and a reranker\'s score (spec/retrieval.md)')
     .option('--max-statements <n>', 'refuse a script with more statements (default 100000)', positiveInt)
     .option('--max-text <n>', 'refuse a stored string longer than this many characters (default 16777216)', positiveInt)
     .option('--max-rows <n>', 'rows one RETRIEVE returns at most; the rest are left out with a warning (default 10000)', positiveInt)
     .option('--selector-url <url>', 'RETRIEVE … LEVEL asks this OpenAI-compatible model which candidates to keep (API base, e.g. http://127.0.0.1:11434/v1; key from OPENAI_API_KEY); default: similarity plus learned utility')
     .option('--selector-model <name>', 'the model for --selector-url', 'gpt-4o-mini')
+    .option('--rerank-url <url>', 'rerank the first results of every search with this /v1/rerank server (API base, e.g. http://127.0.0.1:8080/v1 for llama.cpp\'s server, https://api.jina.ai/v1; key from RERANK_API_KEY); a failure keeps the first-stage order with a warning (spec/retrieval.md#reranking)')
+    .option('--rerank-model <name>', 'the model for --rerank-url', 'reranker')
+    .option('--rerank-top <n>', 'with --rerank-url: how many first-stage results it reorders (default 20, at least the search\'s LIMIT)', positiveInt)
+    .option('--rerank-timeout <seconds>', 'with --rerank-url: per request (default 10)', positiveInt)
+    .option('--embed-url <url>', 'embed new records and search queries with this OpenAI-compatible /v1/embeddings model (API base; key from OPENAI_API_KEY): the model a store was reindexed with (t2m reindex --base-url); default the offline embedder (spec/retrieval.md#query-embeddings-and-the-stores-model)')
+    .option('--embed-model <name>', 'with --embed-url: the embedding model name')
     .option('--max-input <bytes>', 'refuse an input file larger than this (default 67108864)', positiveInt)
     .addHelpText('after', '\nExit codes: 0 done, 1 the script failed (nothing changed), 2 the input or store could not be read.')
     .action(async (file: string, flags: RunFlags) => {
@@ -79,7 +91,17 @@ export function runCommand(program: Command): void {
       // Any store name (spec/storage.md "Naming a store"). A mistyped --db path would otherwise
       // look like an empty store: say a new one is made. A dry run on a missing file runs on an
       // empty in-memory store and creates nothing.
-      const opened = await openStoreUrl(flags.db ?? ':memory:', { noCreate: flags.dryRun === true });
+      if (flags.embedUrl && !flags.embedModel) {
+        process.stderr.write('t2m run: --embed-url needs --embed-model\n');
+        process.exitCode = 2;
+        return;
+      }
+      const [{ openAIEmbedder }, { httpReranker }] = flags.embedUrl || flags.rerankUrl ? await loaded(Promise.all([import('../../retrieve/embeddings.js'), import('../../retrieve/rerank.js')])) : [{}, {}];
+      const embedder = flags.embedUrl ? openAIEmbedder!({ baseUrl: flags.embedUrl, model: flags.embedModel!, apiKey: process.env.OPENAI_API_KEY }) : undefined;
+      const rerank = flags.rerankUrl
+        ? httpReranker!({ baseUrl: flags.rerankUrl, model: flags.rerankModel ?? 'reranker', apiKey: process.env.RERANK_API_KEY, top: flags.rerankTop, timeoutMs: (flags.rerankTimeout ?? 10) * 1000 })
+        : undefined;
+      const opened = await openStoreUrl(flags.db ?? ':memory:', { noCreate: flags.dryRun === true, embedder });
       if (!opened.ok) {
         for (const d of opened.diagnostics) process.stderr.write(`t2m run: ${d.code}: ${oneLine(d.message)}\n`);
         process.exitCode = 2;
@@ -101,7 +123,7 @@ export function runCommand(program: Command): void {
         const provider = openAIProvider({ baseUrl: flags.selectorUrl, model: flags.selectorModel ?? 'gpt-4o-mini', apiKey: process.env.OPENAI_API_KEY });
         gathered = await gatherSelections(store as import('../../engine/index.js').Store, input.irs, { ...base, selector: llmSelector(provider) });
       }
-      const session = new Session(store, { ...base, ...(gathered ? { selector: gathered.selector } : {}) });
+      const session = new Session(store, { ...base, ...(gathered ? { selector: gathered.selector } : {}), ...(rerank ? { rerank } : {}) });
       // The sweep and the script are one transaction (one BEGIN IMMEDIATE on a store file, one
       // SERIALIZABLE transaction on PostgreSQL, rerun whole if it loses a conflict): both commit,
       // or neither does. Nothing is printed until the commit has succeeded.

@@ -136,6 +136,7 @@ function schema(vectors: boolean): string[] {
     ...ID_COUNTER,
     memoryDdl(vectors),
     ...(vectors ? TO_VECTOR : []),
+    ...(vectors ? [vectorIndexes()] : []),
     'CREATE INDEX IF NOT EXISTS memory_time ON memory (time)',
     'CREATE INDEX IF NOT EXISTS memory_tags ON memory USING GIN (tags jsonb_path_ops)',
     // Full-text search over the text (RETRIEVE's search can rank with ts_rank on it).
@@ -206,9 +207,58 @@ export const postgres: Dialect = {
 };
 
 
+/**
+ * A dimension count (or a count of vectors) written into the statement: a type modifier (`vector(256)`) cannot be a bound
+ * parameter, and the condition must be the index's own text for the planner to use it. Always an
+ * integer the engine computed (a vector's length), never script text.
+ */
+function dims(n: number): number {
+  if (!Number.isSafeInteger(n) || n < 1 || n > 1e9) throw new Error(`internal: ${n} is not a count of dimensions or vectors`);
+  return n;
+}
+
+/**
+ * Stores holding at least this many vectors of one dimension get an HNSW index for it when opened
+ * (spec/retrieval.md, "Vector search on PostgreSQL"). Below it the exact scan is about as fast
+ * (the planner prefers it too) and writes stay cheap: every insert into an HNSW graph costs
+ * several times a plain one.
+ */
+export const HNSW_MIN_VECTORS = 50_000;
+/** pgvector's HNSW indexes `vector` of at most this many dimensions. */
+const HNSW_MAX_DIMENSIONS = 2000;
+
+/**
+ * One HNSW index (cosine) per dimension the store holds enough vectors of: an expression index on
+ * the column cast to that dimension, partial on `vector_dims(…) = d` (a `vector` column without a
+ * dimension cannot be indexed whole; compileVectorSearch orders by the same expression under the
+ * same condition). Idempotent; the vectors are counted only when the table is large enough.
+ * `min` other than HNSW_MIN_VECTORS: tests.
+ */
+export function vectorIndexes(min: number = HNSW_MIN_VECTORS): string {
+  return `DO $do$
+DECLARE d integer;
+BEGIN
+  IF (SELECT count(*) FROM memory) >= ${dims(min)} THEN
+    -- Read whole before the first CREATE INDEX (no query may stay open on the table).
+    FOREACH d IN ARRAY ARRAY(SELECT vector_dims(embedding_f32) FROM memory WHERE embedding_f32 IS NOT NULL GROUP BY 1 HAVING count(*) >= ${dims(min)}) LOOP
+      IF d <= ${HNSW_MAX_DIMENSIONS} THEN
+        EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON memory USING hnsw ((embedding_f32::vector(%s)) vector_cosine_ops) WHERE vector_dims(embedding_f32) = %s', 'memory_embedding_hnsw_' || d, d, d);
+      END IF;
+    END LOOP;
+  END IF;
+END $do$`;
+}
+
+/**
+ * A connection's settings for searches through an HNSW index: scan on past filtered-out
+ * candidates (pgvector 0.8's iterative scan) in exact distance order, so a filtered search still
+ * gets its LIMIT and the order is the distance's; a candidate list wider than the default 40.
+ */
+export const VECTOR_SEARCH_SETTINGS = `SELECT set_config('hnsw.iterative_scan', 'strict_order', false), set_config('hnsw.ef_search', '100', false)`;
+
 const PGVECTOR: VectorCapability = {
-  distance: (column, param) => `(${column} <=> ${param}::vector)`,
-  dimensions: (column) => `vector_dims(${column})`,
+  distance: (column, param, n) => `(${column}::vector(${dims(n)}) <=> ${param}::vector(${dims(n)}))`,
+  hasDimensions: (column, n) => `vector_dims(${column}) = ${dims(n)}`,
   // pgvector's text form; each Float32 printed as the shortest decimal that reads back as the same float.
   value: (v) => `[${Array.from(v, (x) => String(x)).join(',')}]`,
 };

@@ -8,7 +8,7 @@ import type { Code, Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { AsyncSqlDriver } from '../../store/driver.js';
 import { Store, type StoreParts } from '../../store/store.js';
 import { postgresDialectOf, preparePostgresStore } from './open.js';
-import { postgres } from './dialect.js';
+import { postgres, VECTOR_SEARCH_SETTINGS } from './dialect.js';
 import { PgDriver, redactUrl } from './pg-driver.js';
 import { PgliteDriver } from './pglite-driver.js';
 
@@ -87,6 +87,7 @@ export async function openOnDriver(driver: AsyncSqlDriver, options: PostgresStor
   try {
     dialect = await postgresDialectOf(driver);
     problems = await preparePostgresStore(driver, { readOnly: options.readOnly, dialect });
+    if (dialect.vectors && !problems.length) await driver.all(VECTOR_SEARCH_SETTINGS);
   } catch (e) {
     await driver.close();
     if (!isPostgresError(e) && !/terminated|ECONN/i.test((e as Error).message)) throw e;
