@@ -78,6 +78,8 @@ export interface McpServerOptions {
   readonly storeError?: (e: unknown) => Diagnostic | undefined | null;
   /** Called once per tool call when it has finished (the HTTP server logs it). */
   readonly onCall?: (call: McpCall) => void;
+  /** Given each tool call's promise as it starts (the HTTP server waits for them before it lets a store go). */
+  readonly track?: (call: Promise<unknown>) => void;
   /** The server's version, as reported to clients. */
   readonly version?: string;
 }
@@ -265,7 +267,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     const started = performance.now();
     let statements = 0;
     const done = (outcome: McpCall['outcome']) => options.onCall?.({ tool: name, statements, ms: Math.round((performance.now() - started) * 10) / 10, outcome });
-    return (async () => {
+    const call = (async () => {
       try {
         const r = await fn((n) => (statements = n));
         done(r.isError ? 'refused' : 'ok');
@@ -277,6 +279,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         return result({ ok: false, results: [], diagnostics: [d] }, true);
       }
     })();
+    options.track?.(call);
+    return call;
   };
 
   const execute = async (script: string, dryRun: boolean, withSql: boolean, count: (n: number) => void): Promise<CallToolResult> => {
