@@ -46,7 +46,7 @@ const call = async (c: Client, name: string, args: Record<string, unknown>) => (
 const count = () => Number(store.query('SELECT COUNT(*) AS n FROM memory')[0].n);
 const audits = () => Number(store.query('SELECT COUNT(*) AS n FROM audit_log')[0].n);
 
-const post = (body: string | Uint8Array, headers: Record<string, string> = {}) => fetch(`${server.url}/mcp`, {
+const post = (body: string, headers: Record<string, string> = {}) => fetch(`${server.url}/mcp`, {
   method: 'POST', body, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
 });
 
