@@ -143,7 +143,8 @@ async function clientLoop(plan: ClientPlan, url: string, calls: number, ledger: 
         case 'label': {
           const tag = `seen-by-${plan.index}`;
           r = await client.callTool({ name: 'run', arguments: { script: `LABEL IDS "${target}" TAGS "${tag}";` } }) as typeof r;
-          if (!r.isError) {
+          // Labelling a record with a tag it has already changes nothing and writes no audit entry.
+          if (!r.isError && r.structuredContent!.results[0].changes.length > 0) {
             ledger.labelled.set(target, tag);
             acknowledge('Label');
           }

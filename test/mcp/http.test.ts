@@ -128,7 +128,7 @@ describe('t2m mcp --http', () => {
     await expect(client(MALLORY)).rejects.toThrow(/401|Unauthorized/);
     await expect(client(undefined)).rejects.toThrow(/401|Unauthorized/);
     const run = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'run', arguments: { script: 'DELETE ALL CONFIRM;' } } });
-    for (const headers of [{}, { authorization: `Bearer ${MALLORY}` }, { authorization: `Basic ${Buffer.from(`x:${ALICE}`).toString('base64')}` }, { authorization: `Bearer ${ALICE.slice(0, -1)}` }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: `Bearer ${MALLORY}` }, { authorization: `Basic ${Buffer.from(`x:${ALICE}`).toString('base64')}` }, { authorization: `Bearer ${ALICE.slice(0, -1)}` }]) {
       const r = await post(run, headers);
       expect(r.status).toBe(401);
       expect(r.headers.get('www-authenticate')).toBe('Bearer');
