@@ -7,6 +7,9 @@
  * working at the next request. `GET /health` answers `{"status":"ok"}` to anyone and says nothing
  * else.
  *
+ * The writes of one tenant take turns (reads do not wait): they would contend for the same
+ * keyword statistics in the store, which PostgreSQL resolves by aborting all but one.
+ *
  * Bounds: at most `maxClients` requests at once (more are answered 503 with nothing run), a
  * request body of at most `maxInput` bytes (413), the run limits of every call. Each tool call is
  * one transaction (./server.ts). `close()` stops taking requests, lets the ones in flight finish
@@ -175,6 +178,17 @@ export function startHttpServer(options: HttpServerOptions): Promise<HttpMcpServ
   let closing = false;
   let idle: (() => void) | undefined;
   const now = () => new Date().toISOString();
+  // The tail of each tenant's queue of writes (./server.ts `exclusive`).
+  const writes = new Map<string, Promise<unknown>>();
+  const queued = (tenant: string) => <T>(write: () => Promise<T>): Promise<T> => {
+    const turn = (writes.get(tenant) ?? Promise.resolve()).then(write);
+    const tail = turn.catch(() => undefined);
+    writes.set(tenant, tail);
+    void tail.then(() => {
+      if (writes.get(tenant) === tail) writes.delete(tenant);
+    });
+    return turn;
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? '/').split('?')[0];
@@ -216,7 +230,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<HttpMcpServ
     try {
       store = await options.stores.acquire();
       const server = createMcpServer({
-        ...options.server, store, actor: identity.actor, tenant: identity.tenant, impersonate: identity.impersonate,
+        ...options.server, store, actor: identity.actor, tenant: identity.tenant, impersonate: identity.impersonate, exclusive: queued(identity.tenant),
         onCall: (call) => log({ time: now(), actor: identity.actor, tenant: identity.tenant, ...call }),
         track: (p) => {
           calls.add(p);

@@ -78,6 +78,13 @@ export interface McpServerOptions {
   readonly storeError?: (e: unknown) => Diagnostic | undefined | null;
   /** Called once per tool call when it has finished (the HTTP server logs it). */
   readonly onCall?: (call: McpCall) => void;
+  /**
+   * Runs each write's transaction (`run` without dry_run, `feedback`). The HTTP server passes a
+   * queue per tenant: on a store many requests share, the writes of one tenant update the same
+   * keyword statistics, so PostgreSQL would let one commit and abort the others to be rerun; in
+   * a queue they take turns instead. Reads never wait for it.
+   */
+  readonly exclusive?: <T>(write: () => Promise<T>) => Promise<T>;
   /** Given each tool call's promise as it starts (the HTTP server waits for them before it lets a store go). */
   readonly track?: (call: Promise<unknown>) => void;
   /** The server's version, as reported to clients. */
@@ -259,6 +266,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     actor, tenant: options.tenant, now: now(), impersonate: options.impersonate === true, policy: options.policy, limits: options.limits,
   });
 
+  const write = <T>(fn: () => Promise<T>): Promise<T> => (options.exclusive ? options.exclusive(fn) : fn());
+
   /**
    * Runs a tool: times it and logs it, and turns a store exception (busy, read-only, a lost
    * connection) into an error result; an exception not recognised is the SDK's generic error.
@@ -288,7 +297,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     count(input.statements);
     if (!input.checked || hasErrors(input.diagnostics)) return result({ ok: false, results: [], diagnostics: once(input.diagnostics) }, true);
     const s = session();
-    const outcome: RunResult = await (dryRun ? s.explain(input.checked) : s.run(input.checked));
+    const checked = input.checked;
+    const outcome: RunResult = await (dryRun ? s.explain(checked) : write(async () => s.run(checked)));
     return result({ ok: outcome.ok, results: outcome.results.map((r) => statement(r, withSql)), diagnostics: once(outcome.diagnostics) }, !outcome.ok);
   };
 
@@ -345,7 +355,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     count(1);
     const ir = feedbackIr(args);
     if (!ir) return result({ ok: false, records: [], diagnostics: [{ code: 'missing-field', severity: 'error', message: 'feedback needs the records the reward is for: ids, episode or turn' }] }, true);
-    const outcome = await session().run([ir]);
+    const outcome = await write(async () => session().run([ir]));
     const r = outcome.results[0];
     const records = (r?.changes ?? []).map((c) => ({
       id: c.id, utility: (c.after?.utility ?? null) as number | null, utility_n: (c.after?.utility_n ?? null) as number | null, level: (c.after?.level ?? c.before?.level ?? null) as string | null,
