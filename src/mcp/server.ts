@@ -93,8 +93,9 @@ export interface McpServerOptions {
 
 // ---------------------------------------------------------------- schemas
 
-const Position = z.object({ line: z.number(), column: z.number(), offset: z.number() });
-const Range = z.object({ start: Position, end: Position });
+// Loose where a client needs no more to act (tools/list carries every schema, once per tool).
+const Position = z.looseObject({ line: z.number(), column: z.number() });
+const Range = z.looseObject({ start: Position, end: Position });
 const DiagnosticSchema = z.looseObject({
   code: z.string(),
   severity: z.enum(['error', 'warning', 'info']),
@@ -102,7 +103,7 @@ const DiagnosticSchema = z.looseObject({
   range: Range.optional(),
   path: z.string().optional(),
   statement: z.number().optional(),
-  fix: z.object({ message: z.string(), edits: z.array(z.object({ range: Range, newText: z.string() })) }).optional(),
+  fix: z.looseObject({ message: z.string(), edits: z.array(z.looseObject({ newText: z.string() })) }).optional(),
 }).describe('a problem found in the script; `fix`, when present, is a mechanical edit of the script text that repairs it');
 const Diagnostics = z.array(DiagnosticSchema);
 const Row = z.record(z.string(), z.unknown());
@@ -115,7 +116,7 @@ const StatementSchema = z.looseObject({
   summary: z.string().optional(),
   changes: z.array(z.object({ id: z.number(), before: Row.nullable(), after: Row.nullable() })),
   dryRun: z.boolean(),
-  refused: DiagnosticSchema.optional(),
+  refused: z.looseObject({ code: z.string(), message: z.string() }).optional().describe('dry run: the refusal this statement would meet'),
   sql: z.array(z.object({ sql: z.string(), params: z.unknown() })).optional(),
 });
 
@@ -355,10 +356,14 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     count(1);
     const ir = feedbackIr(args);
     if (!ir) return result({ ok: false, records: [], diagnostics: [{ code: 'missing-field', severity: 'error', message: 'feedback needs the records the reward is for: ids, episode or turn' }] }, true);
-    const outcome = await write(async () => session().run([ir]));
-    const r = outcome.results[0];
-    const records = (r?.changes ?? []).map((c) => ({
-      id: c.id, utility: (c.after?.utility ?? null) as number | null, utility_n: (c.after?.utility_n ?? null) as number | null, level: (c.after?.level ?? c.before?.level ?? null) as string | null,
+    // The reward and a read of what it left, in one transaction (a change image lists only what changed).
+    const ids = (ir.target as { ids: string[] }).ids;
+    const read = { stage: 'RET', op: 'Retrieve', target: { ids }, args: { include: ['id', 'level', 'utility'] } };
+    const outcome = await write(async () => session().run([ir, read]));
+    const [rewarded, after] = outcome.results;
+    const levels = new Map((after?.rows ?? []).map((row) => [Number(row.id), (row.level ?? null) as string | null]));
+    const records = (rewarded?.changes ?? []).map((c) => ({
+      id: c.id, utility: (c.after?.utility ?? null) as number | null, utility_n: (c.after?.utility_n ?? null) as number | null, level: levels.get(c.id) ?? null,
     }));
     const diagnostics = once(outcome.diagnostics);
     // Said plainly when an id given as an episode or a turn is a record of another kind.
