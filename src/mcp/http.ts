@@ -216,19 +216,26 @@ export function startHttpServer(options: HttpServerOptions): Promise<HttpMcpServ
     }
     active++;
     const calls = new Set<Promise<unknown>>();
-    let store: Store<AnySqlDriver> | undefined;
+    const acquired = options.stores.acquire();
     let finished = false;
+    let closeProtocol: (() => void) | undefined;
     const finish = async () => {
       if (finished) return;
       finished = true;
       // A dropped connection does not cut a call short: its transaction commits or rolls back first.
       await Promise.allSettled([...calls]);
-      if (store) options.stores.release(store);
+      options.stores.release(await acquired);
       active--;
       if (active === 0) idle?.();
     };
+    // Registered first: a client may hang up while the request waits for a store.
+    res.on('close', () => {
+      closeProtocol?.();
+      void finish();
+    });
     try {
-      store = await options.stores.acquire();
+      const store = await acquired;
+      if (finished) return;
       const server = createMcpServer({
         ...options.server, store, actor: identity.actor, tenant: identity.tenant, impersonate: identity.impersonate, exclusive: queued(identity.tenant),
         onCall: (call) => log({ time: now(), actor: identity.actor, tenant: identity.tenant, ...call }),
@@ -238,16 +245,15 @@ export function startHttpServer(options: HttpServerOptions): Promise<HttpMcpServ
         },
       });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: maxInput });
-      res.on('close', () => {
+      closeProtocol = () => {
         void transport.close().catch(() => undefined);
         void server.close().catch(() => undefined);
-        void finish();
-      });
+      };
       await server.connect(transport);
       await transport.handleRequest(req, res);
     } catch {
       json(res, 500, rpcError(-32603, 'Internal error'));
-      void finish();
+      if (!res.writableEnded) res.end();
     }
   };
 

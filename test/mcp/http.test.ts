@@ -224,4 +224,35 @@ describe('bounds and shutdown', () => {
     expect(own.query('SELECT text FROM memory')).toEqual([{ text: 'first' }]);
     await expect(fetch(`${small.url}/health`)).rejects.toThrow();
   });
+
+  it('a client that hangs up while its request waits for a store frees its place and runs nothing', async () => {
+    const own = await createStore();
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const inner = storePool([own as Store<AnySqlDriver>]);
+    const held: StorePool = { ...inner, acquire: async () => { await gate; return inner.acquire(); } };
+    const small = await startHttpServer({ host: '127.0.0.1', port: 0, tokens: () => tokens, stores: held, server: {}, maxClients: 1 });
+    const aborted = new AbortController();
+    const pending = fetch(`${small.url}/mcp`, {
+      method: 'POST', signal: aborted.signal,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${ALICE}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'run', arguments: { script: 'ENCODE "never";' } } }),
+    }).catch(() => 'aborted');
+    await new Promise((r) => setTimeout(r, 100));
+    aborted.abort();
+    expect(await pending).toBe('aborted');
+    await new Promise((r) => setTimeout(r, 100));
+    open();
+    for (let i = 0; i < 50 && small.active() > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(small.active()).toBe(0);
+    expect(own.query('SELECT COUNT(*) AS n FROM memory')[0].n).toBe(0);
+    // Its place and its store are free again.
+    const next = await fetch(`${small.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${ALICE}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'run', arguments: { script: 'ENCODE "after";' } } }),
+    });
+    expect((await next.json()).result.structuredContent.ok).toBe(true);
+    await small.close(1000);
+  });
 });
