@@ -4,8 +4,8 @@
  * most related to the request (a RETRIEVE search run through the engine as a dry run, so
  * governance applies and nothing is written).
  */
-import { explain, type Limits, type Store } from '../engine/index.js';
-import { vocabulary, type Term } from './store-terms.js';
+import { explain, type AnySqlDriver, type Limits, type RunResult, type Store } from '../engine/index.js';
+import { vocabulary, vocabularyAsync, type Term } from './store-terms.js';
 
 export interface Vocabulary {
   readonly tags: readonly Term[];
@@ -21,8 +21,16 @@ export interface Vocabulary {
  * parameterised select with the engine's read permissions, records hidden by a lock left out).
  */
 export function storeVocabulary(store: Store, options: { actor?: string; limit?: number; now?: string; tenant?: string; limits?: Limits } = {}): Vocabulary {
+  return limited(vocabulary(store, options.actor, options.now ? new Date(options.now) : new Date(), options.tenant), options);
+}
+
+/** `storeVocabulary` on any store (a PostgreSQL one answers after an await). */
+export async function storeVocabularyAsync(store: Store<AnySqlDriver>, options: { actor?: string; limit?: number; now?: string; tenant?: string; limits?: Limits } = {}): Promise<Vocabulary> {
+  return limited(await vocabularyAsync(store, options.actor, options.now ? new Date(options.now) : new Date(), options.tenant), options);
+}
+
+function limited(v: ReturnType<typeof vocabulary>, options: { limit?: number; limits?: Limits }): Vocabulary {
   const limit = Math.min(options.limit ?? 40, options.limits?.maxRows ?? Infinity);
-  const v = vocabulary(store, options.actor, options.now ? new Date(options.now) : new Date(), options.tenant);
   return { tags: v.tags.slice(0, limit), types: v.types.slice(0, limit), subjects: v.subjects.slice(0, limit), memories: v.records };
 }
 
@@ -40,8 +48,18 @@ export interface RelatedMemory {
  */
 export function relatedMemories(store: Store, request: string, k: number, options: { actor?: string; now?: Date | string; tenant?: string; limits?: Limits } = {}): RelatedMemory[] {
   if (k <= 0 || !request.trim()) return [];
-  const ir = { stage: 'RET', op: 'Retrieve', target: { search: { intent: { query: request }, limit: k } }, args: { include: ['id', 'text', 'type', 'tags', 'time'] } };
-  const result = explain(store, [ir], { actor: options.actor, now: options.now, tenant: options.tenant, limits: options.limits });
+  return relatedOf(explain(store, [relatedIr(request, k)], { actor: options.actor, now: options.now, tenant: options.tenant, limits: options.limits }));
+}
+
+/** `relatedMemories` on any store (a PostgreSQL one answers after an await). */
+export async function relatedMemoriesAsync(store: Store<AnySqlDriver>, request: string, k: number, options: { actor?: string; now?: Date | string; tenant?: string; limits?: Limits } = {}): Promise<RelatedMemory[]> {
+  if (k <= 0 || !request.trim()) return [];
+  return relatedOf(await explain(store, [relatedIr(request, k)], { actor: options.actor, now: options.now, tenant: options.tenant, limits: options.limits }));
+}
+
+const relatedIr = (request: string, k: number) => ({ stage: 'RET', op: 'Retrieve', target: { search: { intent: { query: request }, limit: k } }, args: { include: ['id', 'text', 'type', 'tags', 'time'] } });
+
+function relatedOf(result: RunResult): RelatedMemory[] {
   if (!result.ok) return [];
   const rows = (result.results[0]?.rows ?? []) as Record<string, unknown>[];
   return rows.map((r) => ({
@@ -52,4 +70,3 @@ export function relatedMemories(store: Store, request: string, k: number, option
     ...(typeof r.time === 'string' ? { time: r.time } : {}),
   }));
 }
-

@@ -19,11 +19,11 @@ import { diagnostic } from '../diagnostics/diagnostic.js';
 import { formatDiagnostics } from '../diagnostics/codeFrame.js';
 import { type Diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
 import type { SourceMap } from '../diagnostics/sourceMap.js';
-import { Session, type RunResult, type Store } from '../engine/index.js';
+import { Session, type AnySqlDriver, type RunResult, type Store } from '../engine/index.js';
 import { IR } from '../ir/schema.js';
 import { irsToText, readInput, textToIr, type CheckedScript } from '../pipeline.js';
 import { languageCard } from './card.js';
-import { relatedMemories, storeVocabulary } from './context.js';
+import { relatedMemories, relatedMemoriesAsync, storeVocabulary, storeVocabularyAsync, type RelatedMemory, type Vocabulary } from './context.js';
 import { answerFormat, extractScript, oneLineDiagnostic, type PlanMode, repairMessage, storeSection } from './prompt.js';
 import type { ChatMessage, ChatProvider, CompleteOptions, ResponseFormat } from './provider.js';
 
@@ -31,8 +31,11 @@ export type { PlanMode };
 
 export interface PlanOptions {
   readonly provider: ChatProvider;
-  /** The store the plan is for: its vocabulary and related memories go into the prompt, the plan is dry-run (and run) on it. */
-  readonly store?: Store;
+  /**
+   * The store the plan is for: its vocabulary and related memories go into the prompt, the plan
+   * is dry-run (and run) on it. Any store: one on PostgreSQL is answered after an await.
+   */
+  readonly store?: Store<AnySqlDriver>;
   /** What the model writes: DSL text (default) or JSON IR. */
   readonly mode?: PlanMode;
   /** DSL mode: a GBNF grammar sent in the request's `grammar` field (llama.cpp). */
@@ -99,15 +102,30 @@ export function planResponseFormat(): ResponseFormat {
   return { type: 'json_schema', json_schema: { name: 'text2mem_plan', schema: planJsonSchema() } };
 }
 
-/** The system prompt for a request. */
-export function systemPrompt(request: string, options: Omit<PlanOptions, 'provider'> = {}): string {
+/** The system prompt for a request (a synchronous store: SQLite; `plan` takes any store). */
+export function systemPrompt(request: string, options: Omit<PlanOptions, 'provider' | 'store'> & { readonly store?: Store } = {}): string {
+  const store = options.store;
+  if (!store) return promptOf(options);
+  const vocabulary = options.vocabulary === false ? undefined : storeVocabulary(store, { actor: options.actor, now: nowText(options.now), tenant: options.tenant });
+  const related = relatedMemories(store, request, options.related ?? 5, { actor: options.actor, now: options.now, tenant: options.tenant });
+  return promptOf(options, vocabulary, related);
+}
+
+/** `systemPrompt` on any store. */
+async function systemPromptAsync(request: string, options: Omit<PlanOptions, 'provider'>): Promise<string> {
+  const store = options.store;
+  if (!store) return promptOf(options);
+  const vocabulary = options.vocabulary === false ? undefined : await storeVocabularyAsync(store, { actor: options.actor, now: nowText(options.now), tenant: options.tenant });
+  const related = await relatedMemoriesAsync(store, request, options.related ?? 5, { actor: options.actor, now: options.now, tenant: options.tenant });
+  return promptOf(options, vocabulary, related);
+}
+
+const nowText = (now: Date | string | undefined) => (now instanceof Date ? now.toISOString().replace(/\.\d+Z$/, 'Z') : now);
+
+function promptOf(options: Omit<PlanOptions, 'provider' | 'store'>, vocabulary?: Vocabulary, related?: RelatedMemory[]): string {
   const mode = options.mode ?? 'dsl';
   const parts = [options.card ?? languageCard({ ir: mode === 'ir' }), answerFormat(mode)];
-  const store = options.store;
-  if (store) {
-    const now = options.now instanceof Date ? options.now.toISOString().replace(/\.\d+Z$/, 'Z') : options.now;
-    const vocabulary = options.vocabulary === false ? undefined : storeVocabulary(store, { actor: options.actor, now, tenant: options.tenant });
-    const related = relatedMemories(store, request, options.related ?? 5, { actor: options.actor, now: options.now, tenant: options.tenant });
+  if (related) {
     const described = storeSection(vocabulary, related);
     if (described) parts.push(described);
   }
@@ -157,7 +175,7 @@ function analyse(reply: string, mode: PlanMode, policy: Policy | undefined): Ana
 export async function plan(request: string, options: PlanOptions): Promise<PlanResult> {
   const mode = options.mode ?? 'dsl';
   const maxRounds = Math.max(1, options.maxRounds ?? 3);
-  const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt(request, options) }, { role: 'user', content: request }];
+  const messages: ChatMessage[] = [{ role: 'system', content: await systemPromptAsync(request, options) }, { role: 'user', content: request }];
   const complete: CompleteOptions = {
     stream: options.stream,
     temperature: options.temperature,
@@ -180,7 +198,7 @@ export async function plan(request: string, options: PlanOptions): Promise<PlanR
     let dryRun: RunResult | undefined;
     const session = options.store ? new Session(options.store, runOptions) : undefined;
     if (!hasErrors(diagnostics) && session && a.checked) {
-      dryRun = session.explain(a.checked);
+      dryRun = await session.explain(a.checked);
       // The engine repeats the checker's warnings: keep each once.
       const seen = new Set(diagnostics.map(key));
       diagnostics = [...diagnostics, ...dryRun.diagnostics.filter((d) => !seen.has(key(d)))];
@@ -190,7 +208,7 @@ export async function plan(request: string, options: PlanOptions): Promise<PlanR
     const dsl = mode === 'dsl' ? a.text : a.irs.length ? irsToText(a.irs) : '';
     if (!hasErrors(diagnostics)) {
       if (!options.execute || !session || !a.checked) return result({ ok: true, dsl, irs: a.irs, diagnostics, dryRun });
-      const ran = session.run(a.checked);
+      const ran = await session.run(a.checked);
       const seen = new Set(diagnostics.map(key));
       return result({ ok: ran.ok, dsl, irs: a.irs, diagnostics: [...diagnostics, ...ran.diagnostics.filter((d) => !seen.has(key(d)))], dryRun, run: ran });
     }

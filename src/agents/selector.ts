@@ -10,7 +10,7 @@ import { quoteData } from './prompt.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import {
-  explain, run, utilitySelector, type RunOptions, type RunResult, type Selector, type SelectorChoice, type SelectorInput, type Store,
+  explain, run, utilitySelector, type AnySqlDriver, type RunOptions, type RunResult, type Selector, type SelectorChoice, type SelectorInput, type Store,
 } from '../engine/index.js';
 import type { ChatMessage, ChatProvider } from './provider.js';
 
@@ -94,7 +94,7 @@ const candidateKey = (input: SelectorInput) => JSON.stringify(input.candidates.m
  * for `run`, and the selector's warnings (`selector-fallback`).
  */
 export async function gatherSelections(
-  store: Store, irs: readonly unknown[], options: Omit<RunOptions, 'selector' | 'dryRun'> & { readonly selector: AsyncSelector },
+  store: Store<AnySqlDriver>, irs: readonly unknown[], options: Omit<RunOptions, 'selector' | 'dryRun'> & { readonly selector: AsyncSelector },
 ): Promise<{ selector: Selector; warnings: Diagnostic[] }> {
   const { selector, ...base } = options;
   const gathered: Gathered[] = [];
@@ -113,7 +113,7 @@ export async function gatherSelections(
   // At most one model call per two-stage retrieval of the script (and a pass per call).
   for (let pass = 0; pass <= irs.length; pass++) {
     const r = replay();
-    const dry = explain(store, irs, { ...base, selector: r.sync });
+    const dry = await explain(store, irs, { ...base, selector: r.sync });
     const pending = r.pending();
     if (!pending || !dry.ok) break;
     const { input, index } = pending;
@@ -129,11 +129,11 @@ export async function gatherSelections(
  * Runs a script with an asynchronous selector (`gatherSelections`, then one `run` with the
  * choices: one transaction). The selector's warnings are added to the result's diagnostics.
  */
-export async function runWithSelector(store: Store, irs: readonly unknown[], options: Omit<RunOptions, 'selector'> & { readonly selector: AsyncSelector }): Promise<RunResult> {
+export async function runWithSelector(store: Store<AnySqlDriver>, irs: readonly unknown[], options: Omit<RunOptions, 'selector'> & { readonly selector: AsyncSelector }): Promise<RunResult> {
   const { dryRun, ...rest } = options;
   // One clock for every pass, so that each sees the same records.
   const base = { ...rest, now: rest.now ?? new Date() };
   const { selector, warnings } = await gatherSelections(store, irs, base);
-  const result = (dryRun ? explain : run)(store, irs, { ...base, selector });
+  const result = await (dryRun ? explain : run)(store, irs, { ...base, selector });
   return warnings.length ? { ...result, diagnostics: [...result.diagnostics, ...warnings] } : result;
 }

@@ -8,6 +8,8 @@
 import { compileTargetSelect, decodeRow } from '../compile/index.js';
 import { DEFAULT_TENANT } from '../store/columns.js';
 import { lockActive, lockDenies } from '../execute/governance.js';
+import type { AnySqlDriver } from '../store/driver.js';
+import { all, type Io } from '../store/io.js';
 import type { Store } from '../store/store.js';
 import { formatUtc } from '../lower/index.js';
 
@@ -38,11 +40,20 @@ function add(counts: Map<string, number>, v: unknown): void {
  * at most `maxValues` values (the caller's row limit), the most used.
  */
 export function vocabulary(store: Store, actor: string | undefined, now: Date, tenant: string = DEFAULT_TENANT, maxValues = Infinity): Vocabulary {
+  return store.drive(vocabularyIo(store, actor, now, tenant, maxValues));
+}
+
+/** `vocabulary` on any store (a PostgreSQL one answers after an await). */
+export function vocabularyAsync(store: Store<AnySqlDriver>, actor: string | undefined, now: Date, tenant: string = DEFAULT_TENANT, maxValues = Infinity): Promise<Vocabulary> {
+  return store.driveAsync(vocabularyIo(store, actor, now, tenant, maxValues));
+}
+
+function* vocabularyIo(store: Store<AnySqlDriver>, actor: string | undefined, now: Date, tenant: string, maxValues: number): Io<Vocabulary> {
   const at = formatUtc(now);
   const select = compileTargetSelect({ all: true, orderBy: 'time_desc' }, store.dialect, { tenant, now: at, applyReadPermissions: true, readerActor: actor ?? null });
   const q = store.dialect.quoteIdent;
   const columns = ['tags', 'type', 'subject', 'lock_mode', 'lock_expires', 'lock_policy'].map(q).join(', ');
-  const rows = store.all({ sql: `SELECT ${columns} FROM (${select.sql})`, params: select.params }).map(decodeRow)
+  const rows = (yield* all(`SELECT ${columns} FROM (${select.sql}) AS t`, select.params)).map(decodeRow)
     .filter((r) => !(lockActive(r, at) && lockDenies(r, 'Retrieve', actor)));
   const tags = new Map<string, number>();
   const types = new Map<string, number>();

@@ -247,7 +247,7 @@ const STAGE_SET: ReadonlySet<unknown> = new Set(STAGES);
 /**
  * True when `validateIr(json)` would accept `json` as it is, with no diagnostic: the schema's
  * shape, no slip it reads with a warning (no stage or an unknown one, `filter.tags`,
- * `target.time_range`), no near-miss key, and JSON the store can hold; and, with `maxTextLength`,
+ * `target.time_range`, `target.limit`), no near-miss key, and JSON the store can hold; and, with `maxTextLength`,
  * no string value in it longer than that (the engine's text limit, checked in the same walk). False
  * says nothing: run `validateIr` (and measure the strings).
  */
@@ -269,7 +269,7 @@ export function irConformance(json: unknown, maxTextLength = Infinity): Conforma
   if (!check || !STAGE_SET.has(json.stage)) return 'no';
   const target = json.target;
   if (isRecord(target)) {
-    if (Object.hasOwn(target, 'time_range')) return 'no';
+    if (Object.hasOwn(target, 'time_range') || Object.hasOwn(target, 'limit')) return 'no';
     if (isRecord(target.filter) && Object.hasOwn(target.filter, 'tags')) return 'no';
   }
   picked = false;

@@ -110,6 +110,14 @@ function readSlips(out: Reporter, json: Record<string, unknown>, op: Op): Record
     const { time_range, ...rest } = t;
     own().target = { ...rest, filter: { ...(isObject(rest.filter) ? rest.filter : {}), time_range } };
   }
+  // A limit beside the filter or the search bounds that selection (ignored, the read would be unbounded).
+  const selection = isObject(target.search) ? 'search' : isObject(filter) ? 'filter' : undefined;
+  if (selection && Object.hasOwn(target, 'limit') && !Object.hasOwn(target[selection] as object, 'limit')) {
+    out.report('misplaced-field', `'target.limit' sits beside the ${selection}; it is read as 'target.${selection}.limit'`, ['target', 'limit'], { severity: 'warning', atKey: true });
+    const t = own().target as Record<string, unknown>;
+    const { limit, ...rest } = t;
+    own().target = { ...rest, [selection]: { ...(rest[selection] as object), limit } };
+  }
   return copy ?? json;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Every line of `t2m` that names a store shows it without its password (src/store/url.ts
  * `storeName`): refusals, unreachable servers and the commands that serve store files only
- * (why, lsp, mcp, plan), for passwords with `/`, `@`, `:` and `%`, raw and encoded.
+ * (why, lsp), for passwords with `/`, `@`, `:` and `%`, raw and encoded.
  */
 import { describe, expect, it } from 'vitest';
 import { files, t2m } from './run-cli.js';
@@ -33,12 +33,20 @@ describe('store names in CLI messages', () => {
   it.each([
     ['why', '1', '--db'],
     ['lsp', '--db'],
-    ['mcp', '--actor', 'me', '--db'],
-    ['plan', 'remember this', '--base-url', 'http://127.0.0.1:1/v1', '--model', 'm', '--db'],
   ])('t2m %s refuses a PostgreSQL store without showing its password', (...args) => {
     const r = t2m([...args, 'postgres://me:s3cr%2Fet%40x@db.example/agents']);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`^t2m ${args[0]}: bad-store-url: 'postgres://me:\\*\\*\\*@db\\.example/agents' is a PostgreSQL store`));
+    expectHidden(r.stderr + r.stdout, 's3cr', 'et%40x', 'et@x');
+  });
+
+  it.each([
+    ['mcp', '--actor', 'me', '--db'],
+    ['plan', 'remember this', '--base-url', 'http://127.0.0.1:1/v1', '--model', 'm', '--db'],
+  ])('t2m %s takes a PostgreSQL store and names an unreachable one without its password', (...args) => {
+    const r = t2m([...args, 'postgres://me:s3cr%2Fet%40x@127.0.0.1:1/agents']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^t2m ${args[0]}: store-unreachable: cannot reach the PostgreSQL store postgres://me:\\*\\*\\*@127\\.0\\.0\\.1:1/agents`));
     expectHidden(r.stderr + r.stdout, 's3cr', 'et%40x', 'et@x');
   });
 });

@@ -53,10 +53,10 @@ describe('t2m mcp over stdio', () => {
   it('lists the tools with their input and output schemas', async () => {
     const { tools } = await client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    expect([...byName.keys()].sort()).toEqual(['check', 'explain', 'retrieve', 'run']);
+    expect([...byName.keys()].sort()).toEqual(['check', 'explain', 'feedback', 'retrieve', 'run']);
     expect(byName.get('run')?.inputSchema.required).toEqual(['script']);
     expect(Object.keys(byName.get('run')?.inputSchema.properties ?? {})).toEqual(['script', 'dry_run']);
-    expect(Object.keys(byName.get('retrieve')?.inputSchema.properties ?? {})).toEqual(['query', 'tags', 'type', 'subject', 'limit', 'include']);
+    expect(Object.keys(byName.get('retrieve')?.inputSchema.properties ?? {})).toEqual(['query', 'tags', 'type', 'subject', 'attribute', 'as_of', 'known_at', 'history', 'limit', 'include']);
     for (const t of tools) expect(t.outputSchema?.type, t.name).toBe('object');
     expect(stderr).toContain("as 'alice'");
   });

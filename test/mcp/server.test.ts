@@ -76,3 +76,75 @@ describe('createMcpServer', () => {
     expect(JSON.stringify(generic.content)).toContain('database is locked');
   });
 });
+
+describe('what the tools answer', () => {
+  it('compact JSON; an Encode\'s image with the user-facing fields it has; weight shown as the default', async () => {
+    const store = await createStore();
+    const alice = await connect({ store });
+    const ran = await call(alice, 'run', { script: 'ENCODE "plan the offsite" TAGS "team";' });
+    const text = (ran.content[0] as { text: string }).text;
+    expect(text).not.toContain('\n');
+    expect(JSON.parse(text)).toEqual(ran.structuredContent);
+    const after = (ran.structuredContent.results as Array<{ changes: Array<{ after: Record<string, unknown> }> }>)[0].changes[0].after;
+    for (const internal of ['embedding', 'embedding_f32', 'search_text', 'embedding_model', 'trace_id', 'statement_index', 'tenant']) expect(after).not.toHaveProperty(internal);
+    expect(Object.values(after)).not.toContain(null);
+    expect(after).toMatchObject({ id: 1, text: 'plan the offsite', tags: ['team'], owner: 'alice' });
+    const rows = (await call(alice, 'retrieve', { query: 'offsite' })).structuredContent.rows as Array<Record<string, unknown>>;
+    // The default fields, as the include parameter says; no weight of its own shows 0.5.
+    expect(Object.keys(rows[0]).sort()).toEqual(['facets', 'id', 'location', 'source', 'subject', 'tags', 'text', 'time', 'topic', 'type', 'weight']);
+    expect(rows[0].weight).toBe(0.5);
+    const { tools } = await alice.listTools();
+    const include = tools.find((t) => t.name === 'retrieve')!.inputSchema.properties!.include as { description: string };
+    expect(include.description).toContain('default: id, text, type, tags, facets, time, subject, location, topic, source, weight');
+    for (const t of tools) for (const [key, p] of Object.entries(t.inputSchema.properties ?? {})) expect((p as { description?: string }).description, `${t.name}.${key}`).toBeTruthy();
+  });
+
+  it('a misplaced target.limit: one warning, and the read stays bounded', async () => {
+    const store = await createStore();
+    const alice = await connect({ store });
+    await call(alice, 'run', { script: [1, 2, 3, 4, 5].map((i) => `ENCODE "n${i}" TAGS "x";`).join(' ') });
+    const r = await call(alice, 'run', { script: '{"stage": "RET", "op": "Retrieve", "target": {"filter": {"has_tags": ["x"]}, "limit": 2}}' });
+    expect(r.structuredContent.ok).toBe(true);
+    expect(r.structuredContent.diagnostics.map((d) => d.code)).toEqual(['misplaced-field']);
+    expect((r.structuredContent.results as Array<{ ids: number[] }>)[0].ids).toHaveLength(2);
+  });
+
+  it('retrieve maps the reads in time to the IR, and returns diagnostics for a bad one instead of throwing', async () => {
+    expect(retrieveIr({ subject: 'mira', attribute: 'passport_deadline', as_of: '2026-06-02T00:00:00Z', known_at: '2026-06-03T00:00:00Z', history: true })).toEqual({
+      stage: 'RET', op: 'Retrieve', target: { filter: { subject: 'mira', attribute: 'passport_deadline', limit: 10 } },
+      args: { as_of: '2026-06-02T00:00:00Z', known_at: '2026-06-03T00:00:00Z', history: true },
+    });
+    const store = await createStore();
+    const alice = await connect({ store });
+    const bad = await call(alice, 'retrieve', { subject: 'mira', as_of: 'yesterday-ish' });
+    expect(bad.isError).toBe(true);
+    expect(bad.structuredContent.diagnostics.length).toBeGreaterThan(0);
+    const known = await call(alice, 'retrieve', { subject: 'mira', known_at: '2026-06-03T00:00:00Z' });
+    // Whatever the language makes of known_at, the answer is a result with diagnostics, not an exception.
+    expect(known.structuredContent).toHaveProperty('diagnostics');
+  });
+
+  it('feedback rewards ids, an episode or a turn; it needs at least one', async () => {
+    const store = await createStore();
+    const alice = await connect({ store });
+    await call(alice, 'run', { script: 'LET $e = ENCODE "request: revenue. outcome: success" LEVEL episode; ENCODE "state: error. action: fix" LEVEL turn OF $e; ENCODE "a plain note";' });
+    const r = await call(alice, 'feedback', { episode: 1, turn: 2, reward: 1, reason: 'the task succeeded' });
+    expect(r.structuredContent).toMatchObject({ ok: true, records: [{ id: 1, utility: 1, utility_n: 1, level: 'episode' }, { id: 2, utility: 1, utility_n: 1, level: 'turn' }], diagnostics: [] });
+    const plain = await call(alice, 'feedback', { ids: [3], reward: 0 });
+    expect(plain.structuredContent).toMatchObject({ ok: true, records: [{ id: 3, utility: 0, utility_n: 1 }] });
+    const misnamed = await call(alice, 'feedback', { episode: 3, reward: 1 });
+    expect(misnamed.structuredContent.diagnostics.map((d) => d.code)).toEqual(['ignored-arg']);
+    const none = await call(alice, 'feedback', { reward: 1 });
+    expect(none.isError).toBe(true);
+    expect(none.structuredContent.diagnostics[0].code).toBe('missing-field');
+    const outOfRange = await alice.callTool({ name: 'feedback', arguments: { ids: [1], reward: 2 } });
+    expect(outOfRange.isError).toBe(true);
+    expect(store.query('SELECT COUNT(*) AS n FROM audit_log WHERE op = \'Promote\'')[0].n).toBe(3);
+  });
+
+  it('tools/list stays small', async () => {
+    const alice = await connect({ store: await createStore() });
+    const size = JSON.stringify(await alice.listTools()).length;
+    expect(size).toBeLessThan(20_000);
+  });
+});

@@ -87,7 +87,7 @@ export function planCommand(program: Command): void {
       .description('turn a natural-language request into a checked Text2Mem script with an LLM (OpenAI-compatible chat completions), repair it from the checker\'s diagnostics, and dry-run it')
       .argument('<request>', 'what to do, in natural language'),
   )
-    .option('--db <store>', 'the store (its vocabulary and related memories go into the prompt; the plan is dry-run and, with --run, run on it); default: an empty in-memory store')
+    .option('--db <store>', "the store: a file, ':memory:', 'pglite:', 'pglite:./dir' or 'postgres://user@host/db' (its vocabulary and related memories go into the prompt; the plan is dry-run and, with --run, run on it); default: an empty in-memory store")
     .option('--run', 'run the checked script (one transaction); without it nothing changes')
     .option('--actor <name>', 'the acting actor (read permissions for the prompt, locks and permissions for the run)')
     .option('--now <iso>', 'privileged: the clock for the dry run and the run')
@@ -99,30 +99,27 @@ export function planCommand(program: Command): void {
         process.stderr.write(`t2m plan: ${oneLine(message)}\n`);
         process.exitCode = code;
       };
-      const [{ GBNF }, { openAIProvider }, { plan }, { openStore }, { classify, isSqliteError, openStoreFile }, { formatStatement }, { formatDiagnostics }, storeUrl, { sqliteOnly }] = await loaded(Promise.all([
-        import('../../agents/gbnf.js'), import('../../agents/openai.js'), import('../../agents/planner.js'), import('../../dialect/sqlite/store.js'), import('../../dialect/sqlite/native.js'),
-        import('../engine-output.js'), import('../../diagnostics/codeFrame.js'), import('../../store/url.js'), import('./mcp.js'),
+      const [{ GBNF }, { openAIProvider }, { plan }, { openStoreUrl, storeError }, { formatStatement }, { formatDiagnostics }] = await loaded(Promise.all([
+        import('../../agents/gbnf.js'), import('../../agents/openai.js'), import('../../agents/planner.js'), import('../../dialect/open-url.js'),
+        import('../engine-output.js'), import('../../diagnostics/codeFrame.js'),
       ]));
       const resolved = modelOptions(flags, { GBNF, openAIProvider });
       if (!resolved.ok) return fail(resolved.message);
-      const url = flags.db !== undefined ? sqliteOnly('t2m plan', flags.db, storeUrl) : { kind: 'memory' as const };
-      if (!url) return;
-      const path = url.kind === 'file' ? url.path : undefined;
-      const creating = path !== undefined && !existsSync(path);
-      const onFile = path !== undefined && !(creating && !flags.run);
-      const opened = onFile ? openStoreFile(path) : await openStore();
+      // Any store (spec/storage.md "Naming a store"); without --run a missing store file is not
+      // created: the plan is made on an empty in-memory store.
+      const opened = await openStoreUrl(flags.db ?? ':memory:', { noCreate: !flags.run });
       if (!opened.ok) return fail(opened.diagnostics.map((d) => `${d.code}: ${oneLine(d.message)}`).join('; '));
       const store = opened.store;
-      if (onFile && creating) process.stderr.write(`t2m plan: created a new store ${path}\n`);
+      if (opened.created) process.stderr.write(`t2m plan: created a new store ${opened.name}\n`);
       let result;
       try {
         result = await plan(request, { ...(resolved.options as unknown as Parameters<typeof plan>[1]), store, actor: flags.actor, tenant: flags.tenant, now: flags.now, execute: flags.run === true });
       } catch (e) {
-        if (!isSqliteError(e)) throw e;
-        const d = classify(e as Error);
-        return fail(`${d.code}: ${path ?? 'the store'} is ${oneLine(d.message)}`);
+        const d = storeError(opened.name, e);
+        if (!d) throw e;
+        return fail(`${d.code}: ${oneLine(d.message)}`);
       } finally {
-        store.close();
+        await store.close();
       }
       const providerFailed = result.diagnostics.some((d) => d.code.startsWith('llm-'));
       if (flags.json) {

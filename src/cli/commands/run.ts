@@ -113,15 +113,9 @@ export function runCommand(program: Command): void {
       // A model selector answers asynchronously: its choices are gathered first, on dry runs (spec/semantics.md#experience-memory).
       let gathered: { selector: import('../../engine/index.js').Selector; warnings: Diagnostic[] } | undefined;
       if (flags.selectorUrl) {
-        if (store.async) {
-          process.stderr.write('t2m run: --selector-url needs an SQLite store (a file or :memory:); a PostgreSQL store cannot gather the model\'s choices yet\n');
-          process.exitCode = 2;
-          await store.close();
-          return;
-        }
         const [{ gatherSelections, llmSelector }, { openAIProvider }] = await loaded(Promise.all([import('../../agents/selector.js'), import('../../agents/openai.js')]));
         const provider = openAIProvider({ baseUrl: flags.selectorUrl, model: flags.selectorModel ?? 'gpt-4o-mini', apiKey: process.env.OPENAI_API_KEY });
-        gathered = await gatherSelections(store as import('../../engine/index.js').Store, input.irs, { ...base, selector: llmSelector(provider) });
+        gathered = await gatherSelections(store, input.irs, { ...base, selector: llmSelector(provider) });
       }
       const session = new Session(store, { ...base, ...(gathered ? { selector: gathered.selector } : {}), ...(rerank ? { rerank } : {}) });
       // The sweep and the script are one transaction (one BEGIN IMMEDIATE on a store file, one
