@@ -19,6 +19,9 @@
  * the phrasing. Then the shared benchmark's ranking checks (`t2m bench`; `--no-bench` skips).
  *
  * Run: npm run eval:retrieval [-- --split test|dev --sweep --turns 300 --conversations 4 --no-bench]
+ *
+ * `--locomo <file>`: instead, evidence recall @5 / @10 and ms per query on a LoCoMo-format file
+ * (eval/locomo.ts), per conversation and over all questions; `--alpha A` asks with that ALPHA.
  */
 import { readFileSync } from 'node:fs';
 import { parseSamples, runBenchmark } from '../src/conformance/index.js';
@@ -26,6 +29,22 @@ import { run } from '../src/engine/index.js';
 import { createStore } from '../src/dialect/sqlite/store.js';
 import { DEFAULT_ALPHA } from '../src/lower/defaults.js';
 import { conversation, EN, ZH } from './conversations.js';
+import { readLocomo, scoreConversation, zeroScores } from './locomo.js';
+
+const HELP = `usage: npm run eval:retrieval -- [--split test|dev] [--sweep] [--turns N] [--conversations N] [--no-bench]
+       npm run eval:retrieval -- --locomo <file> [--alpha A]
+
+Without --locomo: the synthetic conversations (eval/conversations.ts), English and Chinese, R@5, R@10
+and MRR by ranker, then the shared benchmark's ranking checks.
+--locomo <file>: evidence recall @5 / @10 (LoCoMo's retrieval metric) and ms per query on a
+LoCoMo-format file: one store per conversation, each turn stored as ENCODE "<speaker>: <text>", each
+question with evidence asked as RETRIEVE WHERE search "<question>" LIMIT 10 with the engine's
+defaults (--alpha A: with ALPHA A). Progress goes to stderr, the figures to stdout.`;
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(HELP);
+  process.exit(0);
+}
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -77,6 +96,26 @@ async function evaluate(lang: typeof EN, seeds: number[], rankers: Record<string
 const pct = (x: number, n: number) => ((100 * x) / n).toFixed(1).padStart(6);
 const langs = [['English', EN], ['Chinese', ZH]] as const;
 const seedsOf = (name: 'English' | 'Chinese') => Array.from({ length: CONVERSATIONS }, (_, i) => SEEDS[SPLIT][name] + i);
+
+if (process.argv.includes('--locomo')) {
+  const file = process.argv[process.argv.indexOf('--locomo') + 1];
+  if (!file || file.startsWith('--')) throw new Error('--locomo needs a file');
+  const alpha = process.argv.includes('--alpha') ? arg('alpha', NaN) : undefined;
+  const conversations = readLocomo(file);
+  const total = zeroScores();
+  const line = (name: string, t: typeof total) =>
+    console.log(`${name.padEnd(14)} ${pct(t.r5, t.n)} ${pct(t.r10, t.n)} ${(t.ms / Math.max(1, t.n)).toFixed(2).padStart(8)} ${String(t.n).padStart(9)}`);
+  console.log(`LoCoMo evidence recall, ${file}: ${alpha === undefined ? 'the engine\'s defaults' : `ALPHA ${alpha}`}`);
+  console.log(`${'conversation'.padEnd(14)} ${'R@5'.padStart(6)} ${'R@10'.padStart(6)} ${'ms/query'.padStart(8)} ${'questions'.padStart(9)}`);
+  for (const [i, c] of conversations.entries()) {
+    process.stderr.write(`${c.id} (${i + 1}/${conversations.length}): ${c.turns.length} turns, ${c.questions.length} questions\n`);
+    const s = await scoreConversation(c, alpha === undefined ? undefined : { alpha });
+    line(c.id, s);
+    for (const k of ['n', 'r5', 'r10', 'ms'] as const) total[k] += s[k];
+  }
+  line('all', total);
+  process.exit(0);
+}
 
 console.log(`retrieval eval, ${SPLIT} split: ${CONVERSATIONS} conversations × ${TURNS} turns per language, RETRIEVE … LIMIT 10, default ALPHA ${DEFAULT_ALPHA}`);
 if (flag('sweep')) {
