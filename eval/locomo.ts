@@ -9,6 +9,11 @@
 import { readFileSync } from 'node:fs';
 import { run } from '../src/engine/index.js';
 import { createStore } from '../src/dialect/sqlite/store.js';
+import { DEFAULT_ALPHA } from '../src/lower/defaults.js';
+import { KeywordIndex } from '../src/retrieve/keywords.js';
+import { context, DEFAULT_SEARCH_K, fuse, MIN_CANDIDATES } from '../src/retrieve/search.js';
+import { VectorIndex, type Scored } from '../src/retrieve/vectors.js';
+import { NgramEmbedder, searchTextOf, tokens } from '../src/text/text.js';
 
 const NOW = '2026-01-01T00:00:00Z';
 
@@ -88,3 +93,55 @@ export async function scoreConversation(c: LocomoConversation, overrides?: Recor
 }
 
 export const readLocomo = (file: string): LocomoConversation[] => parseLocomo(readFileSync(file, 'utf8'));
+
+/**
+ * The context weights fitted on part of a file and checked on the rest (`--fit`). The candidates
+ * are the engine's own — its keyword index (`KeywordIndex.search`) and vector index
+ * (`VectorIndex.nearest`) over the same search tokens and embeddings, `max(50, 4 × 10)` each —
+ * and are fused and given context by the engine's `fuse` and `context` (src/retrieve/search.ts)
+ * with other weights; every record has the default weight, so the prior is the same for all.
+ * At the engine's own weights it gives the engine's figures (the script prints both).
+ */
+export interface Candidates { keyword: Scored[]; vector: Scored[]; index: KeywordIndex; evidence: ReadonlySet<number> }
+
+export function candidatesOf(c: LocomoConversation, alpha = DEFAULT_ALPHA): Candidates[] {
+  const embedder = new NgramEmbedder();
+  const index = new KeywordIndex();
+  const vectors = new VectorIndex(embedder.model, embedder.dimensions);
+  const idOf = new Map<string, number>();
+  c.turns.forEach((t, i) => {
+    idOf.set(t.dia, i + 1);
+    index.set(i + 1, searchTextOf({ text: t.text }));
+    vectors.set(i + 1, embedder.embed(t.text));
+  });
+  const n = Math.max(MIN_CANDIDATES, 4 * DEFAULT_SEARCH_K);
+  return c.questions.map((q) => {
+    const terms = [...new Set(tokens(q.text))];
+    const v = embedder.embed(q.text);
+    return {
+      keyword: alpha < 1 && terms.length ? index.search(terms, n) : [],
+      vector: alpha > 0 && v.some((x) => x !== 0) ? vectors.nearest(v, n) : [],
+      index,
+      evidence: new Set(q.evidence.map((d) => idOf.get(d)!)),
+    };
+  });
+}
+
+/** Recall@5 and @10 summed over the questions, ranked by fused + context with `weights`. */
+export function recallWith(cands: readonly Candidates[], weights: readonly number[], alpha = DEFAULT_ALPHA): { r5: number; r10: number; n: number } {
+  let r5 = 0, r10 = 0;
+  for (const c of cands) {
+    const parts = fuse(c.keyword, c.vector, alpha);
+    const lent = alpha > 0 && alpha < 1 ? context(parts, (id, steps) => c.index.neighbour(id, steps), weights) : new Map<number, number>();
+    const score = new Map<number, number>();
+    for (const [id, e] of parts) score.set(id, e.fused + (lent.get(id) ?? 0));
+    for (const [id, x] of lent) if (!parts.has(id)) score.set(id, x);
+    const top = [...score].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, 10).map(([id]) => id);
+    r5 += top.slice(0, 5).filter((id) => c.evidence.has(id)).length / c.evidence.size;
+    r10 += top.filter((id) => c.evidence.has(id)).length / c.evidence.size;
+  }
+  return { r5, r10, n: cands.length };
+}
+
+/** The weights tried by `--fit`: one place away 0 … 0.8, two places away 0 … 0.3. */
+export const CONTEXT_GRID: readonly (readonly number[])[] = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8].flatMap((a) => [0, 0.05, 0.1, 0.15, 0.2, 0.3].map((b) => [a, b]));
