@@ -197,9 +197,9 @@ export class KeywordIndex {
    * the tenant's records next to it, in the order they were written.
    */
   neighbour(id: number, steps: number): number | null {
+    if (!this.slot.has(id)) return null;
     const o = this.order;
     let k = lowerBound(o, id);
-    if (o[k] !== id) return null;
     const dir = steps < 0 ? -1 : 1;
     for (let left = Math.abs(steps); left > 0;) {
       k += dir;
