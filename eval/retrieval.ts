@@ -19,6 +19,9 @@
  * the phrasing. Then the shared benchmark's ranking checks (`t2m bench`; `--no-bench` skips).
  *
  * Run: npm run eval:retrieval [-- --split test|dev --sweep --turns 300 --conversations 4 --no-bench]
+ *
+ * `--locomo <file>`: instead, evidence recall @5 / @10 and ms per query on a LoCoMo-format file
+ * (eval/locomo.ts), per conversation and over all questions; `--alpha A` asks with that ALPHA.
  */
 import { readFileSync } from 'node:fs';
 import { parseSamples, runBenchmark } from '../src/conformance/index.js';
@@ -26,6 +29,25 @@ import { run } from '../src/engine/index.js';
 import { createStore } from '../src/dialect/sqlite/store.js';
 import { DEFAULT_ALPHA } from '../src/lower/defaults.js';
 import { conversation, EN, ZH } from './conversations.js';
+import { candidatesOf, CONTEXT_GRID, readLocomo, recallWith, scoreConversation, zeroScores } from './locomo.js';
+import { CONTEXT_WEIGHTS } from '../src/retrieve/search.js';
+
+const HELP = `usage: npm run eval:retrieval -- [--split test|dev] [--sweep] [--turns N] [--conversations N] [--no-bench]
+       npm run eval:retrieval -- --locomo <file> [--alpha A] [--fit]
+
+Without --locomo: the synthetic conversations (eval/conversations.ts), English and Chinese, R@5, R@10
+and MRR by ranker, then the shared benchmark's ranking checks.
+--locomo <file>: evidence recall @5 / @10 (LoCoMo's retrieval metric) and ms per query on a
+LoCoMo-format file: one store per conversation, each turn stored as ENCODE "<speaker>: <text>", each
+question with evidence asked as RETRIEVE WHERE search "<question>" LIMIT 10 with the engine's
+defaults (--alpha A: with ALPHA A). Progress goes to stderr, the figures to stdout.
+--fit (with --locomo): also fit the neighbour-context weights on all conversations but one and
+report them on the one held back, for each conversation in turn (spec/retrieval.md).`;
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(HELP);
+  process.exit(0);
+}
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -77,6 +99,57 @@ async function evaluate(lang: typeof EN, seeds: number[], rankers: Record<string
 const pct = (x: number, n: number) => ((100 * x) / n).toFixed(1).padStart(6);
 const langs = [['English', EN], ['Chinese', ZH]] as const;
 const seedsOf = (name: 'English' | 'Chinese') => Array.from({ length: CONVERSATIONS }, (_, i) => SEEDS[SPLIT][name] + i);
+
+if (process.argv.includes('--locomo')) {
+  const file = process.argv[process.argv.indexOf('--locomo') + 1];
+  if (!file || file.startsWith('--')) throw new Error('--locomo needs a file');
+  const alpha = process.argv.includes('--alpha') ? arg('alpha', NaN) : undefined;
+  const conversations = readLocomo(file);
+  const total = zeroScores();
+  const line = (name: string, t: typeof total) =>
+    console.log(`${name.padEnd(14)} ${pct(t.r5, t.n)} ${pct(t.r10, t.n)} ${(t.ms / Math.max(1, t.n)).toFixed(2).padStart(8)} ${String(t.n).padStart(9)}`);
+  console.log(`LoCoMo evidence recall, ${file}: ${alpha === undefined ? 'the engine\'s defaults' : `ALPHA ${alpha}`}`);
+  console.log(`${'conversation'.padEnd(14)} ${'R@5'.padStart(6)} ${'R@10'.padStart(6)} ${'ms/query'.padStart(8)} ${'questions'.padStart(9)}`);
+  for (const [i, c] of conversations.entries()) {
+    process.stderr.write(`${c.id} (${i + 1}/${conversations.length}): ${c.turns.length} turns, ${c.questions.length} questions\n`);
+    const s = await scoreConversation(c, alpha === undefined ? undefined : { alpha });
+    line(c.id, s);
+    for (const k of ['n', 'r5', 'r10', 'ms'] as const) total[k] += s[k];
+  }
+  line('all', total);
+  if (flag('fit')) fit(conversations, total);
+  process.exit(0);
+}
+
+/**
+ * Context weights fitted on all conversations but one (the grid's best mean of R@5 and R@10 over
+ * their questions; ties to the earlier, smaller weights) and scored on the one held back.
+ */
+function fit(conversations: ReturnType<typeof readLocomo>, engine: ReturnType<typeof zeroScores>): void {
+  const cands = conversations.map((c) => candidatesOf(c));
+  const table = CONTEXT_GRID.map((w) => ({ w, per: cands.map((c) => recallWith(c, w)) }));
+  const mean = (per: ReturnType<typeof recallWith>[], which: number[]) => {
+    const n = which.reduce((a, i) => a + per[i].n, 0);
+    return which.reduce((a, i) => a + per[i].r5 + per[i].r10, 0) / (2 * n);
+  };
+  const best = (which: number[]) => table.reduce((b, t) => (mean(t.per, which) > mean(b.per, which) + 1e-12 ? t : b));
+  const all = conversations.map((_, i) => i);
+  const own = recallWith(cands.flat(), CONTEXT_WEIGHTS);
+  console.log(`\nneighbour context (weights one and two places away; the engine's: ${CONTEXT_WEIGHTS.join(', ')})`);
+  console.log(`this script's copy at the engine's weights: ${pct(own.r5, own.n)} ${pct(own.r10, own.n)} (the engine: ${pct(engine.r5, engine.n)} ${pct(engine.r10, engine.n)})`);
+  console.log(`${'held back'.padEnd(14)} ${'fitted'.padEnd(10)} ${'R@5'.padStart(6)} ${'R@10'.padStart(6)}   no context R@5 / R@10`);
+  const held = { r5: 0, r10: 0, n: 0 };
+  for (const h of all) {
+    const t = best(all.filter((i) => i !== h));
+    const none = recallWith(cands[h], []);
+    console.log(`${conversations[h].id.padEnd(14)} ${t.w.join(', ').padEnd(10)} ${pct(t.per[h].r5, t.per[h].n)} ${pct(t.per[h].r10, t.per[h].n)}   ${pct(none.r5, none.n)} ${pct(none.r10, none.n)}`);
+    for (const k of ['r5', 'r10', 'n'] as const) held[k] += t.per[h][k];
+  }
+  console.log(`${'all held back'.padEnd(14)} ${''.padEnd(10)} ${pct(held.r5, held.n)} ${pct(held.r10, held.n)}`);
+  const b = best(all);
+  const r = recallWith(cands.flat(), b.w);
+  console.log(`fitted on all: ${b.w.join(', ')} (${pct(r.r5, r.n).trim()} / ${pct(r.r10, r.n).trim()})`);
+}
 
 console.log(`retrieval eval, ${SPLIT} split: ${CONVERSATIONS} conversations × ${TURNS} turns per language, RETRIEVE … LIMIT 10, default ALPHA ${DEFAULT_ALPHA}`);
 if (flag('sweep')) {

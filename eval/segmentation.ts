@@ -1,32 +1,35 @@
 /**
  * Chinese word segmentation against character n-grams, on the Chinese conversations of the
- * retrieval eval (eval/conversations.ts, the same seeds as eval/retrieval.ts).
+ * retrieval eval (eval/conversations.ts, the same seeds as eval/retrieval.ts), or with
+ * `--locomo <file>` on the conversations of a LoCoMo-format file (eval/locomo.ts: each turn
+ * `<speaker>: <text>`, evidence recall of each question with evidence; e.g. a Chinese translation).
  *
  * For each way of turning a CJK run into search tokens — character bigrams (the engine's
  * before), single characters, characters + bigrams (the engine's now), the same without frequent
  * function characters (的 了 是 …) as single characters, jieba's search mode (`cut_for_search`, jieba-wasm), and jieba's
  * words + bigrams — it scores every question with BM25 (k1 1.2, b 0.75, the engine's formula and
  * candidate count), with the offline embedder (its CJK features: character n-grams, plus jieba's
- * words for the jieba rows) and fused (the engine's normalised linear fusion, α 0.5), and reports
+ * words for the jieba rows) and fused (the engine's `fuse` and neighbour `context`, α 0.5), and reports
  * evidence Recall@5 / @10 and MRR. The scoring is a copy of the engine's so that the tokenizer
  * can be swapped; the unigrams+bigrams rows must equal what the engine
  * itself returns (checked below).
  * Then tokenization speed (characters/s) and what each costs an Encode.
  *
- * jieba-wasm is not a dependency (spec/retrieval.md says why); to measure it, install it outside
- * the project and point T2M_JIEBA at it:
- *   (cd /tmp/jieba && npm init -y && npm install jieba-wasm@2.4.0)
- *   T2M_JIEBA=/tmp/jieba/node_modules/jieba-wasm npm run eval:segmentation [-- --split dev]
- * Without it the jieba rows are left out.
+ * jieba is not a dependency (spec/retrieval.md says why); to measure it, install jieba-wasm or
+ * @node-rs/jieba outside the project and point T2M_JIEBA at the package:
+ *   (cd /tmp/jieba && npm init -y && npm install @node-rs/jieba@2.0.3)
+ *   T2M_JIEBA=/tmp/jieba/node_modules/@node-rs/jieba npm run eval:segmentation [-- --split dev | --locomo <file>]
+ * (jieba-wasm@2.4.0: T2M_JIEBA=/tmp/jieba/node_modules/jieba-wasm). Without it the jieba rows are left out.
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createStore, run } from '../src/engine/index.js';
-import { cjkBigrams, cjkCharNgrams, cjkUnigramsBigrams, NgramEmbedder, tokens, type CjkFeatures, type CjkSegmenter } from '../src/text/text.js';
 import { run } from '../src/engine/index.js';
 import { createStore } from '../src/dialect/sqlite/store.js';
 import { cjkBigrams, cjkCharNgrams, cjkUnigramsBigrams, NgramEmbedder, tokens, type CjkFeatures, type CjkSegmenter } from '../src/text/text.js';
 import { conversation, ZH } from './conversations.js';
+import { readLocomo } from './locomo.js';
+import { context, fuse as engineFuse } from '../src/retrieve/search.js';
+import { existsSync } from 'node:fs';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -42,7 +45,20 @@ const seeds = Array.from({ length: CONVERSATIONS }, (_, i) => (SPLIT === 'dev' ?
 
 interface Jieba { cut_for_search(text: string, hmm?: boolean): string[] }
 let jieba: Jieba | null = null;
-if (process.env.T2M_JIEBA) jieba = (await import(pathToFileURL(join(process.env.T2M_JIEBA, 'pkg/nodejs/jieba_rs_wasm.js')).href)) as Jieba;
+let jiebaName = '';
+const JIEBA = process.env.T2M_JIEBA;
+if (JIEBA && existsSync(join(JIEBA, 'pkg/nodejs/jieba_rs_wasm.js'))) {
+  jieba = (await import(pathToFileURL(join(JIEBA, 'pkg/nodejs/jieba_rs_wasm.js')).href)) as Jieba;
+  jiebaName = 'jieba-wasm';
+} else if (JIEBA) {
+  // @node-rs/jieba: a native addon with the same dictionary and search mode.
+  const { Jieba: Native } = (await import(pathToFileURL(join(JIEBA, 'index.js')).href)) as { Jieba: { withDict(d: Uint8Array): { cutForSearch(t: string, hmm?: boolean): string[] } } };
+  const { dict } = (await import(pathToFileURL(join(JIEBA, 'dict.js')).href)) as { dict: Uint8Array };
+  const native = Native.withDict(dict);
+  jieba = { cut_for_search: (t, hmm) => native.cutForSearch(t, hmm) };
+  jiebaName = '@node-rs/jieba';
+}
+const LOCOMO = process.argv.includes('--locomo') ? process.argv[process.argv.indexOf('--locomo') + 1] : undefined;
 
 const jiebaWords: CjkSegmenter = (run) => jieba!.cut_for_search(run, true).filter((w) => /[\p{L}\p{N}]/u.test(w));
 const jiebaFeatures: CjkFeatures = (run, add) => {
@@ -93,20 +109,27 @@ function nearest(vecs: Float32Array[], q: Float32Array, n: number): { id: number
   }).sort((a, b) => b.score - a.score || a.id - b.id).slice(0, n);
 }
 
-function fuse(kw: { id: number; score: number }[], vec: { id: number; score: number }[], alpha: number): number[] {
+/** The engine's fusion and neighbour context (src/retrieve/search.ts) over ids 0 … count − 1, the order of writing; every record of weight 0.5. */
+function fuse(kw: { id: number; score: number }[], vec: { id: number; score: number }[], alpha: number, count: number): number[] {
+  const parts = engineFuse(kw, vec.filter((s) => s.score > 0), alpha);
+  const lent = alpha > 0 && alpha < 1 ? context(parts, (id, steps) => (id + steps >= 0 && id + steps < count ? id + steps : null)) : new Map<number, number>();
   const f = new Map<number, number>();
-  const top = kw[0]?.score || 1;
-  for (const s of kw) f.set(s.id, (f.get(s.id) ?? 0) + (1 - alpha) * (s.score / top));
-  for (const s of vec) f.set(s.id, (f.get(s.id) ?? 0) + alpha * s.score);
+  for (const [id, e] of parts) f.set(id, e.fused + (lent.get(id) ?? 0));
+  for (const [id, x] of lent) if (!parts.has(id)) f.set(id, x);
   return [...f].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
 }
 
 interface Scores { r5: number; r10: number; mrr: number; n: number }
 const pct = (x: number, n: number) => ((100 * x) / n).toFixed(1).padStart(6);
 
-console.log(`segmentation eval, ${SPLIT} split: ${CONVERSATIONS} Chinese conversations × ${TURNS} turns, α ${ALPHA}${jieba ? '' : ' (jieba rows left out: T2M_JIEBA not set)'}`);
+console.log(`segmentation eval, ${LOCOMO ? LOCOMO : `${SPLIT} split: ${CONVERSATIONS} Chinese conversations × ${TURNS} turns`}, α ${ALPHA}${jieba ? `, ${jiebaName}` : ' (jieba rows left out: T2M_JIEBA not set)'}`);
 console.log(`${'tokens'.padEnd(18)} ${'ranker / questions'.padEnd(18)} ${'R@5'.padStart(6)} ${'R@10'.padStart(6)} ${'MRR'.padStart(6)} ${'n'.padStart(4)}`);
-const convs = seeds.map((seed) => conversation(ZH, seed, TURNS));
+const convs = LOCOMO
+  ? readLocomo(LOCOMO).map((c) => {
+    const at = new Map(c.turns.map((t, i) => [t.dia, i]));
+    return { turns: c.turns.map((t) => t.text), questions: c.questions.map((q) => ({ text: q.text, evidence: q.evidence.map((d) => at.get(d)!), paraphrase: false })) };
+  })
+  : seeds.map((seed) => conversation(ZH, seed, TURNS));
 const summary: Record<string, Record<string, Scores>> = {};
 for (const v of variants) {
   const totals: Record<string, Scores> = {};
@@ -117,7 +140,7 @@ for (const v of variants) {
       const kw = bm25(docs, tokens(q.text, v.segment), CANDIDATES);
       const vec = nearest(vecs, v.embedder.embed(q.text), CANDIDATES);
       // The ten a `LIMIT 10` search returns.
-      const ranked = { bm25: kw.map((s) => s.id).slice(0, 10), vector: vec.map((s) => s.id).slice(0, 10), fused: fuse(kw, vec, ALPHA).slice(0, 10) };
+      const ranked = { bm25: kw.map((s) => s.id).slice(0, 10), vector: vec.map((s) => s.id).slice(0, 10), fused: fuse(kw, vec, ALPHA, turns.length).slice(0, 10) };
       const want = new Set(q.evidence);
       for (const [ranker, got] of Object.entries(ranked)) {
         for (const subset of ['all', q.paraphrase ? 'paraphrase' : 'overlap']) {
@@ -140,7 +163,7 @@ for (const v of variants) {
 // The copy of the engine's scoring must give the engine's figures for the engine's tokens (unigrams + bigrams).
 {
   const t = { r5: 0, r10: 0, mrr: 0, n: 0 };
-  for (const [seed, { turns, questions }] of convs.map((c, i) => [seeds[i], c] as const)) {
+  for (const [seed, { turns, questions }] of convs.map((c, i) => [LOCOMO ? i : seeds[i], c] as const)) {
     const store = await createStore();
     const enc = run(store, turns.map((text) => ({ stage: 'ENC', op: 'Encode', args: { payload: { text } } })), { now: '2026-01-01T00:00:00Z' });
     if (!enc.ok) throw new Error(`seed ${seed}: ${JSON.stringify(enc.diagnostics[0])}`);
@@ -165,7 +188,7 @@ for (const v of variants) {
 }
 
 // Speed: characters tokenized per second, and the share of an Encode it would take.
-const text = convs.flatMap((c) => c.turns);
+const text = convs.flatMap((c) => c.turns) as string[];
 const chars = text.reduce((a, t) => a + t.length, 0);
 const time = (f: () => void, min = 300) => {
   f();

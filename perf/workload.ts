@@ -68,15 +68,18 @@ export function zipfVocabulary(seed = 42, size = 5000): { readonly words: readon
  * The corpus and queries of the search benchmarks (perf/retrieval*.ts): `encodeIr(i, r)` is the
  * Encode IR of memory i, a Zipf text of 8–25 words with one tag (of 100, or of `TAGS`' first 10
  * without a time when `timed` is false, as perf/retrieval-pg.ts wants) and a time in 2025;
- * `queryOf(r)` is 2–4 consecutive words of a text stored so far.
+ * `queryOf(r)` is 2–4 consecutive words of a text stored so far. With `common`, every text ends
+ * with that word, and `commonQueryOf(r)` is two consecutive words of a stored text plus it (the
+ * query of a few topic words and one word every record holds); `queryOf` never takes it.
  */
-export function searchCorpus(timed = true): { encodeIr(i: number, r: () => number): unknown; queryOf(r: () => number): string } {
+export function searchCorpus(timed = true, common?: string): { encodeIr(i: number, r: () => number): unknown; queryOf(r: () => number): string; commonQueryOf(r: () => number): string } {
   const vocabulary = zipfVocabulary();
   const texts: string[] = [];
   return {
     encodeIr(i, r) {
-      const text = vocabulary.text(r, 8 + Math.floor(r() * 18));
-      texts[i] = text;
+      const words = vocabulary.text(r, 8 + Math.floor(r() * 18));
+      texts[i] = words;
+      const text = common ? `${words} ${common}` : words;
       if (!timed) return { stage: 'ENC', op: 'Encode', args: { payload: { text }, type: 'note', tags: [TAGS[Math.floor(r() * 10)]] } };
       const day = Math.floor(r() * 365);
       return {
@@ -89,6 +92,11 @@ export function searchCorpus(timed = true): { encodeIr(i: number, r: () => numbe
       const n = 2 + Math.floor(r() * 3);
       const start = Math.floor(r() * Math.max(1, words.length - n));
       return words.slice(start, start + n).join(' ');
+    },
+    commonQueryOf(r) {
+      const words = texts[Math.floor(r() * texts.length)].split(' ');
+      const start = Math.floor(r() * (words.length - 1));
+      return `${words.slice(start, start + 2).join(' ')} ${common ?? ''}`.trim();
     },
   };
 }

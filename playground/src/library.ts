@@ -78,7 +78,7 @@ const MEMORY_SELECT = { sql: 'SELECT * FROM memory ORDER BY id', params: [] };
 /** A search result's score and what it is made of (spec/retrieval.md), as columns of its row. */
 function withScore(r: StatementResult, row: Record<string, unknown>): Row {
   const e = r.explain?.[Number(row.id)];
-  return e ? { ...row, score: e.score, bm25: e.bm25, vector: e.vector, fused: e.fused, weight: e.weight } : { ...row };
+  return e ? { ...row, score: e.score, bm25: e.bm25, vector: e.vector, fused: e.fused, context: e.context, weight: e.weight } : { ...row };
 }
 
 /**

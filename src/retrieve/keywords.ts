@@ -55,6 +55,12 @@ export class KeywordIndex {
   /** Per slot: the count of each of its terms (parallel to slotTerms). */
   private slotTf: (number[] | null)[] = [];
   private readonly slot = new Map<number, number>();
+  /**
+   * Every indexed id in ascending order, the tenant's records in the order they were written (ids
+   * are never reused): the neighbours of search's context (`neighbour`). Ids that left stay until
+   * a compaction and are skipped.
+   */
+  private order: number[] = [];
   private dead = 0;
   private tokens = 0;
   // The scratch arrays start small and grow with the index (one index per tenant: a store of
@@ -108,6 +114,15 @@ export class KeywordIndex {
     const at = this.slot.get(id);
     if (at !== undefined) this.kill(id, at);
     if (!searchText) return;
+    if (at === undefined) {
+      // New ids come last; an id that comes back (undo) may still be in place.
+      const o = this.order;
+      if (!o.length || id > o[o.length - 1]) o.push(id);
+      else {
+        const k = lowerBound(o, id);
+        if (o[k] !== id) o.splice(k, 0, id);
+      }
+    }
     const words = searchText.split(' ');
     const counts = new Map<string, number>();
     for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
@@ -168,12 +183,30 @@ export class KeywordIndex {
       p.tf = tf;
       p.buckets = null;
     }
+    this.order = this.order.filter((id) => this.slot.has(id));
     this.slotId = ids;
     this.slotLength = lengths;
     this.slotTerms = terms;
     this.slotTf = tfs;
     this.dead = 0;
     this.normSlots = 0;
+  }
+
+  /**
+   * The indexed record `steps` places after `id` in id order (before it when negative), or null:
+   * the tenant's records next to it, in the order they were written.
+   */
+  neighbour(id: number, steps: number): number | null {
+    if (!this.slot.has(id)) return null;
+    const o = this.order;
+    let k = lowerBound(o, id);
+    const dir = steps < 0 ? -1 : 1;
+    for (let left = Math.abs(steps); left > 0;) {
+      k += dir;
+      if (k < 0 || k >= o.length) return null;
+      if (this.slot.has(o[k])) left--;
+    }
+    return o[k];
   }
 
   /**
@@ -422,6 +455,17 @@ function nthBest(s: Float64Array, at: Int32Array, count: number, n: number): num
   }
   const kept = best.subarray(0, held).sort();
   return kept[held - n];
+}
+
+/** The first index of the ascending `xs` whose value is not below `x` (xs.length when none). */
+function lowerBound(xs: readonly number[], x: number): number {
+  let lo = 0, hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Where `slot` is in the ascending `slots`, or -1. */

@@ -17,7 +17,7 @@
 import { compileAdmitted, compileTargetIds, compileVectorSearch, type SelectOptions, type SqlStatement } from '../compile/index.js';
 import type { Selection } from '../lower/operation.js';
 import type { Code } from '../diagnostics/codes.js';
-import { keywordIndex } from './keywords.js';
+import { keywordIndex, type KeywordIndex } from './keywords.js';
 import type { Io, Row, SearchStore } from './seam.js';
 import { tokens, type EmbedResult } from '../text/text.js';
 import { indexVersion, modelMismatch, rescore, vectorIndex, type Scored } from './vectors.js';
@@ -33,7 +33,12 @@ export interface ScoreExplanation {
   readonly vectorRank: number | null;
   /** (1 − α) · bm25 / (the search's best bm25) + α · vector, in [0, 1]. */
   readonly fused: number;
-  /** The record's weight (0.5 when it has none) and the final score: fused × (0.5 + weight). */
+  /**
+   * Neighbour context: the fused scores of the tenant's records written just before and after
+   * this one (CONTEXT_WEIGHTS by distance), summed; 0 when none of them was found.
+   */
+  readonly context: number;
+  /** The record's weight (0.5 when it has none) and the final score: (fused + context) × (0.5 + weight). */
   readonly weight: number;
   readonly score: number;
   /** With a reranker (./rerank.ts): its relevance score and the rank by it, which is the result's order. */
@@ -52,6 +57,15 @@ export const WIDEN = 8;
  * they are selective, and they are applied before scoring instead.
  */
 export const KEYWORD_WIDENINGS = 1;
+/**
+ * Neighbour context: a record gains these shares of the fused scores of the tenant's records one
+ * and two places before and after it in the order they were written (a conversation's adjacent
+ * turns), so a short reply ("Yes, last Saturday!") is found through the turn it answers. Fitted
+ * on LoCoMo's development conversations (spec/retrieval.md).
+ */
+export const CONTEXT_WEIGHTS: readonly number[] = [0.6, 0.3];
+/** The largest prior factor (0.5 + weight, weights in [0, 1]): bounds what a record found only by its neighbours can score. */
+const MAX_PRIOR = 1.5;
 
 export interface SearchContext {
   readonly store: SearchStore;
@@ -99,7 +113,7 @@ interface Ranker {
  * below `n` widens (×WIDEN) until it has `n` or has no more; the keyword ranker, after
  * KEYWORD_WIDENINGS, scores only what the filters admit.
  */
-function* candidates(x: SearchContext, sel: Selection, query: string, alpha: number, n: number, opts: SelectOptions): Io<{ keyword: Scored[]; vector: Scored[]; rows: Map<number, Row> }> {
+function* candidates(x: SearchContext, sel: Selection, query: string, alpha: number, n: number, opts: SelectOptions): Io<{ keyword: Scored[]; vector: Scored[]; rows: Map<number, Row>; index: KeywordIndex | null; check(ids: readonly number[]): Io<void> }> {
   const d = x.store.dialect;
   const rows = new Map<number, Row>();
   const checked = new Set<number>();
@@ -111,7 +125,8 @@ function* candidates(x: SearchContext, sel: Selection, query: string, alpha: num
   }
   const version = yield* indexVersion();
   const terms = alpha < 1 ? [...new Set(tokens(query))] : [];
-  const kw = terms.length ? yield* keywordIndex(x.store, version, opts.tenant) : null;
+  // The keyword index also gives the neighbours of a fused search's context.
+  const kw = terms.length || (alpha > 0 && alpha < 1 && CONTEXT_WEIGHTS.length) ? yield* keywordIndex(x.store, version, opts.tenant) : null;
   const q = alpha > 0 ? yield* queryVector(x, query) : null;
   // Records whose vectors another model made are not compared with the query's: say so.
   const mismatch = q ? yield* modelMismatch(x.store, x.store.embedder.model, version, opts.tenant) : null;
@@ -120,7 +135,7 @@ function* candidates(x: SearchContext, sel: Selection, query: string, alpha: num
   const inSql = q && d.vectors ? rescore(x.store.embedder.model, q, yield* x.query(compileVectorSearch(sel, q, x.store.embedder.model, n, d, opts)), n) : null;
   if (inSql) yield* check(inSql.map((s) => s.id));
   const vx = q && !inSql ? yield* vectorIndex(x.store, x.store.embedder.model, q.length, version, opts.tenant) : null;
-  const keyword: Ranker = { winners: (m) => kw!.search(terms, m), m: n, widenings: 0, kept: kw ? null : [] };
+  const keyword: Ranker = { winners: (m) => kw!.search(terms, m), m: n, widenings: 0, kept: kw && terms.length ? null : [] };
   const vector: Ranker = { winners: (m) => vx!.nearest(q!, m), m: n, widenings: 0, kept: inSql ?? (vx?.size ? null : []) };
   while (!keyword.kept || !vector.kept) {
     const open = [keyword, vector].filter((r) => !r.kept);
@@ -140,7 +155,7 @@ function* candidates(x: SearchContext, sel: Selection, query: string, alpha: num
       }
     }
   }
-  return { keyword: keyword.kept, vector: vector.kept, rows };
+  return { keyword: keyword.kept, vector: vector.kept, rows, index: kw, check };
 }
 
 const ORDER: Record<Exclude<Selection['orderBy'], 'relevance'>, (a: Row, b: Row) => number> = {
@@ -158,23 +173,22 @@ function nullsLast(a: unknown, b: unknown, dir: 1 | -1): number {
 
 const round = (v: number) => Math.round(v * 1e4) / 1e4;
 
+/** A candidate's scores before its prior (ScoreExplanation's parts). */
+export interface Parts { bm25: number | null; bm25Rank: number | null; vector: number | null; vectorRank: number | null; fused: number; context: number }
+
+const NONE: Parts = { bm25: null, bm25Rank: null, vector: null, vectorRank: null, fused: 0, context: 0 };
+
 /**
- * The records a search selects: the `limit` (default 10) best by fused score × weight prior, in
- * relevance order, or re-ordered by the selection's ORDER BY.
+ * Normalised linear fusion of each ranker's candidates (best first): BM25 scaled by the best BM25
+ * of this search, cosine as it is (both in [0, 1]); a ranker that did not find a record adds 0.
  */
-export function* searchTarget(x: SearchContext, sel: Selection, opts: SelectOptions): Io<SearchResult> {
-  const search = sel.search!;
-  const k = sel.limit ?? DEFAULT_SEARCH_K;
-  const n = Math.max(MIN_CANDIDATES, 4 * k);
-  const alpha = search.alpha;
-  const { keyword, vector, rows: admitted } = yield* candidates(x, sel, search.query, alpha, n, opts);
-  const parts = new Map<number, { bm25: number | null; bm25Rank: number | null; vector: number | null; vectorRank: number | null; fused: number }>();
+export function fuse(keyword: readonly Scored[], vector: readonly Scored[], alpha: number): Map<number, Parts> {
+  const parts = new Map<number, Parts>();
   const entry = (id: number) => {
     let e = parts.get(id);
-    if (!e) parts.set(id, (e = { bm25: null, bm25Rank: null, vector: null, vectorRank: null, fused: 0 }));
+    if (!e) parts.set(id, (e = { ...NONE }));
     return e;
   };
-  // Normalised linear fusion: BM25 scaled by the best BM25 of this search, cosine as it is (both in [0, 1]).
   const top = keyword[0]?.score || 1;
   keyword.forEach((s, i) => {
     const e = entry(s.id);
@@ -188,12 +202,65 @@ export function* searchTarget(x: SearchContext, sel: Selection, opts: SelectOpti
     e.vectorRank = i + 1;
     e.fused += alpha * s.score;
   });
+  return parts;
+}
+
+/**
+ * Neighbour context: what each record gains from the candidates next to it — each candidate lends
+ * `weights[d − 1]` × its fused score to the records `d` places before and after it (`neighbour`:
+ * the tenant's order of writing). Records that are not candidates may gain too.
+ */
+export function context(parts: ReadonlyMap<number, Parts>, neighbour: (id: number, steps: number) => number | null, weights: readonly number[] = CONTEXT_WEIGHTS): Map<number, number> {
+  const lent = new Map<number, number>();
+  for (const [id, e] of parts) {
+    if (!e.fused) continue;
+    for (let d = 0; d < weights.length; d++) {
+      if (!weights[d]) continue;
+      for (const step of [-(d + 1), d + 1]) {
+        const to = neighbour(id, step);
+        if (to !== null) lent.set(to, (lent.get(to) ?? 0) + weights[d] * e.fused);
+      }
+    }
+  }
+  return lent;
+}
+
+/**
+ * The records a search selects: the `limit` (default 10) best by fused score × weight prior, in
+ * relevance order, or re-ordered by the selection's ORDER BY.
+ */
+export function* searchTarget(x: SearchContext, sel: Selection, opts: SelectOptions): Io<SearchResult> {
+  const search = sel.search!;
+  const k = sel.limit ?? DEFAULT_SEARCH_K;
+  const n = Math.max(MIN_CANDIDATES, 4 * k);
+  const alpha = search.alpha;
+  const { keyword, vector, rows: admitted, index, check } = yield* candidates(x, sel, search.query, alpha, n, opts);
+  const parts = fuse(keyword, vector, alpha);
   if (!parts.size) return { rows: [], scores: {}, explain: {} };
+  const weightOf = (row: Row) => (typeof row.weight === 'number' ? row.weight : 0.5);
+  // ALPHA 0 and 1 are one ranker alone, as it ranks: the context is part of fusion.
+  const lent = index && alpha > 0 && alpha < 1 ? context(parts, (id, steps) => index.neighbour(id, steps)) : new Map<number, number>();
   const ranked: { row: Row; weight: number; score: number }[] = [];
   for (const [id, e] of parts) {
+    e.context = lent.get(id) ?? 0;
     const row = admitted.get(id)!;
-    const weight = typeof row.weight === 'number' ? row.weight : 0.5;
-    ranked.push({ row, weight, score: e.fused * (0.5 + weight) });
+    const weight = weightOf(row);
+    ranked.push({ row, weight, score: (e.fused + e.context) * (0.5 + weight) });
+  }
+  // Records found only through their neighbours: the filters check those that could still reach
+  // the best `k` (their context at the largest prior against the k-th best score so far).
+  const floor = ranked.length >= k ? [...ranked].sort((a, b) => b.score - a.score)[k - 1].score : 0;
+  const fresh = [...lent].filter(([id, c]) => !parts.has(id) && c * MAX_PRIOR >= floor).map(([id]) => id);
+  if (fresh.length) {
+    yield* check(fresh);
+    for (const id of fresh) {
+      const row = admitted.get(id);
+      if (!row) continue;
+      const e = { ...NONE, context: lent.get(id)! };
+      parts.set(id, e);
+      const weight = weightOf(row);
+      ranked.push({ row, weight, score: e.context * (0.5 + weight) });
+    }
   }
   ranked.sort((a, b) => b.score - a.score || a.row.id - b.row.id);
   // Only the results (and what a reranker reorders) are explained.
@@ -204,7 +271,7 @@ export function* searchTarget(x: SearchContext, sel: Selection, opts: SelectOpti
     explain[row.id] = {
       bm25: e.bm25 === null ? null : round(e.bm25), bm25Rank: e.bm25Rank,
       vector: e.vector === null ? null : round(e.vector), vectorRank: e.vectorRank,
-      fused: round(e.fused), weight, score: round(score),
+      fused: round(e.fused), context: round(e.context), weight, score: round(score),
     };
   }
   const best = ranked.slice(0, pool).map((r) => r.row.id);

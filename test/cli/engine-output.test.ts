@@ -30,7 +30,7 @@ describe('CLI result tables', () => {
     ], { now: '2025-05-01T00:00:00Z' });
     if (!r.ok) throw new Error('run');
     const [head, rule, row] = formatStatement(r.results[1], { explain: true }).split('\n').slice(2);
-    expect(head).toMatch(/id\s+text\s+score\s+bm25\s+vector\s+fused\s+weight/);
+    expect(head).toMatch(/id\s+text\s+score\s+bm25\s+vector\s+fused\s+context\s+weight/);
     expect(rule).toMatch(/^\s+-+/);
     expect(row).toMatch(/^\s+1\s+Quarterly budget review\s+[\d.]+\s+[\d.]+ \(#1\)\s+[\d.]+ \(#1\)/);
     expect(formatStatement(r.results[1]).split('\n')[2]).not.toContain('bm25');

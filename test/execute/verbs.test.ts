@@ -318,8 +318,11 @@ describe('Retrieve', () => {
     expect(r.results[0].ids).toEqual([3, 1]);
     expect(r.results[0].rows![0]).toEqual({ id: 3, text: 'Budget for the marketing campaign was approved' });
     expect(r.results[1].ids).toEqual([3, 2]);
-    expect(r.results[2].ids).toEqual([1, 3]);
-    expect(r.results[3].ids).toEqual([1, 3]);
+    // #2 matches nothing but was written between the two matches: found through its neighbours
+    // (spec/retrieval.md "Neighbour context").
+    expect(r.results[2].ids).toEqual([1, 2, 3]);
+    expect(r.results[2].explain![2]).toMatchObject({ bm25: null, fused: 0 });
+    expect(r.results[3].ids).toEqual([1, 2, 3]);
   });
 
   it('ranks a search by relevance and drops records with no overlap', async () => {
