@@ -31,12 +31,15 @@ export function analyze(text: string): Analysis {
   return last.analysis;
 }
 
-/** IR JSON (already parsed) → canonical DSL, or the diagnostics of the IR. */
-export function irsToDsl(json: unknown[]): { text?: string; diagnostics: Diagnostic[] } {
+/** IR JSON (already parsed) → canonical DSL and the IRs read, or the diagnostics of the IR. */
+export function irsToDsl(json: unknown[]): { text?: string; irs?: IR[]; diagnostics: Diagnostic[] } {
   const read = readInput(JSON.stringify(json, null, 2));
   if (read.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: read.diagnostics };
-  return { text: irsToText(read.irs), diagnostics: read.diagnostics };
+  return { text: irsToText(read.irs), irs: read.irs, diagnostics: read.diagnostics };
 }
+
+/** One IR → its canonical DSL statement. */
+export const printIr = (ir: IR): string => irsToText([ir]);
 
 export interface StatementRun {
   readonly affectedIds: string[];
