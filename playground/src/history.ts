@@ -14,6 +14,8 @@ export interface RunRecord {
   /** Rows in `memory` after the run. */
   readonly rows: number;
   readonly committed: boolean;
+  /** A run of part of the script (Run selection / statement at cursor): which statements, e.g. "statements 2–3". */
+  readonly part?: string;
   readonly results: readonly StatementView[];
 }
 
@@ -44,5 +46,5 @@ export class RunHistory {
 
 export function describeRun(r: RunRecord): string {
   const time = r.at.toTimeString().slice(0, 8);
-  return `run ${r.n} · ${time} · ${r.results.length} statement${r.results.length === 1 ? '' : 's'} · ${r.committed ? 'committed' : 'rolled back'} · ${r.store}, ${r.rows} row${r.rows === 1 ? '' : 's'}`;
+  return `run ${r.n} · ${time} · ${r.part ? `${r.part} only` : `${r.results.length} statement${r.results.length === 1 ? '' : 's'}`} · ${r.committed ? 'committed' : 'rolled back'} · ${r.store}, ${r.rows} row${r.rows === 1 ? '' : 's'}`;
 }
