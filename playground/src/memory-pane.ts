@@ -11,8 +11,8 @@ import type { WhyResult } from '../../src/engine/index.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import type { Row } from '../../src/services/timeline.js';
 import { clear, h } from './dom.js';
-import { BASE_WEIGHT } from '../../src/lower/defaults.js';
-import { cell, columnsOf } from './tables.js';
+import { defaultOf } from '../../src/services/timeline.js';
+import { cell, columnsOf, valueCell } from './tables.js';
 
 /** Columns about governing a memory rather than its content: shown on demand, as a group. */
 const GOVERNANCE = /^(expire_|lock_|lineage_|read_|write_|auto_|next_auto_|owner$|deleted|created_at$|updated_at$)/;
@@ -24,11 +24,11 @@ export function isGovernanceColumn(column: string): boolean {
 const isEmpty = (v: unknown): boolean => v === null || v === undefined || v === '';
 
 /**
- * A value as the table shows it: a record never promoted or demoted has no weight (NULL), which
- * every read takes as BASE_WEIGHT, so the table shows that instead of ∅.
+ * A value as the table sorts it: a record never promoted or demoted has no weight (NULL), which
+ * every read takes as BASE_WEIGHT (`defaultOf`), so it sorts as that.
  */
 function shown(column: string, value: unknown): unknown {
-  return column === 'weight' && (value === null || value === undefined) ? BASE_WEIGHT : value;
+  return defaultOf(column, value) ?? value;
 }
 
 /** Orders two non-empty values (numbers by value, the rest as text). */
@@ -156,15 +156,11 @@ export class MemoryPane {
     clear(this.tableHost, h('table', { 'data-testid': 'memory-table' },
       h('thead', {}, h('tr', {}, ...columns.map(header))),
       h('tbody', {}, ...rows.map((r) => h('tr', {}, ...columns.map((c) => {
-        const value = shown(c, r[c]);
-        const defaulted = value !== r[c];
-        return h('td', {
-          class: [isGovernanceColumn(c) ? 'governance' : '', defaulted ? 'defaulted' : ''].join(' ').trim() || undefined,
-          title: defaulted ? `${cell(value)}: never promoted or demoted (stored empty; every read takes ${cell(value)})` : cell(value),
-        },
-        c === 'id' && this.lookup && typeof r.id === 'number'
-          ? h('button', { type: 'button', class: 'why', 'data-why': String(r.id), title: `Why #${r.id}: its provenance and the versions it superseded`, onclick: () => this.showWhy(r.id as number) }, cell(r[c]))
-          : cell(value));
+        const td = valueCell(c, r[c], { class: isGovernanceColumn(c) ? 'governance' : undefined });
+        if (c === 'id' && this.lookup && typeof r.id === 'number') {
+          clear(td, h('button', { type: 'button', class: 'why', 'data-why': String(r.id), title: `Why #${r.id}: its provenance and the versions it superseded`, onclick: () => this.showWhy(r.id as number) }, cell(r[c])));
+        }
+        return td;
       }))))));
   }
 
