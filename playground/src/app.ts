@@ -116,6 +116,7 @@ export class App {
     results: () => this.results,
     span: (statement) => (this.shownIsLatest() ? analyze(this.scriptText()).sourceMaps[statement]?.get('') : undefined),
     highlight: (span) => this.editors.highlight(span),
+    restored: () => this.shown?.restored ?? false,
   });
   private readonly files: FileContext = {
     scriptText: () => this.scriptText(),
@@ -129,6 +130,8 @@ export class App {
   private diagnostics: Diagnostic[] = [];
   /** The run shown in Results and Timeline (the latest of the active script, or one picked from its history). */
   private shown?: RunRecord;
+  /** The run whose memory table the Results pane compares the shown run's with (undefined: none). */
+  private compareWith?: RunRecord;
   /** Per script: the errors of its last Run the checker refused (cleared by its next run). */
   private readonly refusedRuns = new Map<string, Diagnostic[]>();
   private ready = false;
@@ -223,6 +226,9 @@ export class App {
       format: () => void this.format(),
     });
     await this.scripts.restore();
+    await this.history.restore(this.scripts.ids);
+    const saved = this.history.list(this.scripts.activeId);
+    this.shown = saved[saved.length - 1];
     await this.session.restoreNames();
     await this.session.bind(this.bindingOfActive());
     this.scripts.render();
@@ -258,6 +264,7 @@ export class App {
   private async onScriptSwitched(): Promise<void> {
     const list = this.history.list(this.scripts.activeId);
     this.shown = list[list.length - 1];
+    this.compareWith = undefined;
     this.diagnostics = analyze(this.scriptText()).diagnostics;
     this.editors.setMarkers('t2m', this.diagnostics);
     this.editors.setMarkers('t2m-runtime', this.refused ? [] : this.results.flatMap((r) => r.errors));
@@ -379,7 +386,7 @@ export class App {
     await this.session.persist();
     const part = only && partLabel(only);
     this.shown = this.history.add(scriptId, {
-      at: new Date(), store: bindingLabel(this.session.binding!), rows: this.session.memory.length, committed, results, ...(part ? { part } : {}),
+      at: new Date(), store: bindingLabel(this.session.binding!), rows: this.session.memory.length, committed, results, memory: this.session.memory, ...(part ? { part } : {}),
     });
     this.editors.setMarkers('t2m-runtime', results.flatMap((r) => r.errors));
     this.renderProblems();
@@ -447,7 +454,12 @@ export class App {
   private renderResults(): void {
     renderResults(this.panes.pane('Results'), {
       record: this.shown, history: this.history.list(this.scripts.activeId), refused: this.refused,
+      compareWith: this.compareWith,
     }, {
+      compare: (n) => {
+        this.compareWith = n === undefined ? undefined : this.history.list(this.scripts.activeId).find((r) => r.n === n);
+        this.renderResults();
+      },
       open: (statement) => {
         this.timeline.step = statement;
         this.panes.show('Timeline');
