@@ -212,7 +212,9 @@ export class EditorHost {
   editScript(text: string, source: string): void {
     if (!this.editor) return;
     const model = this.editor.getModel()!;
+    this.editor.pushUndoStop();
     this.editor.executeEdits(source, [{ range: model.getFullModelRange(), text }]);
+    this.editor.pushUndoStop();
   }
 
   /**

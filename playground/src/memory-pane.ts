@@ -96,8 +96,12 @@ export class MemoryPane {
       parts.push(`by ${p.actor ?? 'anonymous'}`);
       if (p.traceId) parts.push(`run ${p.traceId}${p.statement !== null ? `, statement ${p.statement + 1}` : ''}`);
       if (p.deleted) parts.push('deleted');
-      if (p.supersedes !== null) parts.push(`supersedes #${p.supersedes}`);
-      return h('li', {}, parts.join(' · '));
+      // The chain runs back in time; the versions that replaced one are the rows naming it in `supersedes`.
+      const newer = this.memory.filter((r) => r.supersedes === p.id && typeof r.id === 'number').map((r) => r.id as number);
+      const link = (to: number) => h('button', { type: 'button', class: 'why-link', 'data-why-link': String(to), title: `Why #${to}`, onclick: () => this.showWhy(to) }, `#${to}`);
+      return h('li', {}, parts.join(' · '),
+        ...(p.supersedes !== null ? [' · supersedes ', link(p.supersedes)] : []),
+        ...(newer.length ? [' · superseded by ', ...newer.flatMap((n, i) => (i ? [', ', link(n)] : [link(n)]))] : []));
     };
     clear(this.whyHost,
       h('div', { class: 'pane-bar' },

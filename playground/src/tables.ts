@@ -41,7 +41,8 @@ const HIDDEN_COLUMNS = new Set(['embedding', 'embedding_model']);
 /** The columns worth showing: any that some row fills (a table of 30 mostly-null columns hides the data). */
 export function columnsOf(rows: readonly Row[]): string[] {
   const all = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const filled = (c: string) => rows.some((r) => r[c] !== null && r[c] !== undefined && r[c] !== '' && r[c] !== '[]' && r[c] !== '{}');
+  // A stored empty value that reads take as a default (weight) is shown as that default.
+  const filled = (c: string) => rows.some((r) => (r[c] !== null && r[c] !== undefined && r[c] !== '' && r[c] !== '[]' && r[c] !== '{}') || (c in r && defaultOf(c, r[c]) !== undefined));
   return all.filter((c) => c === 'id' || (!HIDDEN_COLUMNS.has(c) && filled(c)));
 }
 
