@@ -116,8 +116,10 @@ export function runOnStore(store: Store, irs: readonly IR[], sourceMaps: readonl
   const result = run(store, irs, {
     now, sourceMaps, impersonate: IMPERSONATE,
     onStatement: (index, outcome) => {
-      // A refused statement changed nothing: the script stops there and is rolled back.
-      const after = outcome.result ? memoryRowsOf(store) : last;
+      // A refused statement changed nothing: the script stops there and is rolled back. Reads
+      // (and dry runs) write nothing either: memory is read again only after a write.
+      const r = outcome.result;
+      const after = r && !r.dryRun && r.op !== 'Retrieve' && r.op !== 'Summarize' ? memoryRowsOf(store) : last;
       steps.push({ index, outcome, before: last, after });
       last = after;
     },
