@@ -68,6 +68,12 @@ describe('the page\'s runner', () => {
 
     // The timeline: each statement starts where the one before it ended, the last ends as the store.
     for (let i = 1; i < results.length; i++) expect(results[i].before).toEqual(results[i - 1].after);
+    // Each snapshot is the whole table after its statement (the page reads only what a write touched).
+    const whole: Record<string, unknown>[][] = [];
+    const again = await createStore();
+    run(again, irs, { now: NOW, sourceMaps, impersonate: true, onStatement: () => whole.push(memory(again).map(comparable)) });
+    expect(results.map((r) => r.after.map(comparable))).toEqual(whole.map((rows) => rows.map(({ search_text: _s, embedding_f32: _e, ...row }) => row)));
+    again.close();
     expect(results.at(-1)!.after).toEqual(rows.map(({ search_text: _s, embedding_f32: _e, ...row }) => row));
 
     // Provenance: one trace id for the run; each record names the statement that wrote it.
