@@ -18,6 +18,8 @@ export class IrPane {
   /** The user has edited the IR since it was last written from (or into) the script. */
   private dirty = false;
   private readonly later = debouncer(EDIT_DEBOUNCE_MS);
+  /** The script text an IR edit last wrote: its analysis rewrites the IR but keeps the note saying what the edit did. */
+  private written?: string;
 
   constructor(private readonly editors: EditorHost) {}
 
@@ -41,6 +43,8 @@ export class IrPane {
     }
     this.editors.setIrText(JSON.stringify(irs, null, 2));
     this.dirty = false;
+    if (scriptText === this.written) return;
+    this.written = undefined;
     this.setNote('The script as JSON IR, one instruction per statement. Edit it: the DSL follows.');
   }
 
@@ -63,6 +67,7 @@ export class IrPane {
     const old = analyze(script);
     const merged = mergeIrEdit(script, old.irs, old.sourceMaps, result.irs!, printIr);
     if (merged) {
+      this.written = merged.text;
       if (merged.text !== script) this.editors.editScript(merged.text, 'ir-pane');
       const moved = merged.movedComments ? ` ${merged.movedComments} comment${merged.movedComments === 1 ? '' : 's'} from inside a changed statement kept above it.` : '';
       this.setNote(`IR converted back to DSL; comments and blank lines kept.${moved}`);

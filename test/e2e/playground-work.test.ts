@@ -83,6 +83,8 @@ describe('playground: working tools', () => {
       '# end',
       '',
     ].join('\n'));
+    // The note says what the edit did, also once the new text's analysis has rewritten the IR.
+    await page.evaluate(() => window.t2m!.settled());
     expect(await page.locator('.pane-note', { hasText: 'comments and blank lines kept' }).count()).toBe(1);
     // Undo gives the script back as it was.
     await page.evaluate(() => window.t2m!.editorInstance().getModel()!.undo());
