@@ -36,7 +36,7 @@ import { MemoryPane } from './memory-pane.js';
 import { analyze, primeAnalysis } from './library.js';
 import { renderProblems } from './problems.js';
 import { renderResults } from './results-pane.js';
-import { runScript, type StatementView } from './run.js';
+import { runScript, statementsAt, type StatementView } from './run.js';
 import { ScriptTabs } from './scripts.js';
 import { SidePanes, type Tab } from './side-panes.js';
 import { Splitter } from './splitter.js';
@@ -52,6 +52,14 @@ import { TimelinePane } from './timeline-pane.js';
 const showShortcuts = (): void => void import('./shortcuts.js').then((m) => m.showShortcuts());
 
 export type { StatementView } from './run.js';
+
+/** "statement 2", "statements 2–3", "statements 1, 4" (1-based, as the page numbers them). */
+function partLabel(only: readonly number[]): string {
+  const n = only.map((i) => i + 1);
+  if (n.length === 1) return `statement ${n[0]}`;
+  const consecutive = n.every((v, k) => k === 0 || v === n[k - 1] + 1);
+  return `statements ${consecutive ? `${n[0]}–${n[n.length - 1]}` : n.join(', ')}`;
+}
 export type { PageState } from './test-api.js';
 
 export class App {
@@ -108,6 +116,7 @@ export class App {
     results: () => this.results,
     span: (statement) => (this.shownIsLatest() ? analyze(this.scriptText()).sourceMaps[statement]?.get('') : undefined),
     highlight: (span) => this.editors.highlight(span),
+    restored: () => this.shown?.restored ?? false,
   });
   private readonly files: FileContext = {
     scriptText: () => this.scriptText(),
@@ -121,6 +130,8 @@ export class App {
   private diagnostics: Diagnostic[] = [];
   /** The run shown in Results and Timeline (the latest of the active script, or one picked from its history). */
   private shown?: RunRecord;
+  /** The run whose memory table the Results pane compares the shown run's with (undefined: none). */
+  private compareWith?: RunRecord;
   /** Per script: the errors of its last Run the checker refused (cleared by its next run). */
   private readonly refusedRuns = new Map<string, Diagnostic[]>();
   private ready = false;
@@ -207,6 +218,7 @@ export class App {
     // The editor chunk is already downloading (main.ts started the import); the store and scripts load meanwhile.
     const editorReady = this.editors.load(this.editorModule, {
       run: () => void this.run(),
+      runPart: () => void this.runPart(),
       scriptChanged: () => this.onScriptChanged(),
       irEdited: () => this.ir.onEdited(),
       openLink: (url) => this.panes.openDocsLink(url),
@@ -214,6 +226,9 @@ export class App {
       format: () => void this.format(),
     });
     await this.scripts.restore();
+    await this.history.restore(this.scripts.ids);
+    const saved = this.history.list(this.scripts.activeId);
+    this.shown = saved[saved.length - 1];
     await this.session.restoreNames();
     await this.session.bind(this.bindingOfActive());
     this.scripts.render();
@@ -249,6 +264,7 @@ export class App {
   private async onScriptSwitched(): Promise<void> {
     const list = this.history.list(this.scripts.activeId);
     this.shown = list[list.length - 1];
+    this.compareWith = undefined;
     this.diagnostics = analyze(this.scriptText()).diagnostics;
     this.editors.setMarkers('t2m', this.diagnostics);
     this.editors.setMarkers('t2m-runtime', this.refused ? [] : this.results.flatMap((r) => r.errors));
@@ -319,12 +335,37 @@ export class App {
    * a time, is not run, and the Results pane says so in place of the previous run's cards.
    */
   async run(): Promise<void> {
+    return this.runStatements();
+  }
+
+  /**
+   * Run selection / statement at cursor (Ctrl/Cmd-Shift-Enter): just those statements, on the
+   * store as it is (a script's own store is not emptied first), their results and timeline shown
+   * as a run of their own. Errors elsewhere in the script do not stop it.
+   */
+  async runPart(): Promise<void> {
     const text = this.scriptText();
-    const { diagnostics } = analyze(text);
+    const selection = this.editors.selectionOffsets() ?? { start: text.length, end: text.length };
+    const picked = statementsAt(text, selection.start, selection.end);
+    if (!picked.length) {
+      this.status.set(selection.start < selection.end ? 'not run: the selection holds no complete statement' : 'not run: no statement at the cursor (put it inside one, or select some)', 'error');
+      return;
+    }
+    return this.runStatements(picked);
+  }
+
+  /** Runs the script, or the statements `only` of it (Run part). */
+  private async runStatements(only?: readonly number[]): Promise<void> {
+    const text = this.scriptText();
+    const { diagnostics, sourceMaps } = analyze(text);
     this.diagnostics = diagnostics;
     this.editors.setMarkers('t2m', diagnostics);
     const now = this.clock.now();
-    const errors = diagnostics.filter((d) => d.severity === 'error');
+    const spans = only?.map((i) => sourceMaps[i]?.get('')).filter((s) => !!s);
+    // A part stops only for its own errors.
+    const errors = diagnostics.filter((d) => d.severity === 'error' && (!spans || (d.range
+      ? spans.some((s) => d.range!.start.offset < s.end.offset && d.range!.end.offset >= s.start.offset)
+      : d.statement !== undefined && only!.includes(d.statement))));
     if (errors.length || !now) {
       this.refused = errors.length ? errors : [{ code: 'invalid-datetime', severity: 'error', message: this.clock.error()! } as Diagnostic];
       this.editors.setMarkers('t2m-runtime', []);
@@ -339,12 +380,13 @@ export class App {
     this.status.set('running…');
     const started = performance.now();
     const scriptId = this.scripts.activeId;
-    await this.session.prepareRun();
-    const { results, committed } = runScript(this.session.store, text, now);
+    if (!only) await this.session.prepareRun();
+    const { results, committed } = runScript(this.session.store, text, now, only);
     this.session.refresh();
     await this.session.persist();
+    const part = only && partLabel(only);
     this.shown = this.history.add(scriptId, {
-      at: new Date(), store: bindingLabel(this.session.binding!), rows: this.session.memory.length, committed, results,
+      at: new Date(), store: bindingLabel(this.session.binding!), rows: this.session.memory.length, committed, results, memory: this.session.memory, ...(part ? { part } : {}),
     });
     this.editors.setMarkers('t2m-runtime', results.flatMap((r) => r.errors));
     this.renderProblems();
@@ -355,7 +397,7 @@ export class App {
     this.revealPanes();
     const ms = Math.round(performance.now() - started);
     const rows = `${this.session.memory.length} row${this.session.memory.length === 1 ? '' : 's'}`;
-    if (committed) this.status.set(`ran ${results.length} statement${results.length === 1 ? '' : 's'} in ${ms} ms on ${bindingLabel(this.session.binding!)}: ${rows}`);
+    if (committed) this.status.set(`ran ${part ?? `${results.length} statement${results.length === 1 ? '' : 's'}`}${part ? ` of ${analyze(text).irs.length}` : ''} in ${ms} ms on ${bindingLabel(this.session.binding!)}: ${rows}`);
     else this.status.set(`statement ${(results.at(-1)?.statement ?? 0) + 1} (${results.at(-1)?.op}) refused: rolled back, memory unchanged`, 'error');
   }
 
@@ -412,7 +454,12 @@ export class App {
   private renderResults(): void {
     renderResults(this.panes.pane('Results'), {
       record: this.shown, history: this.history.list(this.scripts.activeId), refused: this.refused,
+      compareWith: this.compareWith,
     }, {
+      compare: (n) => {
+        this.compareWith = n === undefined ? undefined : this.history.list(this.scripts.activeId).find((r) => r.n === n);
+        this.renderResults();
+      },
       open: (statement) => {
         this.timeline.step = statement;
         this.panes.show('Timeline');
@@ -433,6 +480,7 @@ export class App {
       editors: this.editors,
       scriptText: () => this.scriptText(),
       run: () => this.run(),
+      runPart: () => this.runPart(),
       setClock: (iso) => this.clock.set(iso),
       analysisSettled: () => this.analysis.settled(),
       state: () => ({

@@ -7,7 +7,8 @@
  */
 import { formatDiagnostics } from '../../src/diagnostics/codeFrame.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
-import type { Store } from '../../src/engine/index.js';
+import { Session, type Store } from '../../src/engine/index.js';
+import { textToIr } from '../../src/pipeline.js';
 import { openAIProvider } from '../../src/agents/openai.js';
 import { plan } from '../../src/agents/planner.js';
 import type { ChatProvider } from '../../src/agents/provider.js';
@@ -40,6 +41,50 @@ export interface Draft {
   readonly summary: string;
   /** The diagnostics with code frames (errors and warnings; empty when there are none). */
   readonly report: string;
+  /** The quick fix applied to the model's last draft to make it valid (not ok after the last round otherwise). */
+  readonly fixed?: string;
+}
+
+/** `text` with one fix's edits applied (from the end, so earlier offsets stay right). */
+function applyEdits(text: string, fix: NonNullable<Diagnostic['fix']>): string {
+  const edits = [...fix.edits].sort((a, b) => b.range.start.offset - a.range.start.offset);
+  for (const e of edits) text = text.slice(0, e.range.start.offset) + e.newText + text.slice(e.range.end.offset);
+  return text;
+}
+
+/**
+ * The last draft after the last answer, made valid by one of its diagnostics' quick fixes (the
+ * same checks the planner makes: the front end, then a dry run on the store), if one does.
+ */
+function quickFixed(dsl: string, diagnostics: readonly Diagnostic[], options: DraftOptions): { dsl: string; fix: string; diagnostics: Diagnostic[] } | undefined {
+  for (const d of errorsOf(diagnostics)) {
+    if (!d.fix || !d.fix.edits.length) continue;
+    const text = applyEdits(dsl, d.fix);
+    const r = textToIr(text);
+    if (errorsOf(r.diagnostics).length || !r.checked || !r.irs.length) continue;
+    let found = r.diagnostics;
+    if (options.store) {
+      const dry = new Session(options.store, { now: options.now, impersonate: true }).explain(r.checked);
+      if (errorsOf(dry.diagnostics).length) continue;
+      found = [...found, ...dry.diagnostics];
+    }
+    return { dsl: text, fix: d.fix.message, diagnostics: found };
+  }
+  return undefined;
+}
+
+/**
+ * A fetch that failed before any answer (`TypeError: Failed to fetch`) is a server down or one that
+ * does not allow this page's origin (CORS): a no-cors request, which needs no permission, tells them apart.
+ */
+async function unreachableHint(baseUrl: string): Promise<string> {
+  const origin = globalThis.location?.origin ?? 'this page';
+  try {
+    await globalThis.fetch(baseUrl, { mode: 'no-cors', cache: 'no-store' });
+    return `The endpoint answers, but not to this page: it does not allow cross-origin requests (CORS) from ${origin}. Let the server send Access-Control-Allow-Origin (for ${origin} or *) and answer the OPTIONS preflight, or put a proxy that does in front of it.`;
+  } catch {
+    return `The endpoint could not be reached from this page: check the base URL and that the server is running (and, once it is, that it allows cross-origin requests from ${origin}).`;
+  }
 }
 
 /** A fetch that reports how many bytes of the reply have arrived, and that `signal` aborts too. */
@@ -100,7 +145,27 @@ export async function draft(request: string, options: DraftOptions): Promise<Dra
       summary: `Ask: drafted ${statements} statement${statements === 1 ? '' : 's'} (${answers}) into the editor: review it, then Run`,
     };
   }
+  if (result.dsl && result.attempts >= options.maxRounds) {
+    const fixed = quickFixed(result.dsl, result.diagnostics, options);
+    if (fixed) {
+      const fixedReport = fixed.diagnostics.length ? formatDiagnostics(fixed.diagnostics, { path: 'ask.t2m', text: fixed.dsl }) : '';
+      const n = textToIr(fixed.dsl).irs.length;
+      return {
+        ok: true, dsl: fixed.dsl, statements: n, attempts: result.attempts, fixed: fixed.fix,
+        report: `The last draft had errors after ${answers}; one quick fix made it valid: ${fixed.fix}.${fixedReport ? `\n${fixedReport}` : ''}`,
+        summary: `Ask: drafted ${n} statement${n === 1 ? '' : 's'} (${answers}, then the quick fix “${fixed.fix}”) into the editor: review it, then Run`,
+      };
+    }
+  }
   const errors = errorsOf(result.diagnostics);
+  const unreachable = errors.find((d) => d.code === 'llm-unreachable');
+  if (unreachable && /Failed to fetch|NetworkError|Load failed/i.test(unreachable.message)) {
+    const hint = await unreachableHint(options.endpoint.baseUrl);
+    return {
+      ok: false, dsl: '', statements: 0, attempts: result.attempts, report: `${hint}\n\n${report}`,
+      summary: `Ask failed: ${hint.split(':')[0]}`,
+    };
+  }
   const first = errors.find((d) => d.code !== 'plan-unrepaired') ?? errors[0];
   const why = first ? `${first.code}: ${first.message}` : 'no script';
   return {

@@ -62,6 +62,8 @@ export class AskPanel {
   private readonly dialog: HTMLDialogElement;
   readonly el: HTMLElement;
   private controller?: AbortController;
+  /** The request asked before an endpoint was set: saving the endpoint sends it. */
+  private pending?: string;
 
   constructor(private readonly events: AskEvents) {
     const form = h('form', { class: 'ask', 'data-testid': 'ask', 'aria-label': 'Ask the model for a script' },
@@ -113,9 +115,16 @@ export class AskPanel {
       saveEndpoint({ baseUrl: baseUrl.value.trim(), model: model.value.trim(), apiKey: apiKey.value });
       this.showConfigured();
       this.events.status('Ask: endpoint saved in this browser');
+      const pending = this.pending;
+      this.pending = undefined;
+      if (pending && !this.controller) void this.ask(pending);
     });
     const dialog = h('dialog', { class: 'ask-settings', 'data-testid': 'ask-dialog', 'aria-labelledby': 'ask-settings-title' }, form);
-    dialog.addEventListener('close', () => this.settingsButton.focus());
+    dialog.addEventListener('close', () => {
+      // Cancelled (or forgotten): the request waits for the next Ask.
+      this.pending = undefined;
+      if (!this.controller) this.settingsButton.focus();
+    });
     return dialog;
   }
 
@@ -138,7 +147,8 @@ export class AskPanel {
     const endpoint = loadEndpoint();
     if (!endpoint) {
       this.showConfigured();
-      this.events.status('Ask: set an endpoint first');
+      this.events.status('Ask: set an endpoint first; saving it sends the request');
+      this.pending = request;
       this.openSettings();
       return;
     }

@@ -15,6 +15,8 @@ import type { monaco } from './monaco.js';
 export interface EditorEvents {
   /** Ctrl/Cmd-Enter in the script editor. */
   run(): void;
+  /** Ctrl/Cmd-Shift-Enter: run the selection, or the statement at the cursor. */
+  runPart(): void;
   /** The script editor's text changed (by the user or the page). */
   scriptChanged(): void;
   /** The user edited the IR pane (the page's own rewrites are not echoed). */
@@ -108,6 +110,11 @@ export class EditorHost {
     editor.addAction({
       id: 't2m.run', label: 'Run script', keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter],
       run: () => events.run(),
+    });
+    editor.addAction({
+      id: 't2m.runPart', label: 'Run selection / statement at cursor', keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyMod.Shift | monaco.KeyCode.Enter],
+      contextMenuGroupId: 'navigation', contextMenuOrder: 0,
+      run: () => events.runPart(),
     });
     // Monaco binds its own Format Document to Ctrl-Shift-I on Linux; the documented Shift-Alt-F works everywhere.
     editor.addAction({
@@ -205,7 +212,9 @@ export class EditorHost {
   editScript(text: string, source: string): void {
     if (!this.editor) return;
     const model = this.editor.getModel()!;
+    this.editor.pushUndoStop();
     this.editor.executeEdits(source, [{ range: model.getFullModelRange(), text }]);
+    this.editor.pushUndoStop();
   }
 
   /**
@@ -249,6 +258,14 @@ export class EditorHost {
     this.editor.setSelection(toIRange(range));
     this.editor.revealLineInCenter(range.start.line);
     this.editor.focus();
+  }
+
+  /** The selection as offsets into the script (start = end: the cursor); undefined before the editor exists. */
+  selectionOffsets(): { start: number; end: number } | undefined {
+    const model = this.editor?.getModel();
+    const selection = this.editor?.getSelection();
+    if (!model || !selection) return undefined;
+    return { start: model.getOffsetAt(selection.getStartPosition()), end: model.getOffsetAt(selection.getEndPosition()) };
   }
 
   /** Marks the timeline's statement in the script; `undefined` clears the mark. */

@@ -1,10 +1,14 @@
 /**
  * The IR pane: the script as JSON IR, kept in step with the script editor, and edits to the IR
- * converted back to DSL (debounced) and written into the script. Owns the pane's note line.
+ * converted back to DSL (debounced) and written into the script, keeping its `#` comments and
+ * blank lines (`ir-merge.ts`; the IR has no place for them). Owns the pane's note line.
  */
+import { confirmDialog } from './confirm.js';
 import { debouncer, h } from './dom.js';
 import type { EditorHost } from './editor-host.js';
-import { analyze, irsToDsl } from './library.js';
+import { mergeIrEdit } from './ir-merge.js';
+import { analyze, irsToDsl, printIr } from './library.js';
+import { tokenize } from '../../src/syntax/lex.js';
 
 const EDIT_DEBOUNCE_MS = 400;
 
@@ -14,6 +18,8 @@ export class IrPane {
   /** The user has edited the IR since it was last written from (or into) the script. */
   private dirty = false;
   private readonly later = debouncer(EDIT_DEBOUNCE_MS);
+  /** The script text an IR edit last wrote: its analysis rewrites the IR but keeps the note saying what the edit did. */
+  private written?: string;
 
   constructor(private readonly editors: EditorHost) {}
 
@@ -25,7 +31,7 @@ export class IrPane {
   /** The user typed in the IR editor. */
   onEdited(): void {
     this.dirty = true;
-    this.later(() => this.applyEdit());
+    this.later(() => void this.applyEdit());
   }
 
   private sync(scriptText: string): void {
@@ -37,12 +43,15 @@ export class IrPane {
     }
     this.editors.setIrText(JSON.stringify(irs, null, 2));
     this.dirty = false;
+    if (scriptText === this.written) return;
+    this.written = undefined;
     this.setNote('The script as JSON IR, one instruction per statement. Edit it: the DSL follows.');
   }
 
-  private applyEdit(): void {
+  private async applyEdit(): Promise<void> {
     const text = this.editors.irText();
-    if (text === undefined || this.editors.scriptText() === undefined) return;
+    const script = this.editors.scriptText();
+    if (text === undefined || script === undefined) return;
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -53,6 +62,22 @@ export class IrPane {
     const result = irsToDsl(Array.isArray(json) ? json : [json]);
     if (result.text === undefined) {
       this.setNote(result.diagnostics.map((d) => `${d.statement !== undefined ? `#${d.statement + 1} ` : ''}${d.path ? `${d.path}: ` : ''}${d.message}`).join('\n'), true);
+      return;
+    }
+    const old = analyze(script);
+    const merged = mergeIrEdit(script, old.irs, old.sourceMaps, result.irs!, printIr);
+    if (merged) {
+      this.written = merged.text;
+      if (merged.text !== script) this.editors.editScript(merged.text, 'ir-pane');
+      const moved = merged.movedComments ? ` ${merged.movedComments} comment${merged.movedComments === 1 ? '' : 's'} from inside a changed statement kept above it.` : '';
+      this.setNote(`IR converted back to DSL; comments and blank lines kept.${moved}`);
+      this.dirty = false;
+      return;
+    }
+    // No statement spans to keep the comments by: ask before the printed text replaces them.
+    const comments = tokenize(script).tokens.filter((t) => t.kind === 'comment').length;
+    if (comments && !await confirmDialog('Replace the script?', `The script's ${comments} comment${comments === 1 ? '' : 's'} cannot be kept: the IR edit replaces the whole script with its canonical DSL (undo with Ctrl/Cmd-Z).`, 'Replace')) {
+      this.setNote('IR edit not applied: the script and its comments are unchanged.', true);
       return;
     }
     this.setNote('IR converted back to DSL.');

@@ -31,12 +31,15 @@ export function analyze(text: string): Analysis {
   return last.analysis;
 }
 
-/** IR JSON (already parsed) → canonical DSL, or the diagnostics of the IR. */
-export function irsToDsl(json: unknown[]): { text?: string; diagnostics: Diagnostic[] } {
+/** IR JSON (already parsed) → canonical DSL and the IRs read, or the diagnostics of the IR. */
+export function irsToDsl(json: unknown[]): { text?: string; irs?: IR[]; diagnostics: Diagnostic[] } {
   const read = readInput(JSON.stringify(json, null, 2));
   if (read.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: read.diagnostics };
-  return { text: irsToText(read.irs), diagnostics: read.diagnostics };
+  return { text: irsToText(read.irs), irs: read.irs, diagnostics: read.diagnostics };
 }
+
+/** One IR → its canonical DSL statement. */
+export const printIr = (ir: IR): string => irsToText([ir]);
 
 export interface StatementRun {
   readonly affectedIds: string[];
@@ -113,8 +116,10 @@ export function runOnStore(store: Store, irs: readonly IR[], sourceMaps: readonl
   const result = run(store, irs, {
     now, sourceMaps, impersonate: IMPERSONATE,
     onStatement: (index, outcome) => {
-      // A refused statement changed nothing: the script stops there and is rolled back.
-      const after = outcome.result ? memoryRowsOf(store) : last;
+      // A refused statement changed nothing: the script stops there and is rolled back. Reads
+      // (and dry runs) write nothing either: memory is read again only after a write.
+      const r = outcome.result;
+      const after = r && !r.dryRun && r.op !== 'Retrieve' && r.op !== 'Summarize' ? memoryAfter(store, last, r) : last;
       steps.push({ index, outcome, before: last, after });
       last = after;
     },
@@ -131,6 +136,26 @@ export function runOnStore(store: Store, irs: readonly IR[], sourceMaps: readonl
     committed: result.ok,
     statements: steps.map(({ index, outcome, before, after }) => ({ statement: index, run: statementRun(outcome, warningsOf(index)), before, after })),
   };
+}
+
+/** Writes that may touch rows beyond the ones they report (children of a merge, parts of a split, cascades): memory is read whole after them. */
+const READ_WHOLE_AFTER = new Set(['Merge', 'Split', 'Delete']);
+
+/**
+ * `memory` after a write, from the snapshot before it: the rows it reports (its ids and the rows
+ * its audit images name, such as the fact version an Encode superseded) read again, the rest
+ * kept — a 300-statement script then reads a few rows per statement, not the whole table.
+ */
+function memoryAfter(store: Store, last: Row[], r: StatementResult): Row[] {
+  if (READ_WHOLE_AFTER.has(r.op)) return memoryRowsOf(store);
+  const touched = [...new Set([...r.ids, ...r.changes.map((c) => c.id)])];
+  if (!touched.length) return last;
+  const fresh = store.all({ sql: `SELECT * FROM memory WHERE id IN (${touched.map(() => '?').join(', ')}) ORDER BY id`, params: touched })
+    .map(({ search_text: _t, embedding_f32: _v, ...row }) => row);
+  const byId = new Map(last.map((row) => [Number(row.id), row]));
+  for (const id of touched) byId.delete(id);
+  for (const row of fresh) byId.set(Number(row.id), row);
+  return [...byId.entries()].sort((a, b) => a[0] - b[0]).map(([, row]) => row);
 }
 
 /** The rows of `memory`, without the derived columns (search tokens, packed vectors). */

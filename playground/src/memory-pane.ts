@@ -11,8 +11,8 @@ import type { WhyResult } from '../../src/engine/index.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import type { Row } from '../../src/services/timeline.js';
 import { clear, h } from './dom.js';
-import { BASE_WEIGHT } from '../../src/lower/defaults.js';
-import { cell, columnsOf } from './tables.js';
+import { defaultOf } from '../../src/services/timeline.js';
+import { cell, columnsOf, valueCell } from './tables.js';
 
 /** Columns about governing a memory rather than its content: shown on demand, as a group. */
 const GOVERNANCE = /^(expire_|lock_|lineage_|read_|write_|auto_|next_auto_|owner$|deleted|created_at$|updated_at$)/;
@@ -24,11 +24,11 @@ export function isGovernanceColumn(column: string): boolean {
 const isEmpty = (v: unknown): boolean => v === null || v === undefined || v === '';
 
 /**
- * A value as the table shows it: a record never promoted or demoted has no weight (NULL), which
- * every read takes as BASE_WEIGHT, so the table shows that instead of ∅.
+ * A value as the table sorts it: a record never promoted or demoted has no weight (NULL), which
+ * every read takes as BASE_WEIGHT (`defaultOf`), so it sorts as that.
  */
 function shown(column: string, value: unknown): unknown {
-  return column === 'weight' && (value === null || value === undefined) ? BASE_WEIGHT : value;
+  return defaultOf(column, value) ?? value;
 }
 
 /** Orders two non-empty values (numbers by value, the rest as text). */
@@ -98,8 +98,12 @@ export class MemoryPane {
       parts.push(`by ${p.actor ?? 'anonymous'}`);
       if (p.traceId) parts.push(`run ${p.traceId}${p.statement !== null ? `, statement ${p.statement + 1}` : ''}`);
       if (p.deleted) parts.push('deleted');
-      if (p.supersedes !== null) parts.push(`supersedes #${p.supersedes}`);
-      return h('li', {}, parts.join(' · '));
+      // The chain runs back in time; the versions that replaced one are the rows naming it in `supersedes`.
+      const newer = this.memory.filter((r) => r.supersedes === p.id && typeof r.id === 'number').map((r) => r.id as number);
+      const link = (to: number) => h('button', { type: 'button', class: 'why-link', 'data-why-link': String(to), title: `Why #${to}`, onclick: () => this.showWhy(to) }, `#${to}`);
+      return h('li', {}, parts.join(' · '),
+        ...(p.supersedes !== null ? [' · supersedes ', link(p.supersedes)] : []),
+        ...(newer.length ? [' · superseded by ', ...newer.flatMap((n, i) => (i ? [', ', link(n)] : [link(n)]))] : []));
     };
     clear(this.whyHost,
       h('div', { class: 'pane-bar' },
@@ -158,15 +162,11 @@ export class MemoryPane {
     clear(this.tableHost, h('table', { 'data-testid': 'memory-table' },
       h('thead', {}, h('tr', {}, ...columns.map(header))),
       h('tbody', {}, ...rows.map((r) => h('tr', {}, ...columns.map((c) => {
-        const value = shown(c, r[c]);
-        const defaulted = value !== r[c];
-        return h('td', {
-          class: [isGovernanceColumn(c) ? 'governance' : '', defaulted ? 'defaulted' : ''].join(' ').trim() || undefined,
-          title: defaulted ? `${cell(value)}: never promoted or demoted (stored empty; every read takes ${cell(value)})` : cell(value),
-        },
-        c === 'id' && this.lookup && typeof r.id === 'number'
-          ? h('button', { type: 'button', class: 'why', 'data-why': String(r.id), title: `Why #${r.id}: its provenance and the versions it superseded`, onclick: () => this.showWhy(r.id as number) }, cell(r[c]))
-          : cell(value));
+        const td = valueCell(c, r[c], { class: isGovernanceColumn(c) ? 'governance' : undefined });
+        if (c === 'id' && this.lookup && typeof r.id === 'number') {
+          clear(td, h('button', { type: 'button', class: 'why', 'data-why': String(r.id), title: `Why #${r.id}: its provenance and the versions it superseded`, onclick: () => this.showWhy(r.id as number) }, cell(r[c])));
+        }
+        return td;
       }))))));
   }
 

@@ -68,4 +68,6 @@ export const KEYS = {
   /** A script's own store (the one a fresh run made). */
   scriptStore: (id: string) => `store:script:${id}`,
   namedStore: (name: string) => `store:named:${name}`,
+  /** A script's run history (`history.ts`). */
+  history: (id: string) => `history:script:${id}`,
 } as const;

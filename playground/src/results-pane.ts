@@ -8,8 +8,8 @@
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { STAGE_OF, type Op } from '../../src/language/ops.js';
 import { clear, h } from './dom.js';
-import { describeRun, type RunRecord } from './history.js';
-import { diffBadges, rowsTable } from './tables.js';
+import { compareRuns, describeRun, type RunRecord } from './history.js';
+import { changeList, diffBadges, diffTable, rowsTable } from './tables.js';
 
 export interface ResultsView {
   /** The run shown (undefined: none yet for this script). */
@@ -18,12 +18,16 @@ export interface ResultsView {
   readonly history: readonly RunRecord[];
   /** Set when the last Run was refused by the checker: its errors. */
   readonly refused?: readonly Diagnostic[];
+  /** An earlier (or later) run whose memory table the shown run's is compared with. */
+  readonly compareWith?: RunRecord;
 }
 
 export interface ResultsActions {
   open(statement: number): void;
   /** Shows an earlier run of the script. */
   showRun(n: number): void;
+  /** Compares the shown run's memory table with run `n`'s (undefined: stop comparing). */
+  compare(n: number | undefined): void;
 }
 
 /** Export (and its CSV writer) loads on first use. */
@@ -41,10 +45,18 @@ function historyBar(view: ResultsView, actions: ResultsActions): HTMLElement | n
     onchange: () => actions.showRun(Number(select.value)),
   }, ...[...history].reverse().map((r) => h('option', { value: String(r.n) }, describeRun(r))));
   select.value = String(record.n);
+  const others = history.filter((r) => r.n !== record.n);
+  const compare = others.length ? h('select', {
+    'aria-label': 'Compare this run\'s memory with another run\'s', 'data-testid': 'compare-run',
+    title: 'Compare the memory table after this run with the one after another run',
+    onchange: () => actions.compare(compare!.value ? Number(compare!.value) : undefined),
+  }, h('option', { value: '' }, 'compare memory with…'), ...[...others].reverse().map((r) => h('option', { value: String(r.n) }, `run ${r.n}${r.part ? ` (${r.part})` : ''}`))) : null;
+  if (compare) compare.value = view.compareWith && view.compareWith.n !== record.n ? String(view.compareWith.n) : '';
   const latest = history[history.length - 1];
   const name = `t2m-run-${record.n}`;
   return h('div', { class: 'pane-bar', 'data-testid': 'run-bar' },
     select,
+    compare,
     latest && latest.n !== record.n ? h('span', { class: 'badge earlier', 'data-testid': 'earlier-run' }, `an earlier run (latest: ${latest.n})`) : null,
     h('span', { class: 'spacer' }),
     h('button', { 'data-testid': 'export-results-csv', title: 'Download one line per statement as CSV', onclick: () => void exportRun(name, 'csv', record) }, 'CSV'),
@@ -71,13 +83,17 @@ export function renderResults(pane: HTMLElement, view: ResultsView, actions: Res
     return;
   }
   const { results, committed } = record;
+  const comparison = view.compareWith && view.compareWith.n !== record.n ? compareSection(view.compareWith, record) : null;
+  const restored = record.restored
+    ? h('div', { class: 'pane-note', 'data-testid': 'restored-run' }, 'Restored from an earlier visit: its results and memory are kept, not the memory after each statement (run again to step through it in the timeline).')
+    : null;
   const failed = results.find((r) => !r.ok);
   const note = committed ? null
     : h('div', { class: 'pane-note error', 'data-testid': 'rollback-note' },
       failed
         ? `Statement ${failed.statement + 1} (${failed.op}) was refused: ${failed.errors.map((e) => e.message).join('; ')}. A run is one transaction, so nothing was committed: memory is as it was before the run. The statements before it show what they would have done.`
         : 'A statement failed, so the script was rolled back: memory is as it was before the run.');
-  clear(pane, bar, note, ...results.map((r) => {
+  clear(pane, bar, comparison, restored, note, ...results.map((r) => {
     const body = h('div', { class: 'body' },
       // Reads report the ids they matched as rows; "affected" is for what a write changed.
       r.affectedIds.length && STAGE_OF[r.op as Op] !== 'RET' ? h('div', {}, 'affected ids: ', h('span', { class: 'mono' }, r.affectedIds.join(', '))) : null,
@@ -92,4 +108,14 @@ export function renderResults(pane: HTMLElement, view: ResultsView, actions: Res
         r.rows.length ? h('span', { class: 'badge' }, `${r.rows.length} row${r.rows.length === 1 ? '' : 's'}`) : null),
       body);
   }));
+}
+
+/** The memory table after run `from` → after run `to`: what differs, row by row. */
+function compareSection(from: RunRecord, to: RunRecord): HTMLElement {
+  const d = compareRuns(from, to);
+  const same = !d.diff.added.length && !d.diff.removed.length && !d.diff.changed.length;
+  return h('section', { class: 'run-compare', 'data-testid': 'run-compare', 'aria-label': `Memory: run ${from.n} → run ${to.n}` },
+    h('div', { class: 'head' }, h('b', {}, `Memory: run ${from.n} → run ${to.n}`), ' ', diffBadges(d.diff)),
+    same ? h('div', { class: 'pane-note' }, 'The two runs left the same memory table.') : changeList(d.diff),
+    same ? null : diffTable(d));
 }

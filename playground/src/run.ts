@@ -30,11 +30,18 @@ export interface RunOutcome {
   readonly committed: boolean;
 }
 
-/** Runs `text`, which the caller has checked has no errors (`analyze` is memoised, so this reuses that analysis). */
-export function runScript(store: PlaygroundStore, text: string, now: Date): RunOutcome {
-  const { irs, sourceMaps } = analyze(text);
-  const outcome = store.runScript(irs, sourceMaps, now);
-  const results: StatementView[] = outcome.statements.map(({ statement: i, run, before, after }) => {
+/**
+ * Runs `text`, which the caller has checked has no errors (`analyze` is memoised, so this reuses
+ * that analysis); `only`: just these statements (indexes into the script), in one engine call as
+ * a script of their own, each view keeping its index in the whole script.
+ */
+export function runScript(store: PlaygroundStore, text: string, now: Date, only?: readonly number[]): RunOutcome {
+  const analysis = analyze(text);
+  const { irs, sourceMaps } = analysis;
+  const picked = only ?? irs.map((_, i) => i);
+  const outcome = store.runScript(picked.map((i) => irs[i]), picked.map((i) => sourceMaps[i]), now);
+  const results: StatementView[] = outcome.statements.map(({ statement: k, run, before, after }) => {
+    const i = picked[k] ?? k;
     const span = sourceMaps[i]?.get('');
     return {
       statement: i,
@@ -44,7 +51,7 @@ export function runScript(store: PlaygroundStore, text: string, now: Date): RunO
       affectedIds: run.affectedIds,
       rows: run.rows,
       warnings: run.warnings,
-      errors: run.errors,
+      errors: run.errors.map((d) => (d.statement === undefined ? d : { ...d, statement: picked[d.statement] ?? d.statement })),
       summary: run.summary,
       sql: run.sql,
       before,
@@ -53,4 +60,24 @@ export function runScript(store: PlaygroundStore, text: string, now: Date): RunO
     };
   });
   return { results, committed: outcome.committed };
+}
+
+/**
+ * The statements a Run-part runs: those the selection touches, or (an empty selection) the one
+ * the cursor is in, else the one ending before it on its line. Indexes into `analyze(text)`.
+ */
+export function statementsAt(text: string, start: number, end: number): number[] {
+  const { sourceMaps } = analyze(text);
+  const spans = sourceMaps.map((m) => m.get(''));
+  const picked: number[] = [];
+  spans.forEach((s, i) => {
+    if (!s) return;
+    const a = s.start.offset;
+    const b = s.end.offset;
+    if (start < end ? a < end && b > start : a <= start && start <= b) picked.push(i);
+  });
+  if (picked.length || start < end) return picked;
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const before = spans.findLastIndex((s) => !!s && s.end.offset <= start && s.end.offset >= lineStart);
+  return before >= 0 ? [before] : [];
 }

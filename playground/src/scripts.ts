@@ -47,6 +47,11 @@ export class ScriptTabs {
     return this.scripts[this.active].name;
   }
 
+  /** Every open script's id. */
+  get ids(): string[] {
+    return this.scripts.map((s) => s.id!);
+  }
+
   get activeId(): string {
     return this.scripts[this.active].id!;
   }

@@ -3,6 +3,7 @@ import { h } from './dom.js';
 
 export const SHORTCUTS: readonly (readonly [keys: string, what: string])[] = [
   ['Ctrl/Cmd-Enter', 'Run the script (in the editor)'],
+  ['Ctrl/Cmd-Shift-Enter', 'Run the selection, or the statement at the cursor, on the store as it is'],
   ['F1, or ? outside the editor', 'This list of shortcuts'],
   ['Ctrl-Space', 'Complete: keywords, fields, enum values, tags/types/subjects in the store'],
   ['Ctrl/Cmd-. (on a squiggle)', 'Quick fix, e.g. "did you mean …"'],

@@ -2,7 +2,7 @@
  * Row tables shared by the panes: the memory table, a statement's returned rows, the timeline's
  * diff table, the `+1 −0 ~2` badges and the `#id field: old → new` change list. Plain DOM, no state.
  */
-import type { Row, RowDiff } from '../../src/services/timeline.js';
+import { defaultOf, defaultedText, type Row, type RowDiff } from '../../src/services/timeline.js';
 import { h } from './dom.js';
 
 /** What a table needs of an executed statement: its memory before and after, and their diff. */
@@ -10,6 +10,22 @@ export interface StatementDiff {
   readonly before: readonly Row[];
   readonly after: readonly Row[];
   readonly diff: RowDiff;
+}
+
+/** A cell's text; a stored empty value that reads take as a default shows that default, marked (`0.5 (default)`, as `t2m run` shows it). */
+export function shownCell(column: string, value: unknown): string {
+  const d = defaultOf(column, value);
+  return d === undefined ? cell(value) : defaultedText(d);
+}
+
+/** A table cell for `column`: a defaulted one is marked (class `defaulted`) and says why in its title. */
+export function valueCell(column: string, value: unknown, attrs: Record<string, string | undefined> = {}): HTMLTableCellElement {
+  const d = defaultOf(column, value);
+  if (d === undefined) return h('td', { title: cell(value), ...attrs }, cell(value));
+  return h('td', {
+    ...attrs, class: [attrs.class, 'defaulted'].filter(Boolean).join(' '),
+    title: `${d}: never promoted or demoted (stored empty; every read takes ${d})`,
+  }, defaultedText(d));
 }
 
 export function cell(value: unknown): string {
@@ -25,7 +41,8 @@ const HIDDEN_COLUMNS = new Set(['embedding', 'embedding_model']);
 /** The columns worth showing: any that some row fills (a table of 30 mostly-null columns hides the data). */
 export function columnsOf(rows: readonly Row[]): string[] {
   const all = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const filled = (c: string) => rows.some((r) => r[c] !== null && r[c] !== undefined && r[c] !== '' && r[c] !== '[]' && r[c] !== '{}');
+  // A stored empty value that reads take as a default (weight) is shown as that default.
+  const filled = (c: string) => rows.some((r) => (r[c] !== null && r[c] !== undefined && r[c] !== '' && r[c] !== '[]' && r[c] !== '{}') || (c in r && defaultOf(c, r[c]) !== undefined));
   return all.filter((c) => c === 'id' || (!HIDDEN_COLUMNS.has(c) && filled(c)));
 }
 
@@ -33,7 +50,7 @@ export function rowsTable(rows: readonly Row[]): HTMLTableElement {
   const columns = columnsOf(rows);
   return h('table', {},
     h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', {}, c)))),
-    h('tbody', {}, ...rows.map((r) => h('tr', {}, ...columns.map((c) => h('td', { title: cell(r[c]) }, cell(r[c])))))));
+    h('tbody', {}, ...rows.map((r) => h('tr', {}, ...columns.map((c) => valueCell(c, r[c]))))));
 }
 
 export function diffBadges(diff: RowDiff): HTMLElement {
@@ -52,7 +69,7 @@ export function changeList(diff: RowDiff): HTMLElement | null {
     ...diff.added.map((row) => h('li', { class: 'added' }, `+ #${cell(row.id)} ${cell(row.text)}`)),
     ...diff.removed.map((row) => h('li', { class: 'removed' }, `− #${cell(row.id)} ${cell(row.text)}`)),
     ...diff.changed.flatMap((c) => c.fields.filter((f) => !BOOKKEEPING.has(f) && !HIDDEN_COLUMNS.has(f))
-      .map((f) => h('li', { class: 'changed' }, `~ #${c.id} ${f}: ${cell(c.before[f])} → ${cell(c.after[f])}`))),
+      .map((f) => h('li', { class: 'changed' }, `~ #${c.id} ${f}: ${shownCell(f, c.before[f])} → ${shownCell(f, c.after[f])}`))),
   ];
   return lines.length ? h('ul', { class: 'changes', 'data-testid': 'changes' }, ...lines) : h('div', { class: 'pane-note' }, 'No change to memory.');
 }
@@ -76,10 +93,8 @@ export function diffTable(r: StatementDiff): HTMLElement {
       return h('tr', { class: kind, 'data-row': id },
         ...columns.map((c) => {
           const isChanged = change?.fields.includes(c) ?? false;
-          return h('td', {
-            class: isChanged ? 'changed' : undefined,
-            title: isChanged ? `was: ${cell(change!.before[c])}` : cell(row[c]),
-          }, cell(row[c]));
+          if (!isChanged) return valueCell(c, row[c]);
+          return h('td', { class: 'changed', title: `was: ${shownCell(c, change!.before[c])}` }, shownCell(c, row[c]));
         }));
     })));
 }

@@ -32,6 +32,7 @@ export interface TestablePage {
   readonly editors: EditorHost;
   scriptText(): string;
   run(): Promise<void>;
+  runPart(): Promise<void>;
   setClock(iso: string): void;
   /** Resolves once the analysis worker has answered the newest request. */
   analysisSettled(): Promise<void>;
@@ -53,6 +54,17 @@ export function testApi(page: TestablePage) {
       editor.focus();
     },
     run: () => page.run(),
+    /** Ctrl/Cmd-Shift-Enter: the selection, or the statement at the cursor. */
+    runPart: () => page.runPart(),
+    /** Selects script offsets [start, end) in the editor (start = end: the cursor). */
+    select: (start: number, end: number) => {
+      const { editor } = editors.loaded();
+      const model = editor.getModel()!;
+      const a = model.getPositionAt(start);
+      const b = model.getPositionAt(end);
+      editor.setSelection({ startLineNumber: a.lineNumber, startColumn: a.column, endLineNumber: b.lineNumber, endColumn: b.column });
+      editor.focus();
+    },
     shareUrl: () => shareUrl(page.scriptText()),
     setClock: (iso: string) => page.setClock(iso),
     /** Resolves after the editor has loaded and the worker has checked the current text. */

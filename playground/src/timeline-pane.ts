@@ -14,10 +14,12 @@ export interface TimelineSource {
   span(statement: number): Range | undefined;
   /** Marks a span in the script; `undefined` clears the mark. */
   highlight(span: Range | undefined): void;
+  /** The run shown was restored after a reload: its memory snapshots were not kept. */
+  restored(): boolean;
 }
 
 export class TimelinePane {
-  /** The selected statement (clamped to the run's statements when rendered). */
+  /** The selected statement, by its index in the script (a run of part of it has only some; the first is shown when it is not among them). */
   step = 0;
 
   constructor(private readonly pane: HTMLElement, private readonly source: TimelineSource) {}
@@ -38,8 +40,11 @@ export class TimelinePane {
       clear(this.pane, h('div', { class: 'pane-note' }, 'Run the script to step through what each statement did to memory.'));
       return;
     }
-    this.step = Math.max(0, Math.min(this.step, results.length - 1));
-    const r = results[this.step];
+    const found = results.findIndex((s) => s.statement === this.step);
+    const pos = found >= 0 ? found : this.step >= results.length ? results.length - 1 : 0;
+    const r = results[pos];
+    this.step = r.statement;
+    const at = (p: number) => results[Math.max(0, Math.min(results.length - 1, p))].statement;
     // A compact list that scrolls on its own (a few lines high, however many statements ran), so
     // the statement's diff below stays in view; arrow keys move through it (roving tabindex).
     const list = h('div', { class: 'timeline-list', role: 'listbox', 'aria-label': 'Statements of the run', 'data-testid': 'timeline-list' },
@@ -53,12 +58,22 @@ export class TimelinePane {
       const by = moves[e.key];
       if (by === undefined) return;
       e.preventDefault();
-      this.go(Math.max(0, Math.min(results.length - 1, this.step + (Number.isFinite(by) ? by : by > 0 ? results.length : -results.length))), true);
+      this.go(at(pos + (Number.isFinite(by) ? by : by > 0 ? results.length : -results.length)), true);
     });
     const steps = h('div', { class: 'timeline-steps' },
-      h('button', { title: 'Previous statement', 'aria-label': 'Previous statement', disabled: this.step === 0, onclick: () => this.go(this.step - 1) }, '◀'),
-      h('span', { class: 'timeline-pos', 'data-testid': 'timeline-pos' }, `statement ${this.step + 1} of ${results.length}`),
-      h('button', { title: 'Next statement', 'aria-label': 'Next statement', disabled: this.step === results.length - 1, onclick: () => this.go(this.step + 1) }, '▶'));
+      h('button', { title: 'Previous statement', 'aria-label': 'Previous statement', disabled: pos === 0, onclick: () => this.go(at(pos - 1)) }, '◀'),
+      h('span', { class: 'timeline-pos', 'data-testid': 'timeline-pos' }, results.every((s, i) => s.statement === i)
+        ? `statement ${r.statement + 1} of ${results.length}`
+        : `statement ${r.statement + 1} (${pos + 1} of ${results.length} run)`),
+      h('button', { title: 'Next statement', 'aria-label': 'Next statement', disabled: pos === results.length - 1, onclick: () => this.go(at(pos + 1)) }, '▶'));
+    if (this.source.restored()) {
+      clear(this.pane, steps, list,
+        h('div', { class: 'timeline-statement' }, r.source),
+        h('div', { class: 'pane-note', 'data-testid': 'timeline-restored' }, 'This run was restored after a reload: the memory after each statement is not kept. Run the script again to step through it.'));
+      const span = this.source.span(this.step);
+      if (span) this.source.highlight(span);
+      return;
+    }
     clear(this.pane, steps, list,
       h('div', { class: 'timeline-statement' }, r.source),
       h('div', {}, diffBadges(r.diff), r.errors.length ? h('span', { class: 'err' }, ` ✖ ${r.errors.map((e) => e.message).join('; ')}`) : null),

@@ -6,6 +6,7 @@
 import { displayWidth } from '../diagnostics/codeFrame.js';
 import type { Change, StatementResult } from '../engine/index.js';
 import { escapeControls, oneLine } from '../diagnostics/escape.js';
+import { defaultOf, defaultedText } from '../services/timeline.js';
 
 const MAX_CELL = 60;
 
@@ -32,7 +33,10 @@ export function table(rows: readonly Record<string, unknown>[]): string {
   if (!rows.length) return '  (no rows)';
   const keys = Object.keys(rows[0]);
   const cols = keys.map(oneLine);
-  const cells = rows.map((r) => keys.map((c) => cell(r[c])));
+  const cells = rows.map((r) => keys.map((c) => {
+    const d = defaultOf(c, r[c]);
+    return d === undefined ? cell(r[c]) : defaultedText(d);
+  }));
   const widths = cols.map((c, i) => Math.max(displayWidth(c), ...cells.map((r) => displayWidth(r[i]))));
   const pad = (v: string, w: number) => v + ' '.repeat(Math.max(0, w - displayWidth(v)));
   const line = (vals: string[]) => '  ' + vals.map((v, i) => pad(v, widths[i])).join('  ').trimEnd();
@@ -42,7 +46,11 @@ export function table(rows: readonly Record<string, unknown>[]): string {
 function change(c: Change): string {
   if (!c.before) return `  #${c.id} created`;
   if (!c.after) return `  #${c.id} removed`;
-  const fields = Object.keys(c.after).map((k) => `${oneLine(k)}: ${changed(c.before?.[k])} → ${changed(c.after?.[k])}`);
+  const shown = (k: string, v: unknown) => {
+    const d = defaultOf(k, v);
+    return d === undefined ? changed(v) : defaultedText(d);
+  };
+  const fields = Object.keys(c.after).map((k) => `${oneLine(k)}: ${shown(k, c.before?.[k])} → ${shown(k, c.after?.[k])}`);
   return `  #${c.id} ${fields.join('; ')}`;
 }
 

@@ -115,6 +115,11 @@ function placeDoc(text: string, token: IToken): { markdown: string; rule: string
   const condition = (written?: FieldOperator, facets = false) => {
     // Before its operator is typed, a field is documented by the operator it takes (`tags` → HAS).
     const operator = written ?? (Object.keys(CONDITION_OPERATORS) as FieldOperator[]).find((o) => CONDITION_OPERATORS[o].field === name);
+    // An operator written on a field it does not apply to (`time BEFORE …`) fills no filter key of that field.
+    const applies = operator && CONDITION_OPERATORS[operator].field;
+    if (applies && applies !== name && !(applies === 'expires' && name === 'expire')) {
+      return { markdown: [head, `Condition of WHERE: ${operator} applies to \`${applies}\`, not \`${name}\`; \`${name} = value\` sets \`target.filter.${name}\``].join('\n\n'), rule: 'fieldCondition' };
+    }
     const path = facets ? 'target.filter.facets' : `target.filter.${(operator && CONDITION_OPERATORS[operator].key) ?? name}`;
     return { markdown: [head, `Condition of WHERE${operator && operator !== '=' ? ` (${operator})` : ''}: \`${path}\``].join('\n\n'), rule: 'fieldCondition' };
   };

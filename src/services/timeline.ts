@@ -2,7 +2,21 @@
  * What one statement changed in the memory table: the rows before and after it, compared by id.
  * The playground's timeline shows this per statement; it is plain data so tests can check it.
  */
+import { BASE_WEIGHT } from '../lower/defaults.js';
+
 export type Row = Readonly<Record<string, unknown>>;
+
+/**
+ * The value a read takes for a stored empty one, where there is such a default: a record never
+ * promoted or demoted has no weight (NULL) and every read takes it as BASE_WEIGHT. Tables (the
+ * playground's, `t2m run`'s) show that value, marked as a default, instead of an empty cell.
+ */
+export function defaultOf(column: string, value: unknown): number | undefined {
+  return column === 'weight' && (value === null || value === undefined) ? BASE_WEIGHT : undefined;
+}
+
+/** How a text table marks a defaulted value: `0.5 (default)`. */
+export const defaultedText = (value: number): string => `${value} (default)`;
 
 export interface ChangedRow {
   readonly id: string;

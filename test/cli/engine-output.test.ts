@@ -36,4 +36,18 @@ describe('CLI result tables', () => {
     expect(formatStatement(r.results[1]).split('\n')[2]).not.toContain('bm25');
     expect(JSON.stringify({ v: new Uint8Array(1024) }, jsonReplacer)).toBe('{"v":"[blob 1024 bytes]"}');
   });
+
+  it('a never-promoted weight reads as the default every read takes, marked, as the playground shows it', async () => {
+    const store = await createStore();
+    const r = run(store, [
+      { stage: 'ENC', op: 'Encode', args: { payload: { text: 'a' } } },
+      { stage: 'ENC', op: 'Encode', args: { payload: { text: 'b' } } },
+      { stage: 'STO', op: 'Promote', target: { ids: ['2'] }, args: { weight: 0.9 } },
+      { stage: 'RET', op: 'Retrieve', target: { ids: ['1', '2'] }, args: { include: ['id', 'text', 'weight'] } },
+    ], { now: '2025-05-01T00:00:00Z' });
+    if (!r.ok) throw new Error('run');
+    expect(formatStatement(r.results[2])).toContain('#2 weight: 0.5 (default) → 0.9');
+    const rows = formatStatement(r.results[3]).split('\n').slice(4);
+    expect(rows.map((l) => l.trim().split(/\s{2,}/))).toEqual([['1', 'a', '0.5 (default)'], ['2', 'b', '0.9']]);
+  });
 });

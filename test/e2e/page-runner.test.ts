@@ -58,11 +58,22 @@ describe('the page\'s runner', () => {
     const ran = run(cli, irs, { now: NOW, sourceMaps, impersonate: true });
     expect(ran.ok).toBe(true);
     expect(results.map((r) => r.affectedIds)).toEqual(ran.results.map((r) => r.ids.map(String)));
+    // The rows each statement returned, with the columns `t2m run` prints (a search's weight column
+    // is the score's weight term on both: `t2m run --explain` adds it as the page does).
+    expect(results.map((r) => r.rows.map((row) => Object.keys(row).filter((k) => !['score', 'bm25', 'vector', 'fused', 'weight'].includes(k)).map((k) => [k, row[k]]))))
+      .toEqual(ran.results.map((r) => (r.rows ?? []).map((row) => Object.keys(row).filter((k) => k !== 'weight').map((k) => [k, row[k]]))));
+    expect(results.map((r) => r.summary)).toEqual(ran.results.map((r) => r.summary));
     const rows = memory(engine);
     expect(rows.map(comparable)).toEqual(memory(cli).map(comparable));
 
     // The timeline: each statement starts where the one before it ended, the last ends as the store.
     for (let i = 1; i < results.length; i++) expect(results[i].before).toEqual(results[i - 1].after);
+    // Each snapshot is the whole table after its statement (the page reads only what a write touched).
+    const whole: Record<string, unknown>[][] = [];
+    const again = await createStore();
+    run(again, irs, { now: NOW, sourceMaps, impersonate: true, onStatement: () => whole.push(memory(again).map(comparable)) });
+    expect(results.map((r) => r.after.map(comparable))).toEqual(whole.map((rows) => rows.map(({ search_text: _s, embedding_f32: _e, ...row }) => row)));
+    again.close();
     expect(results.at(-1)!.after).toEqual(rows.map(({ search_text: _s, embedding_f32: _e, ...row }) => row));
 
     // Provenance: one trace id for the run; each record names the statement that wrote it.
@@ -77,6 +88,24 @@ describe('the page\'s runner', () => {
     }
     engine.close();
     cli.close();
+  });
+
+  it.each(scripts.filter(([, text]) => !/\bLET\s+\$/i.test(text)))('%s: Run statement at cursor, one statement after another, leaves the store one Run leaves', async (_name, text) => {
+    const whole = await createStore();
+    runScript(playgroundStore(whole), text, NOW);
+    const parts = await createStore();
+    const page = playgroundStore(parts);
+    const { irs } = textToIr(text);
+    for (let i = 0; i < irs.length; i++) {
+      const { results, committed } = runScript(page, text, NOW, [i]);
+      expect(committed).toBe(true);
+      expect(results.map((r) => r.statement)).toEqual([i]);
+    }
+    // Each part is a run of its own: its trace id and the statement's index within the part differ.
+    const same = ({ statement_index: _i, ...row }: Record<string, unknown>) => comparable(row);
+    expect(memory(parts).map(same)).toEqual(memory(whole).map(same));
+    whole.close();
+    parts.close();
   });
 
   it('references: a LET bound by one statement is used by a later one, on the page as in `t2m run`', async () => {

@@ -204,11 +204,12 @@ describe('playground: a day without surprises', () => {
       return table.locator(`tbody tr td:nth-child(${i})`).allInnerTexts();
     };
     const sortBy = (name: string) => table.locator(`button[data-column=${name}]`).click();
-    // Weight: the stored NULL of a never-promoted record shows as the 0.5 every read takes.
+    // Weight: the stored NULL of a never-promoted record shows as the 0.5 every read takes, marked
+    // as a default, as `t2m run` shows it.
     await sortBy('weight');
-    expect(await column('weight')).toEqual(['0.5', '0.5', '0.9']);
+    expect(await column('weight')).toEqual(['0.5 (default)', '0.5 (default)', '0.9']);
     await sortBy('weight');
-    expect(await column('weight')).toEqual(['0.9', '0.5', '0.5']);
+    expect(await column('weight')).toEqual(['0.9', '0.5 (default)', '0.5 (default)']);
     expect(await table.locator('td.defaulted').count()).toBe(2);
     // An empty cell goes last ascending and descending.
     await sortBy('type');

@@ -565,8 +565,7 @@ describe('playground in Chromium', () => {
       expect(await page.evaluate(() => JSON.parse(localStorage.getItem('t2m.ask.endpoint')!))).toEqual({ baseUrl: llm.baseUrl, model: 'fake-model', apiKey: 'sk-test' });
       expect(await page.locator('[data-testid=ask-hint]').innerText()).toBe('');
 
-      await input.focus();
-      await input.press('Enter');
+      // Saving the endpoint sent the request that was waiting for it.
       await page.waitForFunction(() => window.t2m!.state().script.includes('# Ask:'));
       const s = await state(page);
       expect(s.script).toBe(`ENCODE "existing" TYPE note;\n\n# Ask: remember to buy milk on Friday, tag it shopping\n${GOOD}\n`);

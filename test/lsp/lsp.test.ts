@@ -107,6 +107,38 @@ describe('t2m lsp over stdio', () => {
     expect((modes[0].documentation as MarkupContent).kind).toBe('markdown');
   });
 
+  it('hover: a field name is the field of the place it stands in (WHERE condition, SET key)', async () => {
+    const uri = 'file:///w/fields.t2m';
+    const lines = [
+      'RETRIEVE WHERE tags HAS "🎉" LIMIT 2;',
+      'PROMOTE WHERE tags HAS "a" SET weight 0.9;',
+      'RETRIEVE WHERE weight >= 0.5;',
+      'RETRIEVE WHERE time IN LAST 7 DAYS;',
+      'UPDATE IDS 1 SET weight = 0.3;',
+      'RETRIEVE WHERE type = note INCLUDE text, weight;',
+    ];
+    await lsp.open(uri, `${lines.join('\n')}\n`);
+    const hoverAt = async (line: number, word: string, nth = 0) => {
+      let character = -1;
+      for (let k = 0; k <= nth; k++) character = lines[line].indexOf(word, character + 1);
+      const hover = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character: character + 1 } });
+      expect(hover?.range).toEqual({ start: { line, character }, end: { line, character: character + word.length } });
+      return (hover?.contents as MarkupContent).value;
+    };
+    expect(await hoverAt(0, 'tags')).toContain('Condition of WHERE (HAS): `target.filter.has_tags`');
+    expect(await hoverAt(0, 'tags')).not.toContain('args.tags');
+    expect(await hoverAt(1, 'weight')).toContain('Set by SET: `args.weight`');
+    expect(await hoverAt(1, 'weight')).not.toContain('include');
+    expect(await hoverAt(2, 'weight')).toContain('Condition of WHERE (>=): `target.filter.weight_gte`');
+    expect(await hoverAt(2, 'weight')).not.toContain('include');
+    expect(await hoverAt(3, 'time')).toContain('Condition of WHERE (RANGE): `target.filter.time_range`');
+    expect(await hoverAt(3, 'time')).not.toContain('args.time');
+    expect(await hoverAt(4, 'weight')).toContain('Set by SET: `args.set.weight`');
+    expect(await hoverAt(5, 'type')).toContain('Condition of WHERE: `target.filter.type`');
+    // After INCLUDE the same word is a value of that clause.
+    expect(await hoverAt(5, 'weight')).toContain('Value of INCLUDE (`args.include`)');
+  });
+
   it('hover: the keyword\'s doc and its span in UTF-16 characters', async () => {
     const uri = 'file:///w/hover.t2m';
     await lsp.open(uri, 'ENCODE "🎉" TAGS "a";\nRETRIEVE WHERE tags HAS "ü🎉" LIMIT 2 ORDER BY time_desc;\n');

@@ -106,6 +106,13 @@ describe('hover names the field of the place it stands in', () => {
     expect(at('RETRIEVE WHERE tags', 'tags')).toContain('`target.filter.has_tags`');
   });
 
+  it('an operator on a field it does not apply to says so instead of naming another field\'s key', () => {
+    const time = at('RETRIEVE WHERE time BEFORE 2025-01-01;', 'time');
+    expect(time).toContain('BEFORE applies to `expires`, not `time`');
+    expect(time).not.toContain('expire_before');
+    expect(at('RETRIEVE WHERE expires BEFORE 2025-01-01;', 'expires')).toContain('`target.filter.expire_before`');
+  });
+
   it('a WITH path is the path written', () => {
     expect(at('ENCODE "x" WITH meta.actor = "me";', 'actor')).toContain('Set by WITH: `meta.actor`');
   });
