@@ -382,7 +382,7 @@ function defaultsSection(ir: boolean, storeTypes: readonly string[] | undefined)
   const lines = ir
     ? [
       `- Weight: 0–1, higher = more important; a record never weighed reads as 0.5. Words: ${words}. \`weight_delta\` shifts (step 0.1–0.5: Promote 0.3, Demote -0.2; a positive Demote delta also lowers); \`weight\` sets; Demote \`archive\` caps it at 0.1, the record stays live.`,
-      '- Delete: `soft` defaults to true (recoverable). Expire: `ttl` counts from now (the run\'s clock), not from the record\'s time; `on_expire` defaults to soft_delete.',
+      '- Delete: `soft` defaults to true (recoverable). Expire: `ttl` counts from now, not the record\'s time; `on_expire` defaults to soft_delete.',
       '- `remind.rrule`: the first reminder is the next occurrence after now, at now\'s time of day unless BYHOUR/BYMINUTE say; nothing is sent. Once: `FREQ=DAILY;COUNT=1;DTSTART=20250501T010000Z` (COUNT=1 without DTSTART: never).',
       `- \`type\` is free text; usual: ${types}.`,
       `- Update \`set\` columns: ${UPDATE_COLUMNS.slice(0, 12).join(', ')}, permissions; any other key is a facet. Never: ${grouped(GOVERNED_COLUMNS)} (\`governed-column\`).`,
@@ -390,7 +390,7 @@ function defaultsSection(ir: boolean, storeTypes: readonly string[] | undefined)
     ]
     : [
       `- Weight: 0–1, higher = more important; a record never weighed reads as 0.5. Words: ${words}. \`BY d\` shifts (step 0.1–0.5: PROMOTE BY 0.3, DEMOTE BY -0.2; a positive DEMOTE BY also lowers); \`SET weight = 0.8\` sets; ARCHIVE caps it at 0.1, the record stays live.`,
-      '- DELETE is SOFT (recoverable) unless HARD. EXPIRE: TTL counts from now (the run\'s clock), not from the record\'s time; THEN defaults to soft_delete.',
+      '- DELETE is SOFT (recoverable) unless HARD. EXPIRE: TTL counts from now, not the record\'s time; THEN defaults to soft_delete.',
       '- REMIND: the first reminder is the next occurrence after now, at now\'s time of day unless BYHOUR/BYMINUTE say; nothing is sent. Once: `REMIND 2025-05-01T09:00:00+08:00` (`FREQ=DAILY;COUNT=1` alone: never).',
       `- TYPE is free text; usual: ${types}.`,
       `- UPDATE SET columns: ${UPDATE_COLUMNS.slice(0, 12).join(', ')}, permissions; any other key is a facet. Never: ${grouped(GOVERNED_COLUMNS)} (\`governed-column\`).`,

@@ -1,7 +1,7 @@
 /**
  * Invariant: a fact is keyed by (subject, attribute) — an ATTRIBUTE comes with a SUBJECT, and the
  * fact-only clauses (VALID FROM, EPISODE, CONFIDENCE) come with an ATTRIBUTE; a read is either in
- * time (AS OF) or a HISTORY, not both.
+ * time (AS OF) or a HISTORY, not both. A schema declaration (`ATTRIBUTE a SCHEMA {…}`) has no subject.
  * Spec: spec/checks.md#typed-facts
  */
 import type { Rule } from '../rule.js';
