@@ -14,7 +14,7 @@ import * as z from 'zod';
 // The op names, stages and enum values are the language's vocabulary (src/language/).
 import {
   STAGES, OPS, STAGE_OF, READ_PERMS, WRITE_PERMS, TIME_UNITS, RELATIVE_DIRECTIONS, ORDER_BY, LABEL_MODES, LOCK_MODES, ON_EXPIRE,
-  SPLIT_STRATEGIES, SPLIT_LANGS, MERGE_STRATEGIES, INCLUDE_FIELDS, REF_NAME_PATTERN, RETENTION_CLASSES, LEVELS, EXPAND_LEVELS, SELECTORS,
+  SPLIT_STRATEGIES, SPLIT_LANGS, MERGE_STRATEGIES, INCLUDE_FIELDS, REF_NAME_PATTERN, RETENTION_CLASSES, LEVELS, EXPAND_LEVELS, SELECTORS, EXEC_STATUSES,
 } from '../language/index.js';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -167,6 +167,9 @@ export const EncodeArgs = z.looseObject({
   /** Extension (experience memory): the record's level, and a turn's episode (an id or a reference). */
   level: z.enum(LEVELS).optional(),
   episode_id: z.union([z.string(), z.number(), Ref]).optional(),
+  /** Extension (experience memory): the stored value (returned, not searched) and the execution status. */
+  value: z.union([str, JsonObject]).optional(),
+  status: z.enum(EXEC_STATUSES).optional(),
 });
 
 export const UpdateSet = z.looseObject({
@@ -265,6 +268,11 @@ export const RetrieveArgs = z.looseObject({
   pick: int.optional(),
   selector: z.enum(SELECTORS).optional(),
   expand: z.enum(EXPAND_LEVELS).optional(),
+  /** Extension (experience memory): the running episode (its records are left out unless include_current), and the selector's options. */
+  episode_id: z.union([z.string(), z.number(), Ref]).optional(),
+  positive_only: bool.optional(),
+  include_current: bool.optional(),
+  threshold: num.optional(),
 });
 
 export const SummarizeArgs = z.looseObject({ focus: str.optional(), max_tokens: int.optional(), as_of: DateTime.optional() });
