@@ -55,7 +55,8 @@ export function features(c: FeatureInput): number[] {
     1, c.similarity,
     c.status === 'ok' ? 1 : 0, c.status === 'error' ? 1 : 0, c.status === 'empty' ? 1 : 0, c.status === 'wrong' ? 1 : 0,
     c.level === 'turn' ? 1 : 0,
-    conf * (u - 0.5), conf,
+    // Utility counts as far as the memory is like the request: an outcome is evidence for requests like its own.
+    c.similarity * conf * (u - 0.5), conf,
     Math.exp(-Math.max(0, c.ageDays) / RECENCY_DAYS),
     c.fromCurrent ? 1 : 0,
   ];
