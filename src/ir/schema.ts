@@ -168,8 +168,9 @@ export const EncodeArgs = z.looseObject({
   level: z.enum(LEVELS).optional(),
   episode_id: z.union([z.string(), z.number(), Ref]).optional(),
   /** Extension (experience memory): the stored value (returned, not searched) and the execution status. */
-  value: z.union([str, JsonObject]).optional(),
-  status: z.enum(EXEC_STATUSES).optional(),
+  // `value` stays any JSON: without LEVEL it is the plain facet it always was.
+  value: JsonValue.optional(),
+  exec_status: z.enum(EXEC_STATUSES).optional(),
 });
 
 export const UpdateSet = z.looseObject({

@@ -86,7 +86,7 @@ export const CLAUSES = {
   REWARD: { shape: 'value', ops: { Promote: ['args', 'reward'] } },
   // Experience memory: a record's stored value (returned, never searched) and execution status.
   VALUE: { shape: 'value', ops: { Encode: ['args', 'value'] } },
-  STATUS: { shape: 'value', ops: { Encode: ['args', 'status'] } },
+  STATUS: { shape: 'value', ops: { Encode: ['args', 'exec_status'] } },
 
   ARCHIVE: { shape: 'flag', value: true, ops: { Demote: ['args', 'archive'] } },
   SOFT: { shape: 'flag', value: true, ops: { Delete: ['args', 'soft'] }, named: 'SOFT / HARD' },

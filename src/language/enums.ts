@@ -116,7 +116,7 @@ export const ENUMS = {
     },
   }),
   exec_status: spec({
-    values: EXEC_STATUSES, paths: ['args.status'], ops: ['Encode'], clause: 'STATUS', default: 'none',
+    values: EXEC_STATUSES, paths: ['args.exec_status'], ops: ['Encode'], clause: 'STATUS', default: 'none',
     docs: { ok: 'It ran and was right.', error: 'It failed to run.', empty: 'It ran and returned nothing.', wrong: 'It ran and was wrong.' },
   }),
   read_perm_level: spec({

@@ -88,7 +88,7 @@ const KEYWORD_TABLE = {
   PICK: { summary: '`RETRIEVE … LEVEL … PICK n`: how many candidates the selector keeps (default 1).', ir: 'args.pick' },
   EXPAND: { summary: '`RETRIEVE … LEVEL turn EXPAND episode`: also return the episode of each selected turn.', ir: 'args.expand' },
   VALUE: { summary: '`ENCODE "<key>" LEVEL episode VALUE "…"`: the stored value of an experience record (trajectory, final query, fix), returned by a retrieval, never searched; the text is the key.', ir: 'args.value' },
-  STATUS: { summary: '`ENCODE … LEVEL turn STATUS error`: execution status of an experience record: `ok`, `error`, `empty` or `wrong`.', ir: 'args.status' },
+  STATUS: { summary: '`ENCODE … LEVEL turn STATUS error`: execution status of an experience record: `ok`, `error`, `empty` or `wrong`.', ir: 'args.exec_status' },
   REWARD: { summary: '`PROMOTE IDS … REWARD r` (0–1): an outcome; moves learned utility (running mean), not weight.', ir: 'args.reward' },
   INCLUDE: { summary: 'Retrieve: which fields to return (`INCLUDE id, text, tags`).', ir: 'args.include' },
   SET: { summary: 'Fields to set: `SET weight 0.9`, `SET text "…", type "…"`.', ir: 'args.set / args.weight' },

@@ -29,18 +29,18 @@ describe('keys apart from values', () => {
   it('VALUE and STATUS are one ENCODE each, round-trip through the IR, and the value is returned but never searched', async () => {
     const text = 'ENCODE "error: no such column town" LEVEL turn OF 1 VALUE "replace town with city" STATUS error;';
     const { irs } = textToIr(text);
-    expect(irs[0].args).toMatchObject({ level: 'turn', episode_id: 1, value: 'replace town with city', status: 'error' });
+    expect(irs[0].args).toMatchObject({ level: 'turn', episode_id: 1, value: 'replace town with city', exec_status: 'error' });
     expect(textToIr(irsToText(irs)).irs).toEqual(irs);
     const store = await freshStore();
     expect(runText(store, 'ENCODE "monthly revenue by region" LEVEL episode VALUE "SELECT zebra FROM sales" STATUS ok;').ok).toBe(true);
-    expect(JSON.parse(String(rows(store)[0].facets))).toEqual({ value: 'SELECT zebra FROM sales', status: 'ok' });
+    expect(JSON.parse(String(rows(store)[0].facets))).toEqual({ value: 'SELECT zebra FROM sales', exec_status: 'ok' });
     // The search tokens are the key's; a word of the value alone does not make a record match.
     expect(store.all({ sql: 'SELECT search_text FROM memory WHERE id = 1', params: [] })[0].search_text).toBe('monthli revenu region');
     expect(runText(store, 'ENCODE "zebra sightings by region" LEVEL episode VALUE "SELECT 1" STATUS ok;').ok).toBe(true);
     const byValue = runText(store, 'RETRIEVE WHERE search "zebra" K 10 LEVEL episode PICK 1 INCLUDE id;').results[0].experience!;
     expect(byValue.selected).toEqual([2]);
     const byKey = runText(store, 'RETRIEVE WHERE search "revenue by region" K 10 LEVEL episode INCLUDE id, facets;');
-    expect(byKey.results[0].rows).toEqual([{ id: 1, facets: { value: 'SELECT zebra FROM sales', status: 'ok' } }]);
+    expect(byKey.results[0].rows).toEqual([{ id: 1, facets: { value: 'SELECT zebra FROM sales', exec_status: 'ok' } }]);
   });
 
   it('a status outside ok / error / empty / wrong is refused', () => {
