@@ -275,10 +275,13 @@ export function* selectExperience(
   // with positive_only every candidate whose status is not ok.
   const excluded = all.filter((c) => (c.fromCurrent && !e.includeCurrent) || (e.positiveOnly && c.status !== 'ok')).map((c) => c.id);
   const candidates = all.filter((c) => !excluded.includes(c.id));
-  const model = yield* loadModel((s) => x.query(s), x.store.dialect, e.level, op.tenant);
   // A caller's selector (RunOptions.selector) replaces the default; SELECTOR similarity stays similarity.
   const useCaller = caller !== undefined && e.selector === 'utility';
-  const selector = useCaller ? caller : e.selector === 'learned' ? learnedSelector(model) : BUILTIN_SELECTORS[e.selector];
+  // Only the learned selector reads (and, through what it keeps, writes) the tenant's model: the
+  // other selectors' retrievals stay reads.
+  const learning = e.selector === 'learned' && !useCaller;
+  const model = learning ? yield* loadModel((s) => x.query(s), x.store.dialect, e.level, op.tenant) : undefined;
+  const selector = useCaller ? caller : model ? learnedSelector(model) : BUILTIN_SELECTORS[e.selector as 'utility' | 'similarity'];
   const input: SelectorInput = { level: e.level, query: e.query, candidates, pick: e.pick, ...(e.threshold !== undefined ? { threshold: e.threshold } : {}) };
   let choice: SelectorChoice;
   try {
@@ -319,7 +322,7 @@ export function* selectExperience(
     for (const ep of found.values()) if (!kept.includes(ep.id)) out.push(ep);
   }
   // What the selector saw of each kept record: a later REWARD learns from it (learner.ts).
-  if (kept.length && !op.dryRun) {
+  if (model && kept.length && !op.dryRun) {
     for (const id of kept) model.picks[String(id)] = [...candidates.find((c) => c.id === id)!.features!];
     for (const s of modelWrite(x.store.dialect, e.level, op.tenant, model)) yield* x.query(s);
   }
@@ -334,7 +337,7 @@ export function* selectExperience(
     selected: kept,
     why,
     ...(expanded ? { expanded } : {}),
-    ...(e.selector === 'learned' && !useCaller ? { model: { weights: namedWeights(weights(model)), rewards: model.n } } : {}),
+    ...(model ? { model: { weights: namedWeights(weights(model)), rewards: model.n } } : {}),
     ...(excluded.length ? { excluded } : {}),
   };
   return { rows: out, report };
