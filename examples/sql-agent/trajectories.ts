@@ -55,12 +55,12 @@ export function seedIrs(list: readonly Trajectory[] = trajectories()): IR[] {
       stage: 'ENC', op: 'Encode', _let: t.id,
       args: {
         payload: { text: episodeKey(t) }, type: 'sql_episode', tags: ['sql-agent', `family:${t.family}`], facets: { trajectory: t.id, outcome: t.outcome },
-        level: 'episode', value: episodeValue(t), exec_status: t.outcome === 'success' ? 'ok' : 'wrong',
+        level: 'episode', value: episodeValue(t), status: t.outcome === 'success' ? 'ok' : 'wrong',
       },
     },
     ...t.turns.map((turn): IR => ({
       stage: 'ENC', op: 'Encode',
-      args: { payload: { text: turnKey(turn, t) }, type: 'sql_turn', tags: ['sql-agent'], facets: { trajectory: t.id }, level: 'turn', episode_id: { $ref: t.id }, value: turnValue(turn), exec_status: turnStatus(turn) },
+      args: { payload: { text: turnKey(turn, t) }, type: 'sql_turn', tags: ['sql-agent'], facets: { trajectory: t.id }, level: 'turn', episode_id: { $ref: t.id }, value: turnValue(turn), status: turnStatus(turn) },
     })),
   ]);
 }

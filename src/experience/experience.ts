@@ -239,7 +239,7 @@ function facet(row: Row, key: string): unknown {
 }
 
 function candidateOf(row: Row, similarity: number, level: Level, now: string, current: number | undefined): Candidate {
-  const status = facet(row, 'exec_status');
+  const status = facet(row, 'status');
   const createdAt = typeof row.created_at === 'string' ? row.created_at : null;
   const ageDays = createdAt ? (Date.parse(now) - Date.parse(createdAt)) / 86_400_000 : 0;
   const episodeId = typeof row.episode_id === 'number' ? row.episode_id : null;

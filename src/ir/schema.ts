@@ -14,7 +14,7 @@ import * as z from 'zod';
 // The op names, stages and enum values are the language's vocabulary (src/language/).
 import {
   STAGES, OPS, STAGE_OF, READ_PERMS, WRITE_PERMS, TIME_UNITS, RELATIVE_DIRECTIONS, ORDER_BY, LABEL_MODES, LOCK_MODES, ON_EXPIRE,
-  SPLIT_STRATEGIES, SPLIT_LANGS, MERGE_STRATEGIES, INCLUDE_FIELDS, REF_NAME_PATTERN, RETENTION_CLASSES, LEVELS, EXPAND_LEVELS, SELECTORS, EXEC_STATUSES,
+  SPLIT_STRATEGIES, SPLIT_LANGS, MERGE_STRATEGIES, INCLUDE_FIELDS, REF_NAME_PATTERN, RETENTION_CLASSES, LEVELS, EXPAND_LEVELS, SELECTORS,
 } from '../language/index.js';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -168,9 +168,10 @@ export const EncodeArgs = z.looseObject({
   level: z.enum(LEVELS).optional(),
   episode_id: z.union([z.string(), z.number(), Ref]).optional(),
   /** Extension (experience memory): the stored value (returned, not searched) and the execution status. */
-  // `value` stays any JSON: without LEVEL it is the plain facet it always was.
+  // Both stay any JSON: without LEVEL they are the plain facets they always were (lowering
+  // holds an experience record's status to EXEC_STATUSES).
   value: JsonValue.optional(),
-  exec_status: z.enum(EXEC_STATUSES).optional(),
+  status: JsonValue.optional(),
 });
 
 export const UpdateSet = z.looseObject({

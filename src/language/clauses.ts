@@ -80,13 +80,13 @@ export const CLAUSES = {
   'AS OF': { shape: 'value', ops: { Retrieve: ['args', 'as_of'], Summarize: ['args', 'as_of'] } },
   // Experience memory (an extension, spec/syntax.md §12): levels, two-stage retrieval, feedback.
   LEVEL: { shape: 'value', ops: { Encode: ['args', 'level'], Split: ['args', 'level'], Retrieve: ['args', 'level'] } },
-  OF: { shape: 'value', ops: { Encode: ['args', 'episode_id'], Retrieve: ['args', 'episode_id'] } },
+  OF: { shape: 'value', ops: { Encode: ['args', 'episode_id'] } },
   PICK: { shape: 'value', ops: { Retrieve: ['args', 'pick'] } },
   EXPAND: { shape: 'value', ops: { Retrieve: ['args', 'expand'] } },
   REWARD: { shape: 'value', ops: { Promote: ['args', 'reward'] } },
   // Experience memory: a record's stored value (returned, never searched) and execution status.
   VALUE: { shape: 'value', ops: { Encode: ['args', 'value'] } },
-  STATUS: { shape: 'value', ops: { Encode: ['args', 'exec_status'] } },
+  STATUS: { shape: 'value', ops: { Encode: ['args', 'status'] } },
 
   ARCHIVE: { shape: 'flag', value: true, ops: { Demote: ['args', 'archive'] } },
   SOFT: { shape: 'flag', value: true, ops: { Delete: ['args', 'soft'] }, named: 'SOFT / HARD' },
@@ -158,8 +158,8 @@ export function clauseVerbs(name: string): VerbName[] {
  */
 export const CLAUSE_ORDER = [
   'ID', 'IDS', 'ALL', 'WHERE',
-  'LEVEL', 'OF', 'PICK', 'EXPAND', 'REWARD', 'VALUE', 'STATUS',
-  'TYPE', 'TAGS', 'TIME', 'SOURCE', 'SUBJECT', 'ATTRIBUTE', 'VALID FROM', 'EPISODE', 'CONFIDENCE', 'RETENTION', 'LOCATION', 'TOPIC', 'URL', 'STRUCTURED', 'PAYLOAD', 'FACETS',
+  'LEVEL', 'OF', 'PICK', 'EXPAND', 'REWARD',
+  'TYPE', 'TAGS', 'TIME', 'SOURCE', 'SUBJECT', 'ATTRIBUTE', 'VALID FROM', 'EPISODE', 'CONFIDENCE', 'RETENTION', 'LOCATION', 'TOPIC', 'URL', 'STRUCTURED', 'PAYLOAD', 'FACETS', 'VALUE', 'STATUS',
   'MODE', 'INTO', 'STRATEGY', 'INSTRUCTION', 'BY', 'ARCHIVE', 'REMIND', 'TTL', 'UNTIL', 'THEN', 'SOFT', 'HARD', 'OLDER',
   'WITHIN', 'AS OF', 'HISTORY', 'INCLUDE', 'FOCUS', 'MAX', 'REASON', 'POLICY', 'SET', 'WITH',
   'AS', 'LANG', 'TRACE', 'AT', 'DRY RUN', 'CONFIRM', 'STAGE', 'COMMENT',

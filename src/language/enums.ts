@@ -115,10 +115,6 @@ export const ENUMS = {
       ephemeral: 'A day; deletion erases history.', session: '30 days.', durable: 'Until deleted.', legal_hold: 'Never deleted.',
     },
   }),
-  exec_status: spec({
-    values: EXEC_STATUSES, paths: ['args.exec_status'], ops: ['Encode'], clause: 'STATUS', default: 'none',
-    docs: { ok: 'It ran and was right.', error: 'It failed to run.', empty: 'It ran and returned nothing.', wrong: 'It ran and was wrong.' },
-  }),
   read_perm_level: spec({
     values: READ_PERMS, paths: ['args.read_perm_level', 'args.set.read_perm_level'],
     docs: { public: 'Anyone.', team: 'The team.', private: 'The owner only.', custom: 'By the lists.' },

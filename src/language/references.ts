@@ -45,7 +45,7 @@ export function hasRefKey(v: unknown): boolean {
 
 /**
  * The arg of an op that holds one record id and so may be a reference: a Merge's primary
- * (`INTO $n`), a turn's episode (`ENCODE … LEVEL turn OF $e`, spec/syntax.md §12) and a retrieval's running episode (`RETRIEVE … LEVEL turn OF $e`).
+ * (`INTO $n`), a turn's episode (`ENCODE … LEVEL turn OF $e`, spec/syntax.md §12) and a retrieval's running episode (`RETRIEVE … LEVEL turn SET episode_id = $e`).
  */
 export const REF_ARGS: Readonly<Partial<Record<Op, string>>> = { Merge: 'primary_id', Encode: 'episode_id', Retrieve: 'episode_id' };
 

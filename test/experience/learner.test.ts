@@ -29,23 +29,27 @@ describe('keys apart from values', () => {
   it('VALUE and STATUS are one ENCODE each, round-trip through the IR, and the value is returned but never searched', async () => {
     const text = 'ENCODE "error: no such column town" LEVEL turn OF 1 VALUE "replace town with city" STATUS error;';
     const { irs } = textToIr(text);
-    expect(irs[0].args).toMatchObject({ level: 'turn', episode_id: 1, value: 'replace town with city', exec_status: 'error' });
+    expect(irs[0].args).toMatchObject({ level: 'turn', episode_id: 1, value: 'replace town with city', status: 'error' });
     expect(textToIr(irsToText(irs)).irs).toEqual(irs);
     const store = await freshStore();
     expect(runText(store, 'ENCODE "monthly revenue by region" LEVEL episode VALUE "SELECT zebra FROM sales" STATUS ok;').ok).toBe(true);
-    expect(JSON.parse(String(rows(store)[0].facets))).toEqual({ value: 'SELECT zebra FROM sales', exec_status: 'ok' });
+    expect(JSON.parse(String(rows(store)[0].facets))).toEqual({ value: 'SELECT zebra FROM sales', status: 'ok' });
     // The search tokens are the key's; a word of the value alone does not make a record match.
     expect(store.all({ sql: 'SELECT search_text FROM memory WHERE id = 1', params: [] })[0].search_text).toBe('monthli revenu region');
     expect(runText(store, 'ENCODE "zebra sightings by region" LEVEL episode VALUE "SELECT 1" STATUS ok;').ok).toBe(true);
     const byValue = runText(store, 'RETRIEVE WHERE search "zebra" K 10 LEVEL episode PICK 1 INCLUDE id;').results[0].experience!;
     expect(byValue.selected).toEqual([2]);
     const byKey = runText(store, 'RETRIEVE WHERE search "revenue by region" K 10 LEVEL episode INCLUDE id, facets;');
-    expect(byKey.results[0].rows).toEqual([{ id: 1, facets: { value: 'SELECT zebra FROM sales', exec_status: 'ok' } }]);
+    expect(byKey.results[0].rows).toEqual([{ id: 1, facets: { value: 'SELECT zebra FROM sales', status: 'ok' } }]);
   });
 
-  it('a status outside ok / error / empty / wrong is refused', () => {
-    const { diagnostics } = textToIr('ENCODE "x" LEVEL turn OF 1 STATUS fine;');
-    expect(diagnostics.some((d) => d.severity === 'error')).toBe(true);
+  it('an experience record\'s status outside ok / error / empty / wrong is refused; without LEVEL status is the free facet it was', async () => {
+    const store = await freshStore();
+    const r = runText(store, 'ENCODE "x" LEVEL episode STATUS fine;');
+    expect(r.ok).toBe(false);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['bad-arg']);
+    expect(rows(store)).toEqual([]);
+    expect(runText(store, 'ENCODE "x" SET status = "done", value = 3;').ok).toBe(true);
   });
 });
 
@@ -93,7 +97,7 @@ describe('the learned selector', () => {
     expect(high.experience!.selected).toEqual([]);
   });
 
-  it('positive_only leaves out what is not ok; OF leaves out the running episode\'s own turns unless include_current', async () => {
+  it('positive_only leaves out what is not ok; SET episode_id leaves out the running episode\'s own turns unless include_current', async () => {
     const store = await freshStore();
     expect(runText(store, `${SEED}\nENCODE "error: no such column town" LEVEL turn OF 2 VALUE "town -> city" STATUS ok;\nENCODE "error: no such column town" LEVEL turn OF 1 VALUE "town -> region" STATUS error;`).ok).toBe(true);
     const pos = runText(store, 'RETRIEVE WHERE search "count the orders placed in Lyon last month" K 10 LEVEL episode PICK 4 SET positive_only = true;').results[0].experience!;
@@ -101,10 +105,10 @@ describe('the learned selector', () => {
     expect(pos.selected).toContain(2);
     expect(pos.candidates.every((c) => c.status === 'ok')).toBe(true);
     // Turn 5 belongs to episode 2, turn 6 to episode 1 (the running one).
-    const cur = runText(store, 'RETRIEVE WHERE search CONTEXT "error: no such column town" K 10 LEVEL turn OF 1 PICK 2;').results[0].experience!;
+    const cur = runText(store, 'RETRIEVE WHERE search CONTEXT "error: no such column town" K 10 LEVEL turn PICK 2 SET episode_id = 1;').results[0].experience!;
     expect(cur.selected).toEqual([5]);
     expect(cur.excluded).toEqual([6]);
-    const withCur = runText(store, 'RETRIEVE WHERE search CONTEXT "error: no such column town" K 10 LEVEL turn OF 1 PICK 2 SET include_current = true;').results[0].experience!;
+    const withCur = runText(store, 'RETRIEVE WHERE search CONTEXT "error: no such column town" K 10 LEVEL turn PICK 2 SET episode_id = 1, include_current = true;').results[0].experience!;
     expect([...withCur.selected].sort()).toEqual([5, 6]);
   });
 

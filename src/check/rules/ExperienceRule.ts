@@ -18,14 +18,12 @@ function clampFix(ctx: RuleContext, path: string, bound: number): Fix | undefine
 
 /** The clauses of a two-stage retrieval (a constant: a RETRIEVE without LEVEL looks at them all). */
 const TWO_STAGE_KEYS = ['pick', 'selector', 'expand', 'episode_id', 'positive_only', 'include_current', 'threshold'] as const;
-/** An experience record's execution status (ENCODE … LEVEL; a VALUE alone is the facet it always was). */
-const RECORD_KEYS = ['exec_status'] as const;
 
 export const ExperienceRule: Rule = {
   name: 'ExperienceRule',
   ops: new Set(['Promote', 'Encode', 'Split', 'Retrieve']),
   codes: { 'reward-out-of-range': 'error', 'level-needs-search': 'error', 'level-mismatch': 'error', 'context-without-turn': 'warning', 'pick-over-k': 'warning' },
-  given: ['Promote:args.reward', 'Encode:args.episode_id', ...RECORD_KEYS.map((k) => `Encode:args.${k}`), 'Split:args.level', 'Retrieve:args.level', ...TWO_STAGE_KEYS.map((k) => `Retrieve:args.${k}`)],
+  given: ['Promote:args.reward', 'Encode:args.episode_id', 'Split:args.level', 'Retrieve:args.level', ...TWO_STAGE_KEYS.map((k) => `Retrieve:args.${k}`)],
   statement(ir, ctx) {
     const args = (ir.args ?? {}) as Record<string, unknown>;
     const level = args.level;
@@ -40,11 +38,6 @@ export const ExperienceRule: Rule = {
     }
     if (ir.op === 'Encode' && args.episode_id !== undefined && level !== 'turn') {
       ctx.report({ code: 'level-mismatch', message: `${spell(ctx, 'args.episode_id')} names a turn's episode: the record needs ${ctx.source === 'dsl' ? 'LEVEL turn' : 'args.level = "turn"'}`, path: 'args.episode_id' });
-    }
-    if (ir.op === 'Encode' && level === undefined) {
-      for (const key of RECORD_KEYS) {
-        if (args[key] !== undefined) ctx.report({ code: 'level-mismatch', message: `${spell(ctx, `args.${key}`)} belongs to an experience record: add ${ctx.source === 'dsl' ? 'LEVEL episode or LEVEL turn' : 'args.level'}`, path: `args.${key}` });
-      }
     }
     if (ir.op === 'Split' && level === 'episode') {
       ctx.report({ code: 'level-mismatch', message: 'SPLIT makes the pieces turns of the source episode: the level is `turn`', path: 'args.level', fix: clampLevel(ctx) });
