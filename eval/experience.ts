@@ -23,7 +23,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { Database } from 'sql.js';
 import { createStore, run, textToIr, type Store } from '../src/index.js';
 import { loadSqlJs } from '../src/dialect/sqlite/store.js';
-import { statusReward } from '../src/experience/experience.js';
+import { statusReward, type TurnScorer } from '../src/experience/experience.js';
 import {
   FAMILIES, MIGRATION, PAST_TURNS, adapt, buildDb, execute, legacySql, literals, pastEpisodes, requests, type Request,
 } from './sql-env/env.js';
@@ -94,7 +94,7 @@ function valueOf(row: Record<string, unknown> | undefined): Record<string, strin
 }
 
 /** One request, played by the agent; returns whether the executed result equals the gold result. */
-function play(store: Store, db: Database, clock: Clock, q: Request, mode: Mode, learn: boolean): boolean {
+function play(store: Store, db: Database, clock: Clock, q: Request, mode: Mode, learn: boolean, scorer: TurnScorer): boolean {
   const gold = execute(db, FAMILIES.find((f) => f.name === q.family)!.gold(q.literal));
   const sel = `SET selector = "${mode}"`;
   const ep = runText(store, `RETRIEVE WHERE search ${JSON.stringify(q.text)} K 10 LEVEL episode PICK 1 ${sel} INCLUDE id, text, facets;`, clock.next()).results[0];
@@ -111,15 +111,17 @@ function play(store: Store, db: Database, clock: Clock, q: Request, mode: Mode, 
     if (!turn || !f) break;
     sql = sql.split(f.replace).join(f.with);
     out = execute(db, sql);
-    // The turn's dense reward: the status of executing its fix (statusReward), not the episode's outcome.
-    if (learn) runText(store, `PROMOTE ID ${Number(turn.id)} REWARD ${statusReward(status(out))};`, clock.next());
+    // The turn's dense reward: its scorer's (by default the status of executing its fix), not the episode's outcome.
+    if (learn) runText(store, `PROMOTE ID ${Number(turn.id)} REWARD ${scorer({ state, memory: f, status: status(out), observation: out.ok ? out.rows : out.error })};`, clock.next());
   }
   const solved = out.ok && gold.ok && out.rows === gold.rows;
   if (learn) runText(store, `PROMOTE ID ${Number(row.id)} REWARD ${solved ? 1 : 0};`, clock.next());
   return solved;
 }
 
-export async function runExperienceBench(): Promise<BenchResult> {
+/** `turnScorer`: a rubric scorer (process reward model) for the turns' rewards; the status reward by default. */
+export async function runExperienceBench(options: { readonly turnScorer?: TurnScorer } = {}): Promise<BenchResult> {
+  const scorer: TurnScorer = options.turnScorer ?? ((t) => statusReward(t.status));
   const { db, episodes } = await experienceSet();
   const all = requests();
   const seenFamilies = new Set(FAMILIES.filter((_, i) => i % 2 === 0).map((f) => f.name));
@@ -132,9 +134,9 @@ export async function runExperienceBench(): Promise<BenchResult> {
     const store = await createStore();
     await seed(store, episodes);
     const clock = new Clock();
-    for (let epoch = 0; epoch < EPOCHS; epoch++) for (const q of learning) play(store, db, clock, q, mode, true);
-    score[mode].seen = seenTest.filter((q) => play(store, db, clock, q, mode, false)).length;
-    score[mode].unseen = unseenTest.filter((q) => play(store, db, clock, q, mode, false)).length;
+    for (let epoch = 0; epoch < EPOCHS; epoch++) for (const q of learning) play(store, db, clock, q, mode, true, scorer);
+    score[mode].seen = seenTest.filter((q) => play(store, db, clock, q, mode, false, scorer)).length;
+    score[mode].unseen = unseenTest.filter((q) => play(store, db, clock, q, mode, false, scorer)).length;
   }
   return {
     unseen: { n: unseenTest.length, similarity: score.similarity.unseen, item_utility: score.utility.unseen, learned: score.learned.unseen },

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { BEGIN, DOCS, END, reportBlock, runExperienceBench } from '../../eval/experience.js';
 import { FAMILIES, adapt, buildDb, execute, literals, pastEpisodes, requests } from '../../eval/sql-env/env.js';
 import { loadSqlJs } from '../../src/dialect/sqlite/store.js';
+import { statusReward, type TurnScorer } from '../../src/experience/experience.js';
 
 describe('the experience benchmark', () => {
   it('is a real environment: 60+ requests in 12+ families, gold by execution, a wrong query differs from the gold', async () => {
@@ -35,5 +36,13 @@ describe('the experience benchmark', () => {
       const block = text.slice(text.indexOf(BEGIN) + BEGIN.length, text.indexOf(END)).trim();
       expect(block, `${file} is stale: run npx tsx eval/experience.ts --write`).toBe(reportBlock(r));
     }
+  }, 180_000);
+
+  it('takes a rubric turn scorer in place of the status reward (a function)', async () => {
+    const seen: string[] = [];
+    const scorer: TurnScorer = (t) => { seen.push(t.status); return statusReward(t.status); };
+    const r = await runExperienceBench({ turnScorer: scorer });
+    expect(seen.length).toBeGreaterThan(0);
+    expect({ unseen: r.unseen, seen: r.seen }).toEqual({ unseen: (await runExperienceBench()).unseen, seen: r.seen });
   }, 180_000);
 });
