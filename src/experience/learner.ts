@@ -28,7 +28,7 @@ export const RIDGE = 1;
 export const EXPLORATION = 0.1;
 /** Default threshold: a candidate whose expected reward is below it is not injected (PICK may keep none). */
 export const DEFAULT_THRESHOLD = 0.2;
-/** Days over which a memory's recency feature halves… (e^(−age/τ), τ = 30 days). */
+/** τ of the recency feature e^(−age/τ), in days. */
 export const RECENCY_DAYS = 30;
 
 /** The prior mean of θ: before any reward the expected reward is the similarity. */
