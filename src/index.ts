@@ -18,13 +18,13 @@ export {
   type Outcome, type SessionOptions, type ScriptOptions, type SessionRunResult,
   type AnySqlDriver, type AsyncSqlDriver, type SqlDriver, type StoreParts,
   type RunOptions, type RunResult, type StatementResult, type StatementOutcome, type Embedder, type Summarizer, type WhyResult, type Provenance,
-  utilitySelector, similaritySelector, utilityScore, feedbackValues,
-  type Selector, type SelectorInput, type SelectorChoice, type Candidate, type ExperienceReport,
+  utilitySelector, similaritySelector, utilityScore, feedbackValues, learnedSelector, statusReward,
+  type Selector, type SelectorInput, type SelectorChoice, type Candidate, type ExperienceReport, type TurnScorer, type ExecStatus,
 } from './engine/index.js';
 // Stores in memory on sql.js: the one backend the browser has (the others are text2mem/node's).
 export { createStore, openStore } from './dialect/sqlite/store.js';
 export { functionReranker, httpReranker, DEFAULT_RERANK_TOP, type Reranker, type RerankFunction, type RerankResult, type HttpRerankerOptions } from './retrieve/rerank.js';
-export { llmSelector, runWithSelector, gatherSelections, type AsyncSelector, type AsyncChoice } from './agents/selector.js';
+export { llmSelector, llmTurnScorer, runWithSelector, gatherSelections, type AsyncSelector, type AsyncChoice, type AsyncTurnScorer } from './agents/selector.js';
 export type { ChatMessage, ChatProvider, CompleteOptions, Completion, ResponseFormat } from './agents/provider.js';
 export { openAIProvider, type OpenAIOptions } from './agents/openai.js';
 export { plan, planJsonSchema, planResponseFormat, systemPrompt, type PlanOptions, type PlanResult, type PlanMode } from './agents/planner.js';

@@ -31,21 +31,36 @@ export function tasks(): { train: Task[]; heldOut: Task[] } {
   return { train: t.train, heldOut: t.heldOut };
 }
 
-/** An episode's text: what an agent starting a similar task should read. */
-export const episodeText = (t: Trajectory) => `request: ${t.request}\nfinal: ${t.final}\noutcome: ${t.outcome}\ninsight: ${t.insight}`;
-/** A turn's text: the state it was in (its retrieval key), what was done, what came back. */
-export const turnText = (turn: Turn, t: Trajectory) => `request: ${t.request}\nstate: ${turn.state}\naction: ${turn.action}\nobservation: ${turn.observation}`;
+/** An episode's key: the request it was retrieved by (what a new task's request is compared with). */
+export const episodeKey = (t: Trajectory) => t.request;
+/** An episode's value: what an agent starting a similar task reads (returned, never searched). */
+export const episodeValue = (t: Trajectory) => `final: ${t.final}\noutcome: ${t.outcome}\ninsight: ${t.insight}`;
+/** A turn's key: the state it was in (its signature: the request and the state). */
+export const turnKey = (turn: Turn, t: Trajectory) => `request: ${t.request}\nstate: ${turn.state}`;
+/** A turn's value: what was done and what came back. */
+export const turnValue = (turn: Turn) => `action: ${turn.action}\nobservation: ${turn.observation}`;
+/** A turn's execution status, read from its observation (the hand-written set records no other). */
+export function turnStatus(turn: Turn): 'ok' | 'error' | 'empty' | 'wrong' {
+  const o = turn.observation.toLowerCase();
+  if (/\berror\b/.test(o)) return 'error';
+  if (/\b(no rows|0 rows|empty)\b/.test(o)) return 'empty';
+  if (/reject|wrong|too high|too low|mismatch|does not match/.test(o)) return 'wrong';
+  return 'ok';
+}
 
-/** Each trajectory as `LET $eNN = ENCODE … LEVEL episode;` and its turns `ENCODE … LEVEL turn OF $eNN;`. */
+/** Each trajectory as `LET $eNN = ENCODE "<request>" LEVEL episode VALUE … STATUS …;` and its turns `ENCODE "<state>" LEVEL turn OF $eNN VALUE … STATUS …;`. */
 export function seedIrs(list: readonly Trajectory[] = trajectories()): IR[] {
   return list.flatMap((t): IR[] => [
     {
       stage: 'ENC', op: 'Encode', _let: t.id,
-      args: { payload: { text: episodeText(t) }, type: 'sql_episode', tags: ['sql-agent', `family:${t.family}`], facets: { trajectory: t.id, outcome: t.outcome }, level: 'episode' },
+      args: {
+        payload: { text: episodeKey(t) }, type: 'sql_episode', tags: ['sql-agent', `family:${t.family}`], facets: { trajectory: t.id, outcome: t.outcome },
+        level: 'episode', value: episodeValue(t), status: t.outcome === 'success' ? 'ok' : 'wrong',
+      },
     },
     ...t.turns.map((turn): IR => ({
       stage: 'ENC', op: 'Encode',
-      args: { payload: { text: turnText(turn, t) }, type: 'sql_turn', tags: ['sql-agent'], facets: { trajectory: t.id }, level: 'turn', episode_id: { $ref: t.id } },
+      args: { payload: { text: turnKey(turn, t) }, type: 'sql_turn', tags: ['sql-agent'], facets: { trajectory: t.id }, level: 'turn', episode_id: { $ref: t.id }, value: turnValue(turn), status: turnStatus(turn) },
     })),
   ]);
 }

@@ -10,7 +10,7 @@ import { quoteData } from './prompt.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import {
-  explain, run, utilitySelector, type AnySqlDriver, type RunOptions, type RunResult, type Selector, type SelectorChoice, type SelectorInput, type Store,
+  explain, run, statusReward, utilitySelector, type AnySqlDriver, type TurnScorer, type RunOptions, type RunResult, type Selector, type SelectorChoice, type SelectorInput, type Store,
 } from '../engine/index.js';
 import type { ChatMessage, ChatProvider } from './provider.js';
 
@@ -28,8 +28,11 @@ const SYSTEM = [
   'You choose which past experiences an agent should see before its next step.',
   'An episode is a whole past task (request, final query, outcome); a turn is one past step (state, action, observation).',
   'You get the current request or state, and candidates found by similarity, each with its learned utility (the mean outcome when it was used; null: never used) and how many outcomes that mean has.',
+  'A candidate may carry its execution status (ok, error, empty, wrong) and its stored value (the final query, or the action taken). Keep none (an empty list) when none would help.',
   'Prefer experiences that fit the situation and that led to success. Reply with JSON only: {"ids": [<candidate ids, best first, at most pick>], "why": "<one sentence>"}.',
 ].join(' ');
+
+const clip = (t: string, max: number) => (t.length > max ? `${t.slice(0, max)}…` : t);
 
 /** The messages for one selection: the situation and the candidates, as JSON. */
 export function selectorMessages(input: SelectorInput, maxText = 600): ChatMessage[] {
@@ -40,6 +43,8 @@ export function selectorMessages(input: SelectorInput, maxText = 600): ChatMessa
     candidates: input.candidates.map((c) => ({
       id: c.id, similarity: Math.round(c.similarity * 1e4) / 1e4, utility: c.utility, outcomes: c.utilityN,
       text: c.text.length > maxText ? `${c.text.slice(0, maxText)}…` : c.text,
+      ...(c.status ? { status: c.status } : {}),
+      ...(c.value !== undefined && c.value !== null ? { value: clip(typeof c.value === 'string' ? c.value : JSON.stringify(c.value), maxText) } : {}),
     })),
   };
   // Stored texts as data: one JSON literal, C1 and reordering characters escaped too (quoteData).
@@ -136,4 +141,32 @@ export async function runWithSelector(store: Store<AnySqlDriver>, irs: readonly 
   const { selector, warnings } = await gatherSelections(store, irs, base);
   const result = await (dryRun ? explain : run)(store, irs, { ...base, selector });
   return warnings.length ? { ...result, diagnostics: [...result.diagnostics, ...warnings] } : result;
+}
+
+/** A turn's reward from a rubric scorer (a process reward model) that answers later. */
+export type AsyncTurnScorer = (input: Parameters<TurnScorer>[0]) => Promise<{ readonly score: number; readonly warnings: readonly Diagnostic[] }>;
+
+const RUBRIC = [
+  'You score how much one retrieved past experience helped an agent at one step of a text-to-SQL task.',
+  'You get the state the agent was in, the experience it applied, the execution status that followed (ok, error, empty, wrong) and what it observed.',
+  'Rubric: 1 the experience fit the state and moved the task forward; 0.5 it fit but did not change the outcome; 0 it did not fit or made things worse.',
+  'Reply with JSON only: {"score": <number in [0, 1]>, "why": "<one sentence>"}.',
+].join(' ');
+
+/**
+ * A rubric turn scorer over an OpenAI-compatible chat model: the dense reward of a turn. An
+ * answer that is not a score in [0, 1], or none, falls back to the reward of the execution status
+ * (`statusReward`) with a `selector-fallback` warning.
+ */
+export function llmTurnScorer(provider: ChatProvider, options: { readonly temperature?: number } = {}): AsyncTurnScorer {
+  return async (input) => {
+    const fallback = (why: string) => ({ score: statusReward(input.status), warnings: [diagnostic('selector-fallback', `the turn scorer's answer was not used (${why}); the status reward was given`, { severity: 'warning' })] });
+    const reply = await provider.complete([{ role: 'system', content: RUBRIC }, { role: 'user', content: quoteData({ state: input.state, memory: input.memory, status: input.status, observation: input.observation ?? null }) }], {
+      responseFormat: { type: 'json_object' }, temperature: options.temperature ?? 0,
+    });
+    if (!reply.ok) return fallback(reply.diagnostics.map((d) => d.code).join(', '));
+    let score: unknown;
+    try { score = (JSON.parse(reply.text.trim().replace(/^```(?:json)?\s*|\s*```$/g, '')) as { score?: unknown })?.score; } catch { return fallback('not JSON'); }
+    return typeof score === 'number' && score >= 0 && score <= 1 ? { score, warnings: [] } : fallback(`score ${JSON.stringify(score)}`);
+  };
 }

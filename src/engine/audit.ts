@@ -10,7 +10,7 @@ import { formatUtc } from '../lower/index.js';
 import type { AnySqlDriver } from '../store/driver.js';
 import { auditImages } from '../execute/audit.js';
 import type { Change } from '../execute/rows.js';
-import { withoutFeedback } from '../experience/experience.js';
+import { unlearnReward, withoutFeedback } from '../experience/experience.js';
 import { checkWrite } from '../execute/governance.js';
 import { factKeysOf, mergeChanges, relinkIo, retractionsOf } from '../execute/facts.js';
 import { declaredIn, undoDeclarationIo } from '../execute/schemas.js';
@@ -183,6 +183,8 @@ function* undoFeedback(store: Store<AnySqlDriver>, entry: AuditRecord, reward: n
       changes.push({ id: Number(row.id), before: { utility: row.utility ?? null, utility_n: row.utility_n ?? 0 }, after: set });
     }
     if (!restored.length) return { commit: false, value: { ok: false, diagnostics: [diagnostic('undo-nothing', `the records of audit entry #${entry.id} are gone or have no feedback to take back`)] } };
+    // The learned selector's model forgets exactly what this reward taught it (src/experience/learner.ts).
+    yield* unlearnReward((s) => ioAll(s.sql, s.params), d, tenant, entry.at, restored, reward);
     yield* ioRun(...stmt(compileAuditInsert({
       tenant, at: nowText, actor: actor ?? null, op: 'Undo', ir: { undo: entry.id }, affectedIds: restored,
       before: Object.fromEntries(changes.map((c) => [c.id, c.before])), after: Object.fromEntries(changes.map((c) => [c.id, c.after])),

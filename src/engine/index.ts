@@ -18,7 +18,8 @@ export type { Io, Query } from '../store/io.js';
 export type { StatementResult, Change } from '../execute/rows.js';
 export {
   utilitySelector, similaritySelector, utilityScore, feedbackValues, confidence, UTILITY_PRIOR, UTILITY_WEIGHT, UTILITY_CONFIDENCE_HALF,
-  type Selector, type SelectorInput, type SelectorChoice, type Candidate, type ExperienceReport, type CandidateReport,
+  learnedSelector, statusReward, FEATURES, EXPLORATION, DEFAULT_THRESHOLD, RIDGE,
+  type Selector, type SelectorInput, type SelectorChoice, type Candidate, type ExperienceReport, type CandidateReport, type TurnScorer, type ExecStatus, type FeatureName,
 } from '../experience/experience.js';
 export { HashEmbedder, NgramEmbedder, ExtractiveSummarizer, type Embedder, type Summarizer } from '../text/text.js';
 export type { ScoreExplanation } from '../retrieve/search.js';

@@ -12,6 +12,12 @@ import { compileTargetSelect } from '../compile/index.js';
 import type { Code } from '../diagnostics/codes.js';
 import type { ExperienceRetrieval, Level, RetrieveOp } from '../lower/operation.js';
 import type { Io, Row } from '../retrieve/seam.js';
+import {
+  DEFAULT_THRESHOLD, EXPLORATION, applyReward, features, loadModel, modelWrite, namedWeights, predict, weights,
+  type ExecStatus, type FeatureName, type Model,
+} from './learner.js';
+
+export { FEATURES, EXPLORATION, DEFAULT_THRESHOLD, RIDGE, type ExecStatus, type FeatureName } from './learner.js';
 
 /** The statement an experience stage works in, as it sees it (the engine's Execution, src/execute/execution.ts). */
 export interface ExperienceContext {
@@ -44,6 +50,16 @@ export interface Candidate {
   readonly utility: number | null;
   /** How many rewards the utility averages. */
   readonly utilityN: number;
+  /** The execution status it was stored with (`STATUS`), null when none. */
+  readonly status?: ExecStatus | null;
+  /** The stored value (`VALUE`): returned, never searched. */
+  readonly value?: unknown;
+  /** When it was written. */
+  readonly createdAt?: string | null;
+  /** Whether it is (a turn of) the running episode (`OF` on the retrieval). */
+  readonly fromCurrent?: boolean;
+  /** The learned selector's features (FEATURES order). */
+  readonly features?: readonly number[];
 }
 
 export interface SelectorInput {
@@ -52,8 +68,10 @@ export interface SelectorInput {
   readonly query: string;
   /** The candidates, best similarity first. */
   readonly candidates: readonly Candidate[];
-  /** Keep at most this many. */
+  /** Keep at most this many (0: the statement asks for none). */
   readonly pick: number;
+  /** A candidate whose expected value is below it is not kept (the learned selector's threshold). */
+  readonly threshold?: number;
 }
 
 export interface SelectorChoice {
@@ -76,6 +94,7 @@ export interface CandidateReport {
   readonly utilityN: number;
   /** The selector's score, when it gives one. */
   readonly score?: number;
+  readonly status?: ExecStatus | null;
 }
 
 /** What `RETRIEVE … LEVEL` reports beside its rows. */
@@ -89,6 +108,10 @@ export interface ExperienceReport {
   readonly why: Readonly<Record<number, string>>;
   /** EXPAND episode: each selected turn's episode. */
   readonly expanded?: Readonly<Record<number, number>>;
+  /** The learned selector's weights by feature, and how many rewards they were learned from. */
+  readonly model?: { readonly weights: Readonly<Record<FeatureName, number>>; readonly rewards: number };
+  /** Candidates left out before selection: the running episode's, or (positive_only) those not `ok`. */
+  readonly excluded?: readonly number[];
 }
 
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -127,10 +150,39 @@ export const utilitySelector: Selector = (input) => ranked(input, utilityScore, 
 /** Similarity only (the candidate stage's order): a static retriever, for comparison. */
 export const similaritySelector: Selector = (input) => ranked(input, (c) => c.similarity, (c) => `similarity ${round(c.similarity)}`);
 
-export const BUILTIN_SELECTORS: Readonly<Record<ExperienceRetrieval['selector'], Selector>> = {
+/**
+ * The learned selector over a model (learner.ts): ranks by expected reward plus the exploration
+ * bonus, keeps only candidates whose expected reward reaches the threshold (so it may keep none).
+ */
+export function learnedSelector(model: Model): Selector {
+  const theta = weights(model);
+  return (input) => {
+    const threshold = input.threshold ?? DEFAULT_THRESHOLD;
+    const scored = input.candidates.map((c) => {
+      const p = predict(model, theta, c.features ?? features({ ...c, status: c.status ?? null, ageDays: 0, fromCurrent: c.fromCurrent ?? false }));
+      return { c, mean: p.mean, s: p.mean + EXPLORATION * p.width };
+    }).sort((a, b) => b.s - a.s || b.c.similarity - a.c.similarity || a.c.id - b.c.id);
+    const kept = scored.filter((x) => x.mean >= threshold).slice(0, input.pick);
+    return {
+      ids: kept.map((x) => x.c.id),
+      scores: Object.fromEntries(scored.map((x) => [x.c.id, round(x.s)])),
+      why: Object.fromEntries(kept.map((x, i) => [x.c.id, `expected reward ${round(x.mean)} (≥ threshold ${threshold}) + exploration ${round(x.s - x.mean)}; rank ${i + 1} of ${scored.length}; learned from ${model.n} reward${model.n === 1 ? '' : 's'}`])),
+    };
+  };
+}
+
+export const BUILTIN_SELECTORS: Readonly<Record<Exclude<ExperienceRetrieval['selector'], 'learned'>, Selector>> = {
   utility: utilitySelector,
   similarity: similaritySelector,
 };
+
+/** The reward a turn earns from its execution status when no rubric scorer is given (the dense default). */
+export function statusReward(status: ExecStatus): number {
+  return status === 'ok' ? 1 : status === 'empty' ? 0.25 : 0;
+}
+
+/** A process reward model: scores a turn's use of a memory (state, the memory's value, what happened) in [0, 1]. */
+export type TurnScorer = (input: { readonly state: string; readonly memory: unknown; readonly status: ExecStatus; readonly observation?: string }) => number;
 
 /**
  * The utility update for one reward r ∈ [0, 1]: a running mean, n' = n + 1, u' = u + (r − u)/n'
@@ -178,16 +230,33 @@ export function episodeSource(source: Row): { level?: 'episode' } {
   return source.level === 'episode' ? {} : { level: 'episode' };
 }
 
-function candidateOf(row: Row, similarity: number, level: Level): Candidate {
-  return {
+const STATUSES: readonly string[] = ['ok', 'error', 'empty', 'wrong'];
+
+/** A record's facet, when its facets are an object. */
+function facet(row: Row, key: string): unknown {
+  const f = row.facets;
+  return f !== null && typeof f === 'object' && !Array.isArray(f) ? (f as Record<string, unknown>)[key] : undefined;
+}
+
+function candidateOf(row: Row, similarity: number, level: Level, now: string, current: number | undefined): Candidate {
+  const status = facet(row, 'status');
+  const createdAt = typeof row.created_at === 'string' ? row.created_at : null;
+  const ageDays = createdAt ? (Date.parse(now) - Date.parse(createdAt)) / 86_400_000 : 0;
+  const episodeId = typeof row.episode_id === 'number' ? row.episode_id : null;
+  const c = {
     id: row.id,
     text: typeof row.text === 'string' ? row.text : '',
     level,
-    episodeId: typeof row.episode_id === 'number' ? row.episode_id : null,
+    episodeId,
     similarity,
     utility: typeof row.utility === 'number' ? row.utility : null,
     utilityN: typeof row.utility_n === 'number' ? row.utility_n : 0,
+    status: typeof status === 'string' && STATUSES.includes(status) ? status as ExecStatus : null,
+    value: facet(row, 'value') ?? null,
+    createdAt,
+    fromCurrent: current !== undefined && (row.id === current || episodeId === current),
   };
+  return { ...c, features: features({ ...c, ageDays: Number.isFinite(ageDays) ? ageDays : 0 }) };
 }
 
 /**
@@ -201,14 +270,22 @@ export function* selectExperience(
   x: ExperienceContext, op: RetrieveOp, rows: readonly Row[], scores: Readonly<Record<number, number>>, caller?: Selector, hidden?: (row: Row) => boolean,
 ): Io<{ rows: Row[]; report: ExperienceReport } | undefined> {
   const e = op.experience!;
-  const candidates = rows.map((r) => candidateOf(r, scores[r.id] ?? 0, e.level));
+  const all = rows.map((r) => candidateOf(r, scores[r.id] ?? 0, e.level, op.now, e.episodeId));
+  // Left out before selection: the running episode's own records (unless include_current), and
+  // with positive_only every candidate whose status is not ok.
+  const excluded = all.filter((c) => (c.fromCurrent && !e.includeCurrent) || (e.positiveOnly && c.status !== 'ok')).map((c) => c.id);
+  const candidates = all.filter((c) => !excluded.includes(c.id));
   // A caller's selector (RunOptions.selector) replaces the default; SELECTOR similarity stays similarity.
   const useCaller = caller !== undefined && e.selector === 'utility';
-  const selector = useCaller ? caller : BUILTIN_SELECTORS[e.selector];
-  const input: SelectorInput = { level: e.level, query: e.query, candidates, pick: e.pick };
+  // Only the learned selector reads (and, through what it keeps, writes) the tenant's model: the
+  // other selectors' retrievals stay reads.
+  const learning = e.selector === 'learned' && !useCaller;
+  const model = learning ? yield* loadModel((s) => x.query(s), x.store.dialect, e.level, op.tenant) : undefined;
+  const selector = useCaller ? caller : model ? learnedSelector(model) : BUILTIN_SELECTORS[e.selector as 'utility' | 'similarity'];
+  const input: SelectorInput = { level: e.level, query: e.query, candidates, pick: e.pick, ...(e.threshold !== undefined ? { threshold: e.threshold } : {}) };
   let choice: SelectorChoice;
   try {
-    choice = candidates.length ? selector(input) : { ids: [] };
+    choice = candidates.length && e.pick > 0 ? selector(input) : { ids: [] };
   } catch (err) {
     // The caller's function failed: the statement is refused, the script rolled back.
     x.refuse('selector-invalid', `the selector failed: ${(err as Error)?.message ?? String(err)}`, 'args.level');
@@ -244,17 +321,67 @@ export function* selectExperience(
     if (missing.length) x.warn('ids-not-found', `EXPAND episode: episode ${missing.map((id) => `#${id}`).join(', ')} is not live, not readable or hidden by its lock; left out`, 'args.expand');
     for (const ep of found.values()) if (!kept.includes(ep.id)) out.push(ep);
   }
+  // What the selector saw of each kept record: a later REWARD learns from it (learner.ts).
+  if (model && kept.length && !op.dryRun) {
+    for (const id of kept) model.picks[String(id)] = [...candidates.find((c) => c.id === id)!.features!];
+    for (const s of modelWrite(x.store.dialect, e.level, op.tenant, model)) yield* x.query(s);
+  }
   const report: ExperienceReport = {
     level: e.level,
     query: e.query,
     selector: useCaller ? 'caller' : e.selector,
     candidates: candidates.map((c) => ({
-      id: c.id, similarity: round(c.similarity), utility: c.utility, utilityN: c.utilityN,
+      id: c.id, similarity: round(c.similarity), utility: c.utility, utilityN: c.utilityN, status: c.status,
       ...(choice.scores?.[c.id] !== undefined ? { score: choice.scores[c.id] } : {}),
     })),
     selected: kept,
     why,
     ...(expanded ? { expanded } : {}),
+    ...(model ? { model: { weights: namedWeights(weights(model)), rewards: model.n } } : {}),
+    ...(excluded.length ? { excluded } : {}),
   };
   return { rows: out, report };
+}
+
+/**
+ * A REWARD's update of the learned model: each rewarded record (`rewarded`: id and level, the
+ * ones whose utility the statement moved) teaches its level's model with the features of its last
+ * selection; a record never selected through a two-stage retrieval teaches nothing. Logged with
+ * the statement's time, which its audit entry carries, for an exact undo.
+ */
+export function* learnFromReward(x: ExperienceContext, rewarded: readonly { id: number; level: unknown }[], reward: number): Io<void> {
+  for (const level of ['episode', 'turn'] as const) {
+    const ids = rewarded.filter((r) => r.level === level).map((r) => r.id);
+    if (!ids.length) continue;
+    const model = yield* loadModel((s) => x.query(s), x.store.dialect, level, x.op.tenant);
+    let changed = false;
+    for (const id of ids) {
+      const feat = model.picks[String(id)];
+      if (!feat) continue;
+      applyReward(model, feat, reward, 1);
+      model.events.push({ at: x.op.now, id, r: reward, x: feat });
+      changed = true;
+    }
+    if (changed) for (const s of modelWrite(x.store.dialect, level, x.op.tenant, model)) yield* x.query(s);
+  }
+}
+
+/**
+ * Undo of a feedback entry, for the learned model: the updates logged at the entry's time for
+ * its records, with its reward, are subtracted (later rewards stay learned) and dropped from the log.
+ */
+export function* unlearnReward<Y>(query: (s: SqlStatement) => Generator<Y, readonly Record<string, unknown>[], unknown>, d: Dialect, tenant: string, at: string, ids: readonly number[], reward: number): Generator<Y, number, unknown> {
+  let undone = 0;
+  for (const level of ['episode', 'turn'] as const) {
+    const model = yield* loadModel(query, d, level, tenant);
+    const keep = model.events.filter((ev) => {
+      const match = ev.at === at && ev.r === reward && ids.includes(ev.id);
+      if (match) { applyReward(model, ev.x, ev.r, -1); undone++; }
+      return !match;
+    });
+    if (keep.length === model.events.length) continue;
+    model.events = keep;
+    for (const s of modelWrite(d, level, tenant, model)) yield* query(s);
+  }
+  return undone;
 }

@@ -169,6 +169,11 @@ export const EncodeArgs = z.looseObject({
   /** Extension (experience memory): the record's level, and a turn's episode (an id or a reference). */
   level: z.enum(LEVELS).optional(),
   episode_id: z.union([z.string(), z.number(), Ref]).optional(),
+  /** Extension (experience memory): the stored value (returned, not searched) and the execution status. */
+  // Both stay any JSON: without LEVEL they are the plain facets they always were (lowering
+  // holds an experience record's status to EXEC_STATUSES).
+  value: JsonValue.optional(),
+  status: JsonValue.optional(),
 });
 
 export const UpdateSet = z.looseObject({
@@ -269,6 +274,11 @@ export const RetrieveArgs = z.looseObject({
   pick: int.optional(),
   selector: z.enum(SELECTORS).optional(),
   expand: z.enum(EXPAND_LEVELS).optional(),
+  /** Extension (experience memory): the running episode (its records are left out unless include_current), and the selector's options. */
+  episode_id: z.union([z.string(), z.number(), Ref]).optional(),
+  positive_only: bool.optional(),
+  include_current: bool.optional(),
+  threshold: num.optional(),
 });
 
 export const SummarizeArgs = z.looseObject({ focus: str.optional(), max_tokens: int.optional(), as_of: DateTime.optional(), known_at: DateTime.optional() });

@@ -87,6 +87,9 @@ export const CLAUSES = {
   PICK: { shape: 'value', ops: { Retrieve: ['args', 'pick'] } },
   EXPAND: { shape: 'value', ops: { Retrieve: ['args', 'expand'] } },
   REWARD: { shape: 'value', ops: { Promote: ['args', 'reward'] } },
+  // Experience memory: a record's stored value (returned, never searched) and execution status.
+  VALUE: { shape: 'value', ops: { Encode: ['args', 'value'] } },
+  STATUS: { shape: 'value', ops: { Encode: ['args', 'status'] } },
 
   ARCHIVE: { shape: 'flag', value: true, ops: { Demote: ['args', 'archive'] } },
   SOFT: { shape: 'flag', value: true, ops: { Delete: ['args', 'soft'] }, named: 'SOFT / HARD' },
@@ -159,7 +162,7 @@ export function clauseVerbs(name: string): VerbName[] {
 export const CLAUSE_ORDER = [
   'ID', 'IDS', 'ALL', 'WHERE',
   'LEVEL', 'OF', 'PICK', 'EXPAND', 'REWARD',
-  'TYPE', 'TAGS', 'TIME', 'SOURCE', 'SUBJECT', 'ATTRIBUTE', 'VALID FROM', 'EPISODE', 'CONFIDENCE', 'RETENTION', 'SCHEMA', 'LOCATION', 'TOPIC', 'URL', 'STRUCTURED', 'PAYLOAD', 'FACETS',
+  'TYPE', 'TAGS', 'TIME', 'SOURCE', 'SUBJECT', 'ATTRIBUTE', 'VALID FROM', 'EPISODE', 'CONFIDENCE', 'RETENTION', 'SCHEMA', 'LOCATION', 'TOPIC', 'URL', 'STRUCTURED', 'PAYLOAD', 'FACETS', 'VALUE', 'STATUS',
   'MODE', 'INTO', 'STRATEGY', 'INSTRUCTION', 'BY', 'ARCHIVE', 'REMIND', 'TTL', 'UNTIL', 'THEN', 'SOFT', 'HARD', 'OLDER',
   'WITHIN', 'AS OF', 'KNOWN AT', 'HISTORY', 'INCLUDE', 'FOCUS', 'MAX', 'REASON', 'POLICY', 'SET', 'WITH',
   'AS', 'LANG', 'TRACE', 'AT', 'DRY RUN', 'CONFIRM', 'STAGE', 'COMMENT',

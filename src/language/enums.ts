@@ -24,7 +24,9 @@ export const RETENTION_CLASSES = ['ephemeral', 'session', 'durable', 'legal_hold
 /** Experience memory (extension, spec/syntax.md §12): a record's level, what a turn expands to, the built-in selectors. */
 export const LEVELS = ['episode', 'turn'] as const;
 export const EXPAND_LEVELS = ['episode'] as const;
-export const SELECTORS = ['utility', 'similarity'] as const;
+export const SELECTORS = ['utility', 'similarity', 'learned'] as const;
+/** An experience record's execution status (a turn's action, an episode's final query). */
+export const EXEC_STATUSES = ['ok', 'error', 'empty', 'wrong'] as const;
 export const INCLUDE_FIELDS = [
   'id', 'text', 'type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source', 'weight',
   'read_perm_level', 'write_perm_level', 'read_whitelist', 'read_blacklist', 'write_whitelist', 'write_blacklist',
@@ -137,6 +139,6 @@ export type EnumName = keyof typeof ENUMS;
 export const SOFT_KEYWORDS: readonly Keyword[] = (() => {
   // INCLUDE's field names and LAST/NEXT have rules of their own; every other enum is a clause's value.
   const valueEnums = Object.entries(ENUMS).filter(([name]) => name !== 'include' && name !== 'relative').map(([, e]) => e);
-  const words = new Set<string>([...valueEnums.flatMap((e) => [...e.values] as string[]), ...LEVELS, ...EXPAND_LEVELS, ...SELECTORS]);
+  const words = new Set<string>([...valueEnums.flatMap((e) => [...e.values] as string[]), ...LEVELS, ...EXPAND_LEVELS, ...SELECTORS, ...EXEC_STATUSES]);
   return KEYWORDS.filter((k) => words.has(k.toLowerCase()));
 })();

@@ -45,9 +45,9 @@ export function hasRefKey(v: unknown): boolean {
 
 /**
  * The arg of an op that holds one record id and so may be a reference: a Merge's primary
- * (`INTO $n`) and a turn's episode (`ENCODE … LEVEL turn OF $e`, spec/syntax.md §12).
+ * (`INTO $n`), a turn's episode (`ENCODE … LEVEL turn OF $e`, spec/syntax.md §12) and a retrieval's running episode (`RETRIEVE … LEVEL turn SET episode_id = $e`).
  */
-export const REF_ARGS: Readonly<Partial<Record<Op, string>>> = { Merge: 'primary_id', Encode: 'episode_id' };
+export const REF_ARGS: Readonly<Partial<Record<Op, string>>> = { Merge: 'primary_id', Encode: 'episode_id', Retrieve: 'episode_id' };
 
 /** The IR paths where a reference may stand in an `op` statement: `target.ids`, its items, and the op's `REF_ARGS` arg. */
 export function isRefPath(op: unknown, path: string): boolean {

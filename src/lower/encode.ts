@@ -9,7 +9,7 @@ import {
 } from './lowerer.js';
 import type { ColumnValues, FactWrite, SchemaDeclaration } from './operation.js';
 import { readSchema } from './schema.js';
-import { RETENTION_CLASSES } from '../language/enums.js';
+import { EXEC_STATUSES, RETENTION_CLASSES } from '../language/enums.js';
 import { formatUtc, utcText } from './time.js';
 
 type EncodeArgs = NonNullable<IROf<'Encode'>['args']>;
@@ -96,6 +96,11 @@ export function lowerEncode(l: Lowerer, ir: IROf<'Encode'>): { values: ColumnVal
   // Experience memory: a record's level and a turn's episode (checked live when it runs).
   if (a.level !== undefined) values.level = a.level;
   if (a.episode_id !== undefined) values.episode_id = l.ids(a.episode_id, 'args.episode_id')[0] ?? null;
+  // An experience record's status is its execution status (spec/semantics.md#experience-memory);
+  // without LEVEL `status` stays the free facet it always was.
+  if (a.level !== undefined && a.status !== undefined && !(EXEC_STATUSES as readonly unknown[]).includes(a.status)) {
+    l.error('bad-arg', `STATUS of an experience record is one of ${EXEC_STATUSES.join(', ')}, got ${JSON.stringify(a.status)}`, 'args.status');
+  }
   const fact = encodeFact(l, a, values);
   const skipEmbedding = a.skip_embedding === true;
   return fact ? { values, skipEmbedding, embedding: a.embedding, fact } : { values, skipEmbedding, embedding: a.embedding };

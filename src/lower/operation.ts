@@ -193,8 +193,15 @@ export interface ExperienceRetrieval {
   readonly level: Level;
   readonly pick: number;
   /** The built-in selector named by the statement (`args.selector`); a caller's selector replaces `utility`. */
-  readonly selector: 'utility' | 'similarity';
+  readonly selector: 'utility' | 'similarity' | 'learned';
   readonly expand?: 'episode';
+  /** `OF`: the running episode, whose own records are left out unless `includeCurrent`. */
+  readonly episodeId?: number;
+  readonly includeCurrent?: boolean;
+  /** Only candidates whose status is `ok`. */
+  readonly positiveOnly?: boolean;
+  /** The learned selector's threshold on expected reward. */
+  readonly threshold?: number;
   /** The text candidates were ranked against: the request (episode) or the state (turn). */
   readonly query: string;
 }

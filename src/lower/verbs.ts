@@ -159,11 +159,19 @@ function experienceRetrieval(l: Lowerer, ir: IROf<'Retrieve'>): ExperienceRetrie
   const a = ir.args ?? {};
   if (a.level === undefined) return undefined;
   const pick = a.pick ?? DEFAULT_PICK;
-  if (pick < 1) l.error('out-of-range', `PICK keeps at least 1 candidate, got ${pick}`, 'args.pick');
+  // PICK 0 is allowed: the agent asks for the candidates and their scores, and injects nothing.
+  if (pick < 0) l.error('out-of-range', `PICK keeps 0 or more candidates, got ${pick}`, 'args.pick');
+  const episodeId = a.episode_id !== undefined ? l.ids(a.episode_id, 'args.episode_id')[0] : undefined;
   const intent = ir.target?.search?.intent;
   // An episode is found by the task's request, a turn by the current state (CONTEXT).
   const query = String((a.level === 'turn' ? intent?.context ?? intent?.query : intent?.query ?? intent?.context) ?? '');
-  return { level: a.level, pick, selector: a.selector ?? 'utility', ...(a.expand ? { expand: a.expand } : {}), query };
+  return {
+    level: a.level, pick, selector: a.selector ?? 'utility', ...(a.expand ? { expand: a.expand } : {}), query,
+    ...(episodeId !== undefined ? { episodeId } : {}),
+    ...(a.include_current === true ? { includeCurrent: true } : {}),
+    ...(a.positive_only === true ? { positiveOnly: true } : {}),
+    ...(typeof a.threshold === 'number' ? { threshold: a.threshold } : {}),
+  };
 }
 
 function weightChange(l: Lowerer, a: { weight?: number; weight_delta?: number }, sign: 1 | -1): WeightChange {

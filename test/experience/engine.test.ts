@@ -93,7 +93,9 @@ describe('two-stage retrieval', () => {
     expect(res.experience!.candidates.map((c) => c.id).sort()).toEqual([2, 4]);
     expect(res.experience!.selected).toEqual([2]);
     expect(res.experience!.expanded).toEqual({ 2: 1 });
-    expect(res.ids).toEqual([2, 1]);
+    // The episode is shown, but the statement's ids (what LET binds and a REWARD credits) are the kept turn's.
+    expect(res.rows!.map((row) => row.id)).toEqual([2, 1]);
+    expect(res.ids).toEqual([2]);
   });
 
   it('RunOptions.selector replaces the default; SET selector = "similarity" keeps the static ranking', async () => {

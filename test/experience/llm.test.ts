@@ -1,6 +1,6 @@
 /** The LLM selector through the OpenAI-compatible client, against a local server on 127.0.0.1 (test/agents/server.ts). */
 import { afterEach, describe, expect, it } from 'vitest';
-import { llmSelector, runWithSelector } from '../../src/agents/selector.js';
+import { llmSelector, llmTurnScorer, runWithSelector } from '../../src/agents/selector.js';
 import { openAIProvider } from '../../src/agents/openai.js';
 import { auditLog, type Store } from '../../src/engine/index.js';
 import { textToIr } from '../../src/pipeline.js';
@@ -71,5 +71,22 @@ describe('llmSelector + runWithSelector', () => {
     expect(r.ok).toBe(true);
     expect(r.diagnostics.map((d) => d.code)).toEqual(['selector-fallback', 'selector-fallback']);
     expect(r.results.map((x) => x.experience!.selector)).toEqual(['caller', 'caller']);
+  });
+});
+
+describe('llmTurnScorer (a rubric process reward model over the OpenAI-compatible client)', () => {
+  it('scores a turn from the model\'s rubric answer, and falls back to the status reward on an unusable one', async () => {
+    server = await fakeServer((body, i) => {
+      const asked = JSON.parse(body.messages[1].content);
+      return i === 0 ? JSON.stringify({ score: asked.status === 'ok' ? 0.8 : 0.1, why: 'fits' }) : 'no idea';
+    });
+    const scorer = llmTurnScorer(openAIProvider({ baseUrl: server.baseUrl, model: 'prm-test' }));
+    const input = { state: 'error: no such column town', memory: { replace: 'town', with: 'city' }, status: 'ok' as const, observation: '1 row' };
+    expect(await scorer(input)).toEqual({ score: 0.8, warnings: [] });
+    const fallback = await scorer({ ...input, status: 'error' });
+    expect(fallback.score).toBe(0);
+    expect(fallback.warnings.map((d) => d.code)).toEqual(['selector-fallback']);
+    expect(server.requests[0].response_format).toEqual({ type: 'json_object' });
+    expect(JSON.parse(server.requests[0].messages[1].content)).toMatchObject({ state: 'error: no such column town', status: 'ok' });
   });
 });

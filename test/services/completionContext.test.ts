@@ -18,7 +18,8 @@ const CASES: ReadonlyArray<readonly [text: string, first: readonly string[], abs
   ['ENCODE "x" |', ['LEVEL', 'OF', 'TYPE', 'TAGS', 'TIME', 'SOURCE', 'SUBJECT'], ['ID', 'IDS', 'ALL', 'MODE', 'SOFT', 'LIMIT']],
   ['ENCODE "x" TYPE note |', ['LEVEL', 'OF', 'TAGS', 'TIME', 'SOURCE'], ['TYPE', 'SOFT']],
   ['ENCODE "x" TAGS "a" |', ['LEVEL', 'OF', 'TYPE', 'TIME'], ['TAGS', 'MODE']],
-  ['ENCODE "x" VA|', ['VALID FROM'], ['VALUE']],
+  // VALUE is an ENCODE clause (an experience record's stored value, spec/syntax.md §12.2).
+  ['ENCODE "x" VA|', ['VALID FROM', 'VALUE'], ['VALIDATE']],
   // UPDATE
   ['UPDATE ID "1" |', ['SET', 'WITH'], [...TARGETS, 'TYPE', 'SOFT', 'MODE']],
   ['UPDATE |', ['ID', 'IDS', 'ALL', 'WHERE'], ['TYPE', 'SOFT']],

@@ -17,7 +17,7 @@ function clampFix(ctx: RuleContext, path: string, bound: number): Fix | undefine
 }
 
 /** The clauses of a two-stage retrieval (a constant: a RETRIEVE without LEVEL looks at them all). */
-const TWO_STAGE_KEYS = ['pick', 'selector', 'expand'] as const;
+const TWO_STAGE_KEYS = ['pick', 'selector', 'expand', 'episode_id', 'positive_only', 'include_current', 'threshold'] as const;
 
 export const ExperienceRule: Rule = {
   name: 'ExperienceRule',

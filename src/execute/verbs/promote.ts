@@ -1,7 +1,7 @@
 /**
  * Promote and Demote: move the weight (or archive), set reminders, record a reward's outcome.
  */
-import { feedbackValues } from '../../experience/experience.js';
+import { feedbackValues, learnFromReward } from '../../experience/experience.js';
 import { ARCHIVE_WEIGHT, BASE_WEIGHT } from '../../lower/index.js';
 import type { DemoteOp, PromoteOp, WeightChange } from '../../lower/operation.js';
 import type { Execution } from '../execution.js';
@@ -34,4 +34,10 @@ export function* promote(x: Execution, op: PromoteOp | DemoteOp, rows: Row[]): I
     x.stage(row, changes);
   }
   yield* x.flush();
+  // The learned selector learns from the records whose utility this reward moved, at their own level only.
+  if (op.kind === 'Promote' && op.reward !== undefined && !x.refusal) {
+    const moved = new Set(x.changes.filter((c) => c.after && 'utility_n' in c.after).map((c) => c.id));
+    const rewarded = rows.filter((r) => moved.has(r.id) && (r.level === 'episode' || r.level === 'turn')).map((r) => ({ id: r.id, level: r.level }));
+    if (rewarded.length) yield* learnFromReward(x, rewarded, op.reward);
+  }
 }

@@ -70,5 +70,8 @@ export function* retrieveExperience(x: Execution, op: RetrieveOp, rows: Row[], s
     const kept = new Set(shown.map((r) => r.id));
     report = { ...report, expanded: Object.fromEntries(Object.entries(report.expanded).filter(([, episode]) => kept.has(episode))) };
   }
-  return { ok: true, result: x.result(shown.map((r) => r.id), { rows: shown.map((r) => project(r, op.include)), scores: ofRows(scores, shown, shown.length < selected.rows.length), experience: report }) };
+  // The statement's ids (what LET binds, and so what a later REWARD credits) are the kept records
+  // only: an expanded episode is shown, not used, and a turn's reward does not credit it.
+  const keptIds = new Set(report.selected);
+  return { ok: true, result: x.result(shown.filter((r) => keptIds.has(r.id)).map((r) => r.id), { rows: shown.map((r) => project(r, op.include)), scores: ofRows(scores, shown, shown.length < selected.rows.length), experience: report }) };
 }

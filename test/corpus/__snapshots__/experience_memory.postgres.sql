@@ -36,7 +36,7 @@ SELECT "id", "weight" FROM "memory" WHERE "id" IN (SELECT CAST(value AS INTEGER)
 SELECT "id", "text", "type", "tags", "facets", "weight", "time", "subject", "location", "topic", "source", "expire_at", "expire_action", "expire_reason", "lock_mode", "lock_reason", "lock_policy", "lock_expires", "lineage_parents", "lineage_children", "read_perm_level", "write_perm_level", "read_whitelist", "read_blacklist", "write_whitelist", "write_blacklist", "auto_frequency", "next_auto_update_at", "embedding", "embedding_model", "deleted", "owner", "created_at", "updated_at", "deleted_at", "demote_reason", "tenant", "attribute", "valid_from", "valid_to", "supersedes", "episode", "confidence", "schema_version", "retention", "trace_id", "statement_index", "level", "episode_id", "utility", "utility_n", "search_text" FROM "memory" WHERE "id" IN (SELECT CAST(value AS INTEGER) FROM (SELECT value FROM json_array_elements_text($1::json)) AS e) AND "tenant" = $2 AND "deleted" = $3 AND ("expire_at" IS NULL OR "expire_at" > $4) AND ("valid_to" IS NULL OR "valid_to" > $5) AND ("valid_from" IS NULL OR "valid_from" <= $6) AND "level" = $7 AND ("read_perm_level" IS NULL OR "read_perm_level" = $8);
 --   params ["[1]","default",0,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","episode","public"]
 
--- [5] Retrieve: ids 2, 1
+-- [5] Retrieve: ids 2
 SELECT "id", 1 - ("embedding_f32" <=> $1::vector) AS score FROM "memory" WHERE "tenant" = $2 AND "deleted" = $3 AND ("expire_at" IS NULL OR "expire_at" > $4) AND ("valid_to" IS NULL OR "valid_to" > $5) AND ("valid_from" IS NULL OR "valid_from" <= $6) AND "level" = $7 AND ("read_perm_level" IS NULL OR "read_perm_level" = $8) AND "embedding_model" = $9 AND vector_dims("embedding_f32") = $10 ORDER BY ("embedding_f32" <=> $1::vector), "id" LIMIT $11;
 --   params ["<vector of 256 numbers, sha256 636c72df4c24>","default",0,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","turn","public","t2m-ngram-256",256,50]
 SELECT "id", "weight" FROM "memory" WHERE "id" IN (SELECT CAST(value AS INTEGER) FROM (SELECT value FROM json_array_elements_text($1::json)) AS e) AND "tenant" = $2 AND "deleted" = $3 AND ("expire_at" IS NULL OR "expire_at" > $4) AND ("valid_to" IS NULL OR "valid_to" > $5) AND ("valid_from" IS NULL OR "valid_from" <= $6) AND "level" = $7 AND ("read_perm_level" IS NULL OR "read_perm_level" = $8);
@@ -53,6 +53,8 @@ SELECT * FROM "memory" WHERE "tenant" = $1 AND "deleted" = $2 AND ("expire_at" I
 --   params ["default",0,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","2025-10-21T00:00:00Z",1]
 UPDATE "memory" SET "utility" = $1, "utility_n" = $2, "updated_at" = $3 WHERE "tenant" = $4 AND "id" = $5;
 --   params [1,1,"2025-10-21T00:00:00Z","default",1]
+SELECT value FROM t2m_meta WHERE key = $1;
+--   params ["experience-model:episode:default"]
 INSERT INTO "audit_log" (tenant, trace_id, at, actor, op, ir, affected_ids, before, after) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9);
 --   params ["default","corpus-experience_memory.t2m-1","2025-10-21T00:00:00Z",null,"Promote","{\"stage\":\"STO\",\"op\":\"Promote\",\"target\":{\"ids\":[\"1\"]},\"args\":{\"reward\":1}}","[1]","{\"1\":{\"utility\":null,\"utility_n\":0}}","{\"1\":{\"utility\":1,\"utility_n\":1}}"]
 

@@ -32,7 +32,7 @@ SELECT "id", "weight" FROM "memory" WHERE "id" IN (SELECT CAST(value AS INTEGER)
 SELECT "id", "text", "type", "tags", "facets", "weight", "time", "subject", "location", "topic", "source", "expire_at", "expire_action", "expire_reason", "lock_mode", "lock_reason", "lock_policy", "lock_expires", "lineage_parents", "lineage_children", "read_perm_level", "write_perm_level", "read_whitelist", "read_blacklist", "write_whitelist", "write_blacklist", "auto_frequency", "next_auto_update_at", "embedding", "embedding_model", "deleted", "owner", "created_at", "updated_at", "deleted_at", "demote_reason", "tenant", "attribute", "valid_from", "valid_to", "supersedes", "episode", "confidence", "schema_version", "retention", "trace_id", "statement_index", "level", "episode_id", "utility", "utility_n", "search_text" FROM "memory" WHERE "id" IN (SELECT CAST(value AS INTEGER) FROM (SELECT value FROM json_each(?)) AS e) AND "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "level" = ? AND ("read_perm_level" IS NULL OR "read_perm_level" = ?);
 --   params ["[1]","default",0,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","episode","public"]
 
--- [5] Retrieve: ids 2, 1
+-- [5] Retrieve: ids 2
 SELECT "id", "weight" FROM "memory" WHERE "id" IN (SELECT CAST(value AS INTEGER) FROM (SELECT value FROM json_each(?)) AS e) AND "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "level" = ? AND ("read_perm_level" IS NULL OR "read_perm_level" = ?);
 --   params ["[2,3]","default",0,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","turn","public"]
 SELECT "id", "weight" FROM "memory" WHERE "id" IN (SELECT CAST(value AS INTEGER) FROM (SELECT value FROM json_each(?)) AS e) AND "tenant" = ? AND "deleted" = ? AND ("expire_at" IS NULL OR "expire_at" > ?) AND ("valid_to" IS NULL OR "valid_to" > ?) AND ("valid_from" IS NULL OR "valid_from" <= ?) AND "level" = ? AND ("read_perm_level" IS NULL OR "read_perm_level" = ?);
@@ -47,6 +47,8 @@ SELECT * FROM "memory" WHERE "tenant" = ? AND "deleted" = ? AND ("expire_at" IS 
 --   params ["default",0,"2025-10-21T00:00:00Z","2025-10-21T00:00:00Z","2025-10-21T00:00:00Z",1]
 UPDATE "memory" SET "utility" = ?, "utility_n" = ?, "updated_at" = ? WHERE "tenant" = ? AND "id" = ?;
 --   params [1,1,"2025-10-21T00:00:00Z","default",1]
+SELECT value FROM t2m_meta WHERE key = ?;
+--   params ["experience-model:episode:default"]
 INSERT INTO "audit_log" (tenant, trace_id, at, actor, op, ir, affected_ids, before, after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 --   params ["default","corpus-experience_memory.t2m-1","2025-10-21T00:00:00Z",null,"Promote","{\"stage\":\"STO\",\"op\":\"Promote\",\"target\":{\"ids\":[\"1\"]},\"args\":{\"reward\":1}}","[1]","{\"1\":{\"utility\":null,\"utility_n\":0}}","{\"1\":{\"utility\":1,\"utility_n\":1}}"]
 
