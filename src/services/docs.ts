@@ -59,6 +59,7 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   retention: 'Retention class: ephemeral, session, durable or legal_hold (expiry, and what deletion erases).',
   schema: 'Declares the ATTRIBUTE\'s schema: `{ type, values, cardinality, normalize, conflict }` (spec/syntax.md §12.3).',
   as_of: 'Read what was valid, live and unexpired at this time (RETRIEVE, SUMMARIZE).',
+  known_at: 'Read what the store believed at this time: transaction time, with AS OF or now as the valid time (RETRIEVE, SUMMARIZE).',
   history: 'RETRIEVE every version of the selected facts, superseded ones included.',
   ttl: 'Time to live (ISO-8601 duration).',
   weight_delta: 'Promote/Demote: shift the weight by this amount (clamped to [0, 1]).',

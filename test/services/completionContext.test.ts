@@ -47,13 +47,13 @@ const CASES: ReadonlyArray<readonly [text: string, first: readonly string[], abs
   // RETRIEVE
   ['RETRIEVE WHERE search "x" |', ['K', 'ALPHA', 'LIMIT', 'CONTEXT', 'VECTOR', 'ORDER BY', 'AND'], ['ID', 'IDS', 'ALL', 'SOFT', 'MODE']],
   ['RETRIEVE WHERE search "x" K 5 |', ['K', 'ALPHA'], ['ID', 'IDS', 'SOFT']],
-  ['RETRIEVE ALL |', ['LEVEL', 'PICK', 'EXPAND', 'AS OF', 'HISTORY', 'INCLUDE'], [...TARGETS, 'SOFT', 'LIMIT']],
+  ['RETRIEVE ALL |', ['LEVEL', 'PICK', 'EXPAND', 'AS OF', 'KNOWN AT', 'HISTORY', 'INCLUDE'], [...TARGETS, 'SOFT', 'LIMIT']],
   ['RETRIEVE WHERE time IN LAST 7 DAYS |', ['FROM', 'TO', 'AND', 'LIMIT'], ['ID', 'IDS', 'ALL', 'SOFT']],
   ['RETRIEVE WHERE search "x" ORDER |', ['BY'], ['ID', 'SOFT', 'K']],
   // SUMMARIZE
-  ['SUMMARIZE WHERE tags HAS "a" |', ['AND', 'LIMIT', 'AS OF', 'FOCUS', 'MAX'], [...TARGETS, 'SOFT']],
+  ['SUMMARIZE WHERE tags HAS "a" |', ['AND', 'LIMIT', 'AS OF', 'KNOWN AT', 'FOCUS', 'MAX'], [...TARGETS, 'SOFT']],
   ['SUMMARIZE ALL MAX 100 |', ['TOKENS'], ['FOCUS', 'SOFT', 'ALL']],
-  ['SUMMARIZE ALL FOCUS "x" |', ['AS OF', 'MAX'], [...TARGETS, 'FOCUS']],
+  ['SUMMARIZE ALL FOCUS "x" |', ['AS OF', 'KNOWN AT', 'MAX'], [...TARGETS, 'FOCUS']],
   // LET and the meta clauses
   ['LET $a = DELETE IDS "1" |', ['SOFT', 'HARD'], [...TARGETS]],
   ['DELETE IDS "1" DRY RUN |', ['SOFT', 'HARD'], [...TARGETS, 'DRY RUN']],

@@ -173,7 +173,7 @@ describe('store files written in place', () => {
     tamper(path, `UPDATE t2m_meta SET value = 'text2mem-store/99' WHERE key = 'format'`);
     const { native, sqljs } = await openBoth(path);
     for (const opened of [native, sqljs]) {
-      expect(opened).toMatchObject({ ok: false, diagnostics: [{ code: 'store-too-new', message: expect.stringMatching(/format 99, written by a newer text2mem; this version reads formats up to 4/) }] });
+      expect(opened).toMatchObject({ ok: false, diagnostics: [{ code: 'store-too-new', message: expect.stringMatching(/format 99, written by a newer text2mem; this version reads formats up to 5/) }] });
     }
     expect(t2m(['run', '-', '--db', path], 'ENCODE "no";').status).toBe(2);
   });

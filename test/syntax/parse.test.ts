@@ -304,7 +304,7 @@ describe('parse: errors', () => {
     // The words named are what may come there: the clause going on, then the clauses the verb
     // still takes (its own first; no target once one is given), not a fixed list.
     expect(message('RETRIEVE WHERE tags HAS "x" 5;')).toEqual([
-      "Unexpected '5': here RETRIEVE takes AND, LIMIT, LEVEL, PICK, EXPAND, AS OF, HISTORY, INCLUDE, SET, WITH, AS, LANG, TRACE, AT, DRY RUN, CONFIRM, STAGE, COMMENT; or end the statement with ';'.",
+      "Unexpected '5': here RETRIEVE takes AND, LIMIT, LEVEL, PICK, EXPAND, AS OF, KNOWN AT, HISTORY, INCLUDE, SET, WITH, AS, LANG, TRACE, AT, DRY RUN, CONFIRM, STAGE, COMMENT; or end the statement with ';'.",
     ]);
     expect(message('DELETE ALL 5;')[0]).toMatch(/^Unexpected '5': here DELETE takes SOFT, HARD, OLDER THAN, WITHIN, REASON, SET, /);
     expect(message('DELETE ALL SOFT 5;')[0]).toMatch(/^Unexpected '5': here DELETE takes OLDER THAN, WITHIN, REASON, SET, /);
