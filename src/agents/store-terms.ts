@@ -8,6 +8,7 @@
 import { compileTargetSelect, decodeRow } from '../compile/index.js';
 import { DEFAULT_TENANT } from '../store/columns.js';
 import { lockActive, lockDenies } from '../execute/governance.js';
+import { schemasIo, type StoredSchema } from '../execute/schemas.js';
 import type { AnySqlDriver } from '../store/driver.js';
 import { all, type Io } from '../store/io.js';
 import type { Store } from '../store/store.js';
@@ -65,4 +66,9 @@ function* vocabularyIo(store: Store<AnySqlDriver>, actor: string | undefined, no
   }
   const most = (counts: Map<string, number>) => terms(counts).slice(0, Math.max(0, maxValues));
   return { records: rows.length, tags: most(tags), types: most(types), subjects: most(subjects) };
+}
+
+/** The attribute schemas in force for `tenant` (spec/semantics.md "Attribute schemas"): the MCP `facts` resource. */
+export function attributeSchemasAsync(store: Store<AnySqlDriver>, tenant: string = DEFAULT_TENANT): Promise<StoredSchema[]> {
+  return store.driveAsync(schemasIo(store.dialect, tenant));
 }

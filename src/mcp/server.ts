@@ -29,7 +29,7 @@ import { DEFAULT_LIMITS, Session, type AnySqlDriver, type Limits, type RunResult
 import { INCLUDE_FIELDS, type IR } from '../ir/schema.js';
 import { BASE_WEIGHT, DEFAULT_INCLUDE } from '../lower/index.js';
 import { readInput, type Policy } from '../pipeline.js';
-import { vocabularyAsync } from '../agents/store-terms.js';
+import { attributeSchemasAsync, vocabularyAsync } from '../agents/store-terms.js';
 
 /** A configured model for the `plan` tool (src/agents/planner.ts). */
 export interface McpPlanner {
@@ -184,6 +184,7 @@ const PlanOutput = {
 };
 
 const VOCABULARY_URI = 'text2mem://vocabulary';
+const FACTS_URI = 'text2mem://facts';
 const CARD_URI = 'text2mem://card';
 const CARD_IR_URI = 'text2mem://card-ir';
 
@@ -417,6 +418,14 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     mimeType: 'application/json',
   }, async (uri) => ({
     contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(await vocabularyAsync(store, actor, now(), options.tenant, options.limits?.maxRows ?? DEFAULT_LIMITS.maxRows)) }],
+  }));
+
+  server.registerResource('facts', FACTS_URI, {
+    title: 'Attribute schemas',
+    description: "The tenant's attribute schemas in force (spec/semantics.md \"Attribute schemas\"): each attribute's value type, cardinality, subject normalisation, conflict policy and version",
+    mimeType: 'application/json',
+  }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ schemas: await attributeSchemasAsync(store, options.tenant) }) }],
   }));
 
   return server;

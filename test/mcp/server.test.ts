@@ -124,6 +124,32 @@ describe('what the tools answer', () => {
     expect(known.structuredContent).toHaveProperty('diagnostics');
   });
 
+  it('retrieve reads both time axes: known_at answers what the store believed then', async () => {
+    const store = await createStore();
+    const june1 = await connect({ store, now: '2026-06-01T09:00:00Z' });
+    const fact = (text: string, episode: string) => `ENCODE "${text}" SUBJECT "mira" ATTRIBUTE "passport_deadline" VALID FROM 2026-06-01T09:00:00Z EPISODE "${episode}";`;
+    expect((await call(june1, 'run', { script: fact('2026-07-15', 'e1') })).structuredContent.ok).toBe(true);
+    const june2 = await connect({ store, now: '2026-06-02T09:00:00Z' });
+    expect((await call(june2, 'run', { script: fact('2026-06-30', 'e2') })).structuredContent.ok).toBe(true);
+    const read = async (args: Record<string, unknown>) => {
+      const r = await call(june2, 'retrieve', { subject: 'mira', attribute: 'passport_deadline', as_of: '2026-06-02T00:00:00Z', include: ['text', 'episode'], ...args });
+      expect(r.structuredContent.diagnostics).toEqual([]);
+      return (r.structuredContent.rows as Array<{ text: string; episode: string }>).map((row) => [row.text, row.episode]);
+    };
+    expect(await read({ known_at: '2026-06-01T21:00:00Z' })).toEqual([['2026-07-15', 'e1']]);
+    expect(await read({})).toEqual([['2026-06-30', 'e2']]);
+  });
+
+  it('the facts resource lists the tenant\'s attribute schemas in force, and no other tenant\'s', async () => {
+    const store = await createStore();
+    const alice = await connect({ store, tenant: 'acme' });
+    const declared = await call(alice, 'run', { script: 'ENCODE ATTRIBUTE passport_deadline SCHEMA { type: "date", normalize: ["trim", "casefold"] };' });
+    expect(declared.structuredContent.ok).toBe(true);
+    const schemas = async (client: Client) => JSON.parse(String(((await client.readResource({ uri: 'text2mem://facts' })).contents[0] as { text: string }).text)).schemas;
+    expect(await schemas(alice)).toMatchObject([{ attribute: 'passport_deadline', version: 1, schema: { type: 'date' } }]);
+    expect(await schemas(await connect({ store, tenant: 'globex' }))).toEqual([]);
+  });
+
   it('feedback rewards ids, an episode or a turn; it needs at least one', async () => {
     const store = await createStore();
     const alice = await connect({ store });

@@ -14,6 +14,11 @@ describe('examples/typed-state/belief.t2m', () => {
     expect(r.status, r.stderr).toBe(0);
     const results = JSON.parse(r.stdout).results as { rows: { text: string; episode: string }[] }[];
     expect(results.slice(-2).map((x) => x.rows.map((row) => [row.text, row.episode]))).toEqual([[['2026-07-15', 'e1']], [['2026-06-30', 'e2']]]);
+    // The schema declaration is statement 3; the ill-typed value after it is refused (a dry run: nothing written) with its fix.
+    const refused = (results[3] as unknown as { ids: number[]; warnings: { code: string; fix?: { edits?: { text: string }[] } }[] });
+    expect(refused.ids).toEqual([]);
+    expect(refused.warnings.map((w) => w.code)).toEqual(['fact-type-mismatch']);
+    expect(JSON.stringify(refused.warnings[0].fix)).toContain('2026-06-30');
     // HISTORY shows both intervals: the first version is valid at no instant now, and was believed until the correction was recorded.
     const history = results.at(-3)!.rows;
     expect(history).toEqual([
