@@ -76,7 +76,7 @@ export const CODES = {
   'unknown-field': error('validate', VALIDATION, 'an unknown key where the IR is closed (a warning for a near miss in an open object)'),
   // The checker's cross-field invariants (also reported by the engine when it meets them).
   'stage-inferred': warning('validate', 'spec/checks.md#stage-inferred', "no `stage`, or an unknown one: the statement runs at its op's stage"),
-  'misplaced-field': warning('validate', 'spec/checks.md#misplaced-field', 'a field in a common wrong place (`filter.tags`, `target.time_range`), read where it belongs'),
+  'misplaced-field': warning('validate', 'spec/checks.md#misplaced-field', 'a field in a common wrong place (`filter.tags`, `target.time_range`, `target.limit`), read where it belongs'),
   'missing-field': error('check', 'spec/checks.md#missing-field', 'a field the op cannot run without is missing'),
   'stage-mismatch': error('check', 'spec/checks.md#stage-mismatch', "the statement's stage is not its op's"),
   'target-required': error('check', TARGET, 'a non-Encode statement without a target'),
@@ -110,7 +110,7 @@ export const CODES = {
   'ref-misplaced': error('check', REFERENCES, 'a reference where ids do not go (only `target.ids`, MERGE\'s `INTO` and a turn\'s `OF`)'),
   'reward-out-of-range': error('check', EXPERIENCE, 'a `REWARD` outside [0, 1]'),
   'level-needs-search': error('check', EXPERIENCE, 'a `RETRIEVE … LEVEL` whose target is not a search (its candidate stage)'),
-  'level-mismatch': error('check', EXPERIENCE, 'an experience clause without the level it needs (`OF`, `EXPAND` without `LEVEL turn`; `PICK`, a selector without `LEVEL`; `SPLIT … LEVEL episode`)'),
+  'level-mismatch': error('check', EXPERIENCE, 'an experience clause without the level it needs (`OF`, `EXPAND` without `LEVEL turn`; `PICK`, a selector or its options without `LEVEL`; `SPLIT … LEVEL episode`)'),
   'context-without-turn': warning('check', EXPERIENCE, 'a search `CONTEXT` (a turn\'s state) in a `RETRIEVE … LEVEL episode`'),
   'pick-over-k': warning('check', EXPERIENCE, 'a `PICK` above the number of candidates `K`'),
   // Lowering (the engine's reading of a valid IR).
