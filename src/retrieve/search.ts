@@ -132,7 +132,10 @@ function* candidates(x: SearchContext, sel: Selection, query: string, alpha: num
   const mismatch = q ? yield* modelMismatch(x.store, x.store.embedder.model, version, opts.tenant) : null;
   if (mismatch) x.warn('embedding-model-mismatch', mismatch);
   // A dialect with its own vectors (pgvector) ranks them in SQL, the filters in the same WHERE.
-  const inSql = q && d.vectors ? rescore(x.store.embedder.model, q, yield* x.query(compileVectorSearch(sel, q, x.store.embedder.model, n, d, opts)), n) : null;
+  // Its single-precision distances can swap near-ties at the n-th place, so it returns a margin
+  // the engine rescores and cuts to n: the candidate set is the engine's own (the context lends
+  // from every candidate, so a different boundary would change results).
+  const inSql = q && d.vectors ? rescore(x.store.embedder.model, q, yield* x.query(compileVectorSearch(sel, q, x.store.embedder.model, 2 * n, d, opts)), n) : null;
   if (inSql) yield* check(inSql.map((s) => s.id));
   const vx = q && !inSql ? yield* vectorIndex(x.store, x.store.embedder.model, q.length, version, opts.tenant) : null;
   const keyword: Ranker = { winners: (m) => kw!.search(terms, m), m: n, widenings: 0, kept: kw && terms.length ? null : [] };
@@ -238,8 +241,10 @@ export function* searchTarget(x: SearchContext, sel: Selection, opts: SelectOpti
   const parts = fuse(keyword, vector, alpha);
   if (!parts.size) return { rows: [], scores: {}, explain: {} };
   const weightOf = (row: Row) => (typeof row.weight === 'number' ? row.weight : 0.5);
-  // ALPHA 0 and 1 are one ranker alone, as it ranks: the context is part of fusion.
-  const lent = index && alpha > 0 && alpha < 1 ? context(parts, (id, steps) => index.neighbour(id, steps)) : new Map<number, number>();
+  // ALPHA 0 and 1 are one ranker alone, as it ranks: the context is part of fusion. Experience
+  // candidates (a LEVEL search) are ranked by their keys alone: the records written next to a key
+  // are other steps of some trajectory, not evidence that it fits.
+  const lent = index && alpha > 0 && alpha < 1 && !sel.level ? context(parts, (id, steps) => index.neighbour(id, steps)) : new Map<number, number>();
   const ranked: { row: Row; weight: number; score: number }[] = [];
   for (const [id, e] of parts) {
     e.context = lent.get(id) ?? 0;

@@ -60,7 +60,7 @@ describe('the page\'s runner', () => {
     expect(results.map((r) => r.affectedIds)).toEqual(ran.results.map((r) => r.ids.map(String)));
     // The rows each statement returned, with the columns `t2m run` prints (a search's weight column
     // is the score's weight term on both: `t2m run --explain` adds it as the page does).
-    expect(results.map((r) => r.rows.map((row) => Object.keys(row).filter((k) => !['score', 'bm25', 'vector', 'fused', 'weight'].includes(k)).map((k) => [k, row[k]]))))
+    expect(results.map((r) => r.rows.map((row) => Object.keys(row).filter((k) => !['score', 'bm25', 'vector', 'fused', 'context', 'weight'].includes(k)).map((k) => [k, row[k]]))))
       .toEqual(ran.results.map((r) => (r.rows ?? []).map((row) => Object.keys(row).filter((k) => k !== 'weight').map((k) => [k, row[k]]))));
     expect(results.map((r) => r.summary)).toEqual(ran.results.map((r) => r.summary));
     const rows = memory(engine);

@@ -147,7 +147,7 @@ describe('t2m mcp over stdio', () => {
 
   it('serves the vocabulary resource', async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri).sort()).toEqual(['text2mem://card', 'text2mem://card-ir', 'text2mem://vocabulary']);
+    expect(resources.map((r) => r.uri).sort()).toEqual(['text2mem://card', 'text2mem://card-ir', 'text2mem://facts', 'text2mem://vocabulary']);
     const read = await client.readResource({ uri: 'text2mem://vocabulary' });
     const vocabulary = JSON.parse(String((read.contents[0] as { text: string }).text));
     expect(vocabulary.tags).toEqual(expect.arrayContaining([{ value: 'okr', count: 1 }, { value: 'own', count: 1 }, { value: 'elsewhere', count: 1 }]));

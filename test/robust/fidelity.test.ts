@@ -23,7 +23,9 @@ describe('prototype-named keys are data', () => {
     expect(input.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     // IR → DSL → IR keeps the key as an own property.
     const back = textToIr(irsToText(input.irs));
-    expect(codes(back.diagnostics)).toEqual([]);
+    // `valueOf` is one letter from Encode's `value` (experience memory): a near miss, warned, still kept as written.
+    expect(codes(back.diagnostics)).toEqual(key === 'valueOf' ? ['unknown-field'] : []);
+    expect(back.diagnostics.every((d) => d.severity === 'warning')).toBe(true);
     expect(JSON.stringify(back.irs[0])).toBe(JSON.stringify(ir));
     // Stored and read back: an arg that is no column is a facet, and explicit facets win.
     const store = await freshStore();
