@@ -9,6 +9,7 @@
 import { type Code } from '../diagnostics/codes.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { EmbedResult, RemoteEmbedder } from '../text/text.js';
+import { errorDetail, postJson } from './http.js';
 
 export type { EmbedResult, RemoteEmbedder } from '../text/text.js';
 
@@ -28,19 +29,6 @@ export interface OpenAIEmbedderOptions {
 
 export function embeddingsUrl(baseUrl: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/embeddings`;
-}
-
-const MAX_ERROR_TEXT = 300;
-
-function errorDetail(text: string): string {
-  try {
-    const json = JSON.parse(text) as { error?: { message?: unknown } | string };
-    const message = typeof json.error === 'string' ? json.error : json.error?.message;
-    if (typeof message === 'string') return `: ${message.slice(0, MAX_ERROR_TEXT)}`;
-  } catch {
-    // not JSON
-  }
-  return text.trim() ? `: ${text.trim().slice(0, MAX_ERROR_TEXT)}` : '';
 }
 
 /** The vectors of an embeddings response body, in input order, or why it is not one. */
@@ -76,32 +64,15 @@ function unit(v: Float32Array): Float32Array {
 
 export function openAIEmbedder(config: OpenAIEmbedderOptions): RemoteEmbedder {
   const url = embeddingsUrl(config.baseUrl);
-  const doFetch = config.fetch ?? globalThis.fetch;
   const batchSize = Math.max(1, config.batchSize ?? 64);
   const timeoutMs = config.timeoutMs ?? 60_000;
   const fail = (code: Code, message: string): EmbedResult => ({ ok: false, diagnostics: [diagnostic(code, message)] });
   async function batch(input: readonly string[]): Promise<EmbedResult> {
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    try {
-      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-      if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
-      const response = await doFetch(url, { method: 'POST', headers, body: JSON.stringify({ model: config.model, input }), signal: controller.signal });
-      const text = await response.text();
-      if (!response.ok) return fail('embeddings-http-error', `POST ${url}: HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${errorDetail(text)}`);
-      return parseEmbeddings(text, input.length, url);
-    } catch (e) {
-      if (timedOut) return fail('embeddings-timeout', `POST ${url}: no reply within ${timeoutMs} ms`);
-      const err = e as Error & { cause?: { code?: string; message?: string } };
-      const cause = err.cause?.code ?? err.cause?.message;
-      return fail('embeddings-unreachable', `POST ${url}: ${err.message}${cause ? ` (${cause})` : ''}`);
-    } finally {
-      clearTimeout(timer);
-    }
+    const r = await postJson(url, { model: config.model, input }, { apiKey: config.apiKey, timeoutMs, fetch: config.fetch });
+    if (r.kind === 'timeout') return fail('embeddings-timeout', r.message);
+    if (r.kind === 'unreachable') return fail('embeddings-unreachable', r.message);
+    if (!r.ok) return fail('embeddings-http-error', `POST ${url}: ${r.status}${errorDetail(r.text)}`);
+    return parseEmbeddings(r.text, input.length, url);
   }
   return {
     model: config.model,

@@ -14,6 +14,7 @@
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Code } from '../diagnostics/codes.js';
 import type { Io, Row } from './seam.js';
+import { errorDetail, postJson } from './http.js';
 
 /** A relevance score per document, in the documents' order (higher is better), or why there is none. */
 export type RerankResult = { readonly ok: true; readonly scores: readonly number[] } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
@@ -106,35 +107,16 @@ export function parseRerank(text: string, count: number, url = 'the server'): Re
 /** A reranker reached over HTTP: llama.cpp's server (`--rerank`), Jina, Cohere, vLLM, Infinity, TEI's /rerank-compatible routes. */
 export function httpReranker(config: HttpRerankerOptions): Reranker {
   const url = rerankUrl(config.baseUrl);
-  const doFetch = config.fetch ?? globalThis.fetch;
   const timeoutMs = config.timeoutMs ?? 10_000;
   return {
     name: config.model,
     top: config.top,
     remote: true,
     async rerank(query, documents) {
-      const controller = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, timeoutMs);
-      try {
-        const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-        if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
-        const body = JSON.stringify({ model: config.model, query, documents, top_n: documents.length });
-        const response = await doFetch(url, { method: 'POST', headers, body, signal: controller.signal });
-        const text = await response.text();
-        if (!response.ok) return fail('rerank-failed', `POST ${url}: HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${text.trim() ? `: ${text.trim().slice(0, 300)}` : ''}`);
-        return parseRerank(text, documents.length, url);
-      } catch (e) {
-        if (timedOut) return fail('rerank-failed', `POST ${url}: no reply within ${timeoutMs} ms`);
-        const err = e as Error & { cause?: { code?: string; message?: string } };
-        const cause = err.cause?.code ?? err.cause?.message;
-        return fail('rerank-failed', `POST ${url}: ${err.message}${cause ? ` (${cause})` : ''}`);
-      } finally {
-        clearTimeout(timer);
-      }
+      const r = await postJson(url, { model: config.model, query, documents, top_n: documents.length }, { apiKey: config.apiKey, timeoutMs, fetch: config.fetch });
+      if (r.kind !== 'reply') return fail('rerank-failed', r.message);
+      if (!r.ok) return fail('rerank-failed', `POST ${url}: ${r.status}${errorDetail(r.text)}`);
+      return parseRerank(r.text, documents.length, url);
     },
   };
 }
