@@ -42,6 +42,8 @@ function saved(record: RunRecord): RunRecord {
 
 export class RunHistory {
   private readonly byScript = new Map<string, RunRecord[]>();
+  /** The last save of a history to IndexedDB (settles when it is written or failed). */
+  saved: Promise<void> = Promise.resolve();
 
   add(scriptId: string, record: Omit<RunRecord, 'n'>): RunRecord {
     const list = this.byScript.get(scriptId) ?? [];
@@ -49,7 +51,7 @@ export class RunHistory {
     list.push(full);
     if (list.length > KEPT) list.shift();
     this.byScript.set(scriptId, list);
-    void this.save(scriptId);
+    this.saved = this.save(scriptId);
     return full;
   }
 
