@@ -399,8 +399,9 @@ export class App {
     const rows = `${this.session.memory.length} row${this.session.memory.length === 1 ? '' : 's'}`;
     if (committed) this.status.set(`ran ${part ?? `${results.length} statement${results.length === 1 ? '' : 's'}`}${part ? ` of ${analyze(text).irs.length}` : ''} in ${ms} ms on ${bindingLabel(this.session.binding!)}: ${rows}`);
     else this.status.set(`statement ${(results.at(-1)?.statement ?? 0) + 1} (${results.at(-1)?.op}) refused: rolled back, memory unchanged`, 'error');
-    // A run ends when its history entry is stored: a reload right after it finds the run.
-    await this.history.saved;
+    // A run ends when its history entry and its script (whose id keys the history) are stored:
+    // a reload right after it finds the run.
+    await Promise.all([this.history.saved, this.scripts.saveNow()]);
   }
 
   /** Opens a welcome example as a new script (or the tab holding it unchanged), on its own store, and runs it. */

@@ -180,9 +180,12 @@ export class ScriptTabs {
   }
 
   private persist(): void {
-    this.saveLater(() => {
-      saveValue(KEYS.workspace, { scripts: this.scripts, active: this.active } satisfies Workspace)
-        .catch((e: unknown) => this.events.status(`scripts not saved: ${(e as Error).message}`));
-    });
+    this.saveLater(() => void this.saveNow());
+  }
+
+  /** Stores the scripts now (a run's history is kept under its script's id, which must outlive a reload). */
+  saveNow(): Promise<void> {
+    return saveValue(KEYS.workspace, { scripts: this.scripts, active: this.active } satisfies Workspace)
+      .catch((e: unknown) => this.events.status(`scripts not saved: ${(e as Error).message}`));
   }
 }
