@@ -61,9 +61,11 @@ export interface PlaygroundStore {
   /**
    * Runs a script as `t2m run` does — one engine call, one transaction, one trace id, references
    * resolved across statements — with a hook that snapshots `memory` after each statement; the
-   * first failure rolls the whole script back.
+   * first failure rolls the whole script back. `statementOffset`: where the first of `irs` stands
+   * in the script they were taken from (a part run), so that provenance names the statement as
+   * the page numbers it.
    */
-  runScript(irs: readonly IR[], sourceMaps: readonly SourceMap[], now: Date): ScriptRun;
+  runScript(irs: readonly IR[], sourceMaps: readonly SourceMap[], now: Date, statementOffset?: number): ScriptRun;
   /** The plan of a script against the current store, changing nothing (the engine's `explain`). */
   explain(irs: readonly IR[], sourceMaps: readonly SourceMap[], now: Date): { plans: StatementRun['sql'][]; errors: Diagnostic[] };
   memoryRows(): Row[];
@@ -110,11 +112,11 @@ function statementRun(outcome: StatementOutcome, warnings: readonly string[]): S
  * The runner of the page (`PlaygroundStore.runScript`) on any synchronous store: the script in
  * one engine call, `memory` read after each statement by the run's hook, inside its transaction.
  */
-export function runOnStore(store: Store, irs: readonly IR[], sourceMaps: readonly SourceMap[], now: Date): ScriptRun {
+export function runOnStore(store: Store, irs: readonly IR[], sourceMaps: readonly SourceMap[], now: Date, statementOffset = 0): ScriptRun {
   const steps: { index: number; outcome: StatementOutcome; before: Row[]; after: Row[] }[] = [];
   let last = memoryRowsOf(store);
   const result = run(store, irs, {
-    now, sourceMaps, impersonate: IMPERSONATE,
+    now, sourceMaps, impersonate: IMPERSONATE, statementOffset,
     onStatement: (index, outcome) => {
       // A refused statement changed nothing: the script stops there and is rolled back. Reads
       // (and dry runs) write nothing either: memory is read again only after a write.
@@ -170,8 +172,8 @@ class BrowserStore implements PlaygroundStore {
     return this.store;
   }
 
-  runScript(irs: readonly IR[], sourceMaps: readonly SourceMap[], now: Date): ScriptRun {
-    return runOnStore(this.store, irs, sourceMaps, now);
+  runScript(irs: readonly IR[], sourceMaps: readonly SourceMap[], now: Date, statementOffset?: number): ScriptRun {
+    return runOnStore(this.store, irs, sourceMaps, now, statementOffset);
   }
 
   explain(irs: readonly IR[], sourceMaps: readonly SourceMap[], now: Date): { plans: StatementRun['sql'][]; errors: Diagnostic[] } {

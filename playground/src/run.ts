@@ -32,14 +32,15 @@ export interface RunOutcome {
 
 /**
  * Runs `text`, which the caller has checked has no errors (`analyze` is memoised, so this reuses
- * that analysis); `only`: just these statements (indexes into the script), in one engine call as
- * a script of their own, each view keeping its index in the whole script.
+ * that analysis); `only`: just these statements (consecutive indexes into the script, as
+ * `statementsAt` gives them), in one engine call as a script of their own, each view and each
+ * record's provenance keeping the statement's index in the whole script.
  */
 export function runScript(store: PlaygroundStore, text: string, now: Date, only?: readonly number[]): RunOutcome {
   const analysis = analyze(text);
   const { irs, sourceMaps } = analysis;
   const picked = only ?? irs.map((_, i) => i);
-  const outcome = store.runScript(picked.map((i) => irs[i]), picked.map((i) => sourceMaps[i]), now);
+  const outcome = store.runScript(picked.map((i) => irs[i]), picked.map((i) => sourceMaps[i]), now, picked[0] ?? 0);
   const results: StatementView[] = outcome.statements.map(({ statement: k, run, before, after }) => {
     const i = picked[k] ?? k;
     const span = sourceMaps[i]?.get('');

@@ -102,6 +102,14 @@ export interface RunOptions {
    * bad clock or tenant) still refuses the whole script.
    */
   readonly statementwise?: boolean;
+  /**
+   * Where the statements given stand in the script they were taken from (default 0): statement
+   * i's records carry `statementOffset + i` as their provenance's statement index, and messages
+   * number statements that way too. For running a part of a script (the playground's Run
+   * selection) on a store its other statements wrote. Results, diagnostics' `statement` and the
+   * hook's index still count from 0 in the statements given.
+   */
+  readonly statementOffset?: number;
 }
 
 /** One statement as `onStatement` sees it: its result, or the errors that refused it. */
@@ -293,6 +301,7 @@ export function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options:
     return { now: clocks[i], nowText: formatUtc(clocks[i]) };
   };
   const bindings = new Map<string, Binding>();
+  const offset = options.statementOffset ?? 0;
   // The run's trace id is stored only by writes: a script of reads does without the random one.
   let traceId = script.traceId;
   const irs = script.irs;
@@ -316,7 +325,7 @@ export function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options:
       carried = undefined;
     } else {
       // References (`$n`) become the ids their binding holds, now that the statements before ran.
-      const resolved = resolveRefs(irs[i], bindings);
+      const resolved = resolveRefs(irs[i], bindings, offset);
       if (!resolved.ok) {
         const stop = refuse(i, locateAll(resolved.diagnostics, i, maps));
         if (stop) return stop;
@@ -325,7 +334,7 @@ export function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options:
       ir = resolved.ir;
       if (traceId === undefined && ir.op !== 'Retrieve' && ir.op !== 'Summarize') traceId = newTraceId();
       // Not frozen: the operation goes straight to execution and nowhere else.
-      lowered = lowerIr(ir, { ...clockOf(i), actor: options.actor, tenant: script.tenant, traceId, statement: i, freeze: false });
+      lowered = lowerIr(ir, { ...clockOf(i), actor: options.actor, tenant: script.tenant, traceId, statement: offset + i, freeze: false });
     }
     if (!lowered.ok) {
       const stop = refuse(i, locateAll(lowered.diagnostics, i, maps));
@@ -342,7 +351,7 @@ export function* scriptIo(store: Store<AnySqlDriver>, script: Prepared, options:
       // Each statement's lowering warnings, reported before its own result's (as one at a time).
       const lowerWarnings: (readonly Diagnostic[])[] = [[]];
       for (let j = i + 1; j < irs.length && irs[j].op === 'Encode' && refsOf(irs[j]).length === 0; j++) {
-        const next = lowerIr(irs[j], { ...clockOf(j), actor: options.actor, tenant: script.tenant, traceId, statement: j, freeze: false });
+        const next = lowerIr(irs[j], { ...clockOf(j), actor: options.actor, tenant: script.tenant, traceId, statement: offset + j, freeze: false });
         if (!next.ok || !encodeRunnable(next.operation)) {
           carried = { index: j, ir: irs[j], lowered: next };
           break;
@@ -419,7 +428,7 @@ function boundIds(op: IR['op'], result: StatementResult): number[] {
  * A reference to no ids refuses the statement (`ref-empty`), so the script rolls back. The
  * checker has already made sure every reference names an earlier binding.
  */
-function resolveRefs(ir: IR, bindings: ReadonlyMap<string, Binding>): { ok: true; ir: IR } | { ok: false; diagnostics: Diagnostic[] } {
+function resolveRefs(ir: IR, bindings: ReadonlyMap<string, Binding>, offset: number): { ok: true; ir: IR } | { ok: false; diagnostics: Diagnostic[] } {
   const refs = refsOf(ir);
   if (refs.length === 0) return { ok: true, ir };
   const diagnostics: Diagnostic[] = [];
@@ -427,7 +436,7 @@ function resolveRefs(ir: IR, bindings: ReadonlyMap<string, Binding>): { ok: true
     const b = bindings.get(name);
     const ids = b?.ids.map(String) ?? [];
     if (ids.length === 0) {
-      const by = b ? `statement ${b.statement + 1} (${b.op}) bound no ids to it` : 'no earlier statement bound it';
+      const by = b ? `statement ${offset + b.statement + 1} (${b.op}) bound no ids to it` : 'no earlier statement bound it';
       diagnostics.push(diagnostic('ref-empty', `$${name} holds no ids: ${by}, so this statement has nothing to act on; the script is rolled back`, { path }));
     }
     return ids;

@@ -28,7 +28,7 @@ import { whyIo, type WhyResult } from './why.js';
 export type Outcome<D extends AnySqlDriver, T> = D extends AsyncSqlDriver ? Promise<T> : T;
 
 /** Who calls and how: fixed for the session (a `run` may still give its own `now`, trace id, source maps). */
-export type SessionOptions = Omit<RunOptions, 'dryRun' | 'sourceMaps' | 'traceId' | 'batch' | 'onStatement'> & {
+export type SessionOptions = Omit<RunOptions, 'dryRun' | 'sourceMaps' | 'traceId' | 'batch' | 'onStatement' | 'statementOffset'> & {
   /** Transactions PostgreSQL aborts for a serialization failure or a deadlock are run again, this many times in all (default 10). */
   readonly attempts?: number;
   /** Called before each rerun (tests count them). */
@@ -36,7 +36,7 @@ export type SessionOptions = Omit<RunOptions, 'dryRun' | 'sourceMaps' | 'traceId
 };
 
 /** What one `run` may add to the session's options. */
-export type ScriptOptions = Partial<Pick<RunOptions, 'now' | 'dryRun' | 'sourceMaps' | 'traceId' | 'batch' | 'selector' | 'onStatement' | 'statementwise'>> & {
+export type ScriptOptions = Partial<Pick<RunOptions, 'now' | 'dryRun' | 'sourceMaps' | 'traceId' | 'batch' | 'selector' | 'onStatement' | 'statementwise' | 'statementOffset'>> & {
   /** First apply due expiry actions, in the same transaction as the script (`t2m run --sweep`). */
   readonly sweep?: boolean;
 };

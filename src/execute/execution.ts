@@ -332,7 +332,8 @@ export class Execution {
   stamp(values: Record<string, unknown>): void {
     values.tenant = this.op.tenant;
     values.trace_id = this.op.traceId || null;
-    values.statement_index = this.index;
+    // The statement's place in its script (lowering's), which a part of a script run alone keeps.
+    values.statement_index = this.op.statement;
     values.search_text = searchTextOf(values);
   }
 

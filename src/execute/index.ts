@@ -209,8 +209,8 @@ export function* executeEncodeRunIo(store: Store<AnySqlDriver>, ops: readonly En
     const entries: AuditEntry[] = [];
     for (let k = a; k < b; k++) {
       const x = runs[k];
-      const id = ids.get(x.index);
-      if (id === undefined) throw new Error(`internal: the insert of a run of Encodes returned no id for statement ${x.index}`);
+      const id = ids.get(x.op.statement);
+      if (id === undefined) throw new Error(`internal: the insert of a run of Encodes returned no id for statement ${x.op.statement}`);
       x.inserted(records[k], id);
       entries.push(auditRecord(x, x.changes));
     }
