@@ -5,8 +5,8 @@
  * and a phone-width Run that brings the results into view. Chromium through playwright-core.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAndServe, collectProblems, type Served } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { loaded, pageState, servePlayground, setScript, status } from '../support/page.js';
 
 interface DayState {
   script: string;
@@ -17,38 +17,17 @@ interface DayState {
   committed: boolean;
 }
 
-let served: Served;
-beforeAll(async () => {
-  served = await buildAndServe();
-}, 300_000);
-afterAll(async () => {
-  await served?.close();
-});
+const { newPage } = servePlayground();
 
-async function open(page: Page): Promise<void> {
-  await page.goto(served.url);
-  await page.waitForFunction(() => window.t2m !== undefined);
-  await page.evaluate(() => window.t2m!.loaded);
-}
+const state = (page: Page): Promise<DayState> => pageState<DayState>(page);
 
-const state = (page: Page): Promise<DayState> => page.evaluate(() => window.t2m!.state() as unknown as DayState);
-
-async function setScript(page: Page, text: string): Promise<void> {
-  await page.evaluate((t) => window.t2m!.setScript(t), text);
-  await page.evaluate(() => window.t2m!.settled());
-}
-
-const status = (page: Page) => page.locator('[data-testid=status]');
 const statusIsError = async (page: Page): Promise<boolean> => ((await status(page).getAttribute('class')) ?? '').includes('error');
 const focusInEditor = (page: Page): Promise<boolean> => page.evaluate(() => !!document.activeElement?.closest('#editor'));
 const tabNames = (page: Page): Promise<string[]> => page.locator('[data-testid=script-tabs] button').allInnerTexts();
 
 describe('playground: a day without surprises', () => {
   it('keeps run errors in their own script tab: a new script has no markers, no red status, no refused run', async () => {
-    const context = await served.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage({ viewport: { width: 1400, height: 900 } });
     await setScript(page, 'ENCODE "x" TPYE note;');
     await page.evaluate(() => window.t2m!.run());
     expect((await state(page)).refused).toBe(true);
@@ -82,10 +61,7 @@ describe('playground: a day without surprises', () => {
   });
 
   it('Try ▶ reuses the tab holding its unchanged example; Share then reload does not open the script twice', async () => {
-    const context = await served.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage({ viewport: { width: 1400, height: 900 } });
     await page.click('[data-try=LOCK]');
     await page.waitForFunction(() => window.t2m!.state().runs === 1);
     const after1 = await tabNames(page);
@@ -109,8 +85,7 @@ describe('playground: a day without surprises', () => {
     await page.waitForTimeout(800);
     const before = await tabNames(page);
     await page.reload();
-    await page.waitForFunction(() => window.t2m !== undefined);
-    await page.evaluate(() => window.t2m!.loaded);
+    await loaded(page);
     expect(await tabNames(page)).toEqual(before);
     expect((await state(page)).script).toBe('ENCODE "shared once" TAGS "share";');
     expect(problems).toEqual([]);
@@ -118,10 +93,7 @@ describe('playground: a day without surprises', () => {
   });
 
   it('Format: Shift-Alt-F formats; on a script with syntax errors it says why and changes nothing', async () => {
-    const context = await served.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage({ viewport: { width: 1400, height: 900 } });
     await setScript(page, 'promote   where search "OKR progress" limit 5 set weight 0.9');
     await page.keyboard.press('Shift+Alt+KeyF');
     await page.waitForFunction(() => window.t2m!.state().script.startsWith('PROMOTE WHERE'));
@@ -144,10 +116,7 @@ describe('playground: a day without surprises', () => {
   });
 
   it('keyboard: Esc then Shift-Tab leaves the editor; tabbing into it from page load shows how to leave', async () => {
-    const context = await served.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage({ viewport: { width: 1400, height: 900 } });
     const hint = page.locator('[data-testid=tab-hint]');
     expect(await hint.isVisible()).toBe(false);
     // From the top of the page, Tab until the editor has the focus.
@@ -176,10 +145,7 @@ describe('playground: a day without surprises', () => {
   });
 
   it('memory table: never-promoted weights read 0.5, empties sort last both ways; reads show no "affected ids"', async () => {
-    const context = await served.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage({ viewport: { width: 1400, height: 900 } });
     await setScript(page, [
       'ENCODE "a" TYPE note TAGS "x" TIME 2025-04-10T15:30:00Z;',
       'ENCODE "b" TAGS "y";',
@@ -221,10 +187,7 @@ describe('playground: a day without surprises', () => {
   });
 
   it('phone width: after Run the results scroll into view; the wheel over the editor scrolls the page', async () => {
-    const context = await served.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     await setScript(page, 'ENCODE "on the phone" TAGS "p";\nRETRIEVE WHERE tags HAS "p" LIMIT 5;');
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.evaluate(() => window.t2m!.run());

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeLlm } from './fake-llm.js';
-import { buildAndServe, collectProblems, type Served } from './harness.js';
+import { loaded, pageState, servePlayground, setScript, status } from '../support/page.js';
 
 interface WorkState {
   script: string;
@@ -20,35 +20,12 @@ interface WorkState {
   committed: boolean;
 }
 
-let served: Served;
-beforeAll(async () => {
-  served = await buildAndServe();
-}, 300_000);
-afterAll(async () => {
-  await served?.close();
-});
+const playground = servePlayground();
 
-async function open(page: Page): Promise<void> {
-  await page.goto(served.url);
-  await page.waitForFunction(() => window.t2m !== undefined);
-  await page.evaluate(() => window.t2m!.loaded);
-}
+const state = (page: Page): Promise<WorkState> => pageState<WorkState>(page);
 
-const state = (page: Page): Promise<WorkState> => page.evaluate(() => window.t2m!.state() as unknown as WorkState);
-const status = (page: Page) => page.locator('[data-testid=status]');
-
-async function setScript(page: Page, text: string): Promise<void> {
-  await page.evaluate((t) => window.t2m!.setScript(t), text);
-  await page.evaluate(() => window.t2m!.settled());
-}
-
-async function newPage(width = 1400) {
-  const context = await served.browser.newContext({ viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  const problems = collectProblems(page);
-  await open(page);
-  return { context, page, problems };
-}
+/** A page of its own, `width` px wide. */
+const newPage = (width = 1400) => playground.newPage({ viewport: { width, height: 900 } });
 
 describe('playground: working tools', () => {
   it('IR pane: an edit of one statement keeps every comment and blank line of the script', async () => {
@@ -200,8 +177,7 @@ describe('playground: working tools', () => {
     await page.evaluate(() => window.t2m!.run());
     expect((await state(page)).runs).toBe(2);
     await page.reload();
-    await page.waitForFunction(() => window.t2m !== undefined);
-    await page.evaluate(() => window.t2m!.loaded);
+    await loaded(page);
     const s = await state(page);
     expect(s.runs).toBe(2);
     expect(s.results.map((r) => r.op)).toEqual(['Encode', 'Encode', 'Promote']);

@@ -7,9 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeLlm } from './fake-llm.js';
-import { buildAndServe, collectProblems, type Served } from './harness.js';
+import { loaded, pageState, servePlayground, setScript } from '../support/page.js';
+import { collectProblems } from './harness.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../artifacts/', import.meta.url));
 
@@ -38,27 +39,10 @@ interface PageState {
   runs: number;
 }
 
-let served: Served;
-beforeAll(async () => {
-  served = await buildAndServe();
-}, 300_000);
-afterAll(async () => {
-  await served?.close();
-});
+const playground = servePlayground();
+const { open, newPage } = playground;
 
-async function open(page: Page): Promise<void> {
-  await page.goto(served.url);
-  await page.waitForFunction(() => window.t2m !== undefined);
-  await page.evaluate(() => window.t2m!.loaded);
-}
-
-const state = (page: Page): Promise<PageState> => page.evaluate(() => window.t2m!.state() as unknown as PageState);
-
-/** Replaces the script (cursor at the end, editor focused) and waits for the worker's diagnostics. */
-async function setScript(page: Page, text: string): Promise<void> {
-  await page.evaluate((t) => window.t2m!.setScript(t), text);
-  await page.evaluate(() => window.t2m!.settled());
-}
+const state = (page: Page): Promise<PageState> => pageState<PageState>(page);
 
 /** Clicks an item of the header's File menu, opening the menu first. */
 async function clickFileItem(page: Page, label: string): Promise<void> {
@@ -78,10 +62,7 @@ async function typeScript(page: Page, text: string): Promise<void> {
 describe('playground in Chromium', () => {
   it('loads with no console errors, starts its workers, and highlights the DSL', async () => {
     // The dark theme (the system's preference here), whose enum colour the check below expects.
-    const context = await served.browser.newContext({ colorScheme: 'dark' });
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage({ colorScheme: 'dark' });
     const s = await state(page);
     expect(s.ready).toBe(true);
     // Monaco's editor worker is created on demand: formatting asks it for minimal edits.
@@ -107,10 +88,7 @@ describe('playground in Chromium', () => {
   });
 
   it('marks a bad line, completes and hovers, runs a good script, shows rows and the timeline diff, and keeps the work across a reload', async () => {
-    const context = await served.browser.newContext();
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage();
 
     // A bad line gets a marker on that line.
     await typeScript(page, 'ENCODE "fine" TYPE note;\nPROMOTE WHERE tags HAS "x" LIMT 5 SET weight 0.9;\n');
@@ -192,8 +170,7 @@ describe('playground in Chromium', () => {
 
     // Reload: the script and the store are still there.
     await page.reload();
-    await page.waitForFunction(() => window.t2m !== undefined);
-    await page.evaluate(() => window.t2m!.loaded);
+    await loaded(page);
     const after = await state(page);
     expect(after.script).toBe('PROMOTE WHERE search "OKR progress" LIMIT 5 SET weight 0.9');
     expect(after.memory).toHaveLength(3);
@@ -213,10 +190,7 @@ describe('playground in Chromium', () => {
   });
 
   it('runs a paper workflow from the examples menu with the Run button and steps through its timeline', async () => {
-    const context = await served.browser.newContext({ viewport: { width: 1440, height: 860 } });
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage({ viewport: { width: 1440, height: 860 } });
     // At 1440 px the header is one row: the clock sits beside the buttons, not alone below them.
     const top = async (selector: string) => (await page.locator(selector).boundingBox())!.y;
     expect(Math.abs((await top('input.clock')) - (await top('[data-testid=run]')))).toBeLessThan(8);
@@ -250,10 +224,7 @@ describe('playground in Chromium', () => {
   });
 
   it('opens an example once, keeps the tab strip in one scrolling row clear of the right pane, and shrinks the editor with the window', async () => {
-    const context = await served.browser.newContext({ viewport: { width: 1440, height: 860 } });
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage({ viewport: { width: 1440, height: 860 } });
     type Box = { left: number; right: number; top: number; bottom: number; width: number; height: number };
     const box = (selector: string): Promise<Box> => page.locator(selector).first().evaluate((el) => {
       const { left, right, top, bottom, width, height } = el.getBoundingClientRect();
@@ -319,10 +290,7 @@ describe('playground in Chromium', () => {
   });
 
   it('runs the merge example; its last merge finds nothing left to merge and says so', async () => {
-    const context = await served.browser.newContext();
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage();
     await page.selectOption('select[aria-label=Examples]', { label: 'Op Workflow - Merge' });
     await page.waitForFunction(() => window.t2m!.state().script.startsWith('# Op Workflow - Merge'));
     await page.evaluate(() => window.t2m!.settled());
@@ -336,10 +304,7 @@ describe('playground in Chromium', () => {
   });
 
   it('rolls back a failing script, marks the failing statement, and converts IR edits back to DSL', async () => {
-    const context = await served.browser.newContext();
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage();
     await setScript(page, 'ENCODE "incident log" TAGS "sev1";\nLOCK WHERE tags HAS "sev1" LIMIT 5 MODE read_only;\nUPDATE WHERE tags HAS "sev1" LIMIT 5 SET text "rewritten";\n');
     // Ctrl-Enter in the editor runs the script.
     await page.keyboard.press('Control+Enter');
@@ -368,10 +333,7 @@ describe('playground in Chromium', () => {
   });
 
   it('exports and imports the store as .sqlite and scripts as DSL or IR JSON; the SQL pane follows the editor', async () => {
-    const context = await served.browser.newContext({ acceptDownloads: true });
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage({ acceptDownloads: true });
     await setScript(page, 'ENCODE "kept in the file" TAGS "export";');
     // Before any run, the SQL pane shows the plan of the script as it is typed.
     await expect.poll(() => page.evaluate(() => window.t2m!.sqlText())).toMatch(/plan of the script[\s\S]*INSERT INTO "?memory"?/);
@@ -428,8 +390,7 @@ describe('playground in Chromium', () => {
       request.onerror = () => reject(request.error);
     }));
     await page.reload();
-    await page.waitForFunction(() => window.t2m !== undefined);
-    await page.evaluate(() => window.t2m!.loaded);
+    await loaded(page);
     await expect.poll(() => page.locator('[data-testid=status]').innerText()).toMatch(/saved store "imported 1" could not be opened/);
     expect((await state(page)).memory).toEqual([]);
     expect(problems).toEqual([]);
@@ -437,10 +398,7 @@ describe('playground in Chromium', () => {
   });
 
   it('renders the shell and the memory table while the editor chunk loads, and resolves `loaded` only once the editor is there', async () => {
-    const context = await served.browser.newContext();
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage();
     await setScript(page, 'ENCODE "saved before the reload" TAGS "kept";');
     await page.evaluate(() => window.t2m!.run());
     expect((await state(page)).memory).toHaveLength(1);
@@ -497,7 +455,7 @@ describe('playground in Chromium', () => {
   });
 
   it('fails when a worker cannot load', async () => {
-    const context = await served.browser.newContext();
+    const context = await playground.served.browser.newContext();
     const page = await context.newPage();
     const problems = collectProblems(page);
     await context.route(/editor\.worker.*\.js$/, (route) => route.fulfill({ status: 404, body: 'missing' }));
@@ -509,10 +467,7 @@ describe('playground in Chromium', () => {
   });
 
   it('shows the language card in the Docs tab, above the railroad diagrams', async () => {
-    const context = await served.browser.newContext({ viewport: { width: 1440, height: 860 } });
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage({ viewport: { width: 1440, height: 860 } });
     await page.click('.tabs button[data-tab=Docs]');
     const card = page.locator('[data-testid=language-card]');
     await expect.poll(() => card.locator('h2').count()).toBeGreaterThan(5);
@@ -542,7 +497,7 @@ describe('playground in Chromium', () => {
       // The first answer needs a repair; the answer to the repair message is good (in a fence, as models do).
       return user.length === 1 ? BAD : `Here you go:\n\`\`\`t2m\n${GOOD}\n\`\`\`\n`;
     });
-    const context = await served.browser.newContext({ viewport: { width: 1440, height: 860 } });
+    const context = await playground.served.browser.newContext({ viewport: { width: 1440, height: 860 } });
     const page = await context.newPage();
     const problems = collectProblems(page);
     try {
@@ -604,8 +559,7 @@ describe('playground in Chromium', () => {
       expect((await state(page)).script).toBe(s.script);
       // The endpoint survives a reload (localStorage); nothing else is sent anywhere.
       await page.reload();
-      await page.waitForFunction(() => window.t2m !== undefined);
-      await page.evaluate(() => window.t2m!.loaded);
+      await loaded(page);
       expect(await page.locator('[data-testid=ask-hint]').innerText()).toBe('');
       expect(llm.requests).toHaveLength(3);
       // Chromium logs the HTTP 500 as a failed resource load: that one is expected. So is an
@@ -620,10 +574,7 @@ describe('playground in Chromium', () => {
   });
 
   it('runs each script on its own fresh store: no rows leak between scripts, a LOCK script re-runs, named stores are kept and shown', async () => {
-    const context = await served.browser.newContext({ viewport: { width: 1440, height: 860 } });
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage({ viewport: { width: 1440, height: 860 } });
     const indicator = () => page.locator('[data-testid=store-indicator]').innerText();
     const LOCKED = 'ENCODE "incident log" TAGS "sev1";\nLOCK WHERE tags HAS "sev1" LIMIT 5 MODE read_only;\n';
     await setScript(page, LOCKED);
@@ -682,10 +633,7 @@ describe('playground in Chromium', () => {
   });
 
   it('a refused run says so in place of the previous results; a bad clock is an error; a misspelt field gets "did you mean" on the word', async () => {
-    const context = await served.browser.newContext();
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage();
     await setScript(page, GOOD);
     await page.evaluate(() => window.t2m!.run());
     await page.evaluate(() => window.t2m!.showTab('Results'));
@@ -746,10 +694,7 @@ describe('playground in Chromium', () => {
   });
 
   it('welcomes a first visit with the verbs, runnable examples, shortcuts and docs; tabs are an ARIA tablist; themes follow the system and toggle', async () => {
-    const context = await served.browser.newContext({ viewport: { width: 1440, height: 860 }, colorScheme: 'light' });
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage({ viewport: { width: 1440, height: 860 }, colorScheme: 'light' });
     const welcome = page.locator('.pane[data-pane=Welcome]');
     await expect.poll(() => welcome.isVisible()).toBe(true);
     await expect.poll(() => page.locator('[data-testid=welcome-verbs] tr').count()).toBe(12);
@@ -802,10 +747,7 @@ describe('playground in Chromium', () => {
   });
 
   it('keyboard: Tab leaves the editor in tab-focus mode, problems and result heads are reachable, the divider resizes', async () => {
-    const context = await served.browser.newContext({ viewport: { width: 1440, height: 860 } });
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage({ viewport: { width: 1440, height: 860 } });
     await setScript(page, 'ENCODE "a";');
     // Esc then Tab leaves the editor without inserting a tab.
     await page.keyboard.press('Escape');
@@ -852,10 +794,7 @@ describe('playground in Chromium', () => {
   });
 
   it('a 200-statement run: the timeline list stays compact and the diff stays in view; the memory table sorts, filters, groups governance columns and exports', async () => {
-    const context = await served.browser.newContext({ viewport: { width: 1024, height: 700 }, acceptDownloads: true });
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage({ viewport: { width: 1024, height: 700 }, acceptDownloads: true });
     const lines = Array.from({ length: 200 }, (_, i) => `ENCODE "note ${String(i).padStart(3, '0')}" TYPE note TAGS "${i % 2 ? 'odd' : 'even'}" TIME 2025-04-10T15:30:00+08:00;`);
     await setScript(page, `${lines.join('\n')}\nLOCK WHERE tags HAS "odd" LIMIT 1 MODE read_only;\n`);
     await page.evaluate(() => window.t2m!.run());
@@ -908,10 +847,7 @@ describe('playground in Chromium', () => {
   });
 
   it("the memory table's ids open the record's why: the fact's versions, newest first, with episode, run and supersession (as t2m why)", async () => {
-    const context = await served.browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage({ viewport: { width: 1440, height: 900 } });
     await setScript(page, [
       'ENCODE "2026-07-15" SUBJECT mira ATTRIBUTE passport_deadline VALID FROM 2026-06-01T09:00:00Z EPISODE "e1";',
       'ENCODE "2026-06-30" SUBJECT mira ATTRIBUTE passport_deadline VALID FROM 2026-06-03T10:00:00Z EPISODE "e2";',
@@ -933,10 +869,7 @@ describe('playground in Chromium', () => {
   });
 
   it('narrow windows get one column: editor above the panes, both full width; the status stays one line', async () => {
-    const context = await served.browser.newContext({ viewport: { width: 390, height: 844 } });
-    const page = await context.newPage();
-    const problems = collectProblems(page);
-    await open(page);
+    const { context, page, problems } = await newPage({ viewport: { width: 390, height: 844 } });
     const box = (selector: string) => page.locator(selector).first().evaluate((el) => {
       const r = el.getBoundingClientRect();
       return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, height: r.height };
@@ -959,17 +892,16 @@ describe('playground in Chromium', () => {
   });
 
   it('opens a share link with the script in the URL hash', async () => {
-    const context = await served.browser.newContext();
+    const context = await playground.served.browser.newContext();
     const page = await context.newPage();
     await open(page);
     const script = 'RETRIEVE WHERE subject = "数据库 failover" LIMIT 3 INCLUDE id, text';
     await setScript(page, script);
     const url = await page.evaluate(() => window.t2m!.shareUrl());
     expect(url).toMatch(/#script=[\w-]+$/);
-    const other = await (await served.browser.newContext()).newPage();
+    const other = await (await playground.served.browser.newContext()).newPage();
     await other.goto(url);
-    await other.waitForFunction(() => window.t2m !== undefined);
-    await other.evaluate(() => window.t2m!.loaded);
+    await loaded(other);
     expect((await other.evaluate(() => window.t2m!.state())).script).toBe(script);
     await other.context().close();
     await context.close();
