@@ -7,13 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { engineWorkload } from './engine-workload.js';
-import { checkSizes, project, sizes, type Figures, type Suite } from './suite.js';
+import { project, sizes, SIZED, type Figures, type Suite } from './suite.js';
 
 const suite: Suite = {
   rounds: 3,
-  flags: ['sizes'],
-  needsBuild: false,
-  check: checkSizes,
+  ...SIZED,
   async round(root, flags) {
     const t2m = await project(root);
     const dir = mkdtempSync(join(tmpdir(), 't2m-perf-engine-'));

@@ -6,7 +6,7 @@
  * `AS OF` a past instant and `KNOWN AT` a past recording time (where the revision has it).
  * Issue 30's target: the current-value read within x1.5 of the revision before transaction time.
  */
-import { checkSizes, project, sizes, type Figures, type Suite } from './suite.js';
+import { project, quantile, sizes, SIZED, type Figures, type Suite } from './suite.js';
 
 const KEYS_PER_SUBJECT = 1;
 const VERSIONS = 10;
@@ -16,13 +16,9 @@ const DAY = 86_400_000;
 const BASE = Date.parse('2026-01-01T00:00:00Z');
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19) + 'Z';
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
-
 const suite: Suite = {
   rounds: 1,
-  flags: ['sizes'],
-  needsBuild: false,
-  check: checkSizes,
+  ...SIZED,
   async round(root, flags) {
     const t2m = await project(root);
     const figures: Figures = {};
@@ -61,8 +57,8 @@ const suite: Suite = {
           if (got !== expect(k)) throw new Error(`${label}: key ${k} read ${got}, not ${expect(k)}`);
           if (i >= WARMUP) ms.push(dt);
         }
-        figures[`${label} ${size} p50 ms`] = pct(ms, 0.5);
-        figures[`${label} ${size} p95 ms`] = pct(ms, 0.95);
+        figures[`${label} ${size} p50 ms`] = quantile(ms, 0.5);
+        figures[`${label} ${size} p95 ms`] = quantile(ms, 0.95);
       };
       measure('current read', '', (k) => `value ${k}.${VERSIONS - 1}`);
       measure('AS OF read', JSON.stringify({ as_of: iso(BASE + 4 * DAY + 60_000) }), (k) => `value ${k}.4`);

@@ -8,7 +8,7 @@
  * common-word tail). Targets (issues 10 and 32): for both kinds, p95(100k) ≤ 3 × p95(1k) and ≤ 30 ms.
  */
 import { rng, searchCorpus } from '../workload.js';
-import { checkSizes, project, sizes, type Figures, type Suite } from './suite.js';
+import { project, quantile, sizes, SIZED, type Figures, type Suite } from './suite.js';
 
 const NOW = '2026-01-01T00:00:00Z';
 const QUERIES = 200;
@@ -16,13 +16,9 @@ const COMMON_QUERIES = 40;
 const COMMON = 'review';
 const WARMUP = 20;
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
-
 const suite: Suite = {
   rounds: 1,
-  flags: ['sizes'],
-  needsBuild: false,
-  check: checkSizes,
+  ...SIZED,
   async round(root, flags) {
     const t2m = await project(root);
     const { encodeIr, queryOf, commonQueryOf } = searchCorpus(true, COMMON);
@@ -60,12 +56,12 @@ const suite: Suite = {
       const at = size >= 1000 ? `${size / 1000}k` : String(size);
       figures[`${at} encode rec/s`] = encodeRate;
       figures[`${at} first search ms`] = first;
-      figures[`${at} search p50 ms`] = pct(times, 0.5);
-      figures[`${at} search p95 ms`] = pct(times, 0.95);
-      figures[`${at} common-word p50 ms`] = pct(commonTimes, 0.5);
-      figures[`${at} common-word p95 ms`] = pct(commonTimes, 0.95);
-      p95s.push(pct(times, 0.95));
-      commonP95s.push(pct(commonTimes, 0.95));
+      figures[`${at} search p50 ms`] = quantile(times, 0.5);
+      figures[`${at} search p95 ms`] = quantile(times, 0.95);
+      figures[`${at} common-word p50 ms`] = quantile(commonTimes, 0.5);
+      figures[`${at} common-word p95 ms`] = quantile(commonTimes, 0.95);
+      p95s.push(quantile(times, 0.95));
+      commonP95s.push(quantile(commonTimes, 0.95));
     }
     if (p95s.length > 1) figures['p95 largest / smallest'] = p95s.at(-1)! / p95s[0];
     if (commonP95s.length > 1) figures['common-word p95 largest / smallest'] = commonP95s.at(-1)! / commonP95s[0];

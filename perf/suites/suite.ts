@@ -45,5 +45,14 @@ export function checkSizes(flags: Record<string, string>): string | undefined {
   return flags.sizes.split(',').every((s) => /^[1-9]\d*$/.test(s)) ? undefined : `--sizes takes whole numbers separated by commas, not ${flags.sizes}`;
 }
 
+/** What a suite measured at `--sizes` on the sources in-process (no build) declares besides its rounds. */
+export const SIZED = { flags: ['sizes'], needsBuild: false, check: checkSizes } as const;
+
+/** The `p` quantile of `xs` (0.5: the upper median; 0.95: p95), by the nearest rank below. */
+export function quantile(xs: readonly number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+}
+
 /** The upstream benchmark file of this checkout (the same data for both sides). */
 export const BENCHMARK = join(import.meta.dirname, '../../fixtures/upstream/benchmark/text2mem-bench-v2.en.jsonl');
