@@ -148,6 +148,13 @@ describe('playground: working tools', () => {
     await page.evaluate(() => window.t2m!.showTab('Timeline'));
     expect(await page.locator('[data-testid=timeline-pos]').innerText()).toBe('statement 2 (1 of 1 run)');
     expect(await page.locator('[data-testid=timeline-list] button').count()).toBe(1);
+    // The record it wrote names its statement as the script numbers it (statement 2, not the part's first).
+    expect(s.memory.map((r) => r.statement_index)).toEqual([0, 1, 1]);
+    const why = page.locator('[data-testid=memory-why]');
+    await page.evaluate(() => window.t2m!.showTab('Memory'));
+    await page.locator('[data-testid=memory-table] button[data-why="3"]').click();
+    await expect.poll(() => why.innerText()).toMatch(/Why #3/);
+    expect(await why.innerText()).toMatch(/, statement 2(?!\d)/);
 
     // A selection over statements 2–3 runs both; the read sees all three rows, never-promoted weights as `t2m run` shows them.
     await page.evaluate(([a, b]) => window.t2m!.select(a, b), [script.indexOf('ENCODE "b"') + 3, script.indexOf('INCLUDE')]);
@@ -159,6 +166,11 @@ describe('playground: working tools', () => {
     await page.evaluate(() => window.t2m!.showTab('Results'));
     expect(await page.locator('.pane[data-pane=Results] .result[data-statement="2"] td.defaulted').first().innerText()).toBe('0.5 (default)');
     expect(await page.locator('[data-testid=history] option').first().innerText()).toMatch(/^run 3 · .* · statements 2–3 only · committed/);
+    expect(s.memory.map((r) => r.statement_index)).toEqual([0, 1, 1, 1]);
+    await page.evaluate(() => window.t2m!.showTab('Memory'));
+    await page.locator('[data-testid=memory-table] button[data-why="4"]').click();
+    await expect.poll(() => why.innerText()).toMatch(/Why #4/);
+    expect(await why.innerText()).toMatch(/, statement 2(?!\d)/);
 
     // Between statements there is nothing to run: it says so and runs nothing.
     await setScript(page, 'ENCODE "a";\n\n# nothing here\n');
