@@ -112,13 +112,13 @@ export const GUIDE: readonly GuideEntry[] = [
     intent: 'record / log / save — 记录 / 保存',
     dsl: 'ENCODE "Demo on Friday" TYPE note TAGS "client" TIME 2025-04-10T15:30:00+08:00;',
     ir: { op: 'Encode', args: { payload: { text: 'Demo on Friday' }, type: 'note', tags: ['client'], time: '2025-04-10T15:30:00+08:00' } },
-    note: 'in full, key phrases as tags; related notes don\'t stop it; a record already holding the text: act on it'
+    note: 'in full, key phrases as tags, even beside related notes; a record already holding it: act on that'
   },
   {
     intent: 'change / correct / mark done — 修改 / 更新',
     dsl: 'UPDATE ID 3 SET text = "Pay the rent today", status = "done";',
     ir: { op: 'Update', args: { set: { text: 'Pay the rent today', status: 'done' } } },
-    note: 'new content: the whole new text; a named field is a facet',
+    note: 'always the whole new text; a status or date also as a facet',
   },
   {
     intent: 'label / tag / mark as "X" — 打标签 / 标记为“X”',
@@ -231,9 +231,9 @@ export const CARD_EXAMPLES: readonly CardExample[] = [
     ir: { stage: 'ENC', op: 'Encode', args: { payload: { text: '2026-06-30' }, subject: 'mira', attribute: 'deadline', valid_from: '2026-06-01T00:00:00Z' } },
   },
   {
-    request: 'Rent: status "pending review", due next Friday (now Tue 2025-04-01).',
-    dsl: 'UPDATE WHERE tags HAS "todo" LIMIT 5 SET status = "pending review", deadline = "2025-04-04T00:00:00Z";',
-    ir: { stage: 'STO', op: 'Update', target: { filter: { has_tags: ['todo'], limit: 5 } }, args: { set: { status: 'pending review', deadline: '2025-04-04T00:00:00Z' } } },
+    request: 'Rent: "pending review", due next Friday (now Tue 2025-04-01).',
+    dsl: 'UPDATE WHERE tags HAS "todo" LIMIT 5 SET text = "Rent due Friday", status = "pending review", deadline = "2025-04-04T00:00:00Z";',
+    ir: { stage: 'STO', op: 'Update', target: { filter: { has_tags: ['todo'], limit: 5 } }, args: { set: { text: 'Rent due Friday', status: 'pending review', deadline: '2025-04-04T00:00:00Z' } } },
   },
   {
     request: 'Deploy notes, newest 3.',
@@ -448,7 +448,7 @@ function conditionsSection(ir: boolean): string {
 }
 
 /** Enums whose value names say it all: the card lists their values without docs (spec/syntax.md keeps them). */
-const TERSE_ENUMS = new Set(['stage', 'order_by', 'split_strategy', 'merge_strategy', 'split_lang', 'relative', 'read_perm_level', 'write_perm_level']);
+const TERSE_ENUMS = new Set(['stage', 'order_by', 'split_strategy', 'merge_strategy', 'split_lang', 'relative', 'read_perm_level', 'write_perm_level', 'lock_mode']);
 
 function enumsSection(ir: boolean): string {
   const lines = ['## Enum values (anything else is `invalid-enum`)', ''];
