@@ -122,23 +122,23 @@ export const GUIDE: readonly GuideEntry[] = [
   },
   {
     intent: 'label / tag / mark as "X" — 打标签 / 标记为“X”',
-    dsl: 'LABEL WHERE tags HAS "api" LIMIT 10 TAGS "high_priority";',
-    ir: { op: 'Label', args: { tags: ['high_priority'] } },
-    note: 'a tag; quoted labels verbatim, else the store\'s spelling; unquoted high / top priority → high_priority'
+    dsl: 'LABEL WHERE tags HAS "api" LIMIT 10 TAGS "resolved";',
+    ir: { op: 'Label', args: { tags: ['resolved'] } },
+    note: 'a tag; quoted labels verbatim, else the store\'s spelling; unquoted "high priority": PROMOTE'
   },
   {
-    intent: 'prioritise / make a (top) priority — 优先 / 最高优先级',
+    intent: 'prioritise / mark as (high / top) priority / emphasize / highlight — 优先 / 最高优先级 / 强调 / 突出',
     dsl: 'PROMOTE WHERE tags HAS "standup" LIMIT 10 BY 0.3 REASON "release week";',
     ir: { op: 'Promote', args: { weight_delta: 0.3, reason: 'release week' } },
     note: 'top / highest: BY 0.5',
     irNote: 'top / highest: 0.5',
   },
   {
-    intent: 'emphasize — 强调; highlight — 突出; confirm — 确认',
-    dsl: 'PROMOTE ID 1 BY 0.3; LABEL ID 2 TAGS "highlight"; RETRIEVE ID 3;',
-    ir: { op: 'Promote', args: { weight_delta: 0.3 } },
+    intent: 'confirm / check — 确认',
+    dsl: 'RETRIEVE ID 3 INCLUDE id, text;',
+    ir: { op: 'Retrieve', args: { include: ['id', 'text'] } },
     note: 'ensure X: X\'s verb, e.g. LOCK',
-    irNote: 'highlight: Label a tag; confirm: Retrieve; ensure X: X\'s op (Lock)',
+    irNote: 'ensure X: X\'s op (Lock)',
   },
   {
     intent: 'lower priority — 降低优先级; archive / shelve — 归档',
@@ -232,8 +232,8 @@ export const CARD_EXAMPLES: readonly CardExample[] = [
   },
   {
     request: 'Rent: "pending review", due next Friday (now Tue 2025-04-01).',
-    dsl: 'UPDATE WHERE tags HAS "todo" LIMIT 5 SET text = "Rent due Friday", status = "pending review", deadline = "2025-04-04T00:00:00Z";',
-    ir: { stage: 'STO', op: 'Update', target: { filter: { has_tags: ['todo'], limit: 5 } }, args: { set: { text: 'Rent due Friday', status: 'pending review', deadline: '2025-04-04T00:00:00Z' } } },
+    dsl: 'UPDATE ID 3 SET text = "Rent due Friday", status = "pending review", deadline = "2025-04-04T00:00:00Z";',
+    ir: { stage: 'STO', op: 'Update', target: { ids: 3 }, args: { set: { text: 'Rent due Friday', status: 'pending review', deadline: '2025-04-04T00:00:00Z' } } },
   },
   {
     request: 'Deploy notes, newest 3.',
