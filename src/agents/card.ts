@@ -47,7 +47,7 @@ export const MEANINGS: ReadonlyArray<{ readonly q: string; readonly dsl: string;
     specOnly: true,
   },
   {
-    q: 'Does SUMMARIZE store anything?',
+    q: 'SUMMARIZE stores?',
     dsl: 'No: it returns sentences picked by FOCUS within MAX n TOKENS (default 256; no LLM).',
     ir: 'No: it returns sentences picked by `focus` within `max_tokens` (default 256; no LLM).',
     source: 'src/execute/verbs/summarize.ts; spec/semantics.md Verbs',
@@ -62,18 +62,18 @@ export const MEANINGS: ReadonlyArray<{ readonly q: string; readonly dsl: string;
   },
   {
     q: 'Calendar words?',
-    dsl: 'UTC, from the run\'s clock. `time IN LAST 7 DAYS`: 7 days before now to the end of today (MINUTES, HOURS end now); `NEXT n` starts now; units plural. Today, this month, last quarter: `time FROM a TO b` in UTC.',
-    ir: 'UTC, from the run\'s clock. `{relative: "last", amount: 7, unit: "days"}`: 7 days before now to the end of today (minutes/hours end now); `next` starts now. Today, this month, last quarter: `{start, end}` in UTC.',
+    dsl: 'UTC, from the run\'s clock. `time IN LAST 7 DAYS`: 7 days before now to the end of today (MINUTES, HOURS end now); `NEXT n` starts now; units plural. Today, this month, last quarter: `time FROM a TO b` in UTC. "Next Friday": the first after today; a time of day alone: today; a date value: `2025-10-24T00:00:00Z`.',
+    ir: 'UTC, from the run\'s clock. `{relative: "last", amount: 7, unit: "days"}`: 7 days before now to the end of today (minutes/hours end now); `next` starts now. Today, this month, last quarter: `{start, end}` in UTC. "Next Friday": the first after today; a time of day alone: today; a date value: `2025-10-24T00:00:00Z`.',
     source: 'src/lower/target.ts timeRange; src/lower/time.ts addDuration',
   },
   {
     q: 'SPLIT `params`?',
-    dsl: '`SET params = {…}`, the entry STRATEGY names: `by_sentences: {max_sentences}` (default 1), `by_chunks: {chunk_size (>= 50) | num_chunks}` (default 2), `custom: {instruction, max_splits}` (no LLM). The source is soft-deleted unless `SET keep_source = true`.',
-    ir: 'The entry `strategy` names: `by_sentences: {max_sentences}` (default 1), `by_chunks: {chunk_size (>= 50) | num_chunks}` (default 2), `custom: {instruction, max_splits}` (no LLM). The source is soft-deleted unless `keep_source: true`.',
+    dsl: '`SET params = {by_chunks: {num_chunks: 3}}`, the entry STRATEGY names (chunk_size >= 50, max_sentences, max_splits; no LLM). The source is soft-deleted unless `SET keep_source = true`.',
+    ir: '`{by_chunks: {num_chunks: 3}}`, the entry `strategy` names (chunk_size >= 50, max_sentences, max_splits; no LLM). The source is soft-deleted unless `keep_source: true`.',
     source: 'src/lower/verbs.ts splitRule; src/execute/verbs/split.ts',
   },
   {
-    q: 'Which records does a LIMIT keep?',
+    q: 'LIMIT keeps which?',
     dsl: 'The first n: a filter is newest first; ORDER BY only after `search`. No LIMIT: a filter takes all (a write warns), a search 10.',
     ir: 'The first n: a filter is newest first; `order_by` only under `search`. No `limit`: a filter takes all (a write warns), a search 10.',
     source: 'src/lower/target.ts selection; src/compile/index.ts compileTargetSelect',
@@ -85,20 +85,11 @@ export const MEANINGS: ReadonlyArray<{ readonly q: string; readonly dsl: string;
     source: 'src/lower/ignored.ts; src/lower/verbs.ts lowerUpdate',
   },
   {
-    q: 'Does a later statement see an earlier one\'s changes?',
-    dsl: 'Yes, in order, in one transaction: deleted, merged-away, split-source and expired records match no later target (archived ones do); a LOCK refuses later writes (lock last).',
-    ir: 'Yes, in order, in one transaction: deleted, merged-away, split-source and expired records match no later target (archived ones do); a LOCK refuses later writes (lock last).',
+    q: 'Later statements see earlier changes?',
+    dsl: 'Yes, in order: deleted, merged-away, split-source and expired records match no later target (archived ones do); a LOCK refuses later writes (lock last).',
+    ir: 'Yes, in order: deleted, merged-away, split-source and expired records match no later target (archived ones do); a LOCK refuses later writes (lock last).',
     source: 'src/compile/index.ts timeWhere (live: not deleted, not expired); src/execute/verbs/promote.ts (archive caps the weight)',
   },
-];
-
-/** One word, several meanings (beyond what the per-verb clause list already shows). */
-const HOMONYMS_DSL = [
-  '`UNTIL`: PROMOTE\'s ends the REMIND rule, EXPIRE\'s is the expiry. `LIMIT` after `search "…"` is the search\'s, after a condition the filter\'s.',
-];
-const HOMONYMS_IR = [
-  '`args.set.k` is Update\'s only argument; other ops take `args.k` directly (Promote `args.weight`).',
-  '`until`: Promote `args.remind.until` ends the reminder; Expire `args.until` is the expiry time. One limit applies: `search.overrides.k`, else `search.limit`, else `filter.limit`.',
 ];
 
 /**
@@ -112,6 +103,8 @@ export interface GuideEntry {
   readonly ir: { readonly op: Op; readonly args?: unknown };
   /** What the reader must know besides the statement. */
   readonly note?: string;
+  /** The note in the IR card's words, where it names clauses or shows more than the first statement. */
+  readonly irNote?: string;
 }
 
 export const GUIDE: readonly GuideEntry[] = [
@@ -119,24 +112,33 @@ export const GUIDE: readonly GuideEntry[] = [
     intent: 'record / log / save — 记录 / 保存',
     dsl: 'ENCODE "Demo on Friday" TYPE note TAGS "client" TIME 2025-04-10T15:30:00+08:00;',
     ir: { op: 'Encode', args: { payload: { text: 'Demo on Friday' }, type: 'note', tags: ['client'], time: '2025-04-10T15:30:00+08:00' } },
-    note: 'the content in full, key phrases as tags, even if related notes exist'
+    note: 'in full, key phrases as tags, even beside related notes; a record already holding it: act on that'
   },
   {
     intent: 'change / correct / mark done — 修改 / 更新',
     dsl: 'UPDATE ID 3 SET text = "Pay the rent today", status = "done";',
     ir: { op: 'Update', args: { set: { text: 'Pay the rent today', status: 'done' } } },
+    note: 'always the whole new text; a status or date also as a facet',
   },
   {
-    intent: 'label / tag / mark as "X" (urgent, resolved, high priority) — 打标签 / 标记为“X”',
-    dsl: 'LABEL WHERE tags HAS "api" LIMIT 10 TAGS "high_priority";',
-    ir: { op: 'Label', args: { tags: ['high_priority'] } },
-    note: 'a tag; quoted labels verbatim, unquoted high / top priority → high_priority'
+    intent: 'label / tag / mark as "X" — 打标签 / 标记为“X”',
+    dsl: 'LABEL WHERE tags HAS "api" LIMIT 10 TAGS "resolved";',
+    ir: { op: 'Label', args: { tags: ['resolved'] } },
+    note: 'a tag; quoted labels verbatim, else the store\'s spelling; unquoted "high priority": PROMOTE'
   },
   {
-    intent: 'prioritise / make a (top) priority — 优先 / 最高优先级',
+    intent: 'prioritise / mark as (high / top) priority / emphasize / highlight — 优先 / 最高优先级 / 强调 / 突出',
     dsl: 'PROMOTE WHERE tags HAS "standup" LIMIT 10 BY 0.3 REASON "release week";',
     ir: { op: 'Promote', args: { weight_delta: 0.3, reason: 'release week' } },
     note: 'top / highest: BY 0.5',
+    irNote: 'top / highest: 0.5',
+  },
+  {
+    intent: 'confirm / check — 确认',
+    dsl: 'RETRIEVE ID 3 INCLUDE id, text;',
+    ir: { op: 'Retrieve', args: { include: ['id', 'text'] } },
+    note: 'ensure X: X\'s verb, e.g. LOCK',
+    irNote: 'ensure X: X\'s op (Lock)',
   },
   {
     intent: 'lower priority — 降低优先级; archive / shelve — 归档',
@@ -151,7 +153,7 @@ export const GUIDE: readonly GuideEntry[] = [
   },
   {
     intent: 'remind me (every … / once) — 提醒我',
-    dsl: 'PROMOTE ID 3 REMIND "FREQ=MONTHLY;BYMONTHDAY=1" UNTIL 2025-12-31T23:59:59Z; PROMOTE ID 1 REMIND 2025-05-01T09:00:00+08:00;',
+    dsl: 'PROMOTE ID 3 REMIND "FREQ=MONTHLY;BYMONTHDAY=1" UNTIL 2025-12-31T23:59:59Z;',
     ir: { op: 'Promote', args: { remind: { rrule: 'FREQ=MONTHLY;BYMONTHDAY=1', until: '2025-12-31T23:59:59Z' } } },
   },
   {
@@ -162,9 +164,10 @@ export const GUIDE: readonly GuideEntry[] = [
   },
   {
     intent: 'split / break up — 拆分',
-    dsl: 'SPLIT ID 1 STRATEGY by_sentences; SPLIT ID 2 STRATEGY custom INSTRUCTION "one piece per topic";',
+    dsl: 'SPLIT ID 1 STRATEGY by_sentences;',
     ir: { op: 'Split', args: { strategy: 'by_sentences' } },
-    note: 'cuts one record\'s text; records already separate are grouped with LABEL'
+    note: 'cuts one record\'s text; separate records: LABEL',
+    irNote: 'cuts one record\'s text; separate records: Label'
   },
   {
     intent: 'lock / freeze / read-only — 锁定 / 只读',
@@ -183,7 +186,7 @@ export const GUIDE: readonly GuideEntry[] = [
   },
   {
     intent: 'find / look up — 查找 / 检索',
-    dsl: 'RETRIEVE WHERE tags HAS "standup" AND time IN LAST 30 DAYS LIMIT 10 INCLUDE id, text, tags; RETRIEVE WHERE search "rent" LIMIT 5;',
+    dsl: 'RETRIEVE WHERE tags HAS "standup" AND time IN LAST 30 DAYS LIMIT 10 INCLUDE id, text, tags;',
     ir: { op: 'Retrieve', args: { include: ['id', 'text', 'tags'] } },
   },
   {
@@ -210,11 +213,6 @@ export const EXAMPLE_SEED = [
 
 export const CARD_EXAMPLES: readonly CardExample[] = [
   {
-    request: 'Which standups are still open?',
-    dsl: 'RETRIEVE WHERE tags HAS "standup" AND facets = { status: "open" } LIMIT 10 INCLUDE id, text;',
-    ir: { stage: 'RET', op: 'Retrieve', target: { filter: { has_tags: ['standup'], facets: { status: 'open' }, limit: 10 } }, args: { include: ['id', 'text'] } },
-  },
-  {
     request: '把四月的站会标为重点，周一提醒我 (April standups: key; remind Monday)',
     dsl: 'LET $s = LABEL WHERE tags HAS "standup" AND time FROM 2025-04-01T00:00:00Z TO 2025-04-30T23:59:59Z LIMIT 20 TAGS "key"; PROMOTE IDS $s REMIND "FREQ=WEEKLY;BYDAY=MO;COUNT=1";',
     ir: [
@@ -231,6 +229,11 @@ export const CARD_EXAMPLES: readonly CardExample[] = [
     request: 'Mira\'s deadline was June 30 all along, not July 15.',
     dsl: 'ENCODE "2026-06-30" SUBJECT "mira" ATTRIBUTE "deadline" VALID FROM 2026-06-01T00:00:00Z;',
     ir: { stage: 'ENC', op: 'Encode', args: { payload: { text: '2026-06-30' }, subject: 'mira', attribute: 'deadline', valid_from: '2026-06-01T00:00:00Z' } },
+  },
+  {
+    request: 'Rent: "pending review", due next Friday (now Tue 2025-04-01).',
+    dsl: 'UPDATE ID 3 SET text = "Rent due Friday", status = "pending review", deadline = "2025-04-04T00:00:00Z";',
+    ir: { stage: 'STO', op: 'Update', target: { ids: 3 }, args: { set: { text: 'Rent due Friday', status: 'pending review', deadline: '2025-04-04T00:00:00Z' } } },
   },
   {
     request: 'Deploy notes, newest 3.',
@@ -341,7 +344,7 @@ function everyVerbSection(ir: boolean): string {
   return [
     '## Every statement',
     '',
-    '`[LET $n =] VERB ["text"] clause* ;` — clauses in any order; keywords case-insensitive, enum values lower-case as listed. Datetimes need an offset (`2025-04-10T15:30:00+08:00`); durations ISO-8601 (`P7D`, `PT2H`).',
+    '`[LET $n =] VERB ["text"] clause* ;` — clauses in any order; keywords case-insensitive, enum values lower-case as listed. Datetimes need an offset (`2025-04-10T15:30:00+08:00`); durations ISO-8601 (`P7D`).',
     `- Target, exactly one: ${targets.join(' | ')} ${ALL_RULE_DSL}`,
     `- Any verb: ${meta.join('; ')}; \`SET k = v\` (any arg), \`WITH a.b = v\` (any IR path).`,
   ].join('\n');
@@ -381,17 +384,17 @@ function defaultsSection(ir: boolean, storeTypes: readonly string[] | undefined)
   const types = `${TYPE_SUGGESTIONS.join(', ')}${storeTypes?.length ? ` (in this store: ${storeTypes.join(', ')})` : ''}`;
   const lines = ir
     ? [
-      `- Weight: 0–1, higher = more important; a record never weighed reads as 0.5. Words: ${words}. \`weight_delta\` shifts (step 0.1–0.5: Promote 0.3, Demote -0.2; a positive Demote delta also lowers); \`weight\` sets; Demote \`archive\` caps it at 0.1, the record stays live.`,
+      `- Weight: 0–1, higher = more important; a record never weighed reads as 0.5. Words: ${words}. \`weight_delta\` shifts (Promote 0.3, Demote -0.2; a positive Demote delta also lowers); \`weight\` sets; Demote \`archive\` caps it at 0.1, the record stays live.`,
       '- Delete: `soft` defaults to true (recoverable). Expire: `ttl` counts from now, not the record\'s time; `on_expire` defaults to soft_delete.',
-      '- `remind.rrule`: the first reminder is the next occurrence after now, at now\'s time of day unless BYHOUR/BYMINUTE say; nothing is sent. Once: `FREQ=DAILY;COUNT=1;DTSTART=20250501T010000Z` (COUNT=1 without DTSTART: never).',
+      '- `remind.rrule`: first at the next occurrence after now, at now\'s time of day unless BYHOUR/BYMINUTE say; nothing is sent. Once: `FREQ=DAILY;COUNT=1;DTSTART=20250501T010000Z` (COUNT=1 alone: never).',
       `- \`type\` is free text; usual: ${types}.`,
       `- Update \`set\` columns: ${UPDATE_COLUMNS.slice(0, 12).join(', ')}, permissions; any other key is a facet. Never: ${grouped(GOVERNED_COLUMNS)} (\`governed-column\`).`,
-      `- \`"_let": "n"\` (extension) binds — ${bindings(true)}; \`{"$ref": "n"}\` stands for them in \`target.ids\` (alone or as an item beside ids) and Merge \`primary_id\`.`,
+      `- \`"_let": "n"\` (extension) binds — ${bindings(true)}; \`{"$ref": "n"}\` stands for them in \`target.ids\` (also beside ids) and Merge \`primary_id\`.`,
     ]
     : [
-      `- Weight: 0–1, higher = more important; a record never weighed reads as 0.5. Words: ${words}. \`BY d\` shifts (step 0.1–0.5: PROMOTE BY 0.3, DEMOTE BY -0.2; a positive DEMOTE BY also lowers); \`SET weight = 0.8\` sets; ARCHIVE caps it at 0.1, the record stays live.`,
+      `- Weight: 0–1, higher = more important; a record never weighed reads as 0.5. Words: ${words}. \`BY d\` shifts (PROMOTE BY 0.3, DEMOTE BY -0.2; a positive DEMOTE BY also lowers); \`SET weight = 0.8\` sets; ARCHIVE caps it at 0.1, the record stays live.`,
       '- DELETE is SOFT (recoverable) unless HARD. EXPIRE: TTL counts from now, not the record\'s time; THEN defaults to soft_delete.',
-      '- REMIND: the first reminder is the next occurrence after now, at now\'s time of day unless BYHOUR/BYMINUTE say; nothing is sent. Once: `REMIND 2025-05-01T09:00:00+08:00` (`FREQ=DAILY;COUNT=1` alone: never).',
+      '- REMIND: first at the next occurrence after now, at now\'s time of day unless BYHOUR/BYMINUTE say; nothing is sent. Once: `REMIND 2025-05-01T09:00:00+08:00` (`COUNT=1` alone: never).',
       `- TYPE is free text; usual: ${types}.`,
       `- UPDATE SET columns: ${UPDATE_COLUMNS.slice(0, 12).join(', ')}, permissions; any other key is a facet. Never: ${grouped(GOVERNED_COLUMNS)} (\`governed-column\`).`,
       `- \`LET $n =\` binds — ${bindings(false)}. Use \`$n\` in ID, IDS (also beside ids: \`IDS $n, 4\`), INTO.`,
@@ -418,9 +421,12 @@ function factsSection(ir: boolean): string {
 /** The request → statement guide, DSL statements or IR op and args. */
 function guideSection(ir: boolean): string {
   const head = ir
-    ? 'Target what the request names: `filter: {has_tags: [its topic words], time_range, limit}`; `ids` only from the request, a `$ref` or the store shown.'
-    : 'Target what the request names: `WHERE tags HAS <its topic words> [AND time …] LIMIT n`; ids only from the request, a `$n` or the store shown.';
-  const lines = GUIDE.map((g) => `- ${g.intent} → ${ir ? `${g.ir.op} ${JSON.stringify(g.ir.args)}` : g.dsl}${g.note ? ` (${g.note})` : ''}`);
+    ? 'Target what the request names: `filter: {has_tags: [its topic words, spelt as in the store], time_range, limit}`; `ids` only from the request, a `$ref` or the store shown. A tag on only some records meant: still the tag (+ ids named). A premise the store lacks (duplicates, a person): act on the topic\'s records.'
+    : 'Target what the request names: `WHERE tags HAS <its topic words, spelt as in the store> [AND time …] LIMIT n`; ids only from the request, a `$n` or the store shown. A tag on only some records meant: still the tag (+ ids named). A premise the store lacks (duplicates, a person): act on the topic\'s records.';
+  const lines = GUIDE.map((g) => {
+    const note = ir ? g.irNote ?? g.note : g.note;
+    return `- ${g.intent} → ${ir ? `${g.ir.op} ${JSON.stringify(g.ir.args)}` : g.dsl}${note ? ` (${note})` : ''}`;
+  });
   return `## Request → statement\n\n${head}\n${lines.join('\n')}`;
 }
 
@@ -441,13 +447,16 @@ function conditionsSection(ir: boolean): string {
   ].join('\n');
 }
 
+/** Enums whose value names say it all: the card lists their values without docs (spec/syntax.md keeps them). */
+const TERSE_ENUMS = new Set(['stage', 'order_by', 'split_strategy', 'merge_strategy', 'split_lang', 'relative', 'read_perm_level', 'write_perm_level', 'lock_mode']);
+
 function enumsSection(ir: boolean): string {
   const lines = ['## Enum values (anything else is `invalid-enum`)', ''];
   for (const [name, e] of ENUM_LIST) {
     // The DSL card names the clause (the path when there is none), the IR card the fields.
     const where = ir ? e.paths.join(', ') : e.clause ? [e.clause, e.ops?.map((o) => VERB_OF_OP[o]).join('/')].filter(Boolean).join(', ') : e.paths[0];
     // A doc that only repeats the value ("The id.", "Days.") is left out.
-    const plain = (v: string) => (/^(The|When|Where|Who)\b/.test(e.docs[v]) && e.docs[v].split(' ').length <= 4) || e.docs[v].toLowerCase() === `${v}.`;
+    const plain = (v: string) => TERSE_ENUMS.has(name) || (/^(The|When|Where|Who)\b/.test(e.docs[v]) && e.docs[v].split(' ').length <= 4) || e.docs[v].toLowerCase() === `${v}.`;
     const docs = e.values.map((v) => (plain(v) ? `\`${v}\`` : `\`${v}\` ${e.docs[v]}`)).join(' ');
     lines.push(`- ${name} (${where}${e.default ? `; default ${e.default}` : ''}): ${docs}`);
   }
@@ -491,10 +500,9 @@ export function languageCard(options: CardOptions = {}): string {
     ? '# Text2Mem JSON IR — language card\n\nOne JSON object per instruction (a list for several), these fields only. Memories: id, text, type, tags, facets, time, subject, location, topic, source, weight, expiry.'
     : '# Text2Mem DSL — language card\n\nMemory records: id, text, type, tags, facets, time, subject, location, topic, source, weight, expiry.';
   const meanings = `## Meanings, answered\n\n${MEANINGS.filter((m) => !m.specOnly).map((m) => `- ${m.q} ${ir ? m.ir : m.dsl}`).join('\n')}`;
-  const homonyms = `## One word, several meanings\n\n${(ir ? HOMONYMS_IR : HOMONYMS_DSL).map((s) => `- ${s}`).join('\n')}`;
   const parts = [
     intro, everyVerbSection(ir), verbsSection(ir), conditionsSection(ir), enumsSection(ir), exclusiveSection(ir),
-    defaultsSection(ir, options.types), meanings, homonyms, factsSection(ir), guideSection(ir), examplesSection(ir),
+    defaultsSection(ir, options.types), meanings, factsSection(ir), guideSection(ir), examplesSection(ir),
   ];
   const text = parts.join('\n\n');
   const others = ir ? '' : otherKeywords(text);

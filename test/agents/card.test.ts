@@ -130,7 +130,7 @@ describe('language card: the request → statement guide works as written', () =
   it('shows one line per entry: the DSL on the DSL card, op and args on the IR card', () => {
     const section = (card: string) => card.slice(card.indexOf('## Request → statement'), card.indexOf('## Worked examples')).split('\n').filter((l) => l.startsWith('- '));
     expect(section(dsl)).toEqual(GUIDE.map((g) => `- ${g.intent} → ${g.dsl}${g.note ? ` (${g.note})` : ''}`));
-    expect(section(ir)).toEqual(GUIDE.map((g) => `- ${g.intent} → ${g.ir.op} ${JSON.stringify(g.ir.args)}${g.note ? ` (${g.note})` : ''}`));
+    expect(section(ir)).toEqual(GUIDE.map((g) => `- ${g.intent} → ${g.ir.op} ${JSON.stringify(g.ir.args)}${(g.irNote ?? g.note) ? ` (${g.irNote ?? g.note})` : ''}`));
   });
   it('phrases every entry in English and in Chinese', () => {
     for (const g of GUIDE) expect(g.intent, g.intent).toMatch(/[a-z].* — .*[\u4e00-\u9fff]/);
