@@ -407,14 +407,17 @@ function defaultsSection(ir: boolean, storeTypes: readonly string[] | undefined)
  * KNOWN AT, HISTORY. Its statements run in test/typed-state/card-facts.test.ts.
  */
 export const FACT_STATEMENTS = {
-  read: 'RETRIEVE WHERE subject = "mira" AND attribute = "deadline"',
-  history: 'HISTORY INCLUDE believed_from, believed_to',
+  read: 'RETRIEVE WHERE subject = s AND attribute = a',
+  schema: 'ENCODE ATTRIBUTE a SCHEMA {type: "date", normalize: "trim", conflict: "confirm"}',
 } as const;
+
+/** The IR card's schema declaration (FACT_STATEMENTS.schema's args). */
+const FACT_SCHEMA_IR = '{attribute, schema: {type: "date", normalize: "trim", conflict: "confirm"}}';
 
 function factsSection(ir: boolean): string {
   const text = ir
-    ? '`subject` + `attribute` key a fact, its text the value (no Update): a change or correction is an Encode superseding the version valid at its `valid_from` (back-date to correct the past). Retrieve `filter: {subject, attribute}`: now, + `as_of` (held then), `known_at` (believed then), or `history: true` (`include` believed_from, believed_to).'
-    : `SUBJECT + ATTRIBUTE key a fact, its text the value (no UPDATE): a change or correction is an ENCODE superseding the version valid at its VALID FROM (back-date to correct the past). Read: \`${FACT_STATEMENTS.read}\` (now) + AS OF t (held then), KNOWN AT t (believed then), or ${FACT_STATEMENTS.history}.`;
+    ? `\`subject\`+\`attribute\` key a fact, + confidence, source; Encode anew to correct. Retrieve \`filter: {subject, attribute}\` shows confidence, source; + \`as_of\`, \`known_at\` (believed then), \`history\`. Encode \`${FACT_SCHEMA_IR}\`: type date|enum|ref…; conflict latest|confidence (lower fails)|confirm (needs confirmation).`
+    : `SUBJECT + ATTRIBUTE key a fact, text = value, + CONFIDENCE, SOURCE; ENCODE anew to correct. ${FACT_STATEMENTS.read} shows confidence, source; + AS OF, KNOWN AT t (believed then), HISTORY. \`${FACT_STATEMENTS.schema}\`: type date|enum|ref…; conflict latest|confidence (lower fails)|confirm (needs CONFIRM).`;
   return `## Facts\n\n${text}`;
 }
 

@@ -127,7 +127,10 @@ function filterWhere(f: LoweredFilter, d: Dialect, p: ParamList, out: string[]):
   if (f.notTags.length) out.push(`NOT ${d.jsonArrayOverlaps(q('tags'), p.bind(JSON.stringify(f.notTags)))}`);
   for (const key of ['type', 'subject', 'location', 'topic', 'attribute'] as const) {
     const v = f[key];
-    if (v !== undefined) out.push(`${q(key)} = ${p.bind(v)}`);
+    if (v === undefined) continue;
+    // The subject as written, or as an attribute's schema keeps it on that attribute's facts.
+    if (key === 'subject' && f.subjectForms?.length) out.push(`(${q(key)} = ${p.bind(v)} OR ${f.subjectForms.map((s) => `(${q(key)} = ${p.bind(s.subject)} AND ${q('attribute')} IN (${s.attributes.map((a) => p.bind(a)).join(', ')}))`).join(' OR ')})`);
+    else out.push(`${q(key)} = ${p.bind(v)}`);
   }
   if (f.weightGte !== undefined) out.push(`${q('weight')} >= ${p.bind(f.weightGte)}`);
   if (f.weightLte !== undefined) out.push(`${q('weight')} <= ${p.bind(f.weightLte)}`);
@@ -271,6 +274,7 @@ function selectShape(sel: Selection, opts: SelectOptions): number | undefined {
   let facets = 0;
   const f = sel.filter;
   if (f) {
+    if (f.subjectForms) return undefined;
     bits |= 1 << 9 | (f.time?.from ? 1 << 10 : 0) | (f.time?.to ? 1 << 11 : 0) | (f.notTags.length ? 1 << 12 : 0);
     for (let i = 0; i < FILTER_COLUMNS.length; i++) if (f[FILTER_COLUMNS[i]] !== undefined) bits |= 1 << (13 + i);
     bits |= (f.weightGte !== undefined ? 1 << 18 : 0) | (f.weightLte !== undefined ? 1 << 19 : 0) | (f.expireBefore ? 1 << 20 : 0) | (f.expireAfter ? 1 << 21 : 0);

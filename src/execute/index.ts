@@ -10,7 +10,7 @@
  * dispatches to the verbs (./verbs/, one file each); ./execution.ts is the statement they work
  * on, ./audit.ts its audit entry.
  */
-import { declareSchema } from './schemas.js';
+import { declareSchema, normaliseTargetSubject } from './schemas.js';
 import { compileAuditInsertRows, compileInsertRows, MEMORY_INSERT_WIDTH, type AuditEntry, type Dialect } from '../compile/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { EncodeOp, Operation } from '../lower/operation.js';
@@ -81,12 +81,13 @@ function* executeTargetedIo(x: Execution, op: Exclude<Operation, EncodeOp>, limi
   // whether it was cut), a search scores its candidates and is cut after ranking, a Summarize
   // summarizes the first maxRows (src/execute/verbs/summarize.ts); the candidate
   // stage of RETRIEVE … LEVEL takes at most maxRows candidates (its K is the search's limit).
-  let capped: Exclude<Operation, EncodeOp> = op;
+  // A subject condition is compared in the form the tenant's attribute schemas store subjects in (./schemas.ts).
+  let capped: Exclude<Operation, EncodeOp> = op.selection.filter?.subject === undefined ? op : yield* normaliseTargetSubject(x, op);
   if (op.kind === 'Retrieve' && Number.isFinite(maxRows)) {
-    if (!op.selection.search && !(op.selection.limit !== undefined && op.selection.limit <= maxRows)) capped = { ...op, selection: { ...op.selection, limit: maxRows + 1 } };
+    if (!op.selection.search && !(op.selection.limit !== undefined && op.selection.limit <= maxRows)) capped = { ...capped, selection: { ...capped.selection, limit: maxRows + 1 } };
     else if (op.experience && (op.selection.limit ?? DEFAULT_SEARCH_K) > maxRows) {
       x.warn('truncated', `RETRIEVE … LEVEL asks for ${op.selection.limit ?? DEFAULT_SEARCH_K} candidates; the row limit keeps ${maxRows} (RunOptions.limits.maxRows, t2m run --max-rows)`, 'target');
-      capped = { ...op, selection: { ...op.selection, limit: maxRows } };
+      capped = { ...capped, selection: { ...capped.selection, limit: maxRows } };
     }
   }
   // The verbs whose readers of the target rows decode what they read (Execution.lazy).

@@ -7,7 +7,7 @@
 import { compileAuditInsert, compileAuditLastId, compileAuditMarkUndone, compileFactVersions, decodeRow } from '../compile/index.js';
 import { closest } from '../diagnostics/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
-import type { EncodeOp, FactWrite, SchemaDeclaration } from '../lower/operation.js';
+import type { EncodeOp, FactWrite, SchemaDeclaration, TargetedOperation } from '../lower/operation.js';
 import { checkValue, normaliseSubject, type AttributeSchema } from '../lower/schema.js';
 import type { Dialect } from '../store/dialect.js';
 import { ParamList } from '../store/dialect.js';
@@ -112,6 +112,34 @@ export function* checkFact(x: Execution, op: EncodeOp, fact: FactWrite, values: 
     return void x.refuse('fact-conflict', `${JSON.stringify(checked.value)} (confidence ${mine}) does not replace ${cited} for (${JSON.stringify(subject)}, '${fact.attribute}'): its conflict policy is 'confidence' and the current value is surer; give CONFIDENCE ${theirs} or more, or add CONFIRM to replace it anyway`, 'args.confidence');
   }
   return void x.refuse('fact-conflict', `${JSON.stringify(checked.value)} would replace ${cited} for (${JSON.stringify(subject)}, '${fact.attribute}'), and its conflict policy asks for CONFIRM: add CONFIRM to replace it`, 'args.payload.text');
+}
+
+/**
+ * A targeted statement's subject condition in the form the tenant's schemas key subjects (spec/semantics.md
+ * "Attribute schemas"), so that a read or write by subject finds what a fact write stored: with
+ * an attribute named, the subject as that attribute's schema in force normalises it; with none,
+ * the subject as written or, on the facts of each attribute whose schema normalises, in that
+ * attribute's form. The operation as it was when nothing changes.
+ */
+export function* normaliseTargetSubject<O extends TargetedOperation>(x: Execution, op: O): Io<O> {
+  const f = op.selection.filter;
+  const written = f?.subject;
+  // A subject that trimming and case-folding leave as it is has one form under every schema: nothing to read.
+  if (!f || written === undefined || (written.trim() === written && written.toLowerCase() === written)) return op;
+  const schemas = (yield* schemasIo(x.store.dialect, op.tenant, f.attribute)).filter((s) => s.schema.normalize.length > 0);
+  let filter: typeof f | undefined;
+  if (f.attribute !== undefined) {
+    const subject = schemas.length ? normaliseSubject(schemas[0].schema, written) : written;
+    if (subject !== written) filter = { ...f, subject };
+  } else {
+    const forms = new Map<string, string[]>();
+    for (const s of schemas) {
+      const subject = normaliseSubject(s.schema, written);
+      if (subject !== written) forms.set(subject, [...(forms.get(subject) ?? []), s.attribute]);
+    }
+    if (forms.size) filter = { ...f, subjectForms: [...forms].map(([subject, attributes]) => ({ subject, attributes })) };
+  }
+  return filter ? { ...op, selection: { ...op.selection, filter } } : op;
 }
 
 /** A version as a refusal names it: its value, confidence, source and episode. */

@@ -10,6 +10,8 @@ export const ARCHIVE_WEIGHT = 0.1;
 export const DEFAULT_WEIGHT_STEP = 0.2;
 export const DEFAULT_MAX_TOKENS = 256;
 export const DEFAULT_INCLUDE = ['id', 'text', 'type', 'tags', 'facets', 'time', 'subject', 'location', 'topic', 'source', 'weight'];
+/** A read of facts (its WHERE names `attribute`, or HISTORY) without INCLUDE: the value, its key, validity and where it came from. */
+export const FACT_INCLUDE = ['id', 'text', 'subject', 'attribute', 'valid_from', 'valid_to', 'confidence', 'source', 'episode'];
 /** RETRIEVE … LEVEL: how many candidates the selector keeps without PICK (MERIT injects at most one). */
 export const DEFAULT_PICK = 1;
 /**

@@ -19,7 +19,7 @@ import { lowerPlainEncode } from './encode.js';
 
 export type * from './operation.js';
 export { formatUtc, parseDuration, parseInstant, addDuration } from './time.js';
-export { ARCHIVE_WEIGHT, BASE_WEIGHT, DEFAULT_INCLUDE, DEFAULT_MAX_TOKENS, DEFAULT_WEIGHT_STEP } from './defaults.js';
+export { ARCHIVE_WEIGHT, BASE_WEIGHT, DEFAULT_INCLUDE, DEFAULT_MAX_TOKENS, DEFAULT_WEIGHT_STEP, FACT_INCLUDE } from './defaults.js';
 export { FILTER_KEYS, TARGET_KEYS, TIME_RANGE_KEYS } from './ignored.js';
 
 export interface LowerContext {

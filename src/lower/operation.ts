@@ -24,6 +24,11 @@ export interface LoweredFilter {
   readonly topic?: string;
   /** A fact's attribute (`WHERE subject = mira AND attribute = passport_deadline`). */
   readonly attribute?: string;
+  /**
+   * Set at execution when the condition names a subject but no attribute: the forms the tenant's
+   * attribute schemas keep that subject in, each matching the facts of its attributes.
+   */
+  readonly subjectForms?: readonly { readonly subject: string; readonly attributes: readonly string[] }[];
   readonly weightGte?: number;
   readonly weightLte?: number;
   readonly expireBefore?: string;

@@ -3,7 +3,7 @@
  * the Operation it yields. Target lowering is ./target.ts; Encode's is ./encode.ts.
  */
 import type { IR, IROf, JsonValue, Op } from '../ir/schema.js';
-import { DEFAULT_INCLUDE, DEFAULT_MAX_TOKENS, DEFAULT_PICK, DEFAULT_WEIGHT_STEP } from './defaults.js';
+import { DEFAULT_INCLUDE, DEFAULT_MAX_TOKENS, FACT_INCLUDE, DEFAULT_PICK, DEFAULT_WEIGHT_STEP } from './defaults.js';
 import { lowerEncode } from './encode.js';
 import { asJson, asJsonObject, assignOwn, clamp01, facetColumns, isStringList, PERM_LISTS, setOwn, storedList, type Lowerer } from './lowerer.js';
 import type { ExperienceRetrieval, Operation, PromoteOp, Selection, SplitRule, TimeWindow, WeightChange } from './operation.js';
@@ -125,7 +125,7 @@ export const LOWER_OP: { readonly [O in Op]: LowerOp<O> } = {
     const experience = experienceRetrieval(l, ir);
     const sel = selection(l, ir, undefined, experience?.level);
     const op = Object.assign({ kind: 'Retrieve' as const }, base, {
-      selection: inTime(l, ir, sel), include: include?.length ? [...new Set(['id', ...include])] : DEFAULT_INCLUDE,
+      selection: inTime(l, ir, sel), include: include?.length ? [...new Set(['id', ...include])] : readsFacts(ir) ? FACT_INCLUDE : DEFAULT_INCLUDE,
     });
     return experience ? Object.assign(op, { experience }) : op;
   },
@@ -136,6 +136,11 @@ export const LOWER_OP: { readonly [O in Op]: LowerOp<O> } = {
     return { kind: 'Summarize', ...base, selection: inTime(l, ir, selection(l, ir)), focus: a.focus, maxTokens };
   },
 };
+
+/** A read about facts (spec/semantics.md "Typed state"): its WHERE names `attribute`, or it is a HISTORY. */
+function readsFacts(ir: IROf<'Retrieve'>): boolean {
+  return typeof ir.target?.filter?.attribute === 'string' || ir.args?.history === true;
+}
 
 /** A read's time (spec/syntax.md §12): `AS OF t` (args.as_of) or `HISTORY` (args.history). */
 function inTime(l: Lowerer, ir: IR, sel: Selection): Selection {

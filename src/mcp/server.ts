@@ -27,7 +27,7 @@ import type { ChatProvider } from '../agents/provider.js';
 import { type Diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
 import { DEFAULT_LIMITS, Session, type AnySqlDriver, type Limits, type RunResult, type StatementResult, type Store } from '../engine/index.js';
 import { INCLUDE_FIELDS, type IR } from '../ir/schema.js';
-import { BASE_WEIGHT, DEFAULT_INCLUDE } from '../lower/index.js';
+import { BASE_WEIGHT, DEFAULT_INCLUDE, FACT_INCLUDE } from '../lower/index.js';
 import { readInput, type Policy } from '../pipeline.js';
 import { attributeSchemasAsync, vocabularyAsync } from '../agents/store-terms.js';
 
@@ -142,13 +142,13 @@ const RetrieveInput = {
   query: z.string().min(1).optional().describe('search text: records are ranked by relevance to it (keywords and meaning); without it, the most recent matching records come first'),
   tags: z.array(z.string().min(1)).optional().describe('only records carrying every one of these tags'),
   type: z.string().min(1).optional().describe('only records of this type (e.g. note, task, event)'),
-  subject: z.string().min(1).optional().describe('only records about this subject (for facts: the entity, e.g. "mira")'),
+  subject: z.string().min(1).optional().describe('only records about this subject (for facts: the entity, e.g. "mira"; trimmed or case-folded as the attribute\'s schema declares)'),
   attribute: z.string().min(1).optional().describe('only facts of this attribute (e.g. "passport_deadline"); with subject, the current value of that fact'),
   as_of: DateTime.optional().describe('ISO-8601 date-time: read facts as they held at that instant (valid time), e.g. 2026-06-02T00:00:00Z'),
   known_at: DateTime.optional().describe('ISO-8601 date-time: read what the store knew at that instant (transaction time), leaving out what was written or corrected later'),
   history: z.boolean().optional().describe('true: every version of each fact, superseded ones included, instead of the current one'),
   limit: z.number().int().min(1).max(1000).optional().describe('at most this many records (default 10)'),
-  include: z.array(z.enum(INCLUDE_FIELDS)).optional().describe(`the fields each row shows (id is always shown); default: ${DEFAULT_INCLUDE.join(', ')}`),
+  include: z.array(z.enum(INCLUDE_FIELDS)).optional().describe(`the fields each row shows (id is always shown); default: ${DEFAULT_INCLUDE.join(', ')}; with attribute or history: ${FACT_INCLUDE.join(', ')}`),
 };
 
 const RetrieveOutput = {

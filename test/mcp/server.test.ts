@@ -150,6 +150,25 @@ describe('what the tools answer', () => {
     expect(await schemas(await connect({ store, tenant: 'globex' }))).toEqual([]);
   });
 
+  it('retrieve normalises its subject as the attribute\'s schema does, and shows a fact\'s confidence and source by default', async () => {
+    const store = await createStore();
+    const alice = await connect({ store, now: '2026-06-10T00:00:00Z' });
+    const script = 'ENCODE ATTRIBUTE passport_deadline SCHEMA { type: "date", normalize: ["trim", "casefold"] };\n'
+      + 'ENCODE "2026-07-15" SUBJECT " Mira" ATTRIBUTE passport_deadline VALID FROM 2026-06-01T09:00:00Z EPISODE "e1" CONFIDENCE 0.9 SOURCE "email";';
+    expect((await call(alice, 'run', { script })).structuredContent.ok).toBe(true);
+    const read = async (args: Record<string, unknown>) => {
+      const r = await call(alice, 'retrieve', args);
+      expect(r.structuredContent.diagnostics).toEqual([]);
+      return r.structuredContent.rows as Array<Record<string, unknown>>;
+    };
+    const rows = await read({ subject: ' MIRA', attribute: 'passport_deadline' });
+    expect(rows).toEqual([{ id: 1, text: '2026-07-15', subject: 'mira', attribute: 'passport_deadline', valid_from: '2026-06-01T09:00:00Z', valid_to: null, confidence: 0.9, source: 'email', episode: 'e1' }]);
+    // Without an attribute: the subject as the tenant's normalising schemas keep it, on their facts.
+    expect((await read({ subject: 'Mira ', include: ['text'] }))).toEqual([{ id: 1, text: '2026-07-15' }]);
+    // An explicit include wins.
+    expect(await read({ subject: 'Mira', attribute: 'passport_deadline', include: ['text'] })).toEqual([{ id: 1, text: '2026-07-15' }]);
+  });
+
   it('feedback rewards ids, an episode or a turn; it needs at least one', async () => {
     const store = await createStore();
     const alice = await connect({ store });

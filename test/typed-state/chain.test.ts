@@ -4,48 +4,19 @@
  * key and instant at most one version is valid" (test/support/facts.ts) is checked through the
  * engine's own read SQL.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { auditLog, run, sweep, undo, why, type RunOptions, type Store } from '../../src/engine/index.js';
-import type { AnySqlDriver } from '../../src/store/driver.js';
-import { createStore } from '../../src/dialect/sqlite/store.js';
-import { openPostgresStore } from '../../src/dialect/postgres/store.js';
-import { textToIr } from '../../src/pipeline.js';
+import { describe, expect, it } from 'vitest';
+import { auditLog, sweep, undo, why } from '../../src/engine/index.js';
 import { atMostOneValid } from '../support/facts.js';
+import { storeCases, tenantRunner } from './fixture.js';
 
 const NOW = '2026-06-10T00:00:00Z';
-
-type AnyStore = Store<AnySqlDriver>;
-let pglite: Promise<AnyStore> | undefined;
-afterAll(async () => {
-  if (pglite) await (await pglite).close();
-});
-
-const stores: [string, () => Promise<AnyStore>][] = [
-  ['sql.js', async () => (await createStore()) as AnyStore],
-  // One PGlite instance for the file; each test works in a tenant of its own.
-  ['PGlite', () => (pglite ??= openPostgresStore({ kind: 'pglite' }).then((o) => {
-    if (!o.ok) throw new Error(o.diagnostics.map((d) => d.message).join('; '));
-    return o.store as AnyStore;
-  }))],
-];
-
 let tenants = 0;
 
-describe.each(stores)('fact chains on %s', (_name, open) => {
+// One PGlite instance for the file; each test works in a tenant of its own.
+describe.each(storeCases())('fact chains on %s', (_name, open) => {
   /** A store and a fresh tenant, with helpers bound to them. */
   async function setup() {
-    const store = await open();
-    const tenant = `t${++tenants}`;
-    const exec = async (text: string, options: RunOptions = {}) => {
-      const parsed = textToIr(text);
-      expect(parsed.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-      return await run(store, parsed.irs, { now: NOW, tenant, sourceMaps: parsed.sourceMaps, ...options });
-    };
-    const ok = async (text: string, options: RunOptions = {}) => {
-      const r = await exec(text, options);
-      expect(r.diagnostics.filter((d) => d.severity === 'error'), JSON.stringify(r.diagnostics)).toEqual([]);
-      return r;
-    };
+    const { store, tenant, exec, ok } = tenantRunner(await open(), `t${++tenants}`, NOW);
     /** Writes a fact; its id. */
     const fact = async (value: string, validFrom: string, subject = 'mira', attribute = 'deadline') =>
       (await ok(`ENCODE "${value}" SUBJECT "${subject}" ATTRIBUTE "${attribute}" VALID FROM ${validFrom};`)).results[0].ids[0];

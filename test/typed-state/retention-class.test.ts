@@ -3,51 +3,18 @@
  * SET retention re-derives the expiry from the change's time, an explicit expiry wins, legal_hold
  * clears it, an ephemeral or session record is never left without one — on sql.js and PGlite.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { auditLog, run, sweep, undo, type RunOptions, type Store } from '../../src/engine/index.js';
-import type { AnySqlDriver } from '../../src/store/driver.js';
-import { createStore } from '../../src/dialect/sqlite/store.js';
-import { openPostgresStore } from '../../src/dialect/postgres/store.js';
-import { freshDatabase, postgresBinaries } from '../support/postgres.js';
+import { describe, expect, it } from 'vitest';
+import { auditLog, sweep, undo } from '../../src/engine/index.js';
 import { retentionExpiry } from '../../src/execute/retention.js';
-import { textToIr } from '../../src/pipeline.js';
+import { storeCases, tenantRunner } from './fixture.js';
 
 const T0 = '2026-01-01T00:00:00Z';
 const T1 = '2026-01-01T06:00:00Z';
-type AnyStore = Store<AnySqlDriver>;
-let pglite: Promise<AnyStore> | undefined;
-let server: Promise<AnyStore> | undefined;
-afterAll(async () => {
-  if (pglite) await (await pglite).close();
-  if (server) await (await server).close();
-});
-const opened = (o: Awaited<ReturnType<typeof openPostgresStore>>): AnyStore => {
-  if (!o.ok) throw new Error(o.diagnostics.map((d) => d.message).join('; '));
-  return o.store as AnyStore;
-};
-
-const stores: [string, () => Promise<AnyStore>][] = [
-  ['sql.js', async () => (await createStore()) as AnyStore],
-  ['PGlite', () => (pglite ??= openPostgresStore({ kind: 'pglite' }).then(opened))],
-  // The run's throwaway PostgreSQL server (test/support/postgres.ts), when its binaries are installed.
-  ...(postgresBinaries() ? [['PostgreSQL server', () => (server ??= freshDatabase('retention').then((url) => openPostgresStore({ kind: 'postgres', url })).then(opened))] as [string, () => Promise<AnyStore>]] : []),
-];
 let tenants = 0;
 
-describe.each(stores)('retention class changes on %s', (_name, open) => {
+describe.each(storeCases('retention'))('retention class changes on %s', (_name, open) => {
   async function setup() {
-    const store = await open();
-    const tenant = `r${++tenants}`;
-    const exec = async (text: string, options: RunOptions = {}) => {
-      const parsed = textToIr(text);
-      expect(parsed.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-      return await run(store, parsed.irs, { now: T1, tenant, sourceMaps: parsed.sourceMaps, ...options });
-    };
-    const ok = async (text: string, options: RunOptions = {}) => {
-      const r = await exec(text, options);
-      expect(r.diagnostics.filter((d) => d.severity === 'error'), JSON.stringify(r.diagnostics)).toEqual([]);
-      return r;
-    };
+    const { store, tenant, exec, ok } = tenantRunner(await open(), `r${++tenants}`, T1);
     const encode = async (retention: string) => (await ok(`ENCODE "note" SUBJECT mira ATTRIBUTE a RETENTION ${retention};`, { now: T0 })).results[0].ids[0];
     const state = async (id: number) => {
       const [row] = await store.driveAsync(function* () {

@@ -16,7 +16,7 @@ describe('examples/typed-state/schema.t2m', () => {
     const r = t2m(['run', EXAMPLE, '--json', '--now', '2026-06-10T00:00:00Z']);
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout);
-    const [declared, good, bad, read] = out.results;
+    const [declared, good, bad, read, asWritten] = out.results;
     expect(declared.schema).toMatchObject({ attribute: 'passport_deadline', version: 1, schema: { type: 'date', conflict: 'latest' } });
     expect(good.ids).toEqual([1]);
     expect(bad).toMatchObject({ dryRun: true, ids: [], refused: { code: 'fact-type-mismatch', fix: { message: 'write "2026-06-30"' } } });
@@ -26,6 +26,7 @@ describe('examples/typed-state/schema.t2m', () => {
     expect(text.slice(range.start.offset, range.end.offset)).toBe('"June 30, 2026"');
     expect(newText).toBe('"2026-06-30"');
     expect(read.rows).toEqual([{ id: 1, text: '2026-07-15', subject: 'mira', episode: 'e1', confidence: 0.9, schema_version: 1 }]);
+    expect(asWritten.rows).toEqual([{ id: 1, text: '2026-07-15', subject: 'mira', attribute: 'passport_deadline', valid_from: '2026-06-01T09:00:00Z', valid_to: null, confidence: 0.9, source: null, episode: 'e1' }]);
     expect(out.diagnostics.map((d: { code: string }) => d.code)).toEqual(['fact-type-mismatch']);
   });
 });

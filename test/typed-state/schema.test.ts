@@ -6,58 +6,21 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { auditLog, run, undo, type RunOptions, type Store } from '../../src/engine/index.js';
-import type { AnySqlDriver } from '../../src/store/driver.js';
+import { describe, expect, it } from 'vitest';
+import { auditLog, run, undo } from '../../src/engine/index.js';
 import { createStore } from '../../src/dialect/sqlite/store.js';
-import { openPostgresStore } from '../../src/dialect/postgres/store.js';
-import { freshDatabase, postgresBinaries } from '../support/postgres.js';
 import { schemasIo, schemaViolationsIo } from '../../src/execute/schemas.js';
 import { checkValue, dateMeant, readSchema } from '../../src/lower/schema.js';
 import { irsToText, textToIr } from '../../src/pipeline.js';
+import { storeCases, tenantRunner } from './fixture.js';
 
 const NOW = '2026-06-10T00:00:00Z';
-type AnyStore = Store<AnySqlDriver>;
-let pglite: Promise<AnyStore> | undefined;
-let server: Promise<AnyStore> | undefined;
-afterAll(async () => {
-  if (pglite) await (await pglite).close();
-  if (server) await (await server).close();
-});
-const opened = (o: Awaited<ReturnType<typeof openPostgresStore>>): AnyStore => {
-  if (!o.ok) throw new Error(o.diagnostics.map((d) => d.message).join('; '));
-  return o.store as AnyStore;
-};
-
-const stores: [string, () => Promise<AnyStore>][] = [
-  ['sql.js', async () => (await createStore()) as AnyStore],
-  ['PGlite', () => (pglite ??= openPostgresStore({ kind: 'pglite' }).then(opened))],
-  // The run's throwaway PostgreSQL server (test/support/postgres.ts), when its binaries are installed.
-  ...(postgresBinaries() ? [['PostgreSQL server', () => (server ??= freshDatabase('schema').then((url) => openPostgresStore({ kind: 'postgres', url })).then(opened))] as [string, () => Promise<AnyStore>]] : []),
-];
-
 const DEADLINE = 'ENCODE ATTRIBUTE passport_deadline SCHEMA { type: "date", normalize: ["trim", "casefold"], conflict: "confidence" };';
 let tenants = 0;
 
-describe.each(stores)('attribute schemas on %s', (_name, open) => {
+describe.each(storeCases('schema'))('attribute schemas on %s', (_name, open) => {
   async function setup() {
-    const store = await open();
-    const tenant = `s${++tenants}`;
-    const exec = async (text: string, options: RunOptions = {}) => {
-      const parsed = textToIr(text);
-      expect(parsed.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-      return await run(store, parsed.irs, { now: NOW, tenant, sourceMaps: parsed.sourceMaps, ...options });
-    };
-    const ok = async (text: string, options: RunOptions = {}) => {
-      const r = await exec(text, options);
-      expect(r.diagnostics.filter((d) => d.severity === 'error'), JSON.stringify(r.diagnostics)).toEqual([]);
-      return r;
-    };
-    const refused = async (text: string) => {
-      const r = await exec(text);
-      expect(r.ok).toBe(false);
-      return r.diagnostics.filter((d) => d.severity === 'error');
-    };
+    const { store, tenant, exec, ok, refused } = tenantRunner(await open(), `s${++tenants}`, NOW);
     const rows = async (where = 'subject = mira AND attribute = passport_deadline', include = 'text, subject, confidence, episode, source, schema_version') =>
       // Rows always carry their id: left out, the values compare across stores.
       ((await ok(`RETRIEVE WHERE ${where} LIMIT 10 INCLUDE ${include};`)).results[0].rows ?? []).map(({ id: _id, ...r }) => r);
