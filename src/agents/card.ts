@@ -415,9 +415,10 @@ export const FACT_STATEMENTS = {
 const FACT_SCHEMA_IR = '{attribute, schema: {type: "date", normalize: "trim", conflict: "confirm"}}';
 
 function factsSection(ir: boolean): string {
+  const types = 'text|number|date|datetime|boolean|enum|ref';
   const text = ir
-    ? `\`subject\`+\`attribute\` key a fact, + confidence, source; Encode anew to correct. Retrieve \`filter: {subject, attribute}\` shows confidence, source; + \`as_of\`, \`known_at\` (believed then), \`history\`. Encode \`${FACT_SCHEMA_IR}\`: type date|enum|ref…; conflict latest|confidence (lower fails)|confirm (needs confirmation).`
-    : `SUBJECT + ATTRIBUTE key a fact, text = value, + CONFIDENCE, SOURCE; ENCODE anew to correct. ${FACT_STATEMENTS.read} shows confidence, source; + AS OF, KNOWN AT t (believed then), HISTORY. \`${FACT_STATEMENTS.schema}\`: type date|enum|ref…; conflict latest|confidence (lower fails)|confirm (needs CONFIRM).`;
+    ? `\`subject\` + \`attribute\` key a fact, its text the value, with \`confidence\` (0–1) and \`source\`; no Update: Encode anew to correct (a past \`valid_from\` corrects the past). Retrieve \`filter: {subject, attribute}\` shows value, confidence, source; + \`as_of\` (valid then), \`known_at\` (believed then), \`history\`. Declare once: Encode \`${FACT_SCHEMA_IR}\`: type ${types}; normalize trim, casefold (subjects); conflict latest (default) | confidence (a lower one fails: fact-conflict) | confirm (a different value needs confirmation).`
+    : `SUBJECT + ATTRIBUTE key a fact, its text the value, with CONFIDENCE (0–1) and SOURCE; no UPDATE: ENCODE anew to correct (a past VALID FROM corrects the past). \`${FACT_STATEMENTS.read}\` shows value, confidence, source; + AS OF t (valid then), KNOWN AT t (believed then), HISTORY. Declare once: \`${FACT_STATEMENTS.schema}\`: type ${types}; normalize trim, casefold (subjects); conflict latest (default) | confidence (a lower one fails: fact-conflict) | confirm (a different value needs CONFIRM).`;
   return `## Facts\n\n${text}`;
 }
 

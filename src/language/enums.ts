@@ -100,7 +100,7 @@ export const ENUMS = {
     docs: { last: 'Ending now.', next: 'Starting now.' },
   }),
   include: spec({
-    values: INCLUDE_FIELDS, paths: ['args.include'], ops: ['Retrieve'], clause: 'INCLUDE', default: 'every field',
+    values: INCLUDE_FIELDS, paths: ['args.include'], ops: ['Retrieve'], clause: 'INCLUDE', default: 'id to weight; a read of facts: id, text, subject, attribute, valid_from, valid_to, confidence, source, episode',
     docs: {
       id: 'The id.', text: 'The text.', type: 'The type.', tags: 'The tags.', facets: 'The facets.', time: 'When it happened.',
       subject: 'The subject.', location: 'The location.', topic: 'The topic.', source: 'Where it came from.', weight: 'The weight.',
