@@ -15,6 +15,7 @@ import { run, type RunResult, type StatementResult, type Store } from '../../src
 import { textToIr } from '../../src/pipeline.js';
 import { KeywordIndex } from '../../src/retrieve/keywords.js';
 import { tokens } from '../../src/text/text.js';
+import { formatStatement } from '../../src/cli/engine-output.js';
 
 const NOW = '2025-06-01T00:00:00Z';
 const LATER = '2025-06-05T00:00:00Z';
@@ -151,6 +152,12 @@ describe('keywords=server ranks as the engine', () => {
     expect(plan).toMatch(/Bitmap Index Scan on memory_search_terms/);
   });
 
+  it('the server ranker\'s indexes exist only where a store was opened writable with keywords=server', async () => {
+    const names = async (s: PostgresStore) => (await s.driver.all(`SELECT indexname FROM pg_indexes WHERE tablename = 'memory' AND indexname LIKE 'memory_search_%' ORDER BY 1`)).map((r) => r.indexname);
+    expect(await names(server)).toEqual(['memory_search_order', 'memory_search_terms']);
+    expect(await names(engine)).toEqual([]);
+  });
+
   it('is chosen by the store name: ?keywords=server on pglite: and postgres://; anything else is refused', async () => {
     expect(parseStoreUrl('pglite:?keywords=server')).toEqual({ kind: 'pglite', keywords: 'server' });
     expect(parseStoreUrl('pglite:./dir?keywords=engine')).toEqual({ kind: 'pglite', dataDir: './dir', keywords: 'engine' });
@@ -165,6 +172,7 @@ describe('keywords=server ranks as the engine', () => {
       const r = first(await run(opened.store, irs('RETRIEVE WHERE search "budget" ALPHA 0 INCLUDE id;'), { now: NOW }));
       expect(r.ids).toHaveLength(1);
       expect(r.explain![r.ids[0]].keywords).toBe('server');
+      expect(formatStatement(r, { explain: true })).toMatch(/keywords/);
     } finally {
       await opened.store.close();
     }

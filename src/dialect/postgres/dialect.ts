@@ -8,7 +8,6 @@
  */
 import type { Dialect, VectorCapability } from '../../store/dialect.js';
 import { AUDIT_COLUMNS, MEMORY_COLUMNS, type Column } from '../../store/columns.js';
-import { KEYWORD_INDEX_DDL } from './keywords.js';
 
 const sqlType = (c: Column, vectors = false): string => {
   switch (c.kind) {
@@ -142,8 +141,6 @@ function schema(vectors: boolean): string[] {
     'CREATE INDEX IF NOT EXISTS memory_tags ON memory USING GIN (tags jsonb_path_ops)',
     // Full-text search over the text (RETRIEVE's search can rank with ts_rank on it).
     `CREATE INDEX IF NOT EXISTS memory_text_search ON memory USING GIN (${searchDocument((n) => n)})`,
-    // The engine's tokens of live records, for keyword scoring on the server (./keywords.ts).
-    ...KEYWORD_INDEX_DDL,
     `CREATE TABLE IF NOT EXISTS audit_log (
   id integer PRIMARY KEY DEFAULT t2m_next_id('audit_log'),
   at text COLLATE "C" NOT NULL,

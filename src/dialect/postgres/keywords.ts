@@ -27,7 +27,7 @@ const TOKENS = `string_to_array(m.search_text, ' ')`;
 const INDEXED = (m: string) => `${m}.tenant = $1 AND ${m}.deleted = 0 AND ${m}.search_text <> ''`;
 
 /**
- * The indexes the server ranker reads (created by the schema on every PostgreSQL store): the
+ * The indexes the server ranker reads (created when a store is opened writable with `keywords=server`): the
  * tokens of live records (GIN: a query term's records), and the order of the tenants' indexed
  * records (a record's neighbours, `ORDER BY id … LIMIT` from it).
  */

@@ -97,7 +97,7 @@ export async function openOnDriver(driver: AsyncSqlDriver, options: PostgresStor
   let dialect;
   try {
     dialect = await postgresDialectOf(driver);
-    problems = await preparePostgresStore(driver, { readOnly: options.readOnly, dialect });
+    problems = await preparePostgresStore(driver, { readOnly: options.readOnly, dialect, keywordIndexes: options.keywords === 'server' });
     if (dialect.vectors && !problems.length) await driver.all(VECTOR_SEARCH_SETTINGS);
   } catch (e) {
     await driver.close();
