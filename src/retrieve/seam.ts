@@ -29,7 +29,8 @@ export type Row = Record<string, unknown> & { id: number };
  * "Keywords on PostgreSQL"): the statements a dialect that offers it gives, chosen by the caller
  * when the store is opened (`keywords=server`). Each returns exactly what the in-memory index
  * would: `totals` one row (`docs`, `tokens`: the tenant's indexed records and their length);
- * `df` one row per query term (its position `i` from 1 and its `df`); `score` rows (`id`, `score`) best first, ties by id;
+ * `df` one row per query term (its position `i` from 1 and its `df`); `score` rows (`id`, `score`)
+ * of the records holding one of the `holding` terms (default: any), best first, ties by id;
  * `neighbours` per indexed record of `ids`, the ids of the `reach` indexed records written just
  * `before` (nearest first) and `after` it, space-separated.
  */
@@ -37,7 +38,7 @@ export interface KeywordRanking {
   readonly name: 'server';
   totals(tenant: string): SqlStatement;
   df(tenant: string, terms: readonly string[]): SqlStatement;
-  score(tenant: string, terms: readonly string[], idf: readonly number[], meanLength: number, k1: number, b: number, n: number, among?: readonly number[]): SqlStatement;
+  score(tenant: string, terms: readonly string[], idf: readonly number[], meanLength: number, k1: number, b: number, n: number, among?: readonly number[], holding?: readonly string[]): SqlStatement;
   neighbours(tenant: string, ids: readonly number[], reach: number): SqlStatement;
 }
 

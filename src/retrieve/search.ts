@@ -138,8 +138,22 @@ function* candidates(x: SearchContext, sel: Selection, query: string, alpha: num
   const tenant = opts.tenant ?? DEFAULT_TENANT;
   const scoreOnServer = function* (m: number, among?: readonly number[]): Io<Scored[]> {
     if (!stats || (among && !among.length)) return [];
-    const rows = yield* x.query(server!.score(tenant, stats.terms, stats.idf, stats.meanLength, BM25.k1, BM25.b, m, among));
-    return rows.map((r) => ({ id: Number(r.id), score: Number(r.score) }));
+    const scored = (holding?: readonly string[]) => x.query(server!.score(tenant, stats.terms, stats.idf, stats.meanLength, BM25.k1, BM25.b, m, among, holding));
+    const read = (rows: Row[]) => rows.map((r) => ({ id: Number(r.id), score: Number(r.score) }));
+    // Max-score, as the in-memory index prunes: first only the records holding the rarest terms
+    // that hold at least `m` records between them (scored with every term). A record holding none
+    // of them scores at most what the other terms can add (each less than idf · (k1 + 1)); when the
+    // m-th best so far is above that, these are the best m, exactly; otherwise every record holding a term is scored.
+    const { terms: list, idf, df } = stats;
+    let j = 0;
+    for (let held = 0; j < list.length && held < m; j++) held += df[j];
+    if (!among && j < list.length) {
+      let rest = 0;
+      for (let k = j; k < list.length; k++) rest += idf[k] * (BM25.k1 + 1);
+      const first = read(yield* scored(list.slice(0, j)));
+      if (first.length >= m && first[m - 1].score > rest * (1 + 1e-9)) return first;
+    }
+    return read(yield* scored());
   };
   const q = alpha > 0 ? yield* queryVector(x, query) : null;
   // Records whose vectors another model made are not compared with the query's: say so.
@@ -191,6 +205,7 @@ type Neighbours = (lenders: readonly number[]) => Io<(id: number, steps: number)
 interface ServerStats {
   readonly terms: string[];
   readonly idf: number[];
+  readonly df: number[];
   readonly meanLength: number;
 }
 
@@ -217,14 +232,14 @@ function* serverStats(x: SearchContext, server: KeywordRanking, terms: readonly 
   if (!docs) return null;
   const meanLength = totals.tokens / docs;
   const rows = yield* x.query(server.df(tenant, terms));
-  const list: { term: string; idf: number }[] = [];
+  const list: { term: string; idf: number; df: number }[] = [];
   for (const r of rows) {
     const df = Number(r.df);
-    if (df > 0) list.push({ term: terms[Number(r.i) - 1], idf: Math.log(1 + (docs - df + 0.5) / (df + 0.5)) });
+    if (df > 0) list.push({ term: terms[Number(r.i) - 1], idf: Math.log(1 + (docs - df + 0.5) / (df + 0.5)), df });
   }
   // A stable sort, as the index's: equal idf keep the query's order.
   list.sort((a, b) => b.idf - a.idf);
-  return list.length ? { terms: list.map((t) => t.term), idf: list.map((t) => t.idf), meanLength } : null;
+  return list.length ? { terms: list.map((t) => t.term), idf: list.map((t) => t.idf), df: list.map((t) => t.df), meanLength } : null;
 }
 
 /** The neighbours of the lending candidates, asked of the database in one statement. */

@@ -16,6 +16,7 @@ import { textToIr } from '../../src/pipeline.js';
 import { KeywordIndex } from '../../src/retrieve/keywords.js';
 import { tokens } from '../../src/text/text.js';
 import { formatStatement } from '../../src/cli/engine-output.js';
+import { freshDatabase, postgresBinaries } from '../support/postgres.js';
 
 const NOW = '2025-06-01T00:00:00Z';
 const LATER = '2025-06-05T00:00:00Z';
@@ -47,19 +48,28 @@ async function pglite(keywords?: 'server'): Promise<PostgresStore> {
   if (!opened.ok) throw new Error(opened.diagnostics.map((d) => d.message).join('; '));
   return opened.store;
 }
+async function server15(keywords?: 'server'): Promise<PostgresStore> {
+  const opened = await openPostgresStore({ kind: 'postgres', url: await freshDatabase('kw') }, { keywords });
+  if (!opened.ok) throw new Error(opened.diagnostics.map((d) => d.message).join('; '));
+  return opened.store;
+}
+const BACKENDS: [string, boolean, (keywords?: 'server') => Promise<PostgresStore>][] = [
+  ['PGlite', true, pglite],
+  ['a PostgreSQL server', postgresBinaries() !== null, server15],
+];
 const first = (r: RunResult): StatementResult => {
   if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join('; '));
   return r.results[0] as StatementResult;
 };
 const LOAD = /SELECT "id", "search_text" FROM "memory"/;
 
-describe('keywords=server ranks as the engine', () => {
+for (const [backend, available, open] of BACKENDS) describe.skipIf(!available)(`keywords=server ranks as the engine, on ${backend}`, () => {
   let server: PostgresStore;
   let engine: PostgresStore;
   let lite: Store;
   beforeAll(async () => {
-    server = await pglite('server');
-    engine = await pglite();
+    server = await open('server');
+    engine = await open();
     lite = await createStore();
     for (const [tenant, text] of STEPS) {
       const script = irs(text);
@@ -112,7 +122,7 @@ describe('keywords=server ranks as the engine', () => {
       for (const q of [...QUERIES, 'weekly', 'review weekly quarterly note3']) {
         const script = irs(`RETRIEVE WHERE search "${q}" ALPHA 0 LIMIT 50 INCLUDE id;`);
         const x = first(await run(server, script, { now: LATER, tenant }));
-        const scoring = x.sql.find((st) => /ORDER BY score DESC, x\.id/.test(st.sql));
+        const scoring = x.sql.find((st) => /ORDER BY score DESC, d\.id/.test(st.sql));
         expect(scoring, q).toBeDefined();
         const raw = (await server.driver.all(scoring!.sql, scoring!.params as never)).map((r) => ({ id: Number(r.id), score: Number(r.score) }));
         const want = index.search([...new Set(tokens(q))], raw.length);
@@ -124,7 +134,7 @@ describe('keywords=server ranks as the engine', () => {
   });
 
   it('a tenant\'s scores do not depend on another tenant\'s records', async () => {
-    const only = await pglite('server');
+    const only = await open('server');
     try {
       for (const [tenant, text] of STEPS) if (tenant === 'beta') expect((await run(only, irs(text), { now: NOW, tenant })).ok).toBe(true);
       let compared = 0;
@@ -146,7 +156,7 @@ describe('keywords=server ranks as the engine', () => {
 
   it('candidates come from the GIN index on the engine\'s tokens', async () => {
     const x = first(await run(server, irs('RETRIEVE WHERE search "dentist vendor" ALPHA 0 LIMIT 5 INCLUDE id;'), { now: NOW, tenant: 'alpha' }));
-    const scoring = x.sql.find((s) => /ORDER BY score DESC, x\.id/.test(s.sql))!;
+    const scoring = x.sql.find((s) => /ORDER BY score DESC, d\.id/.test(s.sql))!;
     await server.driver.exec('ANALYZE memory');
     const plan = (await server.driver.all(`EXPLAIN ${scoring.sql}`, scoring.params as never)).map((r) => String(r['QUERY PLAN'])).join('\n');
     expect(plan).toMatch(/Bitmap Index Scan on memory_search_terms/);
@@ -158,6 +168,9 @@ describe('keywords=server ranks as the engine', () => {
     expect(await names(engine)).toEqual([]);
   });
 
+});
+
+describe('choosing the ranker', () => {
   it('is chosen by the store name: ?keywords=server on pglite: and postgres://; anything else is refused', async () => {
     expect(parseStoreUrl('pglite:?keywords=server')).toEqual({ kind: 'pglite', keywords: 'server' });
     expect(parseStoreUrl('pglite:./dir?keywords=engine')).toEqual({ kind: 'pglite', dataDir: './dir', keywords: 'engine' });

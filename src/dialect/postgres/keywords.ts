@@ -25,6 +25,13 @@ const TOKENS = `string_to_array(m.search_text, ' ')`;
  * loads). Written with constants, so that the planner can use the partial indexes below.
  */
 const INDEXED = (m: string) => `${m}.tenant = $1 AND ${m}.deleted = 0 AND ${m}.search_text <> ''`;
+/**
+ * The same records for the neighbours' statement, written so that only it matches the predicate of
+ * `memory_search_order` (`> ''` is `<> ''` for text, but the planner cannot prove it): without
+ * statistics the planner would otherwise read a term's records through that index, every record
+ * of the tenant, instead of the GIN index.
+ */
+const IN_ORDER = (m: string) => `${m}.tenant = $1 AND ${m}.deleted = 0 AND ${m}.search_text > ''`;
 
 /**
  * The indexes the server ranker reads (created when a store is opened writable with `keywords=server`): the
@@ -33,7 +40,7 @@ const INDEXED = (m: string) => `${m}.tenant = $1 AND ${m}.deleted = 0 AND ${m}.s
  */
 export const KEYWORD_INDEX_DDL = [
   `CREATE INDEX IF NOT EXISTS memory_search_terms ON memory USING GIN (string_to_array(search_text, ' ')) WHERE deleted = 0`,
-  `CREATE INDEX IF NOT EXISTS memory_search_order ON memory (tenant, id) WHERE deleted = 0 AND search_text <> ''`,
+  `CREATE INDEX IF NOT EXISTS memory_search_order ON memory (tenant, id) WHERE deleted = 0 AND search_text > ''`,
 ];
 
 const joined = (xs: readonly (string | number)[]) => xs.map(String).join(' ');
@@ -59,29 +66,33 @@ ORDER BY t.i`,
       params: [tenant, joined(terms)],
     };
   },
-  score(tenant, terms, idf, meanLength, k1, b, n, among): SqlStatement {
+  score(tenant, terms, idf, meanLength, k1, b, n, among, holding): SqlStatement {
     return {
-      // Per record and term: its count (tf) and BM25 weight; per record: the weights summed in the
-      // terms' order (an ordered float8 sum adds one value at a time, as the engine does).
-      sql: `SELECT x.id, sum(x.w ORDER BY x.i) AS score FROM (
-  SELECT m.id, q.i, q.idf * ((count(*)::float8 * ($5::float8 + 1)) / (count(*)::float8 + $5::float8 * (1 - $6::float8 + ($6::float8 * cardinality(${TOKENS})) / $4::float8))) AS w
-  FROM memory AS m
-  CROSS JOIN LATERAL unnest(${TOKENS}) AS u(w)
-  JOIN (SELECT t.term, t.idf::float8 AS idf, t.i FROM unnest(string_to_array($2, ' '), string_to_array($3, ' ')) WITH ORDINALITY AS t(term, idf, i)) AS q ON q.term = u.w
-  WHERE ${INDEXED('m')} AND ${TOKENS} && string_to_array($2, ' ')${among ? ` AND m.id = ANY(string_to_array($8, ' ')::integer[])` : ''}
-  GROUP BY m.id, m.search_text, q.i, q.idf
-) AS x
-GROUP BY x.id
-ORDER BY score DESC, x.id
+      // Per record: each query term's count (tf) and BM25 weight, summed in the terms' order (an
+      // ordered float8 sum adds one value at a time, as the engine does). The records are those
+      // holding one of the `holding` terms (all of them by default).
+      sql: `SELECT d.id, (
+  SELECT sum(q.w ORDER BY q.i) FROM (
+    SELECT t.i, t.idf::float8 * ((x.tf * ($5::float8 + 1)) / (x.tf + $5::float8 * (1 - $6::float8 + ($6::float8 * cardinality(d.toks)) / $4::float8))) AS w
+    FROM unnest(string_to_array($2, ' '), string_to_array($3, ' ')) WITH ORDINALITY AS t(term, idf, i)
+    CROSS JOIN LATERAL (SELECT cardinality(array_positions(d.toks, t.term))::float8 AS tf) AS x
+    WHERE x.tf > 0
+  ) AS q
+) AS score
+FROM (
+  SELECT m.id, ${TOKENS} AS toks FROM memory AS m
+  WHERE ${INDEXED('m')} AND ${TOKENS} && string_to_array($8, ' ')${among ? ` AND m.id = ANY(string_to_array($9, ' ')::integer[])` : ''}
+) AS d
+ORDER BY score DESC, d.id
 LIMIT $7`,
-      params: [tenant, joined(terms), joined(idf), meanLength, k1, b, n, ...(among ? [ints(among)] : [])],
+      params: [tenant, joined(terms), joined(idf), meanLength, k1, b, n, joined(holding ?? terms), ...(among ? [ints(among)] : [])],
     };
   },
   neighbours(tenant, ids, reach): SqlStatement {
     return {
       sql: `SELECT c.id,
-  array_to_string(ARRAY(SELECT m.id FROM memory AS m WHERE ${INDEXED('m')} AND m.id < c.id ORDER BY m.id DESC LIMIT $3), ' ') AS before,
-  array_to_string(ARRAY(SELECT m.id FROM memory AS m WHERE ${INDEXED('m')} AND m.id > c.id ORDER BY m.id LIMIT $3), ' ') AS after
+  array_to_string(ARRAY(SELECT m.id FROM memory AS m WHERE ${IN_ORDER('m')} AND m.id < c.id ORDER BY m.id DESC LIMIT $3), ' ') AS before,
+  array_to_string(ARRAY(SELECT m.id FROM memory AS m WHERE ${IN_ORDER('m')} AND m.id > c.id ORDER BY m.id LIMIT $3), ' ') AS after
 FROM memory AS c WHERE ${INDEXED('c')} AND c.id = ANY(string_to_array($2, ' ')::integer[])`,
       params: [tenant, ints(ids), reach],
     };
