@@ -29,7 +29,8 @@ export type Row = Record<string, unknown> & { id: number };
  * "Keywords on PostgreSQL"): the statements a dialect that offers it gives, chosen by the caller
  * when the store is opened (`keywords=server`). Each returns exactly what the in-memory index
  * would: `totals` one row (`docs`, `tokens`: the tenant's indexed records and their length);
- * `df` one row per query term (its position `i` from 1 and its `df`); `score` rows (`id`, `score`)
+ * `df` one row per query term (its position `i` from 1, its `df`, and `committed`: 1 when the
+ * transaction has written nothing yet, so that totals read now may be kept); `score` rows (`id`, `score`)
  * of the records holding one of the `holding` terms (default: any), best first, ties by id;
  * `neighbours` per indexed record of `ids`, the ids of the `reach` indexed records written just
  * `before` (nearest first) and `after` it, space-separated.

@@ -210,9 +210,10 @@ interface ServerStats {
 }
 
 /**
- * Each store's tenants' record count and total length as of the store's index counter (moved by
- * every write of tokens or liveness, any connection's): two numbers per tenant, read again when
- * the counter moved, so a search does not count the tenant's records each time.
+ * Each store's tenants' record count and total length, read in a transaction that had written
+ * nothing, by the store's index counter then: every committed write of tokens or liveness (any
+ * connection's) moves the counter, so a committed state has one counter value. A transaction
+ * with writes of its own reads them afresh (its counter may equal a committed one's).
  */
 const totalsSeen = new WeakMap<SearchStore, { version: number; tenants: Map<string, { docs: number; tokens: number }> }>();
 
@@ -221,17 +222,19 @@ const totalsSeen = new WeakMap<SearchStore, { version: number; tenants: Map<stri
  * with the in-memory index's own operations (so the same doubles), and its order of the terms.
  */
 function* serverStats(x: SearchContext, server: KeywordRanking, terms: readonly string[], version: number, tenant: string = DEFAULT_TENANT): Io<ServerStats | null> {
+  const rows = yield* x.query(server.df(tenant, terms));
+  const committed = rows[0]?.committed === 1 || rows[0]?.committed === true;
   let seen = totalsSeen.get(x.store);
-  if (!seen || seen.version !== version) totalsSeen.set(x.store, (seen = { version, tenants: new Map() }));
-  let totals = seen.tenants.get(tenant);
+  if (committed && (!seen || seen.version !== version)) totalsSeen.set(x.store, (seen = { version, tenants: new Map() }));
+  let totals = committed ? seen!.tenants.get(tenant) : undefined;
   if (!totals) {
     const [row] = yield* x.query(server.totals(tenant));
-    seen.tenants.set(tenant, (totals = { docs: Number(row?.docs ?? 0), tokens: Number(row?.tokens ?? 0) }));
+    totals = { docs: Number(row?.docs ?? 0), tokens: Number(row?.tokens ?? 0) };
+    if (committed) seen!.tenants.set(tenant, totals);
   }
   const { docs } = totals;
   if (!docs) return null;
   const meanLength = totals.tokens / docs;
-  const rows = yield* x.query(server.df(tenant, terms));
   const list: { term: string; idf: number; df: number }[] = [];
   for (const r of rows) {
     const df = Number(r.df);

@@ -162,6 +162,17 @@ for (const [backend, available, open] of BACKENDS) describe.skipIf(!available)(`
     expect(plan).toMatch(/Bitmap Index Scan on memory_search_terms/);
   });
 
+  it('a search after a write in the same script sees the write in its statistics, and later searches too', async () => {
+    for (const text of ['ENCODE "dentist dentist vendor retro for alpha";\nRETRIEVE WHERE search "dentist vendor" ALPHA 0 LIMIT 10 INCLUDE id;', 'RETRIEVE WHERE search "dentist vendor" ALPHA 0 LIMIT 10 INCLUDE id;']) {
+      const script = irs(text);
+      const [x, y] = [await run(server, script, { now: LATER, tenant: 'alpha' }), await run(engine, script, { now: LATER, tenant: 'alpha' })];
+      if (!x.ok || !y.ok) throw new Error('refused');
+      const last = (r: RunResult) => (r.ok ? r.results.at(-1) : undefined) as StatementResult;
+      expect(last(x).ids).toEqual(last(y).ids);
+      for (const id of last(x).ids) expect(last(x).explain![id].bm25).toBe(last(y).explain![id].bm25);
+    }
+  });
+
   it('the server ranker\'s indexes exist only where a store was opened writable with keywords=server', async () => {
     const names = async (s: PostgresStore) => (await s.driver.all(`SELECT indexname FROM pg_indexes WHERE tablename = 'memory' AND indexname LIKE 'memory_search_%' ORDER BY 1`)).map((r) => r.indexname);
     expect(await names(server)).toEqual(['memory_search_order', 'memory_search_terms']);

@@ -60,7 +60,8 @@ export const serverKeywords: KeywordRanking = {
   },
   df(tenant: string, terms: readonly string[]): SqlStatement {
     return {
-      sql: `SELECT t.i::integer AS i, (SELECT count(*)::integer FROM memory AS m WHERE ${INDEXED('m')} AND ${TOKENS} @> ARRAY[t.term]) AS df
+      // \`committed\`: this transaction has written nothing, so what it reads is a committed state.
+      sql: `SELECT t.i::integer AS i, (SELECT count(*)::integer FROM memory AS m WHERE ${INDEXED('m')} AND ${TOKENS} @> ARRAY[t.term]) AS df, pg_current_xact_id_if_assigned() IS NULL AS committed
 FROM unnest(string_to_array($2, ' ')) WITH ORDINALITY AS t(term, i)
 ORDER BY t.i`,
       params: [tenant, joined(terms)],
