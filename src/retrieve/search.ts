@@ -2,7 +2,8 @@
  * Search: the target of `WHERE search "…"` (spec/retrieval.md). Two rankers, each over the
  * tenant's in-memory index (statistics and candidates of its own records only), their winners checked against the statement's filters (liveness,
  * tenant, read permissions, tags, time…) in SQL, widening until each has enough that pass:
- *   - keywords: BM25 over the keyword index (./keywords.ts); when the filters admit too few of
+ *   - keywords: BM25 over the keyword index (./keywords.ts), or in SQL where the caller opened a
+ *     PostgreSQL store with `keywords=server` (the dialect's `keywords`, the same scores); when the filters admit too few of
  *     its winners, they are selective: SQL lists what they admit (compileTargetIds) and only
  *     those are scored, so the filters apply before scoring;
  *   - vectors: cosine to the query's embedding (asked of the store's embedder through the seam,
