@@ -168,11 +168,9 @@ function* candidates(x: SearchContext, sel: Selection, query: string, alpha: num
   if (inSql) yield* check(inSql.map((s) => s.id));
   const vx = q && !inSql ? yield* vectorIndex(x.store, x.store.embedder.model, q.length, version, opts.tenant) : null;
   const keyword: Ranker = {
-    // eslint-disable-next-line require-yield
     winners: server ? (m) => scoreOnServer(m) : function* (m) { return kw!.search(terms, m); },
     m: n, widenings: 0, kept: (kw || stats) && terms.length ? null : [],
   };
-  // eslint-disable-next-line require-yield
   const vector: Ranker = { winners: function* (m) { return vx!.nearest(q!, m); }, m: n, widenings: 0, kept: inSql ?? (vx?.size ? null : []) };
   while (!keyword.kept || !vector.kept) {
     const open = [keyword, vector].filter((r) => !r.kept);
@@ -193,7 +191,6 @@ function* candidates(x: SearchContext, sel: Selection, query: string, alpha: num
       }
     }
   }
-  // eslint-disable-next-line require-yield
   const neighbours: Neighbours | null = kw ? function* () { return (id, steps) => kw.neighbour(id, steps); }
     : server && fusedContext ? serverNeighbours(x, server, tenant) : null;
   return { keyword: keyword.kept, vector: vector.kept, rows, neighbours, check };
