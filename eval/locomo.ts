@@ -7,7 +7,7 @@
  * the share of a question's evidence turns among the first k results, averaged over questions.
  */
 import { readFileSync } from 'node:fs';
-import { run } from '../src/engine/index.js';
+import { run, type Store } from '../src/engine/index.js';
 import { createStore } from '../src/dialect/sqlite/store.js';
 import { DEFAULT_ALPHA } from '../src/lower/defaults.js';
 import { KeywordIndex } from '../src/retrieve/keywords.js';
@@ -64,17 +64,19 @@ export type Searcher = (question: string) => number[];
  * Evidence recall of one conversation: a fresh store, every turn encoded in order, every question
  * searched (`search` overrides: e.g. `{ alpha: 0 }`; none means the engine's defaults).
  */
-export async function scoreConversation(c: LocomoConversation, overrides?: Record<string, unknown>): Promise<LocomoScores & { perQuestion: { r5: number; r10: number }[] }> {
-  const store = await createStore();
+export async function scoreConversation(c: LocomoConversation, overrides?: Record<string, unknown>, open?: () => Promise<{ store: Store; close(): Promise<void> | void }>): Promise<LocomoScores & { perQuestion: { r5: number; r10: number }[] }> {
+  // `open`: another kind of store (eval/retrieval.ts --db); by default an in-memory SQLite store.
+  const opened = open ? await open() : await createStore().then((s) => ({ store: s as Store, close: () => s.close() }));
+  const store = opened.store;
   try {
-    const enc = run(store, c.turns.map((t) => ({ stage: 'ENC', op: 'Encode', args: { payload: { text: t.text } } })), { now: NOW });
+    const enc = await run(store, c.turns.map((t) => ({ stage: 'ENC', op: 'Encode', args: { payload: { text: t.text } } })), { now: NOW });
     if (!enc.ok) throw new Error(JSON.stringify(enc.diagnostics[0]));
     const dia = new Map<number, string>(enc.results.map((r, i) => [r.ids[0], c.turns[i].dia]));
     const out = { ...zeroScores(), perQuestion: [] as { r5: number; r10: number }[] };
     for (const q of c.questions) {
       const search = { intent: { query: q.text }, limit: 10, ...(overrides ? { overrides } : {}) };
       const t0 = performance.now();
-      const res = run(store, [{ stage: 'RET', op: 'Retrieve', target: { search } }], { now: NOW });
+      const res = await run(store, [{ stage: 'RET', op: 'Retrieve', target: { search } }], { now: NOW });
       out.ms += performance.now() - t0;
       if (!res.ok) throw new Error(JSON.stringify(res.diagnostics[0]));
       const got = res.results[0].ids.map((id) => dia.get(id));
@@ -88,7 +90,7 @@ export async function scoreConversation(c: LocomoConversation, overrides?: Recor
     }
     return out;
   } finally {
-    store.close();
+    await opened.close();
   }
 }
 

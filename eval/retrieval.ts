@@ -21,7 +21,9 @@
  * Run: npm run eval:retrieval [-- --split test|dev --sweep --turns 300 --conversations 4 --no-bench]
  *
  * `--locomo <file>`: instead, evidence recall @5 / @10 and ms per query on a LoCoMo-format file
- * (eval/locomo.ts), per conversation and over all questions; `--alpha A` asks with that ALPHA.
+ * (eval/locomo.ts), per conversation and over all questions; `--alpha A` asks with that ALPHA;
+ * `--db <name>` stores each conversation in that kind of store instead of in-memory SQLite
+ * (`pglite:`, `pglite:?keywords=server`, `postgres://…[?keywords=server]`: a fresh schema per conversation, dropped after).
  */
 import { readFileSync } from 'node:fs';
 import { parseSamples, runBenchmark } from '../src/conformance/index.js';
@@ -31,9 +33,10 @@ import { DEFAULT_ALPHA } from '../src/lower/defaults.js';
 import { conversation, EN, ZH } from './conversations.js';
 import { candidatesOf, CONTEXT_GRID, readLocomo, recallWith, scoreConversation, zeroScores } from './locomo.js';
 import { CONTEXT_WEIGHTS } from '../src/retrieve/search.js';
+import { openStoreUrl } from '../src/dialect/open-url.js';
 
 const HELP = `usage: npm run eval:retrieval -- [--split test|dev] [--sweep] [--turns N] [--conversations N] [--no-bench]
-       npm run eval:retrieval -- --locomo <file> [--alpha A] [--fit]
+       npm run eval:retrieval -- --locomo <file> [--alpha A] [--fit] [--db pglite:|postgres://…][?keywords=server]
 
 Without --locomo: the synthetic conversations (eval/conversations.ts), English and Chinese, R@5, R@10
 and MRR by ranker, then the shared benchmark's ranking checks.
@@ -41,6 +44,9 @@ and MRR by ranker, then the shared benchmark's ranking checks.
 LoCoMo-format file: one store per conversation, each turn stored as ENCODE "<speaker>: <text>", each
 question with evidence asked as RETRIEVE WHERE search "<question>" LIMIT 10 with the engine's
 defaults (--alpha A: with ALPHA A). Progress goes to stderr, the figures to stdout.
+--db <name> (with --locomo): each conversation in a fresh store of that kind (default: in-memory
+SQLite): pglite: (add ?keywords=server to score keywords in SQL), or postgres://… (a schema per
+conversation, dropped afterwards).
 --fit (with --locomo): also fit the neighbour-context weights on all conversations but one and
 report them on the one held back, for each conversation in turn (spec/retrieval.md).`;
 
@@ -105,14 +111,32 @@ if (process.argv.includes('--locomo')) {
   if (!file || file.startsWith('--')) throw new Error('--locomo needs a file');
   const alpha = process.argv.includes('--alpha') ? arg('alpha', NaN) : undefined;
   const conversations = readLocomo(file);
+  const db = process.argv.includes('--db') ? process.argv[process.argv.indexOf('--db') + 1] : undefined;
+  const openDb = db === undefined ? undefined : async (n: number) => {
+    const opened = async (name: string) => {
+      const o = await openStoreUrl(name);
+      if (!o.ok) throw new Error(o.diagnostics.map((d) => d.message).join('; '));
+      return o.store;
+    };
+    if (!/^postgres(ql)?:\/\//i.test(db)) {
+      const store = await opened(db);
+      return { store, close: () => store.close() };
+    }
+    const schema = `t2m_eval_locomo_${n}`;
+    const admin = await opened(db);
+    await admin.driver.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
+    await admin.close();
+    const store = await opened(`${db}${db.includes('?') ? '&' : '?'}schema=${schema}`);
+    return { store, close: async () => { await store.driver.exec(`DROP SCHEMA ${schema} CASCADE`); await store.close(); } };
+  };
   const total = zeroScores();
   const line = (name: string, t: typeof total) =>
     console.log(`${name.padEnd(14)} ${pct(t.r5, t.n)} ${pct(t.r10, t.n)} ${(t.ms / Math.max(1, t.n)).toFixed(2).padStart(8)} ${String(t.n).padStart(9)}`);
-  console.log(`LoCoMo evidence recall, ${file}: ${alpha === undefined ? 'the engine\'s defaults' : `ALPHA ${alpha}`}`);
+  console.log(`LoCoMo evidence recall, ${file}: ${alpha === undefined ? 'the engine\'s defaults' : `ALPHA ${alpha}`}${db === undefined ? '' : `, --db ${db}`}`);
   console.log(`${'conversation'.padEnd(14)} ${'R@5'.padStart(6)} ${'R@10'.padStart(6)} ${'ms/query'.padStart(8)} ${'questions'.padStart(9)}`);
   for (const [i, c] of conversations.entries()) {
     process.stderr.write(`${c.id} (${i + 1}/${conversations.length}): ${c.turns.length} turns, ${c.questions.length} questions\n`);
-    const s = await scoreConversation(c, alpha === undefined ? undefined : { alpha });
+    const s = await scoreConversation(c, alpha === undefined ? undefined : { alpha }, openDb && (() => openDb(i)));
     line(c.id, s);
     for (const k of ['n', 'r5', 'r10', 'ms'] as const) total[k] += s[k];
   }

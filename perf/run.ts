@@ -30,7 +30,7 @@ suites:
   engine     encode, filtered retrieve and filtered update at 10k records vs the same SQL run
              directly, on sql.js in memory and on a store file (better-sqlite3)   [--sizes 1000,10000]
   benchmark  the shared benchmark through the built CLI (t2m bench) as a whole process: wall and CPU
-  retrieval  search p50/p95 at 1k and 100k memories                                [--sizes 1000,100000]
+  retrieval  search p50/p95 at 1k and 100k memories           [--sizes 1000,100000] [--db pglite:?keywords=server]
   storage    the engine figures on PGlite; on a server with --url postgres://…     [--sizes 1000,10000]
   startup    cold start of the built CLI (t2m check on one line) vs node -e 0
   facts      a fact's current-value read (and AS OF, KNOWN AT) at 100k fact versions, p50/p95  [--sizes 100000]

@@ -84,7 +84,7 @@ function scored(r: StatementResult, row: Record<string, unknown>, options: Forma
   const e = r.explain?.[id];
   if (!options.explain || !e) return { ...row, score: r.scores[id] };
   const ranked = (v: number | null, rank: number | null) => (v === null ? '-' : `${v} (#${rank})`);
-  const parts = { ...row, score: e.score, bm25: ranked(e.bm25, e.bm25Rank), vector: ranked(e.vector, e.vectorRank), fused: e.fused, context: e.context, weight: e.weight };
+  const parts = { ...row, score: e.score, bm25: ranked(e.bm25, e.bm25Rank), ...(e.keywords ? { keywords: e.keywords } : {}), vector: ranked(e.vector, e.vectorRank), fused: e.fused, context: e.context, weight: e.weight };
   // A reranker's score and rank (the result's order) when one reordered the results.
   return e.rerank === undefined ? parts : { ...parts, rerank: ranked(e.rerank, e.rerankRank ?? null) };
 }

@@ -26,6 +26,8 @@ export interface OpenStoreUrlOptions extends Omit<StoreParts, 'dialect'>, Pick<S
   readonly readOnly?: boolean;
   /** Open a store file only if it exists: a missing one is an empty in-memory store instead (dry runs create nothing). */
   readonly noCreate?: boolean;
+  /** PostgreSQL stores: who scores keyword searches (the name's `?keywords=` wins; default `engine`). */
+  readonly keywords?: 'engine' | 'server';
 }
 
 /** Opens the store `name` names; diagnostics (bad name, unreachable server, refused store) when it cannot. */
@@ -50,7 +52,7 @@ export async function openStoreUrl(name: string, options: OpenStoreUrlOptions = 
     }
     case 'pglite':
     case 'postgres': {
-      const opened = await openPostgresStore(url, { ...parts, readOnly: options.readOnly });
+      const opened = await openPostgresStore(url, { ...parts, readOnly: options.readOnly, keywords: url.keywords ?? options.keywords });
       return opened.ok ? done(opened.store as AnyStore) : opened;
     }
   }

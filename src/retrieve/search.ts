@@ -2,7 +2,8 @@
  * Search: the target of `WHERE search "…"` (spec/retrieval.md). Two rankers, each over the
  * tenant's in-memory index (statistics and candidates of its own records only), their winners checked against the statement's filters (liveness,
  * tenant, read permissions, tags, time…) in SQL, widening until each has enough that pass:
- *   - keywords: BM25 over the keyword index (./keywords.ts); when the filters admit too few of
+ *   - keywords: BM25 over the keyword index (./keywords.ts), or in SQL where the caller opened a
+ *     PostgreSQL store with `keywords=server` (the dialect's `keywords`, the same scores); when the filters admit too few of
  *     its winners, they are selective: SQL lists what they admit (compileTargetIds) and only
  *     those are scored, so the filters apply before scoring;
  *   - vectors: cosine to the query's embedding (asked of the store's embedder through the seam,
@@ -14,11 +15,12 @@
  * keywords; on eval/retrieval.ts this beat reciprocal-rank fusion, which fell below BM25 alone),
  * the record's weight is applied as a prior, and every result keeps its scores.
  */
-import { compileAdmitted, compileTargetIds, compileVectorSearch, type SelectOptions, type SqlStatement } from '../compile/index.js';
+import { BM25, compileAdmitted, compileTargetIds, compileVectorSearch, type SelectOptions, type SqlStatement } from '../compile/index.js';
+import { DEFAULT_TENANT } from '../store/columns.js';
 import type { Selection } from '../lower/operation.js';
 import type { Code } from '../diagnostics/codes.js';
-import { keywordIndex, type KeywordIndex } from './keywords.js';
-import type { Io, Row, SearchStore } from './seam.js';
+import { keywordIndex } from './keywords.js';
+import type { Io, KeywordRanking, Row, SearchStore } from './seam.js';
 import { tokens, type EmbedResult } from '../text/text.js';
 import { indexVersion, modelMismatch, rescore, vectorIndex, type Scored } from './vectors.js';
 import { reranked, rerankPool, type Reranker } from './rerank.js';
@@ -44,6 +46,8 @@ export interface ScoreExplanation {
   /** With a reranker (./rerank.ts): its relevance score and the rank by it, which is the result's order. */
   readonly rerank?: number;
   readonly rerankRank?: number;
+  /** `server`: BM25 was scored by the database (a store opened with `keywords=server`); absent: by the engine's in-memory index. */
+  readonly keywords?: 'server';
 }
 
 /** Results of a search without LIMIT. */
@@ -101,7 +105,7 @@ function* queryVector(x: SearchContext, query: string): Io<Float32Array | null> 
 /** One ranker's widening: its best `m` winners, of which the first `n` the filters admit are kept. */
 interface Ranker {
   /** The best `m` (fewer when it has no more), best first. */
-  winners(m: number): Scored[];
+  winners(m: number): Io<Scored[]>;
   m: number;
   widenings: number;
   kept: Scored[] | null;
@@ -113,7 +117,7 @@ interface Ranker {
  * below `n` widens (×WIDEN) until it has `n` or has no more; the keyword ranker, after
  * KEYWORD_WIDENINGS, scores only what the filters admit.
  */
-function* candidates(x: SearchContext, sel: Selection, query: string, alpha: number, n: number, opts: SelectOptions): Io<{ keyword: Scored[]; vector: Scored[]; rows: Map<number, Row>; index: KeywordIndex | null; check(ids: readonly number[]): Io<void> }> {
+function* candidates(x: SearchContext, sel: Selection, query: string, alpha: number, n: number, opts: SelectOptions): Io<{ keyword: Scored[]; vector: Scored[]; rows: Map<number, Row>; neighbours: Neighbours | null; check(ids: readonly number[]): Io<void> }> {
   const d = x.store.dialect;
   const rows = new Map<number, Row>();
   const checked = new Set<number>();
@@ -125,8 +129,33 @@ function* candidates(x: SearchContext, sel: Selection, query: string, alpha: num
   }
   const version = yield* indexVersion();
   const terms = alpha < 1 ? [...new Set(tokens(query))] : [];
+  const fusedContext = alpha > 0 && alpha < 1 && CONTEXT_WEIGHTS.length > 0;
+  // The caller may have the database score keywords (`keywords=server`): then no in-memory index
+  // is loaded, and the neighbours of the context are asked of the database too.
+  const server = d.keywords;
   // The keyword index also gives the neighbours of a fused search's context.
-  const kw = terms.length || (alpha > 0 && alpha < 1 && CONTEXT_WEIGHTS.length) ? yield* keywordIndex(x.store, version, opts.tenant) : null;
+  const kw = !server && (terms.length || fusedContext) ? yield* keywordIndex(x.store, version, opts.tenant) : null;
+  const stats = server && terms.length ? yield* serverStats(x, server, terms, version, opts.tenant) : null;
+  const tenant = opts.tenant ?? DEFAULT_TENANT;
+  const scoreOnServer = function* (m: number, among?: readonly number[]): Io<Scored[]> {
+    if (!stats || (among && !among.length)) return [];
+    const scored = (holding?: readonly string[]) => x.query(server!.score(tenant, stats.terms, stats.idf, stats.meanLength, BM25.k1, BM25.b, m, among, holding));
+    const read = (rows: Row[]) => rows.map((r) => ({ id: Number(r.id), score: Number(r.score) }));
+    // Max-score, as the in-memory index prunes: first only the records holding the rarest terms
+    // that hold at least `m` records between them (scored with every term). A record holding none
+    // of them scores at most what the other terms can add (each less than idf · (k1 + 1)); when the
+    // m-th best so far is above that, these are the best m, exactly; otherwise every record holding a term is scored.
+    const { terms: list, idf, df } = stats;
+    let j = 0;
+    for (let held = 0; j < list.length && held < m; j++) held += df[j];
+    if (!among && j < list.length) {
+      let rest = 0;
+      for (let k = j; k < list.length; k++) rest += idf[k] * (BM25.k1 + 1);
+      const first = read(yield* scored(list.slice(0, j)));
+      if (first.length >= m && first[m - 1].score > rest * (1 + 1e-9)) return first;
+    }
+    return read(yield* scored());
+  };
   const q = alpha > 0 ? yield* queryVector(x, query) : null;
   // Records whose vectors another model made are not compared with the query's: say so.
   const mismatch = q ? yield* modelMismatch(x.store, x.store.embedder.model, version, opts.tenant) : null;
@@ -138,11 +167,15 @@ function* candidates(x: SearchContext, sel: Selection, query: string, alpha: num
   const inSql = q && d.vectors ? rescore(x.store.embedder.model, q, yield* x.query(compileVectorSearch(sel, q, x.store.embedder.model, 2 * n, d, opts)), n) : null;
   if (inSql) yield* check(inSql.map((s) => s.id));
   const vx = q && !inSql ? yield* vectorIndex(x.store, x.store.embedder.model, q.length, version, opts.tenant) : null;
-  const keyword: Ranker = { winners: (m) => kw!.search(terms, m), m: n, widenings: 0, kept: kw && terms.length ? null : [] };
-  const vector: Ranker = { winners: (m) => vx!.nearest(q!, m), m: n, widenings: 0, kept: inSql ?? (vx?.size ? null : []) };
+  const keyword: Ranker = {
+    winners: server ? (m) => scoreOnServer(m) : function* (m) { return kw!.search(terms, m); },
+    m: n, widenings: 0, kept: (kw || stats) && terms.length ? null : [],
+  };
+  const vector: Ranker = { winners: function* (m) { return vx!.nearest(q!, m); }, m: n, widenings: 0, kept: inSql ?? (vx?.size ? null : []) };
   while (!keyword.kept || !vector.kept) {
     const open = [keyword, vector].filter((r) => !r.kept);
-    const found = open.map((r) => r.winners(r.m));
+    const found: Scored[][] = [];
+    for (const r of open) found.push(yield* r.winners(r.m));
     yield* check(found.flat().map((s) => s.id));
     for (const [i, r] of open.entries()) {
       const admitted = found[i].filter((s) => rows.has(s.id));
@@ -150,7 +183,7 @@ function* candidates(x: SearchContext, sel: Selection, query: string, alpha: num
       else if (r === keyword && r.widenings >= KEYWORD_WIDENINGS) {
         // The filters are selective: score only what they admit.
         const ids = (yield* x.query(compileTargetIds(sel, d, opts))).map((row) => Number(row.id));
-        r.kept = kw!.searchAmong(terms, ids, n);
+        r.kept = server ? yield* scoreOnServer(n, ids) : kw!.searchAmong(terms, ids, n);
         yield* check(r.kept.map((s) => s.id));
       } else {
         r.m *= WIDEN;
@@ -158,7 +191,74 @@ function* candidates(x: SearchContext, sel: Selection, query: string, alpha: num
       }
     }
   }
-  return { keyword: keyword.kept, vector: vector.kept, rows, index: kw, check };
+  const neighbours: Neighbours | null = kw ? function* () { return (id, steps) => kw.neighbour(id, steps); }
+    : server && fusedContext ? serverNeighbours(x, server, tenant) : null;
+  return { keyword: keyword.kept, vector: vector.kept, rows, neighbours, check };
+}
+
+/** The neighbours of a fused search's context: given the candidates that lend, the record `steps` places from a record. */
+type Neighbours = (lenders: readonly number[]) => Io<(id: number, steps: number) => number | null>;
+
+/** The server ranker's statistics of a query: its terms held by some record, rarest first (as the engine sums them), their idf and the mean length. */
+interface ServerStats {
+  readonly terms: string[];
+  readonly idf: number[];
+  readonly df: number[];
+  readonly meanLength: number;
+}
+
+/**
+ * Each store's tenants' record count and total length, read in a transaction that had written
+ * nothing, by the store's index counter then: every committed write of tokens or liveness (any
+ * connection's) moves the counter, so a committed state has one counter value. A transaction
+ * with writes of its own reads them afresh (its counter may equal a committed one's).
+ */
+const totalsSeen = new WeakMap<SearchStore, { version: number; tenants: Map<string, { docs: number; tokens: number }> }>();
+
+/**
+ * The tenant's keyword statistics from the database, turned into idf and the mean length here,
+ * with the in-memory index's own operations (so the same doubles), and its order of the terms.
+ */
+function* serverStats(x: SearchContext, server: KeywordRanking, terms: readonly string[], version: number, tenant: string = DEFAULT_TENANT): Io<ServerStats | null> {
+  const rows = yield* x.query(server.df(tenant, terms));
+  const committed = rows[0]?.committed === 1 || rows[0]?.committed === true;
+  let seen = totalsSeen.get(x.store);
+  if (committed && (!seen || seen.version !== version)) totalsSeen.set(x.store, (seen = { version, tenants: new Map() }));
+  let totals = committed ? seen!.tenants.get(tenant) : undefined;
+  if (!totals) {
+    const [row] = yield* x.query(server.totals(tenant));
+    totals = { docs: Number(row?.docs ?? 0), tokens: Number(row?.tokens ?? 0) };
+    if (committed) seen!.tenants.set(tenant, totals);
+  }
+  const { docs } = totals;
+  if (!docs) return null;
+  const meanLength = totals.tokens / docs;
+  const list: { term: string; idf: number; df: number }[] = [];
+  for (const r of rows) {
+    const df = Number(r.df);
+    if (df > 0) list.push({ term: terms[Number(r.i) - 1], idf: Math.log(1 + (docs - df + 0.5) / (df + 0.5)), df });
+  }
+  // A stable sort, as the index's: equal idf keep the query's order.
+  list.sort((a, b) => b.idf - a.idf);
+  return list.length ? { terms: list.map((t) => t.term), idf: list.map((t) => t.idf), df: list.map((t) => t.df), meanLength } : null;
+}
+
+/** The neighbours of the lending candidates, asked of the database in one statement. */
+function serverNeighbours(x: SearchContext, server: KeywordRanking, tenant: string): Neighbours {
+  return function* (lenders: readonly number[]): Io<(id: number, steps: number) => number | null> {
+    const near = new Map<number, { before: number[]; after: number[] }>();
+    if (lenders.length) {
+      for (const r of yield* x.query(server.neighbours(tenant, lenders, CONTEXT_WEIGHTS.length))) {
+        const ids = (v: unknown) => (typeof v === 'string' && v ? v.split(' ').map(Number) : []);
+        near.set(Number(r.id), { before: ids(r.before), after: ids(r.after) });
+      }
+    }
+    return (id, steps) => {
+      const e = near.get(id);
+      if (!e) return null;
+      return (steps < 0 ? e.before[-steps - 1] : e.after[steps - 1]) ?? null;
+    };
+  };
 }
 
 const ORDER: Record<Exclude<Selection['orderBy'], 'relevance'>, (a: Row, b: Row) => number> = {
@@ -237,14 +337,18 @@ export function* searchTarget(x: SearchContext, sel: Selection, opts: SelectOpti
   const k = sel.limit ?? DEFAULT_SEARCH_K;
   const n = Math.max(MIN_CANDIDATES, 4 * k);
   const alpha = search.alpha;
-  const { keyword, vector, rows: admitted, index, check } = yield* candidates(x, sel, search.query, alpha, n, opts);
+  const { keyword, vector, rows: admitted, neighbours, check } = yield* candidates(x, sel, search.query, alpha, n, opts);
   const parts = fuse(keyword, vector, alpha);
   if (!parts.size) return { rows: [], scores: {}, explain: {} };
   const weightOf = (row: Row) => (typeof row.weight === 'number' ? row.weight : 0.5);
   // ALPHA 0 and 1 are one ranker alone, as it ranks: the context is part of fusion. Experience
   // candidates (a LEVEL search) are ranked by their keys alone: the records written next to a key
   // are other steps of some trajectory, not evidence that it fits.
-  const lent = index && alpha > 0 && alpha < 1 && !sel.level ? context(parts, (id, steps) => index.neighbour(id, steps)) : new Map<number, number>();
+  let lent = new Map<number, number>();
+  if (neighbours && alpha > 0 && alpha < 1 && !sel.level) {
+    const lenders = [...parts].filter(([, e]) => e.fused).map(([id]) => id);
+    lent = context(parts, yield* neighbours(lenders));
+  }
   const ranked: { row: Row; weight: number; score: number }[] = [];
   for (const [id, e] of parts) {
     e.context = lent.get(id) ?? 0;
@@ -277,6 +381,7 @@ export function* searchTarget(x: SearchContext, sel: Selection, opts: SelectOpti
       bm25: e.bm25 === null ? null : round(e.bm25), bm25Rank: e.bm25Rank,
       vector: e.vector === null ? null : round(e.vector), vectorRank: e.vectorRank,
       fused: round(e.fused), context: round(e.context), weight, score: round(score),
+      ...(x.store.dialect.keywords && alpha < 1 ? { keywords: x.store.dialect.keywords.name } : {}),
     };
   }
   const best = ranked.slice(0, pool).map((r) => r.row.id);

@@ -9,6 +9,10 @@
  * | `pglite:./dir`, `pglite:/abs/dir` | PGlite with its data in that directory, created when missing |
  * | `postgres://user:pass@host:port/db?schema=name`, `postgresql://…` | a PostgreSQL server; `schema` (default `public`) holds the store's tables |
  *
+ * A PostgreSQL store (PGlite or a server) also takes `?keywords=server` (`pglite:./dir?keywords=server`,
+ * `postgres://…?keywords=server`): keyword searches are scored by BM25 in SQL on the database
+ * instead of the engine's in-memory index (`keywords=engine`, the default; spec/retrieval.md).
+ *
  * Any other `scheme://` is refused with `bad-store-url` rather than taken for a file name.
  * Reading a name imports nothing of Node or of a driver (the browser-safe entry may use it);
  * opening the store it names is src/dialect/open-url.ts (Node only).
@@ -18,8 +22,13 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 export type StoreUrl =
   | { readonly kind: 'memory' }
   | { readonly kind: 'file'; readonly path: string }
-  | { readonly kind: 'pglite'; readonly dataDir?: string }
-  | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string };
+  | { readonly kind: 'pglite'; readonly dataDir?: string; readonly keywords?: KeywordRanker }
+  | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string; readonly keywords?: KeywordRanker };
+
+/** Who scores a PostgreSQL store's keyword searches (`?keywords=`): the engine's in-memory index, or the database. */
+export type KeywordRanker = 'engine' | 'server';
+const KEYWORD_RANKERS: readonly string[] = ['engine', 'server'];
+const badRanker = (v: string) => bad(`keywords '${v}' is not a keyword ranker: write keywords=engine (the default) or keywords=server`);
 
 const bad = (message: string): Diagnostic => ({ code: 'bad-store-url', severity: 'error', message });
 
@@ -35,8 +44,13 @@ export function parseStoreUrl(text: string): StoreUrl | Diagnostic {
   if (/^pglite:/i.test(s)) {
     let rest = s.slice('pglite:'.length);
     if (rest.startsWith('//')) rest = rest.slice(2);
-    if (rest === '' || rest === 'memory' || rest === ':memory:') return { kind: 'pglite' };
-    return { kind: 'pglite', dataDir: rest };
+    // `?keywords=…` at the end; any other `?` stays part of the directory's name.
+    const param = /\?keywords=([^&?#]*)$/.exec(rest);
+    if (param && !KEYWORD_RANKERS.includes(param[1])) return badRanker(param[1]);
+    const keywords = param ? { keywords: param[1] as KeywordRanker } : {};
+    if (param) rest = rest.slice(0, param.index);
+    if (rest === '' || rest === 'memory' || rest === ':memory:') return { kind: 'pglite', ...keywords };
+    return { kind: 'pglite', dataDir: rest, ...keywords };
   }
   if (/^postgres(ql)?:\/\//i.test(s)) {
     // An `@` after the host (`postgres://me:p@ss/w@host/db`) is a password with a raw `/` or `@`
@@ -56,7 +70,10 @@ export function parseStoreUrl(text: string): StoreUrl | Diagnostic {
     const schema = u.searchParams.get('schema') ?? undefined;
     if (schema !== undefined && !SCHEMA_NAME.test(schema)) return bad(`schema '${schema}' is not a plain identifier (letters, digits, _ and $, at most 63)`);
     u.searchParams.delete('schema');
-    return { kind: 'postgres', url: u.toString(), ...(schema !== undefined ? { schema } : {}) };
+    const keywords = u.searchParams.get('keywords') ?? undefined;
+    if (keywords !== undefined && !KEYWORD_RANKERS.includes(keywords)) return badRanker(keywords);
+    u.searchParams.delete('keywords');
+    return { kind: 'postgres', url: u.toString(), ...(schema !== undefined ? { schema } : {}), ...(keywords !== undefined ? { keywords: keywords as KeywordRanker } : {}) };
   }
   // `postgres:user:pw@host` is no file name: refused (and shown without its password).
   if (/^postgres(ql)?:/i.test(s)) return bad(`'${redact(s)}' is not a PostgreSQL URL: write postgres://user:password@host:port/database`);

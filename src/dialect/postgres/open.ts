@@ -8,6 +8,7 @@
 import { MEMORY_COLUMNS } from '../../store/columns.js';
 import type { Dialect } from '../../store/dialect.js';
 import { postgres, postgresVector } from './dialect.js';
+import { KEYWORD_INDEX_DDL } from './keywords.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { AsyncSqlDriver } from '../../store/driver.js';
 import { driveAsync } from '../../store/io.js';
@@ -20,6 +21,11 @@ export interface PreparePostgresOptions {
   readonly readOnly?: boolean;
   /** The dialect whose schema the store gets; default `postgresDialectOf(driver)`. */
   readonly dialect?: Dialect;
+  /**
+   * Also create the indexes keyword scoring on the server reads (./keywords.ts): a store opened
+   * writable with `keywords=server` gets them (and keeps them); other stores never pay for them.
+   */
+  readonly keywordIndexes?: boolean;
 }
 
 /**
@@ -46,6 +52,7 @@ export async function preparePostgresStore(driver: AsyncSqlDriver, options: Prep
     await driver.all(`SELECT pg_advisory_xact_lock(hashtext(current_schema() || '/text2mem-store'))`);
     const problems = await inspect(driver, dialect, true);
     if (problems.length) return problems;
+    if (options.keywordIndexes) for (const ddl of KEYWORD_INDEX_DDL) await driver.exec(ddl);
     await driver.commit();
     done = true;
     return [];

@@ -11,6 +11,9 @@ import { postgresDialectOf, preparePostgresStore } from './open.js';
 import { postgres, VECTOR_SEARCH_SETTINGS } from './dialect.js';
 import { PgDriver, redactUrl } from './pg-driver.js';
 import { PgliteDriver } from './pglite-driver.js';
+import { serverKeywords } from './keywords.js';
+import type { Dialect } from '../../store/dialect.js';
+import type { KeywordRanking } from '../../retrieve/seam.js';
 
 export type PostgresStore = Store<AsyncSqlDriver>;
 
@@ -25,7 +28,15 @@ export type PostgresTarget =
 export interface PostgresStoreOptions extends Omit<StoreParts, 'dialect'> {
   /** Only read (no tables created, no migration): `t2m audit`. */
   readonly readOnly?: boolean;
+  /**
+   * Who scores keyword searches: `engine` (the default), the engine's in-memory BM25 index loaded
+   * from the store; `server`, BM25 in SQL on the database (./keywords.ts, spec/retrieval.md).
+   */
+  readonly keywords?: KeywordRanker;
 }
+
+/** The keyword rankers a PostgreSQL store may be opened with (`?keywords=` of its name). */
+export type KeywordRanker = 'engine' | 'server';
 
 const fail = (code: Code, message: string): Diagnostic => ({ code, severity: 'error', message });
 
@@ -86,7 +97,7 @@ export async function openOnDriver(driver: AsyncSqlDriver, options: PostgresStor
   let dialect;
   try {
     dialect = await postgresDialectOf(driver);
-    problems = await preparePostgresStore(driver, { readOnly: options.readOnly, dialect });
+    problems = await preparePostgresStore(driver, { readOnly: options.readOnly, dialect, keywordIndexes: options.keywords === 'server' });
     if (dialect.vectors && !problems.length) await driver.all(VECTOR_SEARCH_SETTINGS);
   } catch (e) {
     await driver.close();
@@ -97,5 +108,7 @@ export async function openOnDriver(driver: AsyncSqlDriver, options: PostgresStor
     await driver.close();
     return { ok: false, diagnostics: problems.map((d) => ({ ...d, message: `${driver.location} is ${d.message}` })) };
   }
-  return { ok: true, store: new Store(driver, { ...options, dialect }) };
+  const { keywords, ...parts } = options;
+  const chosen: Dialect & { keywords?: KeywordRanking } = keywords === 'server' ? { ...dialect, keywords: serverKeywords } : dialect;
+  return { ok: true, store: new Store(driver, { ...parts, dialect: chosen }) };
 }
