@@ -144,6 +144,7 @@ export const GUIDE: readonly GuideEntry[] = [
     intent: 'lower priority — 降低优先级; archive / shelve — 归档',
     dsl: 'DEMOTE ID 2 BY -0.2; DEMOTE ID 1 ARCHIVE REASON "done";',
     ir: { op: 'Demote', args: { weight_delta: -0.2 } },
+    irNote: 'archive: {"archive":true}',
   },
   {
     intent: 'share / send to the team / notify — 分享 / 发给团队 / 通知',
@@ -417,7 +418,7 @@ const FACT_SCHEMA_IR = '{attribute, schema: {type: "date", normalize: "trim", co
 function factsSection(ir: boolean): string {
   const types = 'text|number|date|datetime|boolean|enum|ref';
   const text = ir
-    ? `\`subject\` + \`attribute\` key a fact, its text the value, with \`confidence\` (0–1) and \`source\`; no Update: Encode anew to correct (a past \`valid_from\` corrects the past). Retrieve \`filter: {subject, attribute}\` shows value, confidence, source; + \`as_of\` (valid then), \`known_at\` (believed then), \`history\`. Declare once: Encode \`${FACT_SCHEMA_IR}\`: type ${types}; normalize trim, casefold (subjects); conflict latest (default) | confidence (a lower one fails: fact-conflict) | confirm (a different value needs confirmation).`
+    ? `\`subject\` + \`attribute\` key a fact, its text the value, with \`confidence\` (0–1) and \`source\`; no Update: Encode anew to correct (a past \`valid_from\` corrects the past). Retrieve \`filter: {subject, attribute}\` shows value, confidence, source; + \`as_of\` (valid then), \`known_at\` (believed then), \`history\`. Declare once: Encode \`${FACT_SCHEMA_IR}\`: type ${types}; normalize trim, casefold (subjects); conflict latest (default) | confidence (a lower one fails: fact-conflict) | confirm (a change needs confirmation).`
     : `SUBJECT + ATTRIBUTE key a fact, its text the value, with CONFIDENCE (0–1) and SOURCE; no UPDATE: ENCODE anew to correct (a past VALID FROM corrects the past). \`${FACT_STATEMENTS.read}\` shows value, confidence, source; + AS OF t (valid then), KNOWN AT t (believed then), HISTORY. Declare once: \`${FACT_STATEMENTS.schema}\`: type ${types}; normalize trim, casefold (subjects); conflict latest (default) | confidence (a lower one fails: fact-conflict) | confirm (a different value needs CONFIRM).`;
   return `## Facts\n\n${text}`;
 }
