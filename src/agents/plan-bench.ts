@@ -9,10 +9,11 @@ import type { SqlJsStatic } from 'sql.js';
 import { evaluateAssertion, evaluateRanking, sampleOp, type Sample, type Tally } from '../conformance/index.js';
 import type { Code } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { run } from '../engine/index.js';
+import { run, type Store } from '../engine/index.js';
 import { loadSqlJs, openStore } from '../dialect/sqlite/store.js';
 import { canonicalJson, cosineSimilarity, levenshteinSimilarity } from './metrics.js';
-import { plan, type PlanMode, type PlanOptions } from './planner.js';
+import { completionBody } from './openai.js';
+import { plan, planRequest, type PlanMode, type PlanOptions } from './planner.js';
 import type { ChatProvider } from './provider.js';
 
 export interface PlanSample extends Sample {
@@ -82,9 +83,8 @@ export interface PlanBenchOptions extends Omit<PlanOptions, 'store' | 'now' | 'e
 
 const errorsOf = (ds: readonly Diagnostic[]) => ds.filter((d) => d.severity === 'error').map((d) => `${d.statement === undefined ? '' : `[${d.statement}] `}${d.code}: ${d.message}`);
 
-export async function runPlanBenchmark(samples: readonly PlanSample[], options: PlanBenchOptions): Promise<PlanBenchReport> {
-  const sqlJs = options.sqlJs ?? (await loadSqlJs());
-  if (!options.provider && !options.answers) throw new Error('internal: runPlanBenchmark needs a provider or answers');
+/** The samples a run takes: `ids` (in the file's order), then `only`, then `limit`. */
+function chooseSamples(samples: readonly PlanSample[], options: Pick<PlanBenchOptions, 'ids' | 'only' | 'limit'>): PlanSample[] {
   let chosen = [...samples];
   if (options.ids) {
     const ids = new Set(options.ids);
@@ -92,6 +92,23 @@ export async function runPlanBenchmark(samples: readonly PlanSample[], options: 
   }
   if (options.only) chosen = chosen.filter((s) => sampleOp(s).toLowerCase() === options.only!.toLowerCase());
   if (options.limit !== undefined) chosen = chosen.slice(0, options.limit);
+  return chosen;
+}
+
+/** A fresh store at the sample's clock with its prerequisites run: what its planner is shown and its plan runs on. */
+async function sampleStore(sample: PlanSample, sqlJs: SqlJsStatic): Promise<{ store: Store; now: string; problems: string[] }> {
+  const opened = await openStore({ sqlJs });
+  if (!opened.ok) throw new Error('internal: cannot open an empty store');
+  const now = sample.expected.meta.eval_time_utc;
+  // The benchmark is a trusted sandbox: prerequisites and plans may act as the actors they name.
+  const pre = run(opened.store, sample.prerequisites, { now, impersonate: true });
+  return { store: opened.store, now, problems: pre.ok ? [] : errorsOf(pre.diagnostics).map((e) => `prerequisites: ${e}`) };
+}
+
+export async function runPlanBenchmark(samples: readonly PlanSample[], options: PlanBenchOptions): Promise<PlanBenchReport> {
+  const sqlJs = options.sqlJs ?? (await loadSqlJs());
+  if (!options.provider && !options.answers) throw new Error('internal: runPlanBenchmark needs a provider or answers');
+  const chosen = chooseSamples(samples, options);
   const results: PlanSampleResult[] = [];
   for (const [i, sample] of chosen.entries()) {
     results.push(await planSample(sample, options, sqlJs));
@@ -109,15 +126,8 @@ export async function runPlanBenchmark(samples: readonly PlanSample[], options: 
 async function planSample(sample: PlanSample, options: PlanBenchOptions, sqlJs: SqlJsStatic): Promise<PlanSampleResult> {
   const op = sampleOp(sample);
   const request = sampleRequest(sample) ?? '';
-  const problems: string[] = [];
-  const opened = await openStore({ sqlJs });
-  if (!opened.ok) throw new Error('internal: cannot open an empty store');
-  const store = opened.store;
+  const { store, now, problems } = await sampleStore(sample, sqlJs);
   try {
-    const now = sample.expected.meta.eval_time_utc;
-    // The benchmark is a trusted sandbox: prerequisites and plans may act as the actors they name.
-    const pre = run(store, sample.prerequisites, { now, impersonate: true });
-    if (!pre.ok) problems.push(...errorsOf(pre.diagnostics).map((e) => `prerequisites: ${e}`));
     const { only: _o, limit: _l, sqlJs: _s, onProgress: _p, answers, ids: _i, provider, ...planOptions } = options;
     const answer = answers?.get(sample.id);
     // A given answer goes through the planner as the model's one reply, so that it is scored as
@@ -159,6 +169,35 @@ async function planSample(sample: PlanSample, options: PlanBenchOptions, sqlJs: 
   }
 }
 
+export interface PlanRequestsOptions extends Pick<PlanBenchOptions, 'mode' | 'structured' | 'grammar' | 'temperature' | 'related' | 'ids' | 'only' | 'limit' | 'sqlJs' | 'onProgress'> {
+  /** The model named in each request body. */
+  readonly model: string;
+}
+
+/**
+ * The requests a live `--plan` run would send first, one per sample, as lines of the OpenAI
+ * Batch API's input (`{custom_id, method, url, body}`, `custom_id` the sample id, `body` the
+ * chat completion `plan` posts): for a batch run, a notebook or a person, whose replies
+ * `--answers` then scores.
+ */
+export async function planRequests(samples: readonly PlanSample[], options: PlanRequestsOptions): Promise<string[]> {
+  const sqlJs = options.sqlJs ?? (await loadSqlJs());
+  const chosen = chooseSamples(samples, options);
+  const lines: string[] = [];
+  for (const [i, sample] of chosen.entries()) {
+    const { store, now } = await sampleStore(sample, sqlJs);
+    try {
+      const { mode, structured, grammar, temperature, related } = options;
+      const { messages, complete } = await planRequest(sampleRequest(sample) ?? '', { mode, structured, grammar, temperature, related, store, now, impersonate: true });
+      lines.push(JSON.stringify({ custom_id: sample.id, method: 'POST', url: '/v1/chat/completions', body: completionBody(options.model, messages, complete) }));
+    } finally {
+      store.close();
+    }
+    options.onProgress?.(i + 1, chosen.length);
+  }
+  return lines;
+}
+
 /** A provider whose one reply is the given text. */
 function replayProvider(text: string): ChatProvider {
   return { complete: async () => ({ ok: true, text }) };
@@ -172,15 +211,26 @@ export interface AnswerProblem {
   readonly message: string;
 }
 
+/** A request of a batch run that got no reply: its sample is scored as not executed. */
+export interface FailedRequest {
+  readonly line: number;
+  readonly id: string;
+  readonly why: string;
+}
+
 /**
- * Reads an answers file: JSONL, each line `{"id": "<sample id>", "answer": "<reply text>"}`. In IR
- * mode the answer may also be the JSON value itself (`{"schema_list": [...]}`), kept as its text.
- * With `known`, an id that names no sample is a problem; so is an id given twice.
+ * Reads an answers file: JSONL, each line `{"id": "<sample id>", "answer": "<reply text>"}`, or a
+ * line of the OpenAI Batch API's output (`{custom_id, response: {status_code, body}, error}`,
+ * whose reply is `body.choices[0].message.content`; a request that failed is listed in `failed`
+ * and its sample scored as not executed). In IR mode the answer may also be the JSON value itself
+ * (`{"schema_list": [...]}`), kept as its text. With `known`, an id that names no sample is a
+ * problem; so is an id given twice.
  */
-export function parseAnswers(text: string, options: { readonly mode?: PlanMode; readonly known?: ReadonlySet<string> } = {}): { answers: Map<string, string>; problems: AnswerProblem[] } {
+export function parseAnswers(text: string, options: { readonly mode?: PlanMode; readonly known?: ReadonlySet<string> } = {}): { answers: Map<string, string>; problems: AnswerProblem[]; failed: FailedRequest[] } {
   const answers = new Map<string, string>();
   const firstLine = new Map<string, number>();
   const problems: AnswerProblem[] = [];
+  const failed: FailedRequest[] = [];
   text.split('\n').forEach((raw, i) => {
     const line = i + 1;
     if (!raw.trim()) return;
@@ -192,19 +242,40 @@ export function parseAnswers(text: string, options: { readonly mode?: PlanMode; 
       return bad(`not JSON: ${(e as Error).message}`, 'json-syntax');
     }
     if (!value || typeof value !== 'object' || Array.isArray(value)) return bad('not an object {"id": "<sample id>", "answer": "<reply>"}');
-    const { id, answer } = value as { id?: unknown; answer?: unknown };
-    if (typeof id !== 'string' || !id) return bad('"id" must be the sample\'s id, a non-empty string');
+    const batch = 'custom_id' in value ? batchOutput(value as BatchOutputLine) : undefined;
+    const { id, answer } = batch ?? (value as { id?: unknown; answer?: unknown });
+    if (typeof id !== 'string' || !id) return bad(batch ? '"custom_id" must be the sample\'s id, a non-empty string' : '"id" must be the sample\'s id, a non-empty string');
+    if (options.known && !options.known.has(id)) return bad(`${id} names no sample of the benchmark file`);
+    if (batch?.why !== undefined) {
+      failed.push({ line, id, why: batch.why });
+      return;
+    }
     let reply: string;
     if (typeof answer === 'string') reply = answer;
     else if (options.mode === 'ir' && answer !== null && typeof answer === 'object') reply = JSON.stringify(answer);
     else return bad(answer === undefined ? `no "answer" for ${id}` : `"answer" of ${id} must be the reply as text${options.mode === 'ir' ? ' or a JSON object {"schema_list": [...]}' : ''}`);
-    if (options.known && !options.known.has(id)) return bad(`${id} names no sample of the benchmark file`);
     const first = firstLine.get(id);
     if (first !== undefined) return bad(`a second answer for ${id} (the first is on line ${first})`);
     firstLine.set(id, line);
     answers.set(id, reply);
   });
-  return { answers, problems };
+  return { answers, problems, failed };
+}
+
+interface BatchOutputLine {
+  readonly custom_id?: unknown;
+  readonly response?: { readonly status_code?: unknown; readonly body?: { readonly choices?: ReadonlyArray<{ readonly message?: { readonly content?: unknown } }> } } | null;
+  readonly error?: { readonly message?: unknown } | null;
+}
+
+/** A Batch API output line as an answer, or why its request got none. */
+function batchOutput(line: BatchOutputLine): { id: unknown; answer?: string; why?: string } {
+  const id = line.custom_id;
+  if (line.error) return { id, why: `the request failed: ${typeof line.error.message === 'string' ? line.error.message : JSON.stringify(line.error)}` };
+  const status = line.response?.status_code;
+  if (status !== 200) return { id, why: `the request failed with status ${String(status)}` };
+  const content = line.response?.body?.choices?.[0]?.message?.content;
+  return typeof content === 'string' ? { id, answer: content } : { id, why: 'the response has no choices[0].message.content' };
 }
 
 function summarise(rs: readonly PlanSampleResult[]): PlanMetrics {

@@ -171,17 +171,25 @@ function analyse(reply: string, mode: PlanMode, policy: Policy | undefined): Ana
   return { text, path: 'plan.json', irs: r.irs, sourceMaps: r.sourceMaps, diagnostics, checked: r.checked };
 }
 
+/** The first request `plan` sends: the system prompt (card, answer format, store) and the user's request, and the completion options. */
+export async function planRequest(request: string, options: Omit<PlanOptions, 'provider'>): Promise<{ messages: ChatMessage[]; complete: CompleteOptions }> {
+  const mode = options.mode ?? 'dsl';
+  return {
+    messages: [{ role: 'system', content: await systemPromptAsync(request, options) }, { role: 'user', content: request }],
+    complete: {
+      stream: options.stream,
+      temperature: options.temperature,
+      ...(mode === 'ir' && options.structured !== false ? { responseFormat: planResponseFormat() } : {}),
+      ...(mode === 'dsl' && options.grammar !== undefined ? { grammar: options.grammar } : {}),
+    },
+  };
+}
+
 /** Natural language → a checked script (and its dry run, and its run with `execute`). */
 export async function plan(request: string, options: PlanOptions): Promise<PlanResult> {
   const mode = options.mode ?? 'dsl';
   const maxRounds = Math.max(1, options.maxRounds ?? 3);
-  const messages: ChatMessage[] = [{ role: 'system', content: await systemPromptAsync(request, options) }, { role: 'user', content: request }];
-  const complete: CompleteOptions = {
-    stream: options.stream,
-    temperature: options.temperature,
-    ...(mode === 'ir' && options.structured !== false ? { responseFormat: planResponseFormat() } : {}),
-    ...(mode === 'dsl' && options.grammar !== undefined ? { grammar: options.grammar } : {}),
-  };
+  const { messages, complete } = await planRequest(request, options);
   const runOptions = { now: options.now, actor: options.actor, tenant: options.tenant, impersonate: options.impersonate, policy: options.policy };
   const history: PlanAttempt[] = [];
   const result = (fields: Omit<PlanResult, 'messages' | 'history' | 'attempts'>): PlanResult => ({ ...fields, attempts: history.length, messages, history });
