@@ -40,6 +40,8 @@ export interface PlanMetrics {
   passed: number;
   /** Mean answers per sample. */
   attempts: number;
+  /** Samples whose assertions look for wording their request and store do not state (`unstatedWording`). */
+  unstated: number;
 }
 
 export interface PlanSampleResult {
@@ -56,6 +58,8 @@ export interface PlanSampleResult {
   readonly dsl: string;
   /** Errors of the attempt (provider, checker, run) and the failed checks. */
   readonly problems: readonly string[];
+  /** What the sample's assertions look for that neither its request nor its store states. */
+  readonly unstated: readonly string[];
 }
 
 export interface PlanBenchReport {
@@ -162,7 +166,7 @@ async function planSample(sample: PlanSample, options: PlanBenchOptions, sqlJs: 
       sample: sample.id, op, request,
       sma_lev: levenshteinSimilarity(a, g), sma_cos: cosineSimilarity(a, g),
       executed, assertions, ...(ranking === undefined ? {} : { ranking }),
-      attempts: planned?.attempts ?? 0, dsl: planned?.dsl ?? '', problems,
+      attempts: planned?.attempts ?? 0, dsl: planned?.dsl ?? '', problems, unstated: unstatedWording(sample),
     };
   } finally {
     store.close();
@@ -196,6 +200,35 @@ export async function planRequests(samples: readonly PlanSample[], options: Plan
     options.onProgress?.(i + 1, chosen.length);
   }
   return lines;
+}
+
+/**
+ * The wording a sample's assertions look for (the pieces of their `LIKE '%…%'` parameters, `_`
+ * matching any character as in SQL) that neither its request nor its store states anywhere: a plan
+ * meets such an assertion only by guessing the gold plan's own words.
+ */
+export function unstatedWording(sample: PlanSample): string[] {
+  const given: string[] = [];
+  const collect = (v: unknown): void => {
+    if (typeof v === 'string') given.push(v);
+    else if (Array.isArray(v)) v.forEach(collect);
+    else if (v && typeof v === 'object') Object.values(v).forEach(collect);
+  };
+  collect(sample.nl);
+  collect(sample.prerequisites);
+  const text = given.join('\n');
+  const out: string[] = [];
+  for (const a of sample.expected.assertions) {
+    for (const v of Object.values({ ...a.select.params, ...a.params })) {
+      if (typeof v !== 'string' || !v.includes('%')) continue;
+      for (const piece of v.split('%')) {
+        if (!piece.trim() || out.includes(piece)) continue;
+        const like = new RegExp(piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/_/g, '.'), 'i');
+        if (!like.test(text)) out.push(piece);
+      }
+    }
+  }
+  return out;
 }
 
 /** A provider whose one reply is the given text. */
@@ -293,6 +326,7 @@ function summarise(rs: readonly PlanSampleResult[]): PlanMetrics {
     ranking: { total: ranked.length, passed: ranked.filter((r) => r.ranking).length },
     passed: rs.filter((r) => r.executed && r.assertions.passed === r.assertions.total && r.ranking !== false).length,
     attempts: mean((r) => r.attempts),
+    unstated: rs.filter((r) => r.unstated.length).length,
   };
 }
 
@@ -306,10 +340,12 @@ export function formatPlanReport(r: PlanBenchReport): string {
   for (const [op, m] of Object.entries(r.by_op)) lines.push(row(op, m));
   lines.push(row('overall', r.overall));
   lines.push('', `assertions ${r.overall.assertions.passed}/${r.overall.assertions.total}, ranking ${r.overall.ranking.passed}/${r.overall.ranking.total}`);
+  const u = r.overall.unstated;
+  if (u) lines.push(`unstated wording: ${u} sample${u === 1 ? '' : 's'} assert${u === 1 ? 's' : ''} words that neither the request nor the store states (met only by guessing the gold's wording)`);
   const failed = r.results.filter((x) => x.problems.length);
   if (failed.length) {
     lines.push('', `samples with problems (${failed.length}):`);
-    for (const x of failed) lines.push(`  ${x.sample} [${x.op}] ${x.problems.join('; ')}`);
+    for (const x of failed) lines.push(`  ${x.sample} [${x.op}] ${x.problems.join('; ')}${x.unstated.length ? ` (unstated: ${x.unstated.map((w) => JSON.stringify(w)).join(', ')})` : ''}`);
   }
   return lines.join('\n');
 }

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseAnswers, runPlanBenchmark, type PlanSample } from '../../src/agents/plan-bench.js';
+import { formatPlanReport, parseAnswers, runPlanBenchmark, unstatedWording, type PlanSample } from '../../src/agents/plan-bench.js';
 import { parseSamples } from '../../src/conformance/index.js';
 import { irsToText } from '../../src/pipeline.js';
 import type { IR } from '../../src/ir/schema.js';
@@ -154,5 +154,29 @@ describe('t2m bench --plan --answers', () => {
     const noPlan = t2m(['bench', FILE, '--answers', f['a.jsonl']]);
     expect(noPlan.status).toBe(2);
     expect(noPlan.stderr).toMatch(/--answers applies to --plan/);
+  });
+});
+
+describe('unstated wording', () => {
+  it('lists what the assertions look for that neither the request nor the store states', () => {
+    // The gold's new text for the venue is its own sentence; the request names a "new conference room".
+    expect(unstatedWording(sample('t2m-en-direct-single-update-063'))).toEqual(['New location for the upcoming event is the conference hall on the third floor.']);
+    // Every word asked for is in the request or the store (LIKE is case-blind; `_` is any character).
+    expect(unstatedWording(sample(SPAM))).toEqual([]);
+    const spaced = { ...sample(SPAM), expected: { ...sample(SPAM).expected, assertions: [
+      { name: 'a', select: { from: 'memory', where: ['text LIKE :k'] }, expect: { op: '>=', value: 1 }, params: { k: '%Spam_Filter%' } },
+      { name: 'b', select: { from: 'memory', where: ['text LIKE :k'], params: { k: '%never said%' } }, expect: { op: '>=', value: 1 } },
+    ] } } as PlanSample;
+    expect(unstatedWording({ ...spaced, nl: { en: 'Check the spam filter, please.' } })).toEqual(['never said']);
+  });
+
+  it('the report counts such samples and names the words beside a failed one', async () => {
+    const id = 't2m-en-direct-single-update-063';
+    const report = await runPlanBenchmark(all, { answers: new Map([[id, 'UPDATE ID 1 SET text = "Event moved to the new conference room, third floor";'], [SPAM, gold(SPAM)]]), ids: [SPAM, id] });
+    expect(report.overall.unstated).toBe(1);
+    expect(report.results.map((r) => r.unstated.length)).toEqual([0, 1]);
+    const text = formatPlanReport(report);
+    expect(text).toContain('unstated wording: 1 sample asserts words that neither the request nor the store states');
+    expect(text).toContain(`${id} [Update] assertion field_updated_text: expected COUNT == 1, got 0 (unstated: "New location for the upcoming event is the conference hall on the third floor.")`);
   });
 });
