@@ -62,8 +62,8 @@ export const MEANINGS: ReadonlyArray<{ readonly q: string; readonly dsl: string;
   },
   {
     q: 'Calendar words?',
-    dsl: 'UTC, from the run\'s clock. `time IN LAST 7 DAYS`: 7 days before now to the end of today (MINUTES, HOURS end now); `NEXT n` starts now; units plural. Today, this month, last quarter: `time FROM a TO b` in UTC. "Next Friday": the first after today; a time of day alone: today; a date value: `2025-10-24T00:00:00Z`.',
-    ir: 'UTC, from the run\'s clock. `{relative: "last", amount: 7, unit: "days"}`: 7 days before now to the end of today (minutes/hours end now); `next` starts now. Today, this month, last quarter: `{start, end}` in UTC. "Next Friday": the first after today; a time of day alone: today; a date value: `2025-10-24T00:00:00Z`.',
+    dsl: 'UTC, from the run\'s clock. Last week, month, quarter, year: `time IN LAST 7|30|90|365 DAYS` (n days before now to the end of today; MINUTES, HOURS end now); `NEXT n` starts now. Today, yesterday, this month: `time FROM a TO b`. A period the records are about (last year\'s budget): no time condition. "Next Friday": the first after today; a time of day alone: today; a date value: `2025-10-24T00:00:00Z`.',
+    ir: 'UTC, from the run\'s clock. Last week, month, quarter, year: `{relative: "last", amount: 7|30|90|365, unit: "days"}` (n days before now to the end of today; minutes/hours end now); `next` starts now. Today, yesterday, this month: `{start, end}`. A period the records are about (last year\'s budget): no `time_range`. "Next Friday": the first after today; a time of day alone: today; a date value: `2025-10-24T00:00:00Z`.',
     source: 'src/lower/target.ts timeRange; src/lower/time.ts addDuration',
   },
   {
@@ -453,7 +453,7 @@ function conditionsSection(ir: boolean): string {
 }
 
 /** Enums whose value names say it all: the card lists their values without docs (spec/syntax.md keeps them). */
-const TERSE_ENUMS = new Set(['stage', 'order_by', 'split_strategy', 'merge_strategy', 'split_lang', 'relative', 'read_perm_level', 'write_perm_level', 'lock_mode']);
+const TERSE_ENUMS = new Set(['stage', 'order_by', 'split_strategy', 'merge_strategy', 'split_lang', 'relative', 'read_perm_level', 'write_perm_level', 'lock_mode', 'on_expire']);
 
 function enumsSection(ir: boolean): string {
   const lines = ['## Enum values (anything else is `invalid-enum`)', ''];

@@ -24,7 +24,7 @@ import { IR } from '../ir/schema.js';
 import { irsToText, readInput, textToIr, type CheckedScript } from '../pipeline.js';
 import { languageCard } from './card.js';
 import { relatedMemories, relatedMemoriesAsync, storeVocabulary, storeVocabularyAsync, type RelatedMemory, type Vocabulary } from './context.js';
-import { answerFormat, extractScript, oneLineDiagnostic, type PlanMode, repairMessage, storeSection } from './prompt.js';
+import { answerFormat, clockSection, extractScript, oneLineDiagnostic, type PlanMode, repairMessage, storeSection } from './prompt.js';
 import type { ChatMessage, ChatProvider, CompleteOptions, ResponseFormat } from './provider.js';
 
 export type { PlanMode };
@@ -125,6 +125,8 @@ const nowText = (now: Date | string | undefined) => (now instanceof Date ? now.t
 function promptOf(options: Omit<PlanOptions, 'provider' | 'store'>, vocabulary?: Vocabulary, related?: RelatedMemory[]): string {
   const mode = options.mode ?? 'dsl';
   const parts = [options.card ?? languageCard({ ir: mode === 'ir' }), answerFormat(mode)];
+  const now = nowText(options.now);
+  if (now !== undefined) parts.push(clockSection(now));
   if (related) {
     const described = storeSection(vocabulary, related);
     if (described) parts.push(described);
@@ -186,7 +188,9 @@ export async function planRequest(request: string, options: Omit<PlanOptions, 'p
 }
 
 /** Natural language → a checked script (and its dry run, and its run with `execute`). */
-export async function plan(request: string, options: PlanOptions): Promise<PlanResult> {
+export async function plan(request: string, given: PlanOptions): Promise<PlanResult> {
+  // One clock for the prompt, the dry run and the run: the caller's, else this moment.
+  const options = { ...given, now: given.now ?? new Date() };
   const mode = options.mode ?? 'dsl';
   const maxRounds = Math.max(1, options.maxRounds ?? 3);
   const { messages, complete } = await planRequest(request, options);

@@ -44,6 +44,11 @@ export function storeSection(vocabulary: Vocabulary | undefined, related: readon
   return parts.join('\n');
 }
 
+/** The run's clock, which the model cannot know otherwise: calendar words count from it. */
+export function clockSection(now: string): string {
+  return `## Now\n\nThe run's clock: ${now} (UTC). Calendar words ("today", "last week", "next Friday") count from it.`;
+}
+
 export function answerFormat(mode: PlanMode): string {
   return mode === 'ir'
     ? '## Your answer\n\nTranslate the user\'s request into Text2Mem instructions. Reply with one JSON object `{"schema_list": [<IR>, ...]}` and nothing else: no prose, no Markdown.'

@@ -40,7 +40,7 @@ export const hostileString: fc.Arbitrary<string> = fc
   .map((parts) => parts.join(''));
 
 /** The system prompt's own section headers (with a stub card, which has none). */
-export const PROMPT_HEADERS = ['## Your answer', '## The store', '## Memories related to the request'];
+export const PROMPT_HEADERS = ['## Your answer', '## Now', '## The store', '## Memories related to the request'];
 
 /** No raw control character, and the structural lines (headers, fences, role markers) exactly the text's own. */
 export function expectNoInjectedStructure(text: string, headers: readonly string[]): void {

@@ -97,6 +97,20 @@ describe('plan (check → repair)', () => {
     expect(storeVocabulary(store, { actor: 'bob', now: NOW }).tags.map((t) => t.value)).toContain('hidden-tag');
   });
 
+  it('shows the model the run\'s clock, the one the dry run and the run use; without one, this moment', async () => {
+    // "Today" can only be written as a range by a model that knows the date.
+    server = await fakeServer(() => 'RETRIEVE WHERE time FROM 2025-10-20T00:00:00Z TO 2025-10-20T23:59:59Z INCLUDE id, text;');
+    const store = await seeded();
+    const r = await plan('what happened yesterday?', { provider: openAIProvider({ baseUrl: server.baseUrl, model: 'm' }), store, now: NOW, card: 'CARD-TEXT', execute: true });
+    expect(r.ok).toBe(true);
+    expect(server.requests[0].messages[0].content).toContain(`## Now\n\nThe run's clock: ${NOW} (UTC).`);
+    expect(r.run?.results[0]).toMatchObject({ rows: [expect.objectContaining({ text: 'SEV-1 network incident timeline' })] });
+    const before = Date.now();
+    await plan('anything', { provider: openAIProvider({ baseUrl: server.baseUrl, model: 'm' }), card: 'CARD-TEXT' });
+    const shown = /The run's clock: (\S+) \(UTC\)/.exec(server.requests[1].messages[0].content)?.[1];
+    expect(Math.abs(Date.parse(shown!) - before)).toBeLessThan(60_000);
+  });
+
   it('IR mode sends response_format json_schema and reads {schema_list}', async () => {
     const ir = { stage: 'RET', op: 'Retrieve', target: { filter: { has_tags: ['OKR'], limit: 5 } } };
     server = await fakeServer(() => JSON.stringify({ schema_list: [ir] }));
