@@ -48,8 +48,8 @@ export const MEANINGS: ReadonlyArray<{ readonly q: string; readonly dsl: string;
   },
   {
     q: 'SUMMARIZE stores?',
-    dsl: 'No: it returns sentences picked by FOCUS within MAX n TOKENS (default 256; no LLM).',
-    ir: 'No: it returns sentences picked by `focus` within `max_tokens` (default 256; no LLM).',
+    dsl: 'No: it returns sentences picked by FOCUS within MAX n TOKENS (default 256).',
+    ir: 'No: it returns sentences picked by `focus` within `max_tokens` (default 256).',
     source: 'src/execute/verbs/summarize.ts; spec/semantics.md Verbs',
   },
   {
@@ -62,8 +62,8 @@ export const MEANINGS: ReadonlyArray<{ readonly q: string; readonly dsl: string;
   },
   {
     q: 'Calendar words?',
-    dsl: 'UTC, from the run\'s clock. Last week, month, quarter, year: `time IN LAST 7|30|90|365 DAYS` (n days before now to the end of today; MINUTES, HOURS end now); `NEXT n` starts now. Today, yesterday, this month: `time FROM a TO b`. A period the records are about (last year\'s budget): no time condition. "Next Friday": the first after today; a time of day alone: today; a date value: `2025-10-24T00:00:00Z`.',
-    ir: 'UTC, from the run\'s clock. Last week, month, quarter, year: `{relative: "last", amount: 7|30|90|365, unit: "days"}` (n days before now to the end of today; minutes/hours end now); `next` starts now. Today, yesterday, this month: `{start, end}`. A period the records are about (last year\'s budget): no `time_range`. "Next Friday": the first after today; a time of day alone: today; a date value: `2025-10-24T00:00:00Z`.',
+    dsl: 'UTC, from the run\'s clock. Last week, month, quarter, year: `time IN LAST 7|30|90|365 DAYS` (n days back to the end of today; MINUTES, HOURS end now); `NEXT n` starts now. Today, yesterday, this month: `time FROM a TO b`. A period the records are about (last year\'s budget): no time condition. "Next Friday": the first after today; a time of day alone: today; a date value: `2025-10-24T00:00:00Z`.',
+    ir: 'UTC, from the run\'s clock. Last week, month, quarter, year: `{relative: "last", amount: 7|30|90|365, unit: "days"}` (n days back to the end of today; minutes/hours end now); `next` starts now. Today, yesterday, this month: `{start, end}`. A period the records are about (last year\'s budget): no `time_range`. "Next Friday": the first after today; a time of day alone: today; a date value: `2025-10-24T00:00:00Z`.',
     source: 'src/lower/target.ts timeRange; src/lower/time.ts addDuration',
   },
   {
@@ -124,10 +124,10 @@ export const GUIDE: readonly GuideEntry[] = [
     intent: 'label / tag / mark as "X" — 打标签 / 标记为“X”',
     dsl: 'LABEL WHERE tags HAS "api" LIMIT 10 TAGS "resolved";',
     ir: { op: 'Label', args: { tags: ['resolved'] } },
-    note: 'a tag; quoted labels verbatim, else the store\'s spelling; unquoted "high priority": PROMOTE'
+    note: 'a tag; quoted verbatim, else as stored; tag as high / top priority: "high_priority"'
   },
   {
-    intent: 'prioritise / mark as (high / top) priority / emphasize / highlight — 优先 / 最高优先级 / 强调 / 突出',
+    intent: 'prioritise / mark or set (high / top) priority / elevate / emphasize / highlight — 优先 / 最高优先级 / 强调 / 突出',
     dsl: 'PROMOTE WHERE tags HAS "standup" LIMIT 10 BY 0.3 REASON "release week";',
     ir: { op: 'Promote', args: { weight_delta: 0.3, reason: 'release week' } },
     note: 'top / highest: BY 0.5',
@@ -184,6 +184,7 @@ export const GUIDE: readonly GuideEntry[] = [
     intent: 'delete / clean up — 删除 / 清理',
     dsl: 'DELETE WHERE tags HAS "standup" LIMIT 10 REASON "obsolete";',
     ir: { op: 'Delete', args: { reason: 'obsolete' } },
+    note: 'soft, even for erase / purge; hard: "permanently"',
   },
   {
     intent: 'find / look up — 查找 / 检索',
@@ -222,9 +223,9 @@ export const CARD_EXAMPLES: readonly CardExample[] = [
     ],
   },
   {
-    request: 'Nobody may change the API notes.',
-    dsl: 'LOCK WHERE tags HAS "api" LIMIT 50 MODE read_only REASON "audit";',
-    ir: { stage: 'STO', op: 'Lock', target: { filter: { has_tags: ['api'], limit: 50 } }, args: { mode: 'read_only', reason: 'audit' } },
+    request: 'Erase the old to-dos.',
+    dsl: 'DELETE WHERE tags HAS "todo" LIMIT 50;',
+    ir: { stage: 'STO', op: 'Delete', target: { filter: { has_tags: ['todo'], limit: 50 } } },
   },
   {
     request: 'Mira\'s deadline was June 30 all along, not July 15.',
