@@ -204,8 +204,9 @@ export async function planRequests(samples: readonly PlanSample[], options: Plan
 
 /**
  * The wording a sample's assertions look for (the pieces of their `LIKE '%…%'` parameters, `_`
- * matching any character as in SQL) that neither its request nor its store states anywhere: a plan
- * meets such an assertion only by guessing the gold plan's own words.
+ * matching any character as in SQL, and the values they compare with `=`, ids aside) that neither
+ * its request, its store nor its clock states anywhere: a plan meets such an assertion only by
+ * guessing the gold plan's own words or times.
  */
 export function unstatedWording(sample: PlanSample): string[] {
   const given: string[] = [];
@@ -216,12 +217,16 @@ export function unstatedWording(sample: PlanSample): string[] {
   };
   collect(sample.nl);
   collect(sample.prerequisites);
+  collect(sample.expected.meta.eval_time_utc);
   const text = given.join('\n');
   const out: string[] = [];
   for (const a of sample.expected.assertions) {
-    for (const v of Object.values({ ...a.select.params, ...a.params })) {
-      if (typeof v !== 'string' || !v.includes('%')) continue;
-      for (const piece of v.split('%')) {
+    const params: Record<string, unknown> = { ...a.select.params, ...a.params };
+    const compared = new Set(a.select.where.flatMap((w) => [...w.matchAll(/(\bid\s*)?(?<![<>!=])=\s*:(\w+)/gi)].filter((m) => !m[1]).map((m) => m[2])));
+    for (const [name, v] of Object.entries(params)) {
+      if (typeof v !== 'string') continue;
+      const pieces = v.includes('%') ? v.split('%') : compared.has(name) ? [v] : [];
+      for (const piece of pieces) {
         if (!piece.trim() || out.includes(piece)) continue;
         const like = new RegExp(piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/_/g, '.'), 'i');
         if (!like.test(text)) out.push(piece);

@@ -168,6 +168,12 @@ describe('unstated wording', () => {
       { name: 'b', select: { from: 'memory', where: ['text LIKE :k'], params: { k: '%never said%' } }, expect: { op: '>=', value: 1 } },
     ] } } as PlanSample;
     expect(unstatedWording({ ...spaced, nl: { en: 'Check the spam filter, please.' } })).toEqual(['never said']);
+    // A time compared with `=` that the request, the store and the clock do not give; ids are no wording.
+    expect(unstatedWording(sample('t2m-en-indirect-single-encode-007'))).toEqual(['2025-10-21T11:15:00Z']);
+    const atClock = { ...spaced, nl: { en: 'spam filter' }, expected: { ...spaced.expected, assertions: [
+      { name: 't', select: { from: 'memory', where: ['id = :id', 'time = :t', 'weight >= :w'] }, expect: { op: '==', value: 1 }, params: { id: '99', t: spaced.expected.meta.eval_time_utc, w: '0.7' } },
+    ] } } as PlanSample;
+    expect(unstatedWording(atClock)).toEqual([]);
   });
 
   it('the report counts such samples and names the words beside a failed one', async () => {
