@@ -124,7 +124,7 @@ export const GUIDE: readonly GuideEntry[] = [
     intent: 'label / tag / mark as "X" — 打标签 / 标记为“X”',
     dsl: 'LABEL WHERE tags HAS "api" LIMIT 10 TAGS "resolved";',
     ir: { op: 'Label', args: { tags: ['resolved'] } },
-    note: 'a tag; quoted verbatim, else as stored; tag as high / top priority: "high_priority"'
+    note: 'a tag; quoted: verbatim; unquoted: as stored, and high / top priority as "high_priority"'
   },
   {
     intent: 'prioritise / mark or set (high / top) priority / elevate / emphasize / highlight — 优先 / 最高优先级 / 强调 / 突出',
