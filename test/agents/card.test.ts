@@ -78,6 +78,16 @@ describe('language card', () => {
     expect(ir).toContain('`soft` defaults to true');
   });
 
+  it('answers the readings held-out planners split on: past periods, a period the records are about, erase, tag as high priority', () => {
+    for (const card of [dsl, ir]) {
+      expect(card).toMatch(/Last week, month, quarter, year: [^\n]*7\|30\|90\|365/);
+      expect(card).toContain('A period the records are about');
+      expect(card).toMatch(/delete \/ clean up[^\n]*soft, even for erase \/ purge/);
+      expect(card).toMatch(/label \/ tag [^\n]*quoted: verbatim; unquoted: as stored, and high \/ top priority as "high_priority"/);
+    }
+    expect(dsl).toContain('time IN LAST 7|30|90|365 DAYS');
+  });
+
   it('shows every worked example, DSL on the DSL card and IR on the IR card', () => {
     for (const e of CARD_EXAMPLES) {
       expect(dsl).toContain(e.dsl);
