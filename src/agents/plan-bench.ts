@@ -264,7 +264,7 @@ export interface FailedRequest {
  * (`{"schema_list": [...]}`), kept as its text. With `known`, an id that names no sample is a
  * problem; so is an id given twice.
  */
-export function parseAnswers(text: string, options: { readonly mode?: PlanMode; readonly known?: ReadonlySet<string> } = {}): { answers: Map<string, string>; problems: AnswerProblem[]; failed: FailedRequest[] } {
+export function parseAnswers(text: string, options: { readonly mode?: PlanMode; readonly known?: ReadonlySet<string> } = {}): { answers: Map<string, string>; problems: AnswerProblem[]; failed: FailedRequest[]; lines: Map<string, number> } {
   const answers = new Map<string, string>();
   const firstLine = new Map<string, number>();
   const problems: AnswerProblem[] = [];
@@ -297,7 +297,7 @@ export function parseAnswers(text: string, options: { readonly mode?: PlanMode; 
     firstLine.set(id, line);
     answers.set(id, reply);
   });
-  return { answers, problems, failed };
+  return { answers, problems, failed, lines: firstLine };
 }
 
 interface BatchOutputLine {
@@ -340,7 +340,7 @@ const f4 = (x: number) => x.toFixed(4);
 /** The human-readable report. */
 export function formatPlanReport(r: PlanBenchReport): string {
   const row = (name: string, m: PlanMetrics) =>
-    `${name.padEnd(11)}${String(m.samples).padStart(7)}  ${f4(m.sma_lev)}  ${f4(m.sma_cos)}  ${f4(m.sma)}  ${f4(m.esr)}  ${f4(m.emr)}  ${`${m.passed}/${m.samples}`.padStart(9)}  ${m.attempts.toFixed(2)}`;
+    `${name.padEnd(11)}${String(m.samples).padStart(7)}  ${f4(m.sma_lev)}  ${f4(m.sma_cos)}  ${f4(m.sma)}  ${f4(m.esr)}  ${m.assertions.total ? f4(m.emr) : '—'.padStart(6)}  ${`${m.passed}/${m.samples}`.padStart(9)}  ${m.attempts.toFixed(2)}`;
   const lines = ['op         samples  SMA_lev SMA_cos SMA     ESR     EMR       passed  answers'];
   for (const [op, m] of Object.entries(r.by_op)) lines.push(row(op, m));
   lines.push(row('overall', r.overall));

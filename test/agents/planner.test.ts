@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openAIProvider, parseCompletion } from '../../src/agents/openai.js';
 import { plan, planJsonSchema } from '../../src/agents/planner.js';
-import { extractScript } from '../../src/agents/prompt.js';
+import { extractScript, storeSection } from '../../src/agents/prompt.js';
 import { storeVocabulary } from '../../src/agents/context.js';
 import { GBNF } from '../../src/agents/gbnf.js';
 import { run } from '../../src/engine/index.js';
@@ -109,6 +109,12 @@ describe('plan (check → repair)', () => {
     await plan('anything', { provider: openAIProvider({ baseUrl: server.baseUrl, model: 'm' }), card: 'CARD-TEXT' });
     const shown = /The run's clock: (\S+) \(UTC\)/.exec(server.requests[1].messages[0].content)?.[1];
     expect(Math.abs(Date.parse(shown!) - before)).toBeLessThan(60_000);
+  });
+
+  it('counts the store\'s live memories in words that agree with the number', () => {
+    const empty = { tags: [], types: [], subjects: [] };
+    expect(storeSection({ ...empty, memories: 1 }, [])).toContain('1 live memory.');
+    expect(storeSection({ ...empty, memories: 3 }, [])).toContain('3 live memories.');
   });
 
   it('IR mode sends response_format json_schema and reads {schema_list}', async () => {

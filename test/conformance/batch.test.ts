@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAIProvider } from '../../src/agents/openai.js';
-import { parseAnswers, planRequests, runPlanBenchmark, sampleRequest, type PlanSample } from '../../src/agents/plan-bench.js';
+import { formatPlanReport, parseAnswers, planRequests, runPlanBenchmark, sampleRequest, type PlanSample } from '../../src/agents/plan-bench.js';
 import { parseSamples } from '../../src/conformance/index.js';
 import { irsToText } from '../../src/pipeline.js';
 import type { IR } from '../../src/ir/schema.js';
@@ -131,3 +131,41 @@ describe('t2m bench --plan --requests, then --answers on the batch output', () =
     expect(noPlan.stderr).toMatch(/--requests applies to --plan/);
   });
 });
+
+describe('a batch run\'s files as a newcomer has them', () => {
+  it('--answers twice: the output file and the error file; a sample on both is a bad line', () => {
+    const f = files({
+      'output.jsonl': `${outputLine(IDS[1], JSON.stringify({ schema_list: gold(IDS[1]) }))}\n`,
+      'errors.jsonl': `${JSON.stringify({ id: 'batch_req_e', custom_id: IDS[2], response: { status_code: 400, body: { error: { message: 'bad' } } }, error: null })}\n`,
+      'again.jsonl': `${outputLine(IDS[1], 'x')}\n`,
+    });
+    const both = t2m(['bench', FILE, '--plan', '--ir', '--answers', f['output.jsonl'], '--answers', f['errors.jsonl'], '--ids', `${IDS[1]},${IDS[2]}`, '--json']);
+    expect(both.status).toBe(0);
+    expect(both.stderr).toContain(`${f['errors.jsonl']}:1: note: ${IDS[2]}: the request failed with status 400; scored as not executed`);
+    expect(JSON.parse(both.stdout).overall).toMatchObject({ samples: 2, esr: 0.5, passed: 1 });
+    const twice = t2m(['bench', FILE, '--plan', '--ir', '--answers', f['output.jsonl'], '--answers', f['again.jsonl']]);
+    expect([twice.status, twice.stdout]).toEqual([2, '']);
+    expect(twice.stderr).toContain(`${f['again.jsonl']}:1: error invalid-answer: a second line for ${IDS[1]} (the first is ${f['output.jsonl']}:1)`);
+  });
+
+  it('--ids @ the batch input file takes its custom_ids; most samples without an answer, or answers in the other notation, get a note', () => {
+    const input = t2m(['bench', FILE, '--plan', '--requests', '-', '--model', 'm', '--ids', `${IDS[0]},${IDS[2]}`]);
+    const f = files({ 'input.jsonl': input.stdout, 'out.jsonl': `${outputLine(IDS[0], irsToText(gold(IDS[0])))}\n` });
+    const scoped = t2m(['bench', FILE, '--plan', '--answers', f['out.jsonl'], '--ids', `@${f['input.jsonl']}`, '--json']);
+    expect(scoped.status).toBe(0);
+    expect(JSON.parse(scoped.stdout).results.map((r: { sample: string }) => r.sample)).toEqual([IDS[0], IDS[2]]);
+    expect(scoped.stderr).not.toContain('note:');
+    const unscoped = t2m(['bench', FILE, '--plan', '--answers', f['out.jsonl'], '--only', 'Delete']);
+    expect(unscoped.status).toBe(0);
+    expect(unscoped.stderr).toMatch(/note: \d+ of the \d+ samples scored have no answer and count as not executed \(--ids @answers.jsonl scores only the answered ones\)/);
+    const wrongMode = t2m(['bench', FILE, '--plan', '--ir', '--answers', f['out.jsonl'], '--ids', IDS[0]]);
+    expect(wrongMode.stderr).toContain('note: 1 of 1 answers do not look like JSON: DSL answers are scored without --ir');
+  });
+
+  it('the report shows — for EMR where no sample of an operation has assertions (ranking checks only)', async () => {
+    const retrieve = all.find((s) => s.expected.ranking && !s.expected.assertions.length)!;
+    const report = await runPlanBenchmark(all, { ids: [retrieve.id], answers: new Map([[retrieve.id, irsToText(gold(retrieve.id))]]) });
+    expect(formatPlanReport(report)).toMatch(/^overall +1 +[\d.]+ +[\d.]+ +[\d.]+ +1\.0000 +— +1\/1 /m);
+  });
+});
+

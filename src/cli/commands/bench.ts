@@ -19,11 +19,11 @@ export function benchCommand(program: Command): void {
     .option('--strict', 'strict policy: warnings refuse a statement, the slips read as meant (no stage, filter.tags, …) included')
     .option('--db <store>', "the backend each sample runs on, in a fresh store: SQLite in memory on the native driver (default), ':memory:' (SQLite in memory on sql.js, as in the browser), 'pglite:' or 'postgres://…' (a fresh schema per sample)")
     .option('--plan', 'planning evaluation: NL request → plan (the model flags below) → run → assertions')
-    .option('--answers <file>', 'with --plan: score the replies in this JSONL file ({"id": "<sample id>", "answer": "<reply>"} a line, or the OpenAI Batch API\'s output lines; DSL, or with --ir JSON IR) instead of asking a model; a sample without one is not executed')
+    .option('--answers <file>', 'with --plan: score the replies in this JSONL file ({"id": "<sample id>", "answer": "<reply>"} a line, or the OpenAI Batch API\'s output or error file; repeat for several files) instead of asking a model; DSL, or with --ir JSON IR; a sample without one is not executed', (file: string, files: string[] = []) => [...files, file])
     .option('--requests <file>', 'with --plan and --model: write, instead of asking a model, the request a live run would send first for each sample, as OpenAI Batch API input lines (custom_id = sample id) to this file, or - for standard output')
     .option('--ids <ids>', 'with --plan: only these samples: ids separated by commas, or @file (one id a line, or JSONL lines with an "id")')
     .option('--limit <n>', 'with --plan: at most n samples'))
-    .action(async (file: string, opts: { json?: boolean; only?: string; strict?: boolean; plan?: boolean; limit?: string; db?: string; answers?: string; requests?: string; ids?: string } & ModelFlags) => {
+    .action(async (file: string, opts: { json?: boolean; only?: string; strict?: boolean; plan?: boolean; limit?: string; db?: string; answers?: string[]; requests?: string; ids?: string } & ModelFlags) => {
       let text: string;
       try {
         text = readFileSync(file, 'utf8');
@@ -92,17 +92,38 @@ export function benchCommand(program: Command): void {
         let planOptions: Omit<Parameters<typeof runPlanBenchmark>[1], 'only' | 'limit' | 'ids' | 'onProgress'>;
         if (opts.answers !== undefined) {
           if (opts.baseUrl !== undefined || opts.model !== undefined) return refuse('--answers scores replies given in a file; --base-url and --model ask a model (use one or the other)');
-          let answersText: string;
-          try {
-            answersText = readFileSync(opts.answers, 'utf8');
-          } catch (e) {
-            return refuse(`cannot read ${opts.answers}: ${(e as Error).message}`);
+          const mode = opts.ir ? 'ir' : 'dsl';
+          const answers = new Map<string, string>();
+          // Where each sample's line is, across the files (a batch's output and error files are two).
+          const seen = new Map<string, string>();
+          let bad = 0;
+          for (const path of opts.answers) {
+            let answersText: string;
+            try {
+              answersText = readFileSync(path, 'utf8');
+            } catch (e) {
+              return refuse(`cannot read ${path}: ${(e as Error).message}`);
+            }
+            const parsed = parseAnswers(answersText, { mode, known });
+            const problems = [...parsed.problems];
+            const lines = [...[...parsed.answers.keys()].map((id) => ({ id, line: parsed.lines.get(id)! })), ...parsed.failed];
+            for (const { id, line } of lines) {
+              const first = seen.get(id);
+              if (first) problems.push({ line, code: 'invalid-answer', message: `a second line for ${id} (the first is ${first})` });
+              else seen.set(id, `${path}:${line}`);
+            }
+            for (const p of problems.sort((a, b) => a.line - b.line)) process.stderr.write(`${path}:${p.line}: error ${p.code}: ${p.message}\n`);
+            bad += problems.length;
+            for (const f of parsed.failed) process.stderr.write(`${path}:${f.line}: note: ${f.id}: ${f.why}; scored as not executed\n`);
+            for (const [id, reply] of parsed.answers) answers.set(id, reply);
           }
-          const { answers, problems, failed } = parseAnswers(answersText, { mode: opts.ir ? 'ir' : 'dsl', known });
-          for (const p of problems) process.stderr.write(`${opts.answers}:${p.line}: error ${p.code}: ${p.message}\n`);
-          if (problems.length) return refuse(`${problems.length} bad line${problems.length === 1 ? '' : 's'} in ${opts.answers}; nothing scored`);
-          for (const f of failed) process.stderr.write(`${opts.answers}:${f.line}: note: ${f.id}: ${f.why}; scored as not executed\n`);
-          planOptions = { answers, mode: opts.ir ? 'ir' : 'dsl' };
+          if (bad) return refuse(`${bad} bad line${bad === 1 ? '' : 's'} in ${opts.answers.join(', ')}; nothing scored`);
+          const notation = notationHint([...answers.values()], mode);
+          if (notation) process.stderr.write(`t2m bench: note: ${notation}\n`);
+          const scored = ids ?? samples.map((s) => s.id);
+          const missing = scored.filter((id) => !seen.has(id)).length;
+          if (missing > scored.length / 2) process.stderr.write(`t2m bench: note: ${missing} of the ${scored.length} samples scored have no answer and count as not executed${ids ? '' : ' (--ids @answers.jsonl scores only the answered ones)'}\n`);
+          planOptions = { answers, mode };
         } else {
           const resolved = modelOptions(opts, { GBNF, openAIProvider });
           if (!resolved.ok) return refuse(resolved.message);
@@ -137,6 +158,16 @@ export function benchCommand(program: Command): void {
     });
 }
 
+/** A note when most answers look written in the other notation than the mode scores them in. */
+function notationHint(replies: readonly string[], mode: 'dsl' | 'ir'): string | undefined {
+  const json = replies.filter((r) => /^\s*(```\w*\s*)?[[{]/.test(r)).length;
+  const other = mode === 'ir' ? replies.length - json : json;
+  if (!replies.length || other <= replies.length / 2) return undefined;
+  return mode === 'ir'
+    ? `${other} of ${replies.length} answers do not look like JSON: DSL answers are scored without --ir`
+    : `${other} of ${replies.length} answers look like JSON: JSON IR answers are scored with --ir`;
+}
+
 /** `--ids`: ids separated by commas, or `@file` holding one id a line or JSONL lines with an `id`; a message when unusable. */
 function readIds(spec: string): string[] | string {
   if (!spec.startsWith('@')) {
@@ -160,11 +191,13 @@ function readIds(spec: string): string[] | string {
     }
     let id: unknown;
     try {
-      id = (JSON.parse(line) as { id?: unknown }).id;
+      // A Batch API input or output line names its sample in `custom_id` (its `id` is the batch's).
+      const value = JSON.parse(line) as { id?: unknown; custom_id?: unknown };
+      id = value.custom_id ?? value.id;
     } catch (e) {
       return `${path}:${i + 1}: not JSON: ${(e as Error).message}`;
     }
-    if (typeof id !== 'string' || !id) return `${path}:${i + 1}: no "id" string`;
+    if (typeof id !== 'string' || !id) return `${path}:${i + 1}: no "id" (or Batch API "custom_id") string`;
     ids.push(id);
   }
   return ids.length ? ids : `--ids: ${path} names no sample`;
