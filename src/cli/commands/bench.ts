@@ -21,7 +21,7 @@ export function benchCommand(program: Command): void {
     .option('--plan', 'planning evaluation: NL request → plan (the model flags below) → run → assertions')
     .option('--answers <file>', 'with --plan: score the replies in this JSONL file ({"id": "<sample id>", "answer": "<reply>"} a line, or the OpenAI Batch API\'s output or error file; repeat for several files) instead of asking a model; DSL, or with --ir JSON IR; a sample without one is not executed', (file: string, files: string[] = []) => [...files, file])
     .option('--requests <file>', 'with --plan and --model: write, instead of asking a model, the request a live run would send first for each sample, as OpenAI Batch API input lines (custom_id = sample id) to this file, or - for standard output')
-    .option('--ids <ids>', 'with --plan: only these samples: ids separated by commas, or @file (one id a line, or JSONL lines with an "id")')
+    .option('--ids <ids>', 'with --plan: only these samples: ids separated by commas, or @file (one id a line, or JSONL lines with an "id", or a Batch API file\'s "custom_id")')
     .option('--limit <n>', 'with --plan: at most n samples'))
     .action(async (file: string, opts: { json?: boolean; only?: string; strict?: boolean; plan?: boolean; limit?: string; db?: string; answers?: string[]; requests?: string; ids?: string } & ModelFlags) => {
       let text: string;
@@ -168,7 +168,7 @@ function notationHint(replies: readonly string[], mode: 'dsl' | 'ir'): string | 
     : `${other} of ${replies.length} answers look like JSON: JSON IR answers are scored with --ir`;
 }
 
-/** `--ids`: ids separated by commas, or `@file` holding one id a line or JSONL lines with an `id`; a message when unusable. */
+/** `--ids`: ids separated by commas, or `@file` holding one id a line or JSONL lines with an `id` (a Batch API line's `custom_id`); a message when unusable. */
 function readIds(spec: string): string[] | string {
   if (!spec.startsWith('@')) {
     const ids = spec.split(',').map((s) => s.trim()).filter(Boolean);
